@@ -1,0 +1,3 @@
+// The typed bridge between JavaScript callers and the skillfs wasm module.
+// It grows with the module; see README.md.
+export {};

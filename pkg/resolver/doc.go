@@ -1,0 +1,3 @@
+// Package resolver is the agent-facing side of skillfs: sessions, the
+// catalog, activation, explicit invocation, tool narrowing, pins and routing.
+package resolver

@@ -1,0 +1,102 @@
+// Package skillerr defines the error type every skillfs package returns.
+//
+// An error carries a stable Code that callers (the wasm module, the bridge,
+// the CLI) switch on, and a message written for a person. Nobody parses the
+// message.
+package skillerr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a stable, machine-readable error class. Its string form crosses
+// into JavaScript unchanged, so existing values must never be renamed.
+type Code string
+
+// The codes callers can rely on.
+const (
+	SkillNotFound    Code = "SkillNotFound"
+	InvalidManifest  Code = "InvalidManifest"
+	InvalidArchive   Code = "InvalidArchive"
+	PathRejected     Code = "PathRejected"
+	PermissionDenied Code = "PermissionDenied"
+	Conflict         Code = "Conflict"
+	QuotaExceeded    Code = "QuotaExceeded"
+	Disabled         Code = "Disabled"
+	NotVisible       Code = "NotVisible"
+	NotText          Code = "NotText"
+	TooLarge         Code = "TooLarge"
+	ToolNotAllowed   Code = "ToolNotAllowed"
+	Timeout          Code = "Timeout"
+	InvalidArgument  Code = "InvalidArgument"
+	// Internal marks a failure that is not the caller's fault (a storage
+	// error, a bug). Errors without a Code report it.
+	Internal Code = "Internal"
+)
+
+// Error is a failure with a stable code.
+type Error struct {
+	Code Code
+	// Reason refines Code with a finer stable token, such as "zip-slip" or
+	// "symlink" for InvalidArchive; empty when Code says it all.
+	Reason string
+	// Subject names what the error is about: a skill id, a path, an
+	// archive entry.
+	Subject string
+	// Msg is the sentence shown to a person.
+	Msg string
+	// Err is the underlying cause, if any.
+	Err error
+}
+
+func (e *Error) Error() string {
+	msg := e.Msg
+	if e.Subject != "" {
+		msg = fmt.Sprintf("%s: %s", e.Subject, msg)
+	}
+	if e.Err != nil {
+		msg = fmt.Sprintf("%s: %v", msg, e.Err)
+	}
+	return msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is lets errors.Is(err, &Error{Code: c}) match on the code alone.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code && t.Reason == "" && t.Subject == "" && t.Msg == ""
+}
+
+// New returns an Error with code, subject and a formatted message.
+func New(code Code, subject, format string, args ...any) *Error {
+	return &Error{Code: code, Subject: subject, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an Error with code and subject around cause.
+func Wrap(code Code, subject string, cause error, format string, args ...any) *Error {
+	return &Error{Code: code, Subject: subject, Msg: fmt.Sprintf(format, args...), Err: cause}
+}
+
+// CodeOf returns the code of the first *Error in err's chain, Internal for
+// any other non-nil error, and "" for nil.
+func CodeOf(err error) Code {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
+}
+
+// ReasonOf returns the Reason of the first *Error in err's chain.
+func ReasonOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Reason
+	}
+	return ""
+}

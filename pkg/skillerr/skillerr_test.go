@@ -1,0 +1,38 @@
+package skillerr
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+func TestCodeOfFollowsTheChain(t *testing.T) {
+	base := &Error{Code: PathRejected, Reason: "dot-dot", Subject: "a/../b", Msg: "path leaves the skill"}
+	wrapped := fmt.Errorf("import: %w", base)
+	if got := CodeOf(wrapped); got != PathRejected {
+		t.Fatalf("CodeOf = %q, want PathRejected", got)
+	}
+	if got := ReasonOf(wrapped); got != "dot-dot" {
+		t.Fatalf("ReasonOf = %q, want dot-dot", got)
+	}
+	if !errors.Is(wrapped, &Error{Code: PathRejected}) {
+		t.Fatal("errors.Is should match on the code")
+	}
+	if errors.Is(wrapped, &Error{Code: Conflict}) {
+		t.Fatal("errors.Is matched a different code")
+	}
+	if got := CodeOf(errors.New("disk on fire")); got != Internal {
+		t.Fatalf("CodeOf(plain) = %q, want Internal", got)
+	}
+	if got := CodeOf(nil); got != "" {
+		t.Fatalf("CodeOf(nil) = %q, want empty", got)
+	}
+}
+
+func TestMessageNamesSubjectAndCause(t *testing.T) {
+	err := Wrap(QuotaExceeded, "pdf", errors.New("QuotaExceededError"), "not enough storage for %d bytes", 42)
+	want := "pdf: not enough storage for 42 bytes: QuotaExceededError"
+	if err.Error() != want {
+		t.Fatalf("Error() = %q, want %q", err.Error(), want)
+	}
+}
