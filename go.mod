@@ -1,6 +1,12 @@
 module github.com/skillfs/skillfs
 
-go 1.26
+go 1.26.0
+
+require (
+	github.com/hack-pad/hackpadfs v0.2.4
+	golang.org/x/text v0.43.0
+	gopkg.in/yaml.v3 v3.0.1
+)
 
 require (
 	github.com/agnivade/wasmbrowsertest v0.11.0 // indirect
@@ -12,13 +18,9 @@ require (
 	github.com/gobwas/pool v0.2.1 // indirect
 	github.com/gobwas/ws v1.4.0 // indirect
 	github.com/google/pprof v0.0.0-20240727154555-813a5fbdbec8 // indirect
-	github.com/hack-pad/go-indexeddb v0.3.2 // indirect
-	github.com/hack-pad/hackpadfs v0.2.4 // indirect
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/mailru/easyjson v0.7.7 // indirect
 	golang.org/x/sys v0.24.0 // indirect
-	golang.org/x/text v0.43.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
 
 tool github.com/agnivade/wasmbrowsertest

@@ -1,0 +1,232 @@
+// Package skillpath decides whether a path inside a skill is acceptable and
+// cleans it.
+//
+// A skill path is relative, slash-separated and stays inside the skill: it is
+// checked, never resolved. Anything that could mean something else on
+// another system or to another decoder — a backslash, a drive letter, a
+// percent escape, a Unicode character that looks like "/" or "." — is
+// rejected rather than interpreted, because the same path is read by the
+// browser file system, zip tools and operating systems the skill is exported
+// to.
+package skillpath
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// Length limits, in bytes.
+const (
+	MaxLen        = 1024 // a whole path
+	MaxSegmentLen = 255  // one name between slashes, as most file systems allow
+)
+
+// Reasons carried by the *skillerr.Error that Clean returns.
+const (
+	ReasonTooLong        = "too-long"
+	ReasonNotUTF8        = "not-utf8"
+	ReasonNUL            = "nul"
+	ReasonControlChar    = "control-char"
+	ReasonFormatChar     = "format-char" // invisible: bidi overrides, zero-width characters
+	ReasonAbsolute       = "absolute"
+	ReasonDriveLetter    = "drive-letter"
+	ReasonColon          = "colon" // NTFS alternate data streams, classic Mac separator
+	ReasonBackslash      = "backslash"
+	ReasonPercentEncoded = "percent-encoded"
+	ReasonDotDot         = "dot-dot"
+	ReasonReserved       = "reserved" // Windows device names
+	ReasonLookalike      = "lookalike"
+)
+
+// Root is what Clean returns for the skill's own directory ("" or ".").
+const Root = "."
+
+// Clean returns p as a clean, relative, slash-separated path such as
+// "scripts/run.py", or a *skillerr.Error with Code PathRejected, Subject p
+// and one of the Reason constants.
+//
+// "", "." and "./" mean the skill's root and clean to Root: callers decide
+// whether the root is acceptable. "." segments, repeated slashes and a
+// trailing slash are removed, since they mean the same thing everywhere.
+// ".." is rejected wherever it appears, even when "a/../b" would stay inside
+// the skill: a path that needs resolving is suspect.
+func Clean(p string) (string, error) {
+	if p == "" || p == Root {
+		return Root, nil
+	}
+	if len(p) > MaxLen {
+		return "", reject(p, ReasonTooLong, "path is longer than %d bytes", MaxLen)
+	}
+	if !utf8.ValidString(p) {
+		return "", reject(p, ReasonNotUTF8, "path is not valid UTF-8")
+	}
+	for _, r := range p {
+		switch {
+		case r == 0:
+			return "", reject(p, ReasonNUL, "path contains a NUL byte")
+		case unicode.IsControl(r):
+			return "", reject(p, ReasonControlChar, "path contains control character %U", r)
+		case unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
+			return "", reject(p, ReasonFormatChar, "path contains invisible character %U", r)
+		case separatorLookalikes[r]:
+			return "", reject(p, ReasonLookalike, "path contains %U, which looks like a path separator", r)
+		}
+	}
+	if reason, msg := checkShape(p); reason != "" {
+		return "", reject(p, reason, "%s", msg)
+	}
+	// Compatibility forms (fullwidth solidus, one-dot leader, ...) fold to
+	// ASCII under NFKC; a path whose folded form would be rejected, or
+	// gains a separator, is a disguise.
+	if folded := norm.NFKC.String(p); folded != p {
+		if reason, _ := checkShape(folded); reason != "" || strings.Count(folded, "/") != strings.Count(p, "/") {
+			return "", reject(p, ReasonLookalike, "path contains characters that read as %q once normalised", folded)
+		}
+	}
+
+	segs := make([]string, 0, strings.Count(p, "/")+1)
+	for _, s := range strings.Split(p, "/") {
+		if s != "" && s != "." {
+			segs = append(segs, s)
+		}
+	}
+	if len(segs) == 0 {
+		return Root, nil
+	}
+	return strings.Join(segs, "/"), nil
+}
+
+// checkShape applies the ASCII-level rules to p, which is valid UTF-8 free of
+// control characters. It returns the reason and message of the first rule p
+// breaks, or "" when it breaks none.
+func checkShape(p string) (reason, msg string) {
+	if len(p) >= 2 && p[1] == ':' && isASCIILetter(p[0]) {
+		return ReasonDriveLetter, "path starts with a drive letter"
+	}
+	if strings.HasPrefix(p, "/") {
+		return ReasonAbsolute, "path is absolute"
+	}
+	if strings.Contains(p, `\`) {
+		return ReasonBackslash, "path contains a backslash"
+	}
+	if strings.Contains(p, ":") {
+		return ReasonColon, "path contains a colon"
+	}
+	if i := percentEscape(p); i >= 0 {
+		return ReasonPercentEncoded, fmt.Sprintf("path contains the percent escape %q", p[i:i+3])
+	}
+	for _, s := range strings.Split(p, "/") {
+		if len(s) > MaxSegmentLen {
+			return ReasonTooLong, fmt.Sprintf("a path segment is longer than %d bytes", MaxSegmentLen)
+		}
+		if s == "." || s == "" {
+			continue
+		}
+		if n, disguised := countDots(s); n >= 2 {
+			// ".." is the parent everywhere; Windows trims trailing dots,
+			// so "..." is the parent there too.
+			if disguised {
+				return ReasonLookalike, fmt.Sprintf("path segment %q looks like a run of dots", s)
+			}
+			return ReasonDotDot, fmt.Sprintf("path segment %q refers to a parent directory", s)
+		}
+		if isReserved(s) {
+			return ReasonReserved, fmt.Sprintf("%q is a reserved device name on Windows", s)
+		}
+	}
+	return "", ""
+}
+
+// separatorLookalikes are characters that render like "/" or "\" but that
+// NFKC leaves alone, so the folded-form check cannot catch them.
+var separatorLookalikes = map[rune]bool{
+	'\u0337': true, // combining short solidus overlay
+	'\u0338': true, // combining long solidus overlay
+	'\u1735': true, // Philippine single punctuation
+	'\u2044': true, // fraction slash
+	'\u20E5': true, // combining reverse solidus overlay
+	'\u2215': true, // division slash
+	'\u2216': true, // set minus
+	'\u2571': true, // box drawings light diagonal upper right to lower left
+	'\u2572': true, // box drawings light diagonal upper left to lower right
+	'\u27CB': true, // mathematical rising diagonal
+	'\u27CD': true, // mathematical falling diagonal
+	'\u29F5': true, // reverse solidus operator
+	'\u29F8': true, // big solidus
+	'\u29F9': true, // big reverse solidus
+}
+
+// dotLookalikes render like "." without folding to it under NFKC. They only
+// matter in a segment made of nothing but dots.
+var dotLookalikes = map[rune]bool{
+	'\u0701':     true, // Syriac supralinear full stop
+	'\u0702':     true, // Syriac sublinear full stop
+	'\uA4F8':     true, // Lisu letter tone mya ti
+	'\uA60E':     true, // Vai full stop
+	'\U00010A50': true, // Kharoshthi punctuation dot
+}
+
+// countDots returns how many characters of s are dots, counting lookalikes,
+// when s is made of nothing else (0 otherwise), and whether any was a
+// lookalike.
+func countDots(s string) (n int, disguised bool) {
+	for _, r := range s {
+		switch {
+		case r == '.':
+		case dotLookalikes[r]:
+			disguised = true
+		default:
+			return 0, false
+		}
+		n++
+	}
+	return n, disguised
+}
+
+// percentEscape returns the index of the first "%XX" with two hex digits in
+// p, or -1. A lone "%" ("100%.md") is an ordinary character.
+func percentEscape(p string) int {
+	for i := 0; i+2 < len(p); i++ {
+		if p[i] == '%' && isHex(p[i+1]) && isHex(p[i+2]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// isReserved reports whether name is a Windows device name, alone or with an
+// extension ("con", "NUL.txt", "com1.md"): such files cannot be created when
+// a skill is exported and unpacked there.
+func isReserved(name string) bool {
+	base, _, _ := strings.Cut(name, ".")
+	base = strings.ToUpper(strings.TrimRight(base, " "))
+	switch base {
+	case "CON", "PRN", "AUX", "NUL":
+		return true
+	}
+	if len(base) == 4 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) {
+		return base[3] >= '0' && base[3] <= '9'
+	}
+	return false
+}
+
+func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func reject(p, reason, format string, args ...any) *skillerr.Error {
+	return &skillerr.Error{
+		Code:    skillerr.PathRejected,
+		Reason:  reason,
+		Subject: p,
+		Msg:     fmt.Sprintf(format, args...),
+	}
+}
