@@ -1,0 +1,198 @@
+package vfs
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// The object stores of the skills database. All of them are created
+// together at one schema version, so a commit may span any of them.
+const (
+	// StoreFiles holds file and directory metadata (mode, time, size,
+	// generation) for the /skills tree; see PutSkill for the key layout.
+	StoreFiles = "files"
+	// StoreBlobs holds file contents under the same keys as StoreFiles.
+	// Keeping them apart lets Stat and ReadDir skip the bytes.
+	StoreBlobs = "blobs"
+	// The stores below belong to the registry and the resolver; vfs only
+	// keeps their records.
+	StoreMeta  = "meta"
+	StoreState = "state"
+	StorePins  = "pins"
+	StoreStats = "stats"
+	StoreAudit = "audit"
+)
+
+// stores lists every object store, in creation order.
+var stores = []string{StoreFiles, StoreBlobs, StoreMeta, StoreState, StorePins, StoreStats, StoreAudit}
+
+// Reasons carried by the errors of this package.
+const (
+	ReasonUnknownStore = "unknown-store"
+	ReasonBadKey       = "bad-key"
+	ReasonClosed       = "closed"
+	ReasonReadOnly     = "read-only"
+	ReasonOutsideView  = "outside-view"
+	ReasonRoot         = "root"
+	ReasonNotExist     = "not-exist"
+	ReasonExist        = "exists"
+	ReasonNotEmpty     = "not-empty"
+	ReasonIsDir        = "is-dir"
+	ReasonNotDir       = "not-dir"
+	ReasonBadTree      = "bad-tree"
+	ReasonBadSlug      = "bad-slug"
+	ReasonInjected     = "injected-fault"
+	ReasonUnavailable  = "unavailable"
+)
+
+// Record is one keyed value of an object store.
+type Record struct {
+	Key   string
+	Value []byte
+}
+
+// Query selects records of one store: the record whose key is Key, or, when
+// Prefix is set, every record whose key starts with Key.
+type Query struct {
+	Store  string
+	Key    string
+	Prefix bool
+}
+
+// Get returns the Query for the record of store with key.
+func Get(store, key string) Query { return Query{Store: store, Key: key} }
+
+// GetPrefix returns the Query for every record of store whose key starts
+// with prefix ("" selects the whole store).
+func GetPrefix(store, prefix string) Query { return Query{Store: store, Key: prefix, Prefix: true} }
+
+// OpKind says what an Op does.
+type OpKind uint8
+
+// The kinds of Op.
+const (
+	OpPut OpKind = iota + 1
+	OpDelete
+	OpDeletePrefix
+)
+
+// Op is one write of a commit.
+type Op struct {
+	Kind  OpKind
+	Store string
+	Key   string // the key, or the key prefix for OpDeletePrefix
+	Value []byte // OpPut only
+}
+
+// Put returns the Op that sets the record of store at key to value.
+func Put(store, key string, value []byte) Op {
+	return Op{Kind: OpPut, Store: store, Key: key, Value: value}
+}
+
+// Delete returns the Op that deletes the record of store at key, if any.
+func Delete(store, key string) Op { return Op{Kind: OpDelete, Store: store, Key: key} }
+
+// DeletePrefix returns the Op that deletes every record of store whose key
+// starts with prefix. It is one request however many records match.
+func DeletePrefix(store, prefix string) Op {
+	return Op{Kind: OpDeletePrefix, Store: store, Key: prefix}
+}
+
+// Backend is the storage under the skills file system and the registry.
+//
+// Commits are blind: a backend cannot read inside a write transaction
+// (IndexedDB commits a transaction as soon as Go awaits anything), so
+// read-modify-write sequences hold Lock around a Read and a Commit.
+type Backend interface {
+	// Read runs every query in one read transaction, so the results are a
+	// consistent snapshot. Result i holds the records of query i, sorted
+	// by key; a Get query yields zero or one record.
+	Read(ctx context.Context, qs ...Query) ([][]Record, error)
+	// Commit applies ops in order, all or nothing. It returns a
+	// QuotaExceeded error when storage is full.
+	Commit(ctx context.Context, ops ...Op) error
+	// Lock runs fn while holding the lock called name, which excludes
+	// every other holder of that name in any context of the origin that
+	// uses the same database, and returns fn's error. Locks are not
+	// reentrant: taking a held name again waits until ctx ends.
+	Lock(ctx context.Context, name string, fn func(context.Context) error) error
+	// Close releases the backend; later calls fail.
+	Close() error
+}
+
+// Reopener is a Backend that can close its database and open it again by
+// name, as a new page would. Tests use it to check what was persisted.
+type Reopener interface {
+	Backend
+	Reopen(ctx context.Context) (Backend, error)
+}
+
+// checkQuery reports whether q names a known store and a usable key.
+func checkQuery(store, key string) error {
+	if !slices.Contains(stores, store) {
+		return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonUnknownStore, Subject: store,
+			Msg: "no such object store"}
+	}
+	// Keys cross into JavaScript as UTF-16: invalid UTF-8 would be
+	// replaced (two keys becoming one), and prefix ranges end at U+FFFF.
+	if !utf8.ValidString(key) || strings.ContainsRune(key, '\uffff') {
+		return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonBadKey, Subject: key,
+			Msg: "keys must be valid UTF-8 without U+FFFF"}
+	}
+	return nil
+}
+
+// checkOps validates ops before a backend starts a transaction.
+func checkOps(ops []Op) error {
+	for _, op := range ops {
+		if op.Kind < OpPut || op.Kind > OpDeletePrefix {
+			return skillerr.New(skillerr.InvalidArgument, op.Key, "unknown op kind %d", op.Kind)
+		}
+		if err := checkQuery(op.Store, op.Key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkQueries validates qs before a backend starts a transaction.
+func checkQueries(qs []Query) error {
+	for _, q := range qs {
+		if err := checkQuery(q.Store, q.Key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// storesOf returns the distinct stores ops or queries touch, which is the
+// scope of the transaction that runs them.
+func storesOf[T any](items []T, store func(T) string) []string {
+	var names []string
+	for _, it := range items {
+		if s := store(it); !slices.Contains(names, s) {
+			names = append(names, s)
+		}
+	}
+	return names
+}
+
+// sortRecords orders records by key bytes, so both backends agree
+// (IndexedDB orders by UTF-16 code units).
+func sortRecords(recs []Record) {
+	slices.SortFunc(recs, func(a, b Record) int { return strings.Compare(a.Key, b.Key) })
+}
+
+func errClosed(subject string) error {
+	return &skillerr.Error{Code: skillerr.Internal, Reason: ReasonClosed, Subject: subject,
+		Msg: "the skills database is closed"}
+}
+
+// ctxErr maps a context's end to the Timeout code.
+func ctxErr(subject string, err error) error {
+	return skillerr.Wrap(skillerr.Timeout, subject, err, "storage operation did not finish in time")
+}

@@ -1,0 +1,350 @@
+//go:build js && wasm
+
+package vfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"syscall/js"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// schemaVersion is the IndexedDB version that creates every store in
+// stores. Adding a store means adding it there and bumping this.
+const schemaVersion = 1
+
+// IndexedDB is a Backend on one IndexedDB database of the page's origin.
+//
+// It talks to IndexedDB through syscall/js rather than go-indexeddb: that
+// library (v0.3.2) has no getAll, does not expose the JavaScript objects a
+// key range delete or getAll would need, and reports an explicit abort as
+// success.
+type IndexedDB struct {
+	name string
+
+	mu       sync.Mutex // guards db and onChange against Close
+	db       js.Value
+	onChange js.Func
+}
+
+var (
+	jsUint8Array  = js.Global().Get("Uint8Array")
+	jsIDBKeyRange = js.Global().Get("IDBKeyRange")
+)
+
+// OpenIndexedDB opens (creating or upgrading as needed) the database called
+// name with every store of this package.
+func OpenIndexedDB(ctx context.Context, name string) (*IndexedDB, error) {
+	subject := "IndexedDB " + name
+	factory := js.Global().Get("indexedDB")
+	if !factory.Truthy() {
+		return nil, &skillerr.Error{Code: skillerr.Internal, Reason: ReasonUnavailable, Subject: subject,
+			Msg: "IndexedDB is not available in this context"}
+	}
+	var req js.Value
+	if err := catch(func() { req = factory.Call("open", name, schemaVersion) }); err != nil {
+		return nil, idbErr(subject, err)
+	}
+	upgrade := js.FuncOf(func(js.Value, []js.Value) any {
+		db := req.Get("result")
+		for _, s := range stores {
+			if !db.Get("objectStoreNames").Call("contains", s).Bool() {
+				db.Call("createObjectStore", s)
+			}
+		}
+		return nil
+	})
+	req.Set("onupgradeneeded", upgrade)
+	// "blocked" (another context holds an older version open) is not an
+	// outcome: that context closes on versionchange, then success follows.
+	ev, err := awaitEvents(ctx, req, nil, "success", "error")
+	if err != nil {
+		// An open cannot be cancelled: let it finish, upgrade included,
+		// and close what it opens. Both functions stay allocated.
+		req.Set("onsuccess", js.FuncOf(func(js.Value, []js.Value) any {
+			req.Get("result").Call("close")
+			return nil
+		}))
+		return nil, idbErr(subject, err)
+	}
+	upgrade.Release()
+	if ev == "error" {
+		return nil, idbErr(subject, domError{req.Get("error")})
+	}
+	d := &IndexedDB{name: name, db: req.Get("result")}
+	// Close when another context upgrades the schema, rather than block it.
+	d.onChange = js.FuncOf(func(js.Value, []js.Value) any {
+		go d.Close()
+		return nil
+	})
+	d.db.Set("onversionchange", d.onChange)
+	return d, nil
+}
+
+// Read implements Backend: one readonly transaction, every request issued
+// before the single await (a prefix query is a getAllKeys and a getAll over
+// the same key range).
+func (d *IndexedDB) Read(ctx context.Context, qs ...Query) ([][]Record, error) {
+	if err := checkQueries(qs); err != nil {
+		return nil, err
+	}
+	if len(qs) == 0 {
+		return nil, nil
+	}
+	tx, err := d.transaction(storesOf(qs, func(q Query) string { return q.Store }), "readonly")
+	if err != nil {
+		return nil, err
+	}
+	type pending struct{ keys, values js.Value }
+	reqs := make([]pending, len(qs))
+	err = catch(func() {
+		for i, q := range qs {
+			st := tx.Call("objectStore", q.Store)
+			if q.Prefix {
+				r := prefixRange(q.Key)
+				reqs[i] = pending{keys: st.Call("getAllKeys", r), values: st.Call("getAll", r)}
+			} else {
+				reqs[i] = pending{values: st.Call("get", q.Key)}
+			}
+		}
+	})
+	if err != nil {
+		abort(tx)
+		return nil, idbErr(d.subject(), err)
+	}
+	if err := awaitTx(ctx, tx); err != nil {
+		return nil, idbErr(d.subject(), err)
+	}
+	out := make([][]Record, len(qs))
+	for i, q := range qs {
+		values := reqs[i].values.Get("result")
+		if !q.Prefix {
+			if !values.IsUndefined() {
+				v, err := bytesOf(q.Key, values)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = []Record{{Key: q.Key, Value: v}}
+			}
+			continue
+		}
+		keys := reqs[i].keys.Get("result")
+		n := keys.Length()
+		out[i] = make([]Record, n)
+		for j := range n {
+			out[i][j].Key = keys.Index(j).String()
+			if out[i][j].Value, err = bytesOf(out[i][j].Key, values.Index(j)); err != nil {
+				return nil, err
+			}
+		}
+		sortRecords(out[i])
+	}
+	return out, nil
+}
+
+// Commit implements Backend: one readwrite transaction, every request
+// issued, then one await for complete or abort. IndexedDB undoes all of
+// them on abort, which is what makes a commit atomic.
+func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
+	if err := checkOps(ops); err != nil {
+		return err
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	tx, err := d.transaction(storesOf(ops, func(op Op) string { return op.Store }), "readwrite")
+	if err != nil {
+		return err
+	}
+	issue, fail := injectedFailure(ctx, len(ops))
+	err = catch(func() {
+		for _, op := range ops[:issue] {
+			st := tx.Call("objectStore", op.Store)
+			switch op.Kind {
+			case OpPut:
+				v := jsUint8Array.New(len(op.Value))
+				js.CopyBytesToJS(v, op.Value)
+				st.Call("put", v, op.Key)
+			case OpDelete:
+				st.Call("delete", op.Key)
+			case OpDeletePrefix:
+				st.Call("delete", prefixRange(op.Key))
+			}
+		}
+	})
+	if err != nil || fail {
+		// The transaction is still active (nothing was awaited since it
+		// began), so this abort undoes every request issued.
+		abort(tx)
+		_ = awaitTx(ctx, tx)
+		if err != nil {
+			return idbErr(d.subject(), err)
+		}
+		return errInjected(d.subject(), issue)
+	}
+	if err := awaitTx(ctx, tx); err != nil {
+		return idbErr(d.subject(), err)
+	}
+	return nil
+}
+
+// Lock implements Backend with the Web Locks API, which every context of
+// the origin (tabs, workers, the extension's side panel) shares.
+func (d *IndexedDB) Lock(ctx context.Context, name string, fn func(context.Context) error) error {
+	return webLock(ctx, "skillfs/"+d.name+"/"+name, fn)
+}
+
+// Close implements Backend.
+func (d *IndexedDB) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.db.IsUndefined() {
+		return nil
+	}
+	d.db.Call("close")
+	d.db.Set("onversionchange", js.Null())
+	d.onChange.Release()
+	d.db = js.Undefined()
+	return nil
+}
+
+// Reopen implements Reopener: it closes d and opens its database again.
+func (d *IndexedDB) Reopen(ctx context.Context) (Backend, error) {
+	d.Close()
+	return OpenIndexedDB(ctx, d.name)
+}
+
+func (d *IndexedDB) subject() string { return "IndexedDB " + d.name }
+
+// transaction starts a transaction over stores.
+func (d *IndexedDB) transaction(stores []string, mode string) (js.Value, error) {
+	d.mu.Lock()
+	db := d.db
+	d.mu.Unlock()
+	if db.IsUndefined() {
+		return js.Value{}, errClosed(d.subject())
+	}
+	names := make([]any, len(stores))
+	for i, s := range stores {
+		names[i] = s
+	}
+	var tx js.Value
+	if err := catch(func() { tx = db.Call("transaction", names, mode) }); err != nil {
+		return js.Value{}, idbErr(d.subject(), err)
+	}
+	return tx, nil
+}
+
+// prefixRange returns the key range of the keys starting with prefix. It is
+// exact because no key contains U+FFFF (checkQuery), and every other UTF-16
+// code unit sorts below it.
+func prefixRange(prefix string) js.Value {
+	return jsIDBKeyRange.Call("bound", prefix, prefix+"\uffff")
+}
+
+// bytesOf copies a stored Uint8Array into Go.
+func bytesOf(key string, v js.Value) ([]byte, error) {
+	if !v.InstanceOf(jsUint8Array) {
+		return nil, skillerr.New(skillerr.Internal, key, "stored value is not bytes")
+	}
+	b := make([]byte, v.Length())
+	js.CopyBytesToGo(b, v)
+	return b, nil
+}
+
+// awaitTx waits for tx to finish and returns its error if it aborted.
+// When ctx ends first the transaction is aborted, unless it already
+// finished, and its outcome is still awaited so that a caller never
+// mistakes a committed transaction for a failed one.
+func awaitTx(ctx context.Context, tx js.Value) error {
+	canceled := false
+	ev, _ := awaitEvents(ctx, tx, func() {
+		canceled = true
+		abort(tx)
+	}, "complete", "abort")
+	switch {
+	case ev == "complete":
+		return nil
+	case canceled:
+		return ctx.Err()
+	}
+	return domError{tx.Get("error")}
+}
+
+// awaitEvents waits until target fires one of events and returns its name.
+// If ctx ends first, it calls cancel and goes on waiting, or without cancel
+// returns ctx's error.
+func awaitEvents(ctx context.Context, target js.Value, cancel func(), events ...string) (string, error) {
+	fired := make(chan string, len(events))
+	for _, ev := range events {
+		fn := js.FuncOf(func(js.Value, []js.Value) any {
+			fired <- ev
+			return nil
+		})
+		defer fn.Release()
+		target.Set("on"+ev, fn)
+		defer target.Set("on"+ev, js.Null())
+	}
+	select {
+	case ev := <-fired:
+		return ev, nil
+	case <-ctx.Done():
+		if cancel == nil {
+			return "", ctx.Err()
+		}
+		cancel()
+		return <-fired, nil
+	}
+}
+
+// abort aborts tx unless it has already finished.
+func abort(tx js.Value) { _ = catch(func() { tx.Call("abort") }) }
+
+// catch runs fn and returns a JavaScript exception it throws as a domError.
+func catch(fn func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			jsErr, ok := r.(js.Error)
+			if !ok {
+				panic(r)
+			}
+			err = domError{jsErr.Value}
+		}
+	}()
+	fn()
+	return nil
+}
+
+// domError is a DOMException (or null, for an abort nobody explained).
+type domError struct{ v js.Value }
+
+func (e domError) name() string {
+	if e.v.Type() != js.TypeObject {
+		return ""
+	}
+	return e.v.Get("name").String()
+}
+
+func (e domError) Error() string {
+	if e.v.Type() != js.TypeObject {
+		return "transaction aborted"
+	}
+	return fmt.Sprintf("%s: %s", e.name(), e.v.Get("message").String())
+}
+
+// idbErr maps an IndexedDB failure to a *skillerr.Error: a full disk to
+// QuotaExceeded, a context's end to Timeout, anything else to Internal.
+func idbErr(subject string, err error) error {
+	var dom domError
+	switch {
+	case errors.As(err, &dom) && dom.name() == "QuotaExceededError":
+		return skillerr.Wrap(skillerr.QuotaExceeded, subject, err,
+			"the browser's storage quota for this site is used up; nothing was written")
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return ctxErr(subject, err)
+	}
+	return skillerr.Wrap(skillerr.Internal, subject, err, "IndexedDB request failed")
+}

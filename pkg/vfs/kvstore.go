@@ -1,0 +1,217 @@
+package vfs
+
+import (
+	"context"
+	"io/fs"
+
+	"github.com/hack-pad/hackpadfs"
+	"github.com/hack-pad/hackpadfs/keyvalue"
+	"github.com/hack-pad/hackpadfs/keyvalue/blob"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// kvStore adapts a Backend to hackpadfs's keyvalue.Store, so keyvalue.NewFS
+// supplies open files, Mkdir, Remove, Rename and friends over StoreFiles and
+// StoreBlobs. Paths are clean and relative to /skills ("." is /skills).
+//
+// It is also a keyvalue.TransactionStore: keyvalue batches the lookups of
+// one operation (a path and its parent, every level of MkdirAll) into one
+// Read, and a rename's writes into one Commit.
+type kvStore struct{ db Backend }
+
+var _ keyvalue.TransactionStore = kvStore{}
+
+// rootMeta describes /skills itself, which is implied rather than stored so
+// that opening an empty database writes nothing.
+var rootMeta = meta{mode: fs.ModeDir | 0o755}
+
+// Get implements keyvalue.Store.
+func (s kvStore) Get(ctx context.Context, p string) (keyvalue.FileRecord, error) {
+	t := &kvTxn{store: s}
+	t.Get(p)
+	res, err := t.Commit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return res[0].Record, res[0].Err
+}
+
+// Set implements keyvalue.Store; a nil src deletes p. Writes through the
+// file system carry an empty generation: they belong to no imported
+// version.
+func (s kvStore) Set(ctx context.Context, p string, src keyvalue.FileRecord) error {
+	var data blob.Blob
+	if src != nil && src.Mode().IsRegular() {
+		var err error
+		if data, err = src.Data(); err != nil {
+			return err
+		}
+	}
+	t := &kvTxn{store: s}
+	t.Set(p, src, data)
+	_, err := t.Commit(ctx)
+	return err
+}
+
+// Transaction implements keyvalue.TransactionStore.
+func (s kvStore) Transaction(keyvalue.TransactionOptions) (keyvalue.Transaction, error) {
+	return &kvTxn{store: s}, nil
+}
+
+// fileKeyOrRoot returns the key of p; the root's key matches no record,
+// and record() answers for the root without one.
+func fileKeyOrRoot(p string) string {
+	if p == "." {
+		return "//"
+	}
+	return fileKey(p)
+}
+
+// record turns the StoreFiles lookup of p into a keyvalue.FileRecord whose
+// contents and directory names load on demand.
+func (s kvStore) record(p string, found []Record) (keyvalue.FileRecord, error) {
+	m := rootMeta
+	if p != "." {
+		if len(found) == 0 {
+			return nil, hackpadfs.ErrNotExist
+		}
+		var err error
+		if m, err = decodeMeta(found[0].Key, found[0].Value); err != nil {
+			return nil, err
+		}
+	}
+	getData := func() (blob.Blob, error) {
+		res, err := s.db.Read(context.Background(), Get(StoreBlobs, fileKey(p)))
+		switch {
+		case err != nil:
+			return nil, err
+		case len(res[0]) == 0:
+			return nil, hackpadfs.ErrNotExist
+		}
+		return blob.NewBytes(res[0][0].Value), nil
+	}
+	getNames := func() ([]string, error) {
+		res, err := s.db.Read(context.Background(), GetPrefix(StoreFiles, childPrefix(p)))
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(res[0]))
+		for i, r := range res[0] {
+			names[i] = nameOfKey(r.Key)
+		}
+		return names, nil
+	}
+	if m.mode.IsDir() {
+		getData = nil
+	} else {
+		getNames = nil
+	}
+	return keyvalue.NewBaseFileRecord(m.size, m.modTime, m.mode, fileSys{gen: m.gen}, getData, getNames), nil
+}
+
+// setOps returns the ops that store src (with contents data) at p, or
+// delete p when src is nil. The root cannot be written: it is implied.
+func setOps(p string, src keyvalue.FileRecord, data blob.Blob) ([]Op, error) {
+	if p == "." {
+		return nil, &skillerr.Error{Code: skillerr.PermissionDenied, Reason: ReasonRoot, Subject: Root,
+			Msg: "the /skills directory itself cannot be changed"}
+	}
+	key := fileKey(p)
+	switch {
+	case src == nil:
+		return []Op{Delete(StoreFiles, key), Delete(StoreBlobs, key)}, nil
+	case src.Mode().IsDir():
+		m := meta{mode: src.Mode(), modTime: src.ModTime()}
+		return []Op{Put(StoreFiles, key, m.encode()), Delete(StoreBlobs, key)}, nil
+	default:
+		m := meta{mode: src.Mode(), modTime: src.ModTime(), size: int64(data.Len())}
+		return []Op{Put(StoreFiles, key, m.encode()), Put(StoreBlobs, key, data.Bytes())}, nil
+	}
+}
+
+// kvTxn is a keyvalue.Transaction that runs its gets as one Read and its
+// sets as one Commit. keyvalue never needs a get's result before issuing
+// the next op, so nothing is lost by deferring all of them to Commit.
+type kvTxn struct {
+	store   kvStore
+	ops     []kvOp // indexed by OpID
+	aborted bool
+}
+
+type kvOp struct {
+	path   string
+	get    bool
+	writes []Op // what a set commits
+	err    error
+	h      keyvalue.OpHandler
+}
+
+func (t *kvTxn) Get(p string) keyvalue.OpID { return t.GetHandler(p, nil) }
+
+func (t *kvTxn) GetHandler(p string, h keyvalue.OpHandler) keyvalue.OpID {
+	t.ops = append(t.ops, kvOp{path: p, get: true, h: h})
+	return keyvalue.OpID(len(t.ops) - 1)
+}
+
+func (t *kvTxn) Set(p string, src keyvalue.FileRecord, data blob.Blob) keyvalue.OpID {
+	return t.SetHandler(p, src, data, nil)
+}
+
+func (t *kvTxn) SetHandler(p string, src keyvalue.FileRecord, data blob.Blob, h keyvalue.OpHandler) keyvalue.OpID {
+	writes, err := setOps(p, src, data)
+	t.ops = append(t.ops, kvOp{path: p, writes: writes, err: err, h: h})
+	return keyvalue.OpID(len(t.ops) - 1)
+}
+
+// Commit runs the gets, then the sets, then calls the handlers with the
+// results.
+func (t *kvTxn) Commit(ctx context.Context) ([]keyvalue.OpResult, error) {
+	if t.aborted {
+		return nil, context.Canceled
+	}
+	var qs []Query
+	var writes []Op
+	for _, op := range t.ops {
+		switch {
+		case op.get:
+			qs = append(qs, Get(StoreFiles, fileKeyOrRoot(op.path)))
+		case op.err != nil:
+			return nil, op.err
+		default:
+			writes = append(writes, op.writes...)
+		}
+	}
+	var found [][]Record
+	if len(qs) > 0 {
+		var err error
+		if found, err = t.store.db.Read(ctx, qs...); err != nil {
+			return nil, err
+		}
+	}
+	if len(writes) > 0 {
+		if err := t.store.db.Commit(ctx, writes...); err != nil {
+			return nil, err
+		}
+	}
+	results := make([]keyvalue.OpResult, len(t.ops))
+	for i, op := range t.ops {
+		results[i].Op = keyvalue.OpID(i)
+		if op.get {
+			results[i].Record, results[i].Err = t.store.record(op.path, found[0])
+			found = found[1:]
+		}
+		if op.h != nil {
+			if err := op.h.Handle(t, results[i]); err != nil && results[i].Err == nil {
+				results[i].Err = err
+			}
+		}
+	}
+	return results, nil
+}
+
+// Abort implements keyvalue.Transaction: nothing has been issued yet, so
+// forgetting the ops is enough.
+func (t *kvTxn) Abort() error {
+	t.aborted = true
+	return nil
+}

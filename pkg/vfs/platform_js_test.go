@@ -1,0 +1,167 @@
+//go:build js && wasm
+
+package vfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"syscall/js"
+	"testing"
+	"time"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+var testBackends = []backendCase{{"memory", openMemory}, {"indexeddb", openIndexedDB}}
+
+func openMemory(testing.TB) Backend { return NewMemory() }
+
+var dbCount atomic.Int64
+
+// openIndexedDB opens a database no other test uses; the browser profile
+// is fresh for every run.
+func openIndexedDB(tb testing.TB) Backend {
+	return openIndexedDBNamed(tb, uniqueName())
+}
+
+// uniqueName returns a database name unused in this browser profile, even
+// when -count reruns the tests in it.
+func uniqueName() string {
+	return fmt.Sprintf("skillfs-test-%d-%d", time.Now().UnixNano(), dbCount.Add(1))
+}
+
+func openIndexedDBNamed(tb testing.TB, name string) *IndexedDB {
+	db, err := OpenIndexedDB(context.Background(), name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestQuotaExceededMapping feeds real DOMExceptions, made by the browser,
+// to the mapping a failed commit goes through.
+func TestQuotaExceededMapping(t *testing.T) {
+	newDOMException := func(name string) error {
+		return domError{js.Global().Get("DOMException").New("test", name)}
+	}
+	err := idbErr("IndexedDB x", newDOMException("QuotaExceededError"))
+	wantCode(t, "QuotaExceededError", err, skillerr.QuotaExceeded, "")
+	for _, other := range []error{newDOMException("AbortError"), newDOMException("ConstraintError"), domError{js.Null()}} {
+		wantCode(t, other.Error(), idbErr("IndexedDB x", other), skillerr.Internal, "")
+	}
+	wantCode(t, "deadline", idbErr("IndexedDB x", context.DeadlineExceeded), skillerr.Timeout, "")
+
+	// A JavaScript exception thrown while issuing requests takes the same path.
+	thrower := js.Global().Get("Function").New(`throw new DOMException("full", "QuotaExceededError")`)
+	err = catch(func() { thrower.Invoke() })
+	wantCode(t, "thrown", idbErr("IndexedDB x", err), skillerr.QuotaExceeded, "")
+}
+
+// TestIndexedDBHandles checks what two contexts of one origin see: two
+// handles on one database share commits, and their Web Locks exclude each
+// other, while another database's lock of the same name is independent.
+func TestIndexedDBHandles(t *testing.T) {
+	ctx := context.Background()
+	name := uniqueName()
+	a := openIndexedDBNamed(t, name)
+	b := openIndexedDBNamed(t, name)
+	other := openIndexedDBNamed(t, uniqueName())
+	if err := a.Commit(ctx, Put(StoreState, "rev", []byte("7"))); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := b.Read(ctx, Get(StoreState, "rev")); err != nil || len(res[0]) != 1 || string(res[0][0].Value) != "7" {
+		t.Fatalf("second handle reads %v, %v", res, err)
+	}
+
+	held := make(chan struct{})
+	release := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- a.Lock(ctx, "registry", func(context.Context) error {
+			close(held)
+			<-release
+			return nil
+		})
+	}()
+	<-held
+	wctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	err := b.Lock(wctx, "registry", func(context.Context) error {
+		t.Error("second handle took a held lock")
+		return nil
+	})
+	cancel()
+	wantCode(t, "second handle", err, skillerr.Timeout, "")
+	if err := other.Lock(ctx, "registry", func(context.Context) error { return nil }); err != nil {
+		t.Errorf("another database's lock: %v", err)
+	}
+	got := make(chan time.Time, 1)
+	go b.Lock(ctx, "registry", func(context.Context) error {
+		got <- time.Now()
+		return nil
+	})
+	time.Sleep(20 * time.Millisecond)
+	released := time.Now()
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if at := <-got; at.Before(released) {
+		t.Error("second handle ran before the first released the lock")
+	}
+}
+
+// TestVersionChangeCloses checks that an open handle does not block
+// another context that upgrades the database: it closes, and says so.
+func TestVersionChangeCloses(t *testing.T) {
+	name := uniqueName()
+	db := openIndexedDBNamed(t, name)
+	req := js.Global().Get("indexedDB").Call("open", name, schemaVersion+1)
+	ev, err := awaitEvents(context.Background(), req, nil, "success", "error", "blocked")
+	if err != nil || ev != "success" {
+		t.Fatalf("upgrade from another connection: %s, %v", ev, err)
+	}
+	req.Get("result").Call("close")
+	time.Sleep(10 * time.Millisecond) // Close runs on its own goroutine
+	_, err = db.Read(context.Background(), Get(StoreMeta, "x"))
+	wantCode(t, "read after versionchange", err, skillerr.Internal, ReasonClosed)
+}
+
+func TestStorageInBrowser(t *testing.T) {
+	est, err := Estimate(context.Background())
+	if err != nil || !est.Known || est.Quota <= 0 {
+		t.Errorf("Estimate = %+v, %v", est, err)
+	}
+	ok, err := Persist(context.Background())
+	if err != nil {
+		t.Errorf("Persist: %v", err)
+	}
+	t.Logf("estimate %+v, persist granted: %v", est, ok)
+}
+
+// TestCanceledCommit checks that a commit whose context is already over
+// either lands completely or not at all, and reports which.
+func TestCanceledCommit(t *testing.T) {
+	db := openIndexedDB(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ops, _ := PutSkill("pdf", "g", pdfTree)
+	err := db.Commit(ctx, ops...)
+	res, rerr := db.Read(context.Background(), GetPrefix(StoreFiles, ""))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	switch {
+	case err == nil && len(res[0]) == 0:
+		t.Error("commit reported success but wrote nothing")
+	case err != nil && len(res[0]) != 0:
+		t.Errorf("commit reported %v but wrote %d records", err, len(res[0]))
+	case err != nil:
+		wantCode(t, "canceled commit", err, skillerr.Timeout, "")
+	}
+	if !errors.Is(err, context.Canceled) && err != nil {
+		t.Errorf("error %v does not wrap context.Canceled", err)
+	}
+}

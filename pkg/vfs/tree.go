@@ -1,0 +1,180 @@
+package vfs
+
+import (
+	"encoding/binary"
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/skillpath"
+)
+
+// Key layout of StoreFiles and StoreBlobs: a path relative to /skills with
+// "//" in place of its last slash ("pdf//SKILL.md", "pdf/scripts//run.py";
+// a skill's own directory is "//pdf"). Clean paths never contain "//", so
+// the children of a directory are exactly the keys starting with dir+"//",
+// one key range however deep the tree below; and a skill's whole tree
+// except its directory record is the range "pdf/", which a sibling such
+// as "pdf-tools" cannot share.
+
+// fileKey returns the key of the clean path p ("." is not stored).
+func fileKey(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	return p[:max(i, 0)] + "//" + p[i+1:]
+}
+
+// childPrefix returns the key prefix of the children of directory dir.
+func childPrefix(dir string) string {
+	if dir == "." {
+		return "//"
+	}
+	return dir + "//"
+}
+
+// nameOfKey returns the base name of the path stored under key.
+func nameOfKey(key string) string { return key[strings.LastIndex(key, "//")+2:] }
+
+// meta is what StoreFiles keeps for a file or directory.
+type meta struct {
+	mode    fs.FileMode
+	modTime time.Time
+	size    int64
+	gen     string
+}
+
+// encode returns m as bytes: uvarint mode, varint Unix milliseconds (the
+// precision of a JavaScript Date), uvarint size, then the generation.
+func (m meta) encode() []byte {
+	b := binary.AppendUvarint(nil, uint64(m.mode))
+	b = binary.AppendVarint(b, m.modTime.UnixMilli())
+	b = binary.AppendUvarint(b, uint64(m.size))
+	return append(b, m.gen...)
+}
+
+func decodeMeta(key string, b []byte) (meta, error) {
+	mode, n1 := binary.Uvarint(b)
+	ms, n2 := binary.Varint(b[max(n1, 0):])
+	size, n3 := binary.Uvarint(b[max(n1, 0)+max(n2, 0):])
+	if n1 <= 0 || n2 <= 0 || n3 <= 0 {
+		return meta{}, skillerr.New(skillerr.Internal, key, "corrupt file record")
+	}
+	return meta{
+		mode:    fs.FileMode(mode),
+		modTime: time.UnixMilli(ms),
+		size:    int64(size),
+		gen:     string(b[n1+n2+n3:]),
+	}, nil
+}
+
+// File is one entry of a skill tree handed to PutSkill.
+type File struct {
+	// Path is relative to the skill's directory, slash-separated.
+	Path string
+	Data []byte
+	// Mode carries permission bits, plus fs.ModeDir for a directory
+	// (useful for empty ones; parents are implied). Zero permissions mean
+	// 0644 for a file and 0755 for a directory.
+	Mode    fs.FileMode
+	ModTime time.Time
+}
+
+// PutSkill returns the ops that write files into the directory of skill
+// slug, with a record for every parent directory and for the skill's own
+// directory, each stamped with generation gen. Implied directories take the
+// newest ModTime of files. To replace a skill, commit DeleteSkill's ops
+// first in the same commit.
+func PutSkill(slug, gen string, files []File) ([]Op, error) {
+	if err := checkSlug(slug); err != nil {
+		return nil, err
+	}
+	var newest time.Time
+	for _, f := range files {
+		if f.ModTime.After(newest) {
+			newest = f.ModTime
+		}
+	}
+	// entries maps each clean path to its record; dirs are implied first
+	// and replaced by an explicit directory entry.
+	entries := map[string]meta{slug: {mode: fs.ModeDir | 0o755, modTime: newest, gen: gen}}
+	var order []string // files first seen order, then implied dirs: deterministic ops
+	var ops []Op
+	for _, f := range files {
+		rel, err := skillpath.Clean(f.Path)
+		if err != nil {
+			return nil, err
+		}
+		if rel == skillpath.Root {
+			return nil, badTree(slug, f.Path, "a file cannot be the skill's own directory")
+		}
+		if f.Mode&^(fs.ModeDir|fs.ModePerm) != 0 {
+			return nil, badTree(slug, f.Path, "only regular files and directories can be stored")
+		}
+		p := slug + "/" + rel
+		m := meta{mode: f.Mode, modTime: f.ModTime, size: int64(len(f.Data)), gen: gen}
+		if m.mode.IsDir() {
+			m.size = 0
+			if m.mode.Perm() == 0 {
+				m.mode |= 0o755
+			}
+		} else if m.mode.Perm() == 0 {
+			m.mode |= 0o644
+		}
+		if old, dup := entries[p]; dup && !(old.mode.IsDir() && m.mode.IsDir()) {
+			return nil, badTree(slug, f.Path, "the path appears twice, or as both a file and a directory")
+		}
+		if _, seen := entries[p]; !seen {
+			order = append(order, p)
+		}
+		entries[p] = m
+		if !m.mode.IsDir() {
+			ops = append(ops, Put(StoreBlobs, fileKey(p), f.Data))
+		}
+		for dir := path.Dir(p); dir != slug; dir = path.Dir(dir) {
+			if d, ok := entries[dir]; ok {
+				if !d.mode.IsDir() {
+					return nil, badTree(slug, f.Path, "a parent directory is also a file")
+				}
+				break
+			}
+			entries[dir] = meta{mode: fs.ModeDir | 0o755, modTime: newest, gen: gen}
+			order = append(order, dir)
+		}
+	}
+	order = append(order, slug)
+	for _, p := range order {
+		ops = append(ops, Put(StoreFiles, fileKey(p), entries[p].encode()))
+	}
+	return ops, nil
+}
+
+// DeleteSkill returns the ops that delete the whole tree of skill slug,
+// touching no other skill: three requests however many files it has.
+func DeleteSkill(slug string) ([]Op, error) {
+	if err := checkSlug(slug); err != nil {
+		return nil, err
+	}
+	return []Op{
+		DeletePrefix(StoreFiles, slug+"/"),
+		DeletePrefix(StoreBlobs, slug+"/"),
+		Delete(StoreFiles, fileKey(slug)),
+	}, nil
+}
+
+// checkSlug requires slug to be one clean path segment.
+func checkSlug(slug string) error {
+	clean, err := skillpath.Clean(slug)
+	if err != nil {
+		return err
+	}
+	if clean != slug || clean == skillpath.Root || strings.Contains(clean, "/") {
+		return &skillerr.Error{Code: skillerr.PathRejected, Reason: ReasonBadSlug, Subject: slug,
+			Msg: "a skill's directory name must be a single clean path segment"}
+	}
+	return nil
+}
+
+func badTree(slug, p, msg string) error {
+	return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonBadTree, Subject: slug + "/" + p, Msg: msg}
+}
