@@ -20,13 +20,15 @@ FUZZTIME  ?= 20s
 
 .PHONY: help test test-native test-wasm lint demo build cli fuzz bench deps clean
 
+include web/node.mk
+
 help:
 	@echo "make demo   run skillfs (see README.md)"
 	@echo "make test   run every test, natively and in headless Chromium"
 	@echo "make fuzz   run the fuzz targets for FUZZTIME each ($(FUZZTIME))"
 	@echo "make bench  print the benchmark table"
 
-test: lint test-native test-wasm
+test: lint typecheck test-native test-wasm
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -47,7 +49,7 @@ $(CHROMIUM):
 	$(SUDO) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium
 
-deps: $(WASMEXEC) $(CHROMIUM)
+deps: $(WASMEXEC) $(CHROMIUM) $(NODE_DEPS)
 
 cli:
 	$(GO) build -o $(BIN)/skills ./cmd/skills
@@ -63,4 +65,4 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzRead -fuzztime=$(FUZZTIME) ./pkg/zipguard
 
 clean:
-	rm -rf $(BIN) dist
+	rm -rf $(BIN) dist node_modules

@@ -1,0 +1,68 @@
+// The benchmark registry the bench page exposes to the Node driver (run.mjs).
+//
+// Extension point: a stack under test is one module that calls register()
+// with a name and a Benchmark, imported from page.ts. The driver runs every
+// registered benchmark in the same page and browser, interleaved run by run,
+// and prints one row each; the first registered one ("zenfs") is the baseline
+// for the ratio column.
+
+/** Outcome of importing one zip. */
+export interface ImportResult {
+  /** Wall time from zip bytes in memory to every file durably stored. */
+  ms: number;
+  /** Files written (directories not counted). */
+  files: number;
+  /** Uncompressed bytes written. */
+  bytes: number;
+  /** Part of `ms` spent creating and opening the empty store, if the stack reports it. */
+  setupMs?: number;
+}
+
+/** Outcome of one cold read. */
+export interface ReadResult {
+  /** Time to open the stored data again from IndexedDB (mount, open, preload...). */
+  mountMs: number;
+  /** Time to read the file once the store is open. */
+  ms: number;
+  /** Bytes returned. */
+  bytes: number;
+}
+
+export interface Benchmark {
+  /**
+   * Import a skills zip into a fresh, empty store (a new database each call)
+   * and resolve only once everything is durable in IndexedDB.
+   */
+  importZip(zip: Uint8Array): Promise<ImportResult>;
+  /**
+   * Cold read: reopen the store the last importZip wrote, as a new page
+   * would, and read `entry` — a file name exactly as it appears in the zip.
+   */
+  readFile?(entry: string): Promise<ReadResult>;
+  /** Delete what the runs stored (not timed). */
+  cleanup?(): Promise<void>;
+}
+
+const registry = new Map<string, Benchmark>();
+
+export function register(name: string, bench: Benchmark): void {
+  if (registry.has(name)) throw new Error(`benchmark ${name} registered twice`);
+  registry.set(name, bench);
+}
+
+export function get(name: string): Benchmark {
+  const b = registry.get(name);
+  if (!b) throw new Error(`no benchmark named ${name}; have: ${[...registry.keys()].join(', ')}`);
+  return b;
+}
+
+export function names(): string[] {
+  return [...registry.keys()];
+}
+
+/** Whether a zip entry is one AIPex would skip (macOS metadata, Thumbs.db...). */
+export function isJunkEntry(path: string): boolean {
+  if (path.includes('__MACOSX/') || path.includes('/._')) return true;
+  if (path.split('/').some((part) => part.startsWith('._'))) return true;
+  return path.includes('.DS_Store') || path.includes('Thumbs.db');
+}

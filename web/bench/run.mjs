@@ -1,0 +1,247 @@
+#!/usr/bin/env node
+// Import benchmark: every stack registered in web/bench/page.ts imports the
+// same skills zip into IndexedDB in one headless Chromium, RUNS times each
+// (interleaved, a fresh database every run), followed each time by a cold
+// read of the zip's largest SKILL.md. Prints one row per stack; the first
+// registered stack (zenfs, the AIPex stack) is the baseline of the ratio.
+//
+//   node web/bench/run.mjs ZIP [--runs N] [--timeout SECONDS] [--json FILE]
+//
+// Exits non-zero with a readable message on any failure, and after
+// --timeout seconds (default 120) at the latest.
+
+import { build } from 'esbuild';
+import { unzipSync } from 'fflate';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { open, withTimeout } from '../harness/index.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, '../..');
+const OUT = resolve(process.env.BENCH_OUT ?? join(REPO, '.bin/bench'));
+
+function usage(msg) {
+  if (msg) process.stderr.write(`bench: ${msg}\n`);
+  process.stderr.write('usage: node web/bench/run.mjs ZIP [--runs N] [--timeout SECONDS] [--json FILE]\n');
+  process.exit(2);
+}
+
+let args;
+try {
+  args = parseArgs({
+    allowPositionals: true,
+    options: {
+      runs: { type: 'string', default: process.env.RUNS ?? '3' },
+      timeout: { type: 'string', default: process.env.BENCH_TIMEOUT ?? '120' },
+      json: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+} catch (err) {
+  usage(err.message);
+}
+if (args.values.help) usage();
+if (args.positionals.length !== 1) usage('need exactly one zip file');
+const zipPath = resolve(args.positionals[0]);
+const runs = Number(args.values.runs);
+const timeoutS = Number(args.values.timeout);
+if (!Number.isInteger(runs) || runs < 1 || runs > 50) usage('--runs must be an integer in 1..50');
+if (!(timeoutS > 0)) usage('--timeout must be a positive number of seconds');
+
+/** @type {import('../harness/browser.mjs').Opened | undefined} */
+let h;
+let failing = false;
+
+async function fail(msg) {
+  if (failing) return;
+  failing = true;
+  process.stderr.write(`bench: FAIL: ${msg}\n`);
+  await withTimeout(h?.close() ?? Promise.resolve(), 15_000, 'cleanup').catch(() => {});
+  process.exit(1);
+}
+
+const deadline = setTimeout(() => fail(`did not finish within ${timeoutS} s (--timeout)`), timeoutS * 1000);
+process.on('unhandledRejection', (err) => fail(`unhandled rejection: ${err?.stack ?? err}`));
+
+try {
+  await main();
+  clearTimeout(deadline);
+} catch (err) {
+  await fail(err instanceof Error ? err.message : String(err));
+}
+
+async function main() {
+  const zip = inspectZip(zipPath);
+
+  // Bundle the page (fast: well under a second).
+  mkdirSync(OUT, { recursive: true });
+  await build({
+    entryPoints: [join(HERE, 'page.ts')],
+    outfile: join(OUT, 'page.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    sourcemap: true,
+    minify: true,
+    logLevel: 'warning',
+  });
+  copyFileSync(join(HERE, 'index.html'), join(OUT, 'index.html'));
+
+  const routes = { '/input.zip': zipPath };
+  const dist = join(REPO, 'dist');
+  if (existsSync(dist)) routes['/dist/'] = dist; // skillfs.wasm, wasm_exec.js, ...
+
+  h = await open({
+    root: OUT,
+    routes,
+    path: 'index.html',
+    readyExpression: 'window.bench?.ready === true',
+    timeoutMs: 30_000,
+  });
+  const { page } = h;
+  const version = h.browser?.version() ?? '?';
+  const names = await page.evaluate(() => window.bench.names());
+  if (names.length === 0) throw new Error('the page registered no benchmark');
+  const isolated = await page.evaluate(() => window.bench.crossOriginIsolated);
+
+  // Per-call limit: generous, but far below the overall deadline.
+  const opMs = Math.max(10_000, Math.floor((timeoutS * 1000) / 3));
+  const call = (what, fn, arg) => withTimeout(page.evaluate(fn, arg), opMs, what);
+
+  /** @type {Record<string, {imports: any[], reads: any[]}>} */
+  const results = Object.fromEntries(names.map((n) => [n, { imports: [], reads: [] }]));
+  for (let r = 0; r < runs; r++) {
+    for (const name of names) {
+      const imp = await call(`${name} import (run ${r + 1})`, ([n, u]) => window.bench.importZip(n, u), [name, '/input.zip']);
+      if (imp.files !== zip.files || imp.bytes !== zip.bytes) {
+        throw new Error(
+          `${name} stored ${imp.files} files / ${imp.bytes} bytes; the zip has ${zip.files} files / ${zip.bytes} bytes`,
+        );
+      }
+      results[name].imports.push(imp);
+      const rd = await call(`${name} cold read (run ${r + 1})`, ([n, e]) => window.bench.readFile(n, e), [name, zip.readEntry.name]);
+      if (rd) {
+        if (rd.bytes !== zip.readEntry.size) {
+          throw new Error(`${name} read ${rd.bytes} bytes of ${zip.readEntry.name}; the zip has ${zip.readEntry.size}`);
+        }
+        results[name].reads.push(rd);
+      }
+    }
+  }
+  for (const name of names) await call(`${name} cleanup`, (n) => window.bench.cleanup(n), name);
+  if (h.pageErrors.length) throw new Error(`page error: ${h.pageErrors[0].message}`);
+
+  // Report.
+  const base = median(results[names[0]].imports.map((x) => x.ms));
+  const rows = names.map((name) => {
+    const { imports, reads } = results[name];
+    const ms = imports.map((x) => x.ms);
+    const med = median(ms);
+    return {
+      stack: name,
+      importMedianMs: round(med),
+      importMinMs: round(Math.min(...ms)),
+      importMaxMs: round(Math.max(...ms)),
+      files: imports[0].files,
+      mb: imports[0].bytes / 1e6,
+      vsBaseline: med / base,
+      setupMedianMs: imports.every((x) => typeof x.setupMs === 'number') ? round(median(imports.map((x) => x.setupMs))) : null,
+      coldMountMs: reads.length ? round(median(reads.map((x) => x.mountMs))) : null,
+      coldReadMs: reads.length ? round(median(reads.map((x) => x.ms))) : null,
+      runsMs: ms.map(round),
+    };
+  });
+
+  console.log(
+    `zip ${basename(zipPath)}: ${zip.files} files, ${zip.topDirs} top-level folders, ` +
+      `${(zip.bytes / 1e6).toFixed(2)} MB unpacked, ${(zip.zipBytes / 1e6).toFixed(2)} MB zipped`,
+  );
+  console.log(
+    `Chromium ${version} headless, ${runs} run(s) per stack, fresh IndexedDB database each run` +
+      (isolated ? '' : ' (page not crossOriginIsolated: timer resolution ~0.1 ms)'),
+  );
+  console.log(`cold read: ${zip.readEntry.name} (${(zip.readEntry.size / 1e3).toFixed(1)} KB) after reopening the store\n`);
+  printTable(
+    ['stack', 'import median', 'min', 'max', 'of which setup', 'files', 'MB', `vs ${names[0]}`, 'cold open', 'cold read'],
+    rows.map((r) => [
+      r.stack,
+      `${r.importMedianMs.toFixed(1)} ms`,
+      `${r.importMinMs.toFixed(1)}`,
+      `${r.importMaxMs.toFixed(1)}`,
+      r.setupMedianMs === null ? '-' : `${r.setupMedianMs.toFixed(1)} ms`,
+      String(r.files),
+      r.mb.toFixed(2),
+      `${r.vsBaseline.toFixed(2)}x`,
+      r.coldMountMs === null ? '-' : `${r.coldMountMs.toFixed(1)} ms`,
+      r.coldReadMs === null ? '-' : `${r.coldReadMs.toFixed(2)} ms`,
+    ]),
+  );
+  if (args.values.json) {
+    const report = { zip: { path: zipPath, ...zip }, chromium: version, runs, rows };
+    writeFileSync(args.values.json, JSON.stringify(report, null, 2) + '\n');
+  }
+  await h.close();
+  h = undefined;
+}
+
+/** Entry list of the zip without inflating it (fflate's filter sees sizes first). */
+function inspectZip(path) {
+  let data;
+  try {
+    if (!statSync(path).isFile()) throw new Error('not a regular file');
+    data = new Uint8Array(readFileSync(path));
+  } catch (err) {
+    throw new Error(`cannot read zip ${path}: ${err.message}`);
+  }
+  /** @type {{name: string, size: number}[]} */
+  const entries = [];
+  try {
+    unzipSync(data, {
+      filter(f) {
+        if (!f.name.endsWith('/') && !isJunk(f.name)) entries.push({ name: f.name, size: f.originalSize });
+        return false;
+      },
+    });
+  } catch (err) {
+    throw new Error(`${path} is not a readable zip: ${err.message}`);
+  }
+  if (entries.length === 0) throw new Error(`${path} has no files`);
+  const bySize = (a, b) => b.size - a.size;
+  const skillMds = entries.filter((e) => e.name === 'SKILL.md' || e.name.endsWith('/SKILL.md')).sort(bySize);
+  const readEntry = skillMds[0] ?? [...entries].sort(bySize)[0];
+  return {
+    files: entries.length,
+    bytes: entries.reduce((n, e) => n + e.size, 0),
+    zipBytes: data.length,
+    topDirs: new Set(entries.filter((e) => e.name.includes('/')).map((e) => e.name.split('/')[0])).size,
+    readEntry,
+  };
+}
+
+/** Same rule as isJunkEntry in registry.ts. */
+function isJunk(p) {
+  if (p.includes('__MACOSX/') || p.includes('/._')) return true;
+  if (p.split('/').some((part) => part.startsWith('._'))) return true;
+  return p.includes('.DS_Store') || p.includes('Thumbs.db');
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function round(x) {
+  return Math.round(x * 100) / 100;
+}
+
+function printTable(head, rows) {
+  const w = head.map((_, i) => Math.max(head[i].length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ');
+  console.log(line(head));
+  console.log(w.map((n) => '-'.repeat(n)).join('  '));
+  for (const r of rows) console.log(line(r));
+}
