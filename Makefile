@@ -54,15 +54,18 @@ deps: $(WASMEXEC) $(CHROMIUM) $(NODE_DEPS)
 cli:
 	$(GO) build -o $(BIN)/skills ./cmd/skills
 
+SAMPLE    := web/sample-pack
+
 demo: cli
-	$(BIN)/skills validate --strict testdata/pack
-	$(BIN)/skills to-prompt testdata/pack
-	$(BIN)/skills pack testdata/pack/pdf-tools -o $(BIN)/pdf-tools.zip
-	$(BIN)/skills validate $(BIN)/pdf-tools.zip
+	$(BIN)/skills validate $(SAMPLE)
+	$(BIN)/skills to-prompt $(SAMPLE)
+	$(BIN)/skills pack $(SAMPLE) -o $(BIN)/sample-pack.zip
+	$(BIN)/skills validate $(BIN)/sample-pack.zip
 
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./pkg/skill
 	$(GO) test -run='^$$' -fuzz=FuzzRead -fuzztime=$(FUZZTIME) ./pkg/zipguard
+	$(GO) test -run='^$$' -fuzz=FuzzClean -fuzztime=$(FUZZTIME) ./pkg/skillpath
 
 clean:
 	rm -rf $(BIN) dist node_modules
