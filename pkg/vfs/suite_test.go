@@ -46,6 +46,7 @@ func TestSuite(t *testing.T) {
 		{"PutSkillErrors", testPutSkillErrors},
 		{"CorruptRecord", testCorruptRecord},
 		{"ListingReadsOnlyChildren", testListingReadsOnlyChildren},
+		{"DecodeSkill", testDecodeSkill},
 	}
 	for _, bc := range testBackends {
 		t.Run(bc.name, func(t *testing.T) {
@@ -858,5 +859,54 @@ func testListingReadsOnlyChildren(t *testing.T, db Backend) {
 		if c.reads != 1 || c.records != self+children {
 			t.Errorf("ReadDir(%s): %d reads returning %d records; want 1 read of %d", dir, c.reads, c.records, self+children)
 		}
+	}
+}
+
+func testDecodeSkill(t *testing.T, db Backend) {
+	putSkills(t, db, "g1", map[string][]File{"pdf": pdfTree, "pdf-tools": toolsTree})
+	for _, data := range []bool{false, true} {
+		qs, err := SkillQueries("pdf", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read, err := db.Read(context.Background(), qs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := DecodeSkill("pdf", read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range files {
+			got = append(got, fmt.Sprintf("%s %v %d %d", f.Path, f.Mode, f.Size, len(f.Data)))
+		}
+		n := func(size int) int { // contents only when read
+			if data {
+				return size
+			}
+			return 0
+		}
+		want := []string{
+			fmt.Sprintf("SKILL.md -rw-r--r-- 25 %d", n(25)),
+			"assets drwxr-xr-x 0 0",
+			fmt.Sprintf("assets/font.bin -rw------- 5 %d", n(5)),
+			"empty drwx------ 0 0",
+			"references drwxr-xr-x 0 0",
+			"references/deep drwxr-xr-x 0 0",
+			"references/deep/er drwxr-xr-x 0 0",
+			fmt.Sprintf("references/deep/er/notes.md -rw-r--r-- 5 %d", n(5)),
+			"scripts drwxr-xr-x 0 0",
+			fmt.Sprintf("scripts/run.py -rwxr-xr-x 12 %d", n(12)),
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("data=%v: DecodeSkill =\n%s\nwant\n%s", data, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		if data && string(files[0].Data) != string(pdfTree[0].Data) {
+			t.Errorf("SKILL.md contents = %q", files[0].Data)
+		}
+	}
+	if _, err := SkillQueries("../x", false); skillerr.CodeOf(err) != skillerr.PathRejected {
+		t.Errorf("SkillQueries(../x) = %v, want PathRejected", err)
 	}
 }

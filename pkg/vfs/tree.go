@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,11 +69,15 @@ func decodeMeta(key string, b []byte) (meta, error) {
 	}, nil
 }
 
-// File is one entry of a skill tree handed to PutSkill.
+// File is one entry of a skill tree, handed to PutSkill or returned by
+// DecodeSkill.
 type File struct {
 	// Path is relative to the skill's directory, slash-separated.
 	Path string
 	Data []byte
+	// Size is the file's length as DecodeSkill found it, also when it read
+	// no contents; PutSkill ignores it and stores len(Data).
+	Size int64
 	// Mode carries permission bits, plus fs.ModeDir for a directory
 	// (useful for empty ones; parents are implied). Zero permissions mean
 	// 0644 for a file and 0755 for a directory.
@@ -160,6 +165,58 @@ func DeleteSkill(slug string) ([]Op, error) {
 		DeletePrefix(StoreBlobs, slug+"/"),
 		Delete(StoreFiles, fileKey(slug)),
 	}, nil
+}
+
+// SkillQueries returns the queries that read the whole tree of skill slug,
+// and the contents of its files too when data is set. Run them in one
+// Read (with any other queries) and hand the results to DecodeSkill.
+func SkillQueries(slug string, data bool) ([]Query, error) {
+	if err := checkSlug(slug); err != nil {
+		return nil, err
+	}
+	qs := []Query{GetPrefix(StoreFiles, slug+"/")}
+	if data {
+		qs = append(qs, GetPrefix(StoreBlobs, slug+"/"))
+	}
+	return qs, nil
+}
+
+// DecodeSkill returns the files and directories below skill slug, sorted by
+// path, from the results of SkillQueries(slug, data) in the same order.
+// Directories carry fs.ModeDir; files carry their contents when data was
+// read.
+func DecodeSkill(slug string, read [][]Record) ([]File, error) {
+	if len(read) == 0 || len(read) > 2 {
+		return nil, skillerr.New(skillerr.InvalidArgument, slug, "DecodeSkill takes the results of SkillQueries")
+	}
+	var blobs map[string][]byte
+	if len(read) == 2 {
+		blobs = make(map[string][]byte, len(read[1]))
+		for _, r := range read[1] {
+			blobs[r.Key] = r.Value
+		}
+	}
+	files := make([]File, 0, len(read[0]))
+	for _, r := range read[0] {
+		m, err := decodeMeta(r.Key, r.Value)
+		if err != nil {
+			return nil, err
+		}
+		i := strings.LastIndex(r.Key, "//")
+		p := strings.TrimPrefix(r.Key[:i]+"/"+r.Key[i+2:], slug+"/")
+		f := File{Path: p, Mode: m.mode, ModTime: m.modTime, Size: m.size}
+		if blobs != nil && !m.mode.IsDir() {
+			data, ok := blobs[r.Key]
+			if !ok {
+				return nil, skillerr.New(skillerr.Internal, slug+"/"+p, "the file's contents are missing")
+			}
+			f.Data = data
+		}
+		files = append(files, f)
+	}
+	// Keys order "a//x" apart from "a/b//y"; paths sort as paths.
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return files, nil
 }
 
 // checkSlug requires slug to be one clean path segment.

@@ -1,0 +1,27 @@
+// Command benchpack writes the benchmark archives to a folder, for the
+// benchmarks that run outside Go (web/bench).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/skillfs/skillfs/internal/benchpack"
+)
+
+func main() {
+	out := flag.String("o", ".", "the folder to write pack.zip and small1000.zip to")
+	flag.Parse()
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	for name, data := range map[string][]byte{"pack.zip": benchpack.Pack(), "small1000.zip": benchpack.Small(1000)} {
+		if err := os.WriteFile(filepath.Join(*out, name), data, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+}

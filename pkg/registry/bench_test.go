@@ -1,0 +1,129 @@
+package registry
+
+import (
+	"context"
+	"testing"
+
+	"github.com/skillfs/skillfs/internal/benchpack"
+	"github.com/skillfs/skillfs/pkg/vfs"
+)
+
+// The benchmarks run on the platform's real backend: IndexedDB in the
+// browser, memory natively. They report the storage requests they make
+// per operation, which is what costs time in IndexedDB.
+//
+// There is no warm SKILL.md read: neither the registry nor vfs.FS caches
+// file contents (a resolver session may).
+
+// benchCase is the last backend of the platform: IndexedDB in the browser.
+var benchCase = testBackends[len(testBackends)-1]
+
+// BenchmarkImportPack imports a repository-sized pack (benchpack.Pack: 17
+// skills, 415 files, 10 MB) into a fresh database.
+func BenchmarkImportPack(b *testing.B) {
+	data := benchpack.Pack()
+	ctx := context.Background()
+	var db *countingDB
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		db = &countingDB{Backend: benchCase.open(b)}
+		r := openReg(b, db, Options{})
+		b.StartTimer()
+		res, err := r.Import(ctx, data, ImportOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Skills) != 17 {
+			b.Fatalf("imported %d skills", len(res.Skills))
+		}
+	}
+	b.ReportMetric(float64(db.reads.Load()), "reads/op")
+	b.ReportMetric(float64(db.commits.Load()), "commits/op")
+	b.ReportMetric(float64(db.lastOps.Load()), "writes/op")
+}
+
+// BenchmarkOpenList1000 opens a database holding 1,000 skills, as a new
+// page would (the IndexedDB handle included), opens a registry on it and
+// lists the skills.
+func BenchmarkOpenList1000(b *testing.B) {
+	ctx := context.Background()
+	db := benchCase.open(b)
+	if _, err := openReg(b, db, Options{}).Import(ctx, benchpack.Small(1000), ImportOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		h := benchCase.again(b, db)
+		r, err := Open(ctx, h, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		list, err := r.List(ctx)
+		if err != nil || len(list) != 1000 {
+			b.Fatalf("List: %d, %v", len(list), err)
+		}
+		b.StopTimer()
+		r.Close()
+		if h != vfs.Backend(db.Reopener) {
+			h.Close()
+		}
+		b.StartTimer()
+	}
+}
+
+// BenchmarkReadSkillMDCold reads the largest SKILL.md (75 KB) through the
+// registry's FS, a new read transaction each time.
+func BenchmarkReadSkillMDCold(b *testing.B) {
+	ctx := context.Background()
+	db := &countingDB{Backend: benchCase.open(b)}
+	r := openReg(b, db, Options{})
+	if _, err := r.Import(ctx, benchpack.Pack(), ImportOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	name := benchpack.LargeSkillMD + "/SKILL.md"
+	db.reads.Store(0)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		data, err := r.FS().ReadFile(name)
+		if err != nil || len(data) < 70_000 {
+			b.Fatalf("ReadFile: %d bytes, %v", len(data), err)
+		}
+	}
+	b.ReportMetric(float64(db.reads.Load())/float64(b.N), "reads/op")
+}
+
+// BenchmarkRemove80 removes the skill of 80 files from a database holding
+// the whole pack.
+func BenchmarkRemove80(b *testing.B) {
+	ctx := context.Background()
+	db := &countingDB{Backend: benchCase.open(b)}
+	r := openReg(b, db, Options{})
+	if _, err := r.Import(ctx, benchpack.Pack(), ImportOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	one, err := r.ExportZip(ctx, benchpack.Skill80)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := r.Remove(ctx, benchpack.Skill80); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		res, err := r.Import(ctx, one, ImportOptions{})
+		if err != nil || res.Skills[0].FileCount != 80 {
+			b.Fatalf("Import: %v", err)
+		}
+		db.reads.Store(0)
+		db.commits.Store(0)
+		b.StartTimer()
+		if err := r.Remove(ctx, benchpack.Skill80); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(db.reads.Load()), "reads/op")
+	b.ReportMetric(float64(db.commits.Load()), "commits/op")
+	b.ReportMetric(float64(db.lastOps.Load()), "writes/op")
+}

@@ -1,0 +1,90 @@
+//go:build js && wasm
+
+package registry
+
+import (
+	"sync"
+	"syscall/js"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// BroadcastBus is a Bus over a BroadcastChannel, which reaches every other
+// context of the origin — tabs, workers, an extension's side panel — that
+// opens a BroadcastBus for the same database. Messages are plain objects
+// {revision, kind, ids}, so JavaScript can listen too.
+type BroadcastBus struct {
+	subs subscribers
+
+	mu    sync.Mutex // guards ch and onMsg against Close
+	ch    js.Value
+	onMsg js.Func
+}
+
+// NewBroadcastBus opens the BroadcastChannel of the skills database called
+// db ("skillfs:" + db + ":changes").
+func NewBroadcastBus(db string) (*BroadcastBus, error) {
+	ctor := js.Global().Get("BroadcastChannel")
+	if !ctor.Truthy() {
+		return nil, &skillerr.Error{Code: skillerr.Internal, Reason: "unavailable", Subject: db,
+			Msg: "BroadcastChannel is not available in this context"}
+	}
+	b := &BroadcastBus{ch: ctor.New("skillfs:" + db + ":changes")}
+	b.onMsg = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		c, ok := changeOf(args[0].Get("data"))
+		if ok {
+			// Subscribers may await IndexedDB, which a JavaScript
+			// callback must not block on.
+			go b.subs.send(c)
+		}
+		return nil
+	})
+	b.ch.Call("addEventListener", "message", b.onMsg)
+	return b, nil
+}
+
+// Publish posts c to the channel.
+func (b *BroadcastBus) Publish(c Change) {
+	ids := make([]any, len(c.IDs))
+	for i, id := range c.IDs {
+		ids[i] = id
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ch.IsUndefined() {
+		return
+	}
+	b.ch.Call("postMessage", map[string]any{"revision": c.Revision, "kind": c.Kind, "ids": ids})
+}
+
+// Subscribe implements Bus.
+func (b *BroadcastBus) Subscribe(fn func(Change)) func() { return b.subs.add(fn) }
+
+// Close closes the channel; later Publish calls do nothing.
+func (b *BroadcastBus) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ch.IsUndefined() {
+		return nil
+	}
+	b.ch.Call("removeEventListener", "message", b.onMsg)
+	b.ch.Call("close")
+	b.onMsg.Release()
+	b.ch = js.Undefined()
+	return nil
+}
+
+// changeOf reads a message posted by Publish; anything else on the
+// channel is ignored.
+func changeOf(v js.Value) (Change, bool) {
+	if v.Type() != js.TypeObject || v.Get("revision").Type() != js.TypeNumber ||
+		v.Get("kind").Type() != js.TypeString || !js.Global().Get("Array").Call("isArray", v.Get("ids")).Bool() {
+		return Change{}, false
+	}
+	ids := v.Get("ids")
+	c := Change{Revision: int64(v.Get("revision").Float()), Kind: v.Get("kind").String(), IDs: make([]string, ids.Length())}
+	for i := range c.IDs {
+		c.IDs[i] = ids.Index(i).String()
+	}
+	return c, true
+}

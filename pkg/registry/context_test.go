@@ -1,0 +1,129 @@
+package registry
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+func testCache(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	e.importZip(t, packOf(t, "a", "b"), ImportOptions{})
+	db := &countingDB{Backend: e.db}
+	r := openReg(t, db, Options{})
+	db.reads.Store(0)
+	mustList(t, r)
+	mustList(t, r)
+	mustGet(t, r, "a")
+	if _, err := r.Visible(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := db.reads.Load(); n != 1 {
+		t.Errorf("List, List, Get, Visible made %d reads, want 1 (the cache)", n)
+	}
+	// The caller's copy is its own.
+	list := mustList(t, r)
+	list[0].Triggers = append(list[0].Triggers, "mine")
+	list[0].Dependencies.Skills = append(list[0].Dependencies.Skills, "mine")
+	if got := mustList(t, r); len(got[0].Triggers) != 0 || len(got[0].Dependencies.Skills) != 0 {
+		t.Errorf("the cache was changed through a returned Meta: %+v", got[0])
+	}
+	// A change drops the cache.
+	if _, err := r.SetEnabled(ctx, "a", false); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustList(t, r); got[0].Enabled {
+		t.Error("List shows the cached record after a change")
+	}
+}
+
+// testTwoContexts: registry B, on another handle of A's database, hears
+// A's changes through the bus, drops its cache and tells its subscribers.
+func testTwoContexts(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	a := openReg(t, e.db, Options{Bus: bc.join(t, e.db)})
+	b := openReg(t, bc.again(t, e.db), Options{Bus: bc.join(t, e.db)})
+	heard := make(chan Change, 10)
+	b.Subscribe(func(c Change) { heard <- c })
+	if n := len(mustList(t, b)); n != 0 {
+		t.Fatalf("B lists %d skills", n)
+	}
+	if _, err := a.Import(context.Background(), packOf(t, "x"), ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-heard:
+		if c.Revision != 1 || c.Kind != KindImport || !slices.Equal(c.IDs, []string{"x"}) {
+			t.Errorf("B heard %+v", c)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("B did not hear A's import within 5 s")
+	}
+	if got := ids(mustList(t, b)); !slices.Equal(got, []string{"x"}) {
+		t.Errorf("B lists %v after A's import", got)
+	}
+	// And the other way: A's cache drops on B's change.
+	mustList(t, a)
+	if err := b.Remove(context.Background(), "x"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(mustList(t, a)) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("A still lists x 5 s after B removed it")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// A registry does not hear its own changes twice.
+	select {
+	case c := <-heard:
+		if c.Revision != 2 {
+			t.Errorf("B heard %+v", c)
+		}
+	case <-time.After(time.Second):
+		t.Error("B's subscriber did not hear B's own change")
+	}
+	select {
+	case c := <-heard:
+		t.Errorf("B heard an extra %+v", c)
+	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// testConcurrentImports: two contexts import the same skill at once; the
+// lock serialises them, so both land, renamed apart, in two revisions.
+func testConcurrentImports(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	regs := []*Registry{
+		openReg(t, e.db, Options{Bus: bc.join(t, e.db)}),
+		openReg(t, bc.again(t, e.db), Options{Bus: bc.join(t, e.db)}),
+	}
+	data := zipOf(t, "x", skillFiles("", "x")...)
+	var wg sync.WaitGroup
+	errs := make([]error, len(regs))
+	for i, r := range regs {
+		wg.Go(func() { _, errs[i] = r.Import(context.Background(), data, ImportOptions{}) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := mustList(t, e.reg)
+	if got := ids(list); !slices.Equal(got, []string{"x", "x-v2"}) {
+		t.Fatalf("List = %v", got)
+	}
+	if rev := mustRevision(t, e.reg); rev != 2 {
+		t.Errorf("revision = %d, want 2", rev)
+	}
+	for _, m := range list {
+		if m.FileCount != 3 {
+			t.Errorf("%s has %d files", m.ID, m.FileCount)
+		}
+		checkGenerations(t, e.reg, m)
+	}
+}

@@ -1,0 +1,134 @@
+package registry
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/vfs"
+)
+
+// RegisterTools tells the registry which tools the host has, replacing
+// what it said before. SetDependencies checks tool dependencies against
+// it. The list lives in memory, per registry.
+func (r *Registry) RegisterTools(names []string) {
+	r.mu.Lock()
+	r.tools = append([]string{}, names...) // non-nil: registered, maybe empty
+	r.mu.Unlock()
+}
+
+// RegisterMCPServers tells the registry which MCP servers the host has,
+// like RegisterTools.
+func (r *Registry) RegisterMCPServers(names []string) {
+	r.mu.Lock()
+	r.mcp = append([]string{}, names...)
+	r.mu.Unlock()
+}
+
+// SetDependencies replaces the dependencies of skill id and returns its
+// record. Every name must exist: skills must be installed (and not be id
+// itself), tools and MCP servers must have been registered with
+// RegisterTools and RegisterMCPServers. Errors are InvalidArgument with
+// Reason "self-dependency", "unknown-skill", "unknown-tool",
+// "unknown-mcp-server", or "tools-not-registered" and
+// "mcp-not-registered" when the host has not said what it has, since the
+// names cannot be checked then.
+func (r *Registry) SetDependencies(ctx context.Context, id string, deps Dependencies) (Meta, error) {
+	deps = Dependencies{Tools: names(deps.Tools), MCP: names(deps.MCP), Skills: names(deps.Skills)}
+	r.mu.Lock()
+	tools, mcp := r.tools, r.mcp
+	r.mu.Unlock()
+	if err := checkRegistered(deps.Tools, tools, "tool", "tools-not-registered", "unknown-tool"); err != nil {
+		return Meta{}, err
+	}
+	if err := checkRegistered(deps.MCP, mcp, "MCP server", "mcp-not-registered", "unknown-mcp-server"); err != nil {
+		return Meta{}, err
+	}
+	qs := []vfs.Query{metaQuery(id)}
+	for _, d := range deps.Skills {
+		if d == id {
+			return Meta{}, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "self-dependency", Subject: id,
+				Msg: "a skill cannot depend on itself"}
+		}
+		qs = append(qs, metaQuery(d))
+	}
+	var m Meta
+	_, err := r.mutate(ctx, qs, func(read [][]vfs.Record) (*change, error) {
+		var err error
+		if m, err = installed(id, read[0]); err != nil {
+			return nil, err
+		}
+		for i, d := range deps.Skills {
+			if len(read[i+1]) == 0 {
+				return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "unknown-skill", Subject: d,
+					Msg: "no skill with this id is installed, so nothing can depend on it"}
+			}
+		}
+		if m.Dependencies.equal(deps) {
+			return nil, nil
+		}
+		m.Dependencies, m.UpdatedAt = deps, r.now()
+		op, err := metaOp(m)
+		if err != nil {
+			return nil, err
+		}
+		return &change{kind: KindDependencies, ids: []string{id}, ops: []vfs.Op{op}}, nil
+	})
+	if err != nil {
+		return Meta{}, err
+	}
+	return m, nil
+}
+
+// checkRegistered checks that every name of want is in have, a list the
+// host registered (nil when it did not).
+func checkRegistered(want, have []string, what, notRegistered, unknown string) error {
+	if len(want) == 0 {
+		return nil
+	}
+	if have == nil {
+		return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: notRegistered, Subject: want[0],
+			Msg: fmt.Sprintf("the host has not registered its %ss, so %s dependencies cannot be checked", what, what)}
+	}
+	for _, n := range want {
+		if !slices.Contains(have, n) {
+			return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: unknown, Subject: n,
+				Msg: fmt.Sprintf("the host has no %s of this name", what)}
+		}
+	}
+	return nil
+}
+
+// Closure returns ids and the skills they depend on, directly or not
+// (Dependencies.Skills), each once: first ids in the given order, then
+// the dependencies in breadth-first discovery order, so a cycle ends where
+// it comes back. Ids that are not installed are left out, wherever they
+// appear; disabled skills are kept, for the caller to judge.
+func (r *Registry) Closure(ctx context.Context, ids []string) ([]string, error) {
+	list, err := r.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]*Meta, len(list))
+	for i := range list {
+		byID[list[i].ID] = &list[i]
+	}
+	out := make([]string, 0, len(ids))
+	seen := make(map[string]bool)
+	add := func(id string) {
+		if byID[id] != nil && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	for _, id := range ids {
+		add(id)
+	}
+	for i := 0; i < len(out); i++ {
+		for _, d := range byID[out[i]].Dependencies.Skills {
+			add(d)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,302 @@
+package registry
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/skillfs/skillfs/pkg/skill"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/vfs"
+	"github.com/skillfs/skillfs/pkg/zipguard"
+)
+
+// ConflictPolicy says what Import does with a skill whose id is taken.
+type ConflictPolicy string
+
+// The conflict policies.
+const (
+	// ConflictRename installs the skill as id-v2, id-v3, ... (the first
+	// free one) and rewrites the name in its SKILL.md to match (seed 002).
+	ConflictRename ConflictPolicy = "rename"
+	// ConflictReplace replaces the installed skill in the same commit,
+	// keeping its creation time and whether it is enabled.
+	ConflictReplace ConflictPolicy = "replace"
+	// ConflictFail refuses the import with a Conflict error.
+	ConflictFail ConflictPolicy = "fail"
+)
+
+// ImportOptions configure Import.
+type ImportOptions struct {
+	// OnConflict is ConflictRename when empty.
+	OnConflict ConflictPolicy
+	// Source is recorded as Meta.Source: a file name or a URL.
+	Source string
+	// Progress, when set, is called while the writes are prepared, once
+	// before the commit and once after it.
+	Progress func(Progress)
+}
+
+// The phases of Progress.
+const (
+	PhasePrepare = "prepare"
+	PhaseCommit  = "commit"
+	PhaseDone    = "done"
+)
+
+// Progress reports how far an import is.
+type Progress struct {
+	Phase      string `json:"phase"`
+	FilesDone  int    `json:"filesDone"`
+	FilesTotal int    `json:"filesTotal"`
+	BytesDone  int64  `json:"bytesDone"`
+	BytesTotal int64  `json:"bytesTotal"`
+}
+
+// ImportResult is what an import installed.
+type ImportResult struct {
+	// Skills are the records of the installed skills in the archive's
+	// order; each carries its own Diagnostics.
+	Skills []Meta `json:"skills"`
+	// Replaced lists the ids of installed skills that were replaced.
+	Replaced []string `json:"replaced"`
+	// Dropped lists archive entries left out as operating-system clutter.
+	Dropped  []string `json:"dropped"`
+	Revision int64    `json:"revision"`
+}
+
+// quotaFactor is the margin taken over an import's inflated size when
+// checking the quota: IndexedDB stores more than the bytes themselves.
+const quotaFactor = 1.2
+
+// candidate is a skill of an archive, parsed, before it gets an id.
+type candidate struct {
+	dir   string // its directory in the archive, for messages
+	name  string // the base name of dir, "" at the archive root
+	size  int64  // bytes of its files
+	files []vfs.File
+	s     *skill.Skill
+	diags []skill.Diagnostic
+}
+
+// Import installs every skill of the zip archive data, or none: a single
+// skill (at the root or under wrapper folders) or a pack of several.
+//
+// Each skill's SKILL.md (with its skill.yaml) is parsed leniently; its
+// name becomes its id, which must be one clean path segment. A skill that
+// does not parse fails the whole import with a *ManifestError naming it;
+// two skills of the archive with one name fail it with InvalidArchive. A
+// name already installed is handled as opts.OnConflict says. Storage is
+// checked first (vfs.Estimate), and the whole import is one commit.
+func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) (*ImportResult, error) {
+	policy := opts.OnConflict
+	switch policy {
+	case "":
+		policy = ConflictRename
+	case ConflictRename, ConflictReplace, ConflictFail:
+	default:
+		return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "on-conflict", Subject: string(policy),
+			Msg: `the conflict policy must be "rename", "replace" or "fail"`}
+	}
+	arc, err := zipguard.Read(data, r.opts.Limits)
+	if err != nil {
+		return nil, err
+	}
+	cands, err := parseArchive(arc)
+	if err != nil {
+		return nil, err
+	}
+	total := Progress{Phase: PhasePrepare}
+	for _, c := range cands {
+		total.FilesTotal += len(c.files)
+		total.BytesTotal += c.size
+	}
+	if err := r.checkQuota(ctx, opts.Source, total.BytesTotal); err != nil {
+		return nil, err
+	}
+	progress := func(p Progress) {
+		if opts.Progress != nil {
+			opts.Progress(p)
+		}
+	}
+
+	res := &ImportResult{Dropped: append([]string{}, arc.Dropped...), Replaced: []string{}}
+	done, err := r.mutate(ctx, []vfs.Query{vfs.GetPrefix(vfs.StoreMeta, "")}, func(read [][]vfs.Record) (*change, error) {
+		// Only the records of replaced skills need decoding.
+		old := make(map[string]vfs.Record, len(read[0]))
+		for _, rec := range read[0] {
+			old[rec.Key] = rec
+		}
+		ids, err := assignIDs(cands, old, policy)
+		if err != nil {
+			return nil, err
+		}
+		p := total
+		var ops []vfs.Op
+		now := r.now()
+		for i, c := range cands {
+			m, files, err := c.install(ids[i], old, ids)
+			if err != nil {
+				return nil, err
+			}
+			m.Source, m.CreatedAt, m.UpdatedAt, m.Enabled = opts.Source, now, now, true
+			if rec, ok := old[m.ID]; ok {
+				prev, err := decodeMeta(rec)
+				if err != nil {
+					return nil, err
+				}
+				m.CreatedAt, m.Enabled = prev.CreatedAt, prev.Enabled
+				res.Replaced = append(res.Replaced, m.ID)
+			}
+			tree, err := replaceTree(m.ID, m.Digest, files)
+			if err != nil {
+				return nil, err
+			}
+			op, err := metaOp(m)
+			if err != nil {
+				return nil, err
+			}
+			ops = append(append(ops, tree...), op)
+			res.Skills = append(res.Skills, m)
+			p.FilesDone += len(c.files)
+			p.BytesDone += c.size
+			progress(p)
+		}
+		p.Phase = PhaseCommit
+		progress(p)
+		kind := KindImport
+		if len(res.Replaced) > 0 {
+			kind = KindReplace
+		}
+		return &change{kind: kind, ids: ids, ops: ops}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Revision = done.Revision
+	p := total
+	p.Phase, p.FilesDone, p.BytesDone = PhaseDone, p.FilesTotal, p.BytesTotal
+	progress(p)
+	return res, nil
+}
+
+// checkQuota fails with QuotaExceeded when storing size more bytes would
+// exceed the origin's quota, as far as the browser tells. Without an
+// estimate the commit itself is the check: it fails whole.
+func (r *Registry) checkQuota(ctx context.Context, source string, size int64) error {
+	est, err := r.opts.Estimate(ctx)
+	if err != nil || !est.Known || est.Quota <= 0 {
+		return nil
+	}
+	need := int64(float64(size) * quotaFactor)
+	if est.Usage+need <= est.Quota {
+		return nil
+	}
+	const mb = 1 << 20
+	return &skillerr.Error{Code: skillerr.QuotaExceeded, Subject: source,
+		Msg: fmt.Sprintf("the import needs about %.1f MB of storage, but only %.1f MB of this site's %.1f MB quota is free",
+			float64(need)/mb, float64(max(est.Quota-est.Usage, 0))/mb, float64(est.Quota)/mb)}
+}
+
+// parseArchive parses every skill of arc, failing on the first that is
+// invalid or has a name that cannot be an id, and on two with one name.
+func parseArchive(arc *zipguard.Archive) ([]*candidate, error) {
+	cands := make([]*candidate, 0, len(arc.Skills))
+	seen := make(map[string]string, len(arc.Skills)) // name → directory
+	for _, zs := range arc.Skills {
+		c := &candidate{dir: zs.Dir, name: zs.Name, files: make([]vfs.File, len(zs.Files))}
+		for i, f := range zs.Files {
+			c.files[i] = vfs.File{Path: f.Path, Data: f.Data, Mode: f.Mode, ModTime: f.Modified}
+			c.size += int64(len(f.Data))
+		}
+		what := fmt.Sprintf("the skill in %s/", zs.Dir)
+		if zs.Dir == "." {
+			what = "the skill"
+		}
+		c.s, c.diags = parseFiles(c.files, zs.Name)
+		if c.s == nil {
+			return nil, manifestError(zs.Dir, what, c.diags)
+		}
+		if err := checkID(c.s.Name); err != nil {
+			return nil, &ManifestError{Skill: zs.Dir, Diagnostics: c.diags, Err: &skillerr.Error{
+				Code: skillerr.InvalidManifest, Reason: "name-not-an-id", Subject: zs.Dir, Err: err,
+				Msg: fmt.Sprintf("%s is named %q, which cannot be a directory name", what, c.s.Name)}}
+		}
+		if prev, dup := seen[c.s.Name]; dup {
+			return nil, &skillerr.Error{Code: skillerr.InvalidArchive, Reason: "duplicate-skill", Subject: zs.Dir,
+				Msg: fmt.Sprintf("the archive holds two skills named %q (in %s/ and %s/)", c.s.Name, prev, zs.Dir)}
+		}
+		seen[c.s.Name] = zs.Dir
+		cands = append(cands, c)
+	}
+	return cands, nil
+}
+
+// assignIDs returns the id each candidate is installed as, given the
+// installed skills old.
+func assignIDs(cands []*candidate, old map[string]vfs.Record, policy ConflictPolicy) ([]string, error) {
+	taken := make(map[string]bool, len(old)+len(cands))
+	for id := range old {
+		taken[id] = true
+	}
+	for _, c := range cands {
+		taken[c.s.Name] = true // a pack's own names are not free for renames
+	}
+	ids := make([]string, len(cands))
+	for i, c := range cands {
+		id := c.s.Name
+		if _, conflict := old[id]; conflict {
+			switch policy {
+			case ConflictFail:
+				return nil, &skillerr.Error{Code: skillerr.Conflict, Reason: "exists", Subject: id,
+					Msg: "a skill with this name is installed already"}
+			case ConflictRename:
+				for n := 2; taken[id]; n++ {
+					id = fmt.Sprintf("%s-v%d", c.s.Name, n)
+				}
+				taken[id] = true
+			}
+		}
+		ids[i] = id
+	}
+	return ids, nil
+}
+
+// install prepares c to be installed as id, next to the installed skills
+// old and the pack's skills pack. It returns the skill's files, with the
+// name in SKILL.md rewritten when id is not the skill's name, and its
+// record, without Source, times and Enabled.
+func (c *candidate) install(id string, old map[string]vfs.Record, pack []string) (Meta, []vfs.File, error) {
+	s, diags, files := c.s, c.diags, c.files
+	if id != c.s.Name {
+		files = slices.Clone(files)
+		i := slices.IndexFunc(files, func(f vfs.File) bool { return f.Path == skillMD })
+		renamed, err := skill.RewriteName(files[i].Data, id)
+		if err != nil {
+			return Meta{}, nil, &skillerr.Error{Code: skillerr.CodeOf(err), Reason: skillerr.ReasonOf(err), Subject: c.dir, Err: err,
+				Msg: fmt.Sprintf("cannot rename the skill %q to %q in its SKILL.md", c.s.Name, id)}
+		}
+		files[i].Data = renamed
+	}
+	if id != c.s.Name || id != c.name {
+		// The diagnostics describe the skill as stored, in directory id.
+		if s, diags = parseFiles(files, id); s == nil || s.Name != id {
+			return Meta{}, nil, internal(id, nil, "the renamed SKILL.md does not read back")
+		}
+	}
+	if id != c.s.Name {
+		diags = append(diags, skill.Diagnostic{Code: "renamed", Severity: skill.SeverityWarning, Field: "name",
+			Message: fmt.Sprintf("A skill named '%s' is installed already; this one was installed as '%s'.", c.s.Name, id)})
+	}
+	deps := dependenciesOf(s)
+	for _, d := range deps.Skills {
+		if _, ok := old[d]; !ok && !slices.Contains(pack, d) {
+			diags = append(diags, skill.Diagnostic{Code: "skill-dependency-missing", Severity: skill.SeverityWarning,
+				Field: "skill_dependencies", Message: fmt.Sprintf("The skill depends on '%s', which is not installed.", d)})
+		}
+	}
+	var m Meta
+	m.describe(id, s, diags, files)
+	m.Dependencies = deps
+	return m, files, nil
+}

@@ -1,0 +1,288 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillfs/skillfs/pkg/skill"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/vfs"
+)
+
+func testImportSingle(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	md := mdOf("pdf", "Fills PDF forms.",
+		"version: 1.2",
+		"allowed-tools: Read Bash(python:*)",
+		"user-invocable: false",
+		"disable-model-invocation: true",
+		"when_to_use: When a PDF is involved.",
+		"argument-hint: [file]",
+		"arguments: file pages",
+		"triggers: pdf form, fill pdf",
+		"anti_triggers: word document",
+		"cost_hint: high",
+		"parallel_safe: true",
+		"always: yes",
+		"tool_dependencies: Read",
+		"mcp_dependencies: pdf-server",
+		"unknown_key: x",
+	)
+	files := []file{{"SKILL.md", md}, {"scripts/fill.sh", "echo fill\n"}, {"assets/form.txt", "form"}}
+	var progress []Progress
+	res, err := e.reg.Import(context.Background(), zipOf(t, "pdf", files...), ImportOptions{
+		Source:   "pdf.zip",
+		Progress: func(p Progress) { progress = append(progress, p) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Skills) != 1 || res.Revision != 1 || len(res.Replaced) != 0 {
+		t.Fatalf("result = %+v", res)
+	}
+	m := res.Skills[0]
+	vf := make([]vfs.File, len(files))
+	size := 0
+	for i, f := range files {
+		vf[i] = vfs.File{Path: f.path, Data: []byte(f.data)}
+		size += len(f.data)
+	}
+	want := Meta{
+		ID: "pdf", Name: "pdf", Description: "Fills PDF forms.",
+		Location: "/skills/pdf/SKILL.md", BaseDir: "/skills/pdf/", Source: "pdf.zip", Enabled: true,
+		CreatedAt: t0, UpdatedAt: t0, Version: "1.2", Digest: Digest(vf), Size: int64(size), FileCount: 3,
+		AllowedTools: []string{"Read", "Bash(python:*)"}, UserInvocable: false, DisableModelInvocation: true,
+		Dependencies: Dependencies{Tools: []string{"Read"}, MCP: []string{"pdf-server"}, Skills: []string{}},
+		Triggers:     []string{"pdf form", "fill pdf"}, AntiTriggers: []string{"word document"},
+		WhenToUse: "When a PDF is involved.", ArgumentHint: "[file]", Arguments: []string{"file", "pages"},
+		CostHint: "high", ParallelSafe: true, Always: true,
+	}
+	gotDiags := m.Diagnostics
+	m.Diagnostics, want.Diagnostics = nil, nil
+	if jsonOf(t, m) != jsonOf(t, want) {
+		t.Errorf("meta\n got %s\nwant %s", jsonOf(t, m), jsonOf(t, want))
+	}
+	if !slices.ContainsFunc(gotDiags, func(d skill.Diagnostic) bool { return d.Code == "unknown-field" }) {
+		t.Errorf("diagnostics %v lack the unknown-field warning", gotDiags)
+	}
+	if got := jsonOf(t, mustList(t, e.reg)); got != jsonOf(t, res.Skills) {
+		t.Errorf("List = %s, want %s", got, jsonOf(t, res.Skills))
+	}
+	if got := mustGet(t, e.reg, "pdf"); jsonOf(t, got) != jsonOf(t, res.Skills[0]) {
+		t.Errorf("Get = %s", jsonOf(t, got))
+	}
+	checkGenerations(t, e.reg, res.Skills[0])
+	if data, _ := readGen(t, e.reg, "/skills/pdf/scripts/fill.sh"); data != "echo fill\n" {
+		t.Errorf("fill.sh = %q", data)
+	}
+	if info, err := e.reg.FS().Stat("pdf/scripts/fill.sh"); err != nil || info.Mode().Perm() != 0o755 {
+		t.Errorf("fill.sh: %v, %v; want mode 0755", info, err)
+	}
+	if c := e.lastChange(t); jsonOf(t, c) != `{"revision":1,"kind":"import","ids":["pdf"]}` {
+		t.Errorf("change = %s", jsonOf(t, c))
+	}
+	if rev := mustRevision(t, e.reg); rev != 1 {
+		t.Errorf("revision = %d", rev)
+	}
+
+	// Progress: while preparing, before the commit, after it.
+	if len(progress) < 3 {
+		t.Fatalf("progress = %+v", progress)
+	}
+	last := progress[len(progress)-1]
+	if progress[0].Phase != PhasePrepare || progress[len(progress)-2].Phase != PhaseCommit || last.Phase != PhaseDone ||
+		last.FilesDone != 3 || last.FilesTotal != 3 || last.BytesDone != int64(size) || last.BytesTotal != int64(size) {
+		t.Errorf("progress = %+v", progress)
+	}
+
+	// The record's JSON names, exactly.
+	var keys map[string]any
+	if err := json.Unmarshal([]byte(jsonOf(t, m)), &keys); err != nil {
+		t.Fatal(err)
+	}
+	wantKeys := strings.Fields(`allowedTools always antiTriggers argumentHint arguments baseDir costHint createdAt
+		dependencies description diagnostics digest disableModelInvocation enabled fileCount id location name
+		parallelSafe size source triggers updatedAt userInvocable version whenToUse`)
+	if got := sortedKeys(keys); !slices.Equal(got, wantKeys) {
+		t.Errorf("JSON keys = %v\nwant %v", got, wantKeys)
+	}
+	if got := sortedKeys(keys["dependencies"].(map[string]any)); !slices.Equal(got, []string{"mcp", "skills", "tools"}) {
+		t.Errorf("dependency keys = %v", got)
+	}
+}
+
+func testImportRootLayout(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	res := e.importZip(t, zipOf(t, "",
+		file{"SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\nBody\n"},
+		file{"skill.yaml", "triggers: [take notes, write down]\ncost_hint: low\n"},
+	), ImportOptions{})
+	m := res.Skills[0]
+	if m.ID != "notes" || !slices.Equal(m.Triggers, []string{"take notes", "write down"}) || m.CostHint != "low" {
+		t.Errorf("meta = %s", jsonOf(t, m))
+	}
+	if m.FileCount != 2 {
+		t.Errorf("fileCount = %d", m.FileCount)
+	}
+}
+
+func testImportRename(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	e.importZip(t, zipOf(t, "x", skillFiles("", "x")...), ImportOptions{})
+	res := e.importZip(t, zipOf(t, "x", skillFiles("", "x")...), ImportOptions{})
+	m := res.Skills[0]
+	if m.ID != "x-v2" || m.Name != "x-v2" || m.Location != "/skills/x-v2/SKILL.md" {
+		t.Fatalf("renamed meta = %s", jsonOf(t, m))
+	}
+	md, _ := readGen(t, e.reg, "x-v2/SKILL.md")
+	if s, _ := skill.Parse([]byte(md), skill.Options{DirName: "x-v2"}); s == nil || s.Name != "x-v2" {
+		t.Errorf("SKILL.md was not rewritten: %q", md)
+	}
+	if !slices.ContainsFunc(m.Diagnostics, func(d skill.Diagnostic) bool { return d.Code == "renamed" }) {
+		t.Errorf("no renamed diagnostic: %v", m.Diagnostics)
+	}
+	if slices.ContainsFunc(m.Diagnostics, func(d skill.Diagnostic) bool { return d.Code == "name-mismatch" }) {
+		t.Errorf("the diagnostics describe the archive, not the stored skill: %v", m.Diagnostics)
+	}
+	checkGenerations(t, e.reg, m)
+
+	// The first free name: x and x-v2 are installed, and the pack's own
+	// x-v3 is not free either.
+	res = e.importZip(t, packOf(t, "x", "x-v3"), ImportOptions{})
+	if got := ids(res.Skills); !slices.Equal(got, []string{"x-v4", "x-v3"}) {
+		t.Errorf("pack ids = %v", got)
+	}
+	if got := ids(mustList(t, e.reg)); !slices.Equal(got, []string{"x", "x-v2", "x-v3", "x-v4"}) {
+		t.Errorf("List = %v", got)
+	}
+	if c := e.lastChange(t); c.Kind != KindImport || !slices.Equal(c.IDs, []string{"x-v4", "x-v3"}) || c.Revision != 3 {
+		t.Errorf("change = %+v", c)
+	}
+}
+
+func testImportReplace(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	first := e.importZip(t, zipOf(t, "x", file{"SKILL.md", mdOf("x", "Old.")}, file{"old.md", "old"}), ImportOptions{Source: "a.zip"}).Skills[0]
+	if _, err := e.reg.SetEnabled(context.Background(), "x", false); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.advance(time.Hour)
+	res := e.importZip(t, zipOf(t, "x", file{"SKILL.md", mdOf("x", "New.")}, file{"new.md", "new"}),
+		ImportOptions{OnConflict: ConflictReplace, Source: "b.zip"})
+	m := res.Skills[0]
+	if m.ID != "x" || m.Description != "New." || m.Source != "b.zip" || m.Enabled ||
+		!m.CreatedAt.Equal(first.CreatedAt) || !m.UpdatedAt.Equal(t0.Add(time.Hour)) || m.Digest == first.Digest {
+		t.Errorf("replaced meta = %s", jsonOf(t, m))
+	}
+	if !slices.Equal(res.Replaced, []string{"x"}) {
+		t.Errorf("Replaced = %v", res.Replaced)
+	}
+	if _, err := e.reg.FS().Stat("x/old.md"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("old.md survived the replace: %v", err)
+	}
+	checkGenerations(t, e.reg, m)
+	if c := e.lastChange(t); c.Kind != KindReplace || c.Revision != 3 {
+		t.Errorf("change = %+v", c)
+	}
+}
+
+func testImportFail(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	e.importZip(t, zipOf(t, "x", skillFiles("", "x")...), ImportOptions{})
+	before := dump(t, e.db)
+	_, err := e.reg.Import(context.Background(), packOf(t, "a", "x"), ImportOptions{OnConflict: ConflictFail})
+	if se := wantErr(t, "fail", err, skillerr.Conflict, ""); se != nil && se.Subject != "x" {
+		t.Errorf("the error names %q, want x", se.Subject)
+	}
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("a refused import changed the database")
+	}
+}
+
+func testImportInvalidPack(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	e.importZip(t, zipOf(t, "x", skillFiles("", "x")...), ImportOptions{})
+	before := dump(t, e.db)
+	files := append(skillFiles("p/a", "a"), skillFiles("p/b", "b")...)
+	files = append(files, file{"p/c/SKILL.md", "---\nname: c\n---\nno description\n"})
+	_, err := e.reg.Import(context.Background(), zipOf(t, "", files...), ImportOptions{})
+	var me *ManifestError
+	if !errors.As(err, &me) {
+		t.Fatalf("error %v is not a *ManifestError", err)
+	}
+	wantErr(t, "invalid pack", err, skillerr.InvalidManifest, "description-missing")
+	if me.Skill != "p/c" || !strings.Contains(err.Error(), "p/c") ||
+		!slices.ContainsFunc(me.Diagnostics, func(d skill.Diagnostic) bool { return d.Code == "description-missing" }) {
+		t.Errorf("error = %v, skill %q, diagnostics %v", err, me.Skill, me.Diagnostics)
+	}
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("an invalid pack left something behind")
+	}
+	if got := ids(mustList(t, e.reg)); !slices.Equal(got, []string{"x"}) {
+		t.Errorf("List = %v", got)
+	}
+}
+
+func testImportRejects(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	_, err := e.reg.Import(ctx, []byte("not a zip"), ImportOptions{})
+	wantErr(t, "not a zip", err, skillerr.InvalidArchive, "not-a-zip")
+
+	_, err = e.reg.Import(ctx, zipOf(t, "x", skillFiles("", "x")...), ImportOptions{OnConflict: "merge"})
+	wantErr(t, "bad policy", err, skillerr.InvalidArgument, "on-conflict")
+
+	dup := append(skillFiles("a", "x"), skillFiles("b", "x")...)
+	_, err = e.reg.Import(ctx, zipOf(t, "", dup...), ImportOptions{})
+	wantErr(t, "duplicate", err, skillerr.InvalidArchive, "duplicate-skill")
+
+	for _, name := range []string{"a/b", "..", "con"} {
+		_, err = e.reg.Import(ctx, zipOf(t, "", file{"SKILL.md", mdOf(`"`+name+`"`, "Bad.")}), ImportOptions{})
+		var me *ManifestError
+		if !errors.As(err, &me) {
+			t.Errorf("name %q: error %v is not a *ManifestError", name, err)
+		}
+		wantErr(t, "name "+name, err, skillerr.InvalidManifest, "name-not-an-id")
+	}
+	if n := len(mustList(t, e.reg)); n != 0 || mustRevision(t, e.reg) != 0 {
+		t.Errorf("refused imports stored %d skills", n)
+	}
+}
+
+func testQuota(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc, func(o *Options) {
+		o.Estimate = func(context.Context) (vfs.StorageEstimate, error) {
+			return vfs.StorageEstimate{Known: true, Usage: 9 << 20, Quota: 10 << 20}, nil
+		}
+	})
+	big := randomText(1 << 20)
+	_, err := e.reg.Import(context.Background(), zipOf(t, "big", file{"SKILL.md", mdOf("big", "Big.")}, file{"data.txt", big}),
+		ImportOptions{Source: "big.zip"})
+	if se := wantErr(t, "quota", err, skillerr.QuotaExceeded, ""); se != nil &&
+		!(strings.Contains(se.Msg, "1.2 MB") && strings.Contains(se.Msg, "1.0 MB") && strings.Contains(se.Msg, "10.0 MB")) {
+		t.Errorf("message %q should give the need and what is free in MB", se.Msg)
+	}
+	if n := len(mustList(t, e.reg)); n != 0 {
+		t.Errorf("stored %d skills over quota", n)
+	}
+	// A small skill fits.
+	e.importZip(t, zipOf(t, "x", skillFiles("", "x")...), ImportOptions{})
+}
+
+// randomText returns n bytes of hexadecimal digits, which compress no
+// better than 2:1.
+func randomText(n int) string {
+	rng := rand.New(rand.NewPCG(1, 2))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = "0123456789abcdef"[rng.IntN(16)]
+	}
+	return string(b)
+}

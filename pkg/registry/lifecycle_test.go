@@ -1,0 +1,141 @@
+package registry
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/zipguard"
+)
+
+func testEnable(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	e.importZip(t, packOf(t, "a", "b"), ImportOptions{})
+	m, err := e.reg.SetEnabled(ctx, "a", false)
+	if err != nil || m.Enabled || m.ID != "a" {
+		t.Fatalf("SetEnabled(a, false) = %+v, %v", m, err)
+	}
+	if c := e.lastChange(t); c.Kind != KindDisable || c.Revision != 2 || !slices.Equal(c.IDs, []string{"a"}) {
+		t.Errorf("change = %+v", c)
+	}
+	vis, err := e.reg.Visible(ctx)
+	if err != nil || !slices.Equal(ids(vis), []string{"b"}) {
+		t.Errorf("Visible = %v, %v", ids(vis), err)
+	}
+	if got := ids(mustList(t, e.reg)); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("List = %v: a disabled skill stays installed", got)
+	}
+	// A disabled skill's files stay stored.
+	readGen(t, e.reg, "a/SKILL.md")
+
+	// Disabling again changes nothing, and commits nothing.
+	if m, err := e.reg.SetEnabled(ctx, "a", false); err != nil || m.Enabled {
+		t.Errorf("SetEnabled again = %+v, %v", m, err)
+	}
+	if rev := mustRevision(t, e.reg); rev != 2 {
+		t.Errorf("revision = %d after a no-op, want 2", rev)
+	}
+	if m, err := e.reg.SetEnabled(ctx, "a", true); err != nil || !m.Enabled || e.lastChange(t).Kind != KindEnable {
+		t.Errorf("SetEnabled(a, true) = %+v, %v", m, err)
+	}
+	_, err = e.reg.SetEnabled(ctx, "nope", true)
+	wantErr(t, "unknown", err, skillerr.SkillNotFound, "")
+}
+
+func testRemove(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	// "pdf" and "pdf-tools" share a prefix; removing one keeps the other.
+	e.importZip(t, packOf(t, "pdf", "pdf-tools"), ImportOptions{})
+	keep := dump(t, e.db)
+	if err := e.reg.Remove(ctx, "pdf"); err != nil {
+		t.Fatal(err)
+	}
+	if c := e.lastChange(t); c.Kind != KindRemove || c.Revision != 2 || !slices.Equal(c.IDs, []string{"pdf"}) {
+		t.Errorf("change = %+v", c)
+	}
+	if got := ids(mustList(t, e.reg)); !slices.Equal(got, []string{"pdf-tools"}) {
+		t.Errorf("List = %v", got)
+	}
+	_, err := e.reg.Get(ctx, "pdf")
+	wantErr(t, "Get", err, skillerr.SkillNotFound, "")
+	_, err = e.reg.Tree(ctx, "pdf")
+	wantErr(t, "Tree", err, skillerr.SkillNotFound, "")
+	_, err = e.reg.ReadFile(ctx, "pdf", "SKILL.md")
+	wantErr(t, "ReadFile", err, skillerr.SkillNotFound, "not-installed")
+	if _, err := e.reg.FS().Stat("pdf"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the directory survived: %v", err)
+	}
+	after := dump(t, e.db)
+	for store, recs := range after {
+		for key := range recs {
+			if strings.Contains(key, "pdf") && !strings.Contains(key, "pdf-tools") {
+				t.Errorf("%s: %q survived", store, key)
+			}
+		}
+		for key, v := range keep[store] {
+			if strings.Contains(key, "pdf-tools") && !bytes.Equal(after[store][key], v) {
+				t.Errorf("%s: %q changed", store, key)
+			}
+		}
+	}
+	checkGenerations(t, e.reg, mustGet(t, e.reg, "pdf-tools"))
+	// A new registry on the database finds nothing to bring back.
+	e.reopen(t)
+	r2 := openReg(t, e.db, Options{})
+	if got := ids(mustList(t, r2)); !slices.Equal(got, []string{"pdf-tools"}) {
+		t.Errorf("after reopen, List = %v", got)
+	}
+	wantErr(t, "again", e.reg.Remove(ctx, "pdf"), skillerr.SkillNotFound, "")
+}
+
+func testExport(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	m := e.importZip(t, zipOf(t, "repo/skills/x", skillFiles("", "x", "triggers: ex")...), ImportOptions{}).Skills[0]
+	// An edit adds an empty directory, which an archive does not keep.
+	if _, err := e.reg.Mkdir(ctx, "x", "empty"); err != nil {
+		t.Fatal(err)
+	}
+	data, err := e.reg.ExportZip(ctx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := e.reg.ExportZip(ctx, "x")
+	if !bytes.Equal(data, again) {
+		t.Error("two exports differ")
+	}
+	arc, err := zipguard.Read(data, zipguard.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if arc.Layout != zipguard.LayoutWrapped || arc.Skills[0].Dir != "x" || len(arc.Skills[0].Files) != 3 {
+		t.Errorf("export layout %s, skills %+v", arc.Layout, arc.Skills)
+	}
+	for _, f := range arc.Skills[0].Files {
+		if (f.Mode == 0o755) != strings.HasSuffix(f.Path, ".sh") {
+			t.Errorf("%s: mode %v", f.Path, f.Mode)
+		}
+	}
+	// Importing the export elsewhere gives the same digest.
+	e2 := newEnv(t, e.bc)
+	m2 := e2.importZip(t, data, ImportOptions{}).Skills[0]
+	if m2.ID != "x" || m2.Digest != m.Digest {
+		t.Errorf("reimported %s with digest %s, want x with %s", m2.ID, m2.Digest, m.Digest)
+	}
+	// And replacing the original with its export too.
+	m3 := e.importZip(t, data, ImportOptions{OnConflict: ConflictReplace}).Skills[0]
+	if m3.Digest != m.Digest {
+		t.Errorf("replaced digest %s, want %s", m3.Digest, m.Digest)
+	}
+	_, err = e.reg.ExportZip(ctx, "nope")
+	wantErr(t, "unknown", err, skillerr.SkillNotFound, "")
+	_, err = e.reg.ExportZip(ctx, "../x")
+	wantErr(t, "bad id", err, skillerr.PathRejected, "")
+}

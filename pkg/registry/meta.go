@@ -1,0 +1,212 @@
+package registry
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/skillfs/skillfs/pkg/skill"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/skillpath"
+	"github.com/skillfs/skillfs/pkg/vfs"
+)
+
+// Meta is the record the registry keeps for an installed skill, as JSON in
+// the vfs.StoreMeta store under its ID. Lists are never nil, so they cross
+// into JavaScript as arrays.
+type Meta struct {
+	// ID is the skill's name, which is also its directory: /skills/<id>/.
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Location    string `json:"location"` // "/skills/<id>/SKILL.md"
+	BaseDir     string `json:"baseDir"`  // "/skills/<id>/"
+	// Source is where the skill came from: a file name or a URL, as the
+	// importer said.
+	Source string `json:"source"`
+	// Enabled is false for a skill that is stored but hidden from every
+	// agent-facing read.
+	Enabled   bool      `json:"enabled"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	// Version is the version the frontmatter declares, "" when none.
+	Version string `json:"version"`
+	// Digest identifies the content of this version of the skill (see
+	// Digest); it is also the generation stamp of every file of the
+	// version in the tree, which vfs.FS.ReadFileGen returns.
+	Digest    string `json:"digest"`
+	Size      int64  `json:"size"` // bytes of all files
+	FileCount int    `json:"fileCount"`
+
+	AllowedTools           []string     `json:"allowedTools"`
+	UserInvocable          bool         `json:"userInvocable"`
+	DisableModelInvocation bool         `json:"disableModelInvocation"`
+	Dependencies           Dependencies `json:"dependencies"`
+	Triggers               []string     `json:"triggers"`
+	AntiTriggers           []string     `json:"antiTriggers"`
+	WhenToUse              string       `json:"whenToUse"`
+	ArgumentHint           string       `json:"argumentHint"`
+	Arguments              []string     `json:"arguments"`
+	CostHint               string       `json:"costHint"`
+	ParallelSafe           bool         `json:"parallelSafe"`
+	Always                 bool         `json:"always"`
+	// Diagnostics are the warnings about this version: the lenient
+	// parser's, and the registry's own from its import ("renamed",
+	// "skill-dependency-missing").
+	Diagnostics []skill.Diagnostic `json:"diagnostics"`
+}
+
+// Dependencies are what a skill needs besides itself (seed 002): tools and
+// MCP servers made available once it is activated, and skills made visible
+// with it.
+type Dependencies struct {
+	Tools  []string `json:"tools"`
+	MCP    []string `json:"mcp"`
+	Skills []string `json:"skills"`
+}
+
+// dependenciesOf returns the dependencies s declares.
+func dependenciesOf(s *skill.Skill) Dependencies {
+	return Dependencies{
+		Tools:  names(s.ToolDependencies),
+		MCP:    names(s.MCPDependencies),
+		Skills: names(s.SkillDependencies),
+	}
+}
+
+func (d Dependencies) equal(o Dependencies) bool {
+	return slices.Equal(d.Tools, o.Tools) && slices.Equal(d.MCP, o.MCP) && slices.Equal(d.Skills, o.Skills)
+}
+
+// names returns list trimmed, without empty items or repeats, in order,
+// and never nil.
+func names(list []string) []string {
+	out := make([]string, 0, len(list))
+	for _, n := range list {
+		if n = strings.TrimSpace(n); n != "" && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// describe sets the fields of m that a version of the skill determines:
+// those of its parsed SKILL.md (s, with diagnostics diags) and of its files.
+// Dependencies are left to the caller, which decides whose win.
+func (m *Meta) describe(id string, s *skill.Skill, diags []skill.Diagnostic, files []vfs.File) {
+	m.ID = id
+	m.Name = s.Name
+	m.Description = s.Description
+	m.Location = vfs.Root + "/" + id + "/SKILL.md"
+	m.BaseDir = vfs.Root + "/" + id + "/"
+	m.Version = s.Version
+	m.Digest = Digest(files)
+	m.Size, m.FileCount = 0, 0
+	for _, f := range files {
+		if !f.Mode.IsDir() {
+			m.Size += int64(len(f.Data))
+			m.FileCount++
+		}
+	}
+	m.AllowedTools = names(s.AllowedTools)
+	m.UserInvocable = s.UserInvocable
+	m.DisableModelInvocation = s.DisableModelInvocation
+	m.Triggers = names(s.Triggers)
+	m.AntiTriggers = names(s.AntiTriggers)
+	m.WhenToUse = s.WhenToUse
+	m.ArgumentHint = s.ArgumentHint
+	m.Arguments = names(s.Arguments)
+	m.CostHint = s.CostHint
+	m.ParallelSafe = s.ParallelSafe
+	m.Always = s.Always
+	m.Diagnostics = append(make([]skill.Diagnostic, 0, len(diags)), diags...)
+}
+
+// clone returns a copy of m that shares no slice with it, so that callers
+// cannot change the registry's cache.
+func (m Meta) clone() Meta {
+	m.AllowedTools = slices.Clone(m.AllowedTools)
+	m.Dependencies = Dependencies{
+		Tools:  slices.Clone(m.Dependencies.Tools),
+		MCP:    slices.Clone(m.Dependencies.MCP),
+		Skills: slices.Clone(m.Dependencies.Skills),
+	}
+	m.Triggers = slices.Clone(m.Triggers)
+	m.AntiTriggers = slices.Clone(m.AntiTriggers)
+	m.Arguments = slices.Clone(m.Arguments)
+	m.Diagnostics = slices.Clone(m.Diagnostics)
+	return m
+}
+
+// Digest returns the digest of a skill version made of files: "sha256:"
+// and the hexadecimal SHA-256 of, for each regular file in byte order of
+// path, the path, a NUL byte, the length of the contents as 8 big-endian
+// bytes, and the contents. Directories, modes and times do not count, so a
+// skill exported and imported again keeps its digest.
+func Digest(files []vfs.File) string {
+	regular := make([]vfs.File, 0, len(files))
+	for _, f := range files {
+		if !f.Mode.IsDir() {
+			regular = append(regular, f)
+		}
+	}
+	slices.SortFunc(regular, func(a, b vfs.File) int { return strings.Compare(a.Path, b.Path) })
+	h := sha256.New()
+	var n [8]byte
+	for _, f := range regular {
+		h.Write([]byte(f.Path))
+		h.Write([]byte{0})
+		binary.BigEndian.PutUint64(n[:], uint64(len(f.Data)))
+		h.Write(n[:])
+		h.Write(f.Data)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// metaOp returns the op that stores m.
+func metaOp(m Meta) (vfs.Op, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return vfs.Op{}, internal(m.ID, err, "cannot encode the skill's record")
+	}
+	return vfs.Put(vfs.StoreMeta, m.ID, b), nil
+}
+
+// decodeMeta returns the Meta stored in rec.
+func decodeMeta(rec vfs.Record) (Meta, error) {
+	var m Meta
+	if err := json.Unmarshal(rec.Value, &m); err != nil {
+		return Meta{}, internal(rec.Key, err, "the skill's record is corrupt")
+	}
+	return m, nil
+}
+
+// decodeMetas returns the Metas stored in recs, in order.
+func decodeMetas(recs []vfs.Record) ([]Meta, error) {
+	out := make([]Meta, len(recs))
+	for i, rec := range recs {
+		var err error
+		if out[i], err = decodeMeta(rec); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// checkID requires id to be usable as a skill's id: one clean path
+// segment, which is also what vfs.PutSkill requires of a directory name.
+func checkID(id string) error {
+	clean, err := skillpath.Clean(id)
+	if err != nil {
+		return err
+	}
+	if clean != id || id == skillpath.Root || strings.Contains(id, "/") {
+		return &skillerr.Error{Code: skillerr.PathRejected, Reason: "not-a-segment", Subject: id,
+			Msg: "a skill id must be a single path segment"}
+	}
+	return nil
+}
