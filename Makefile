@@ -54,6 +54,24 @@ deps: $(WASMEXEC) $(CHROMIUM) $(NODE_DEPS)
 cli:
 	$(GO) build -o $(BIN)/skills ./cmd/skills
 
+# The module and its bridge: what an extension ships.
+DIST      := dist
+GO_SRC    := go.mod go.sum $(shell find pkg wasm -name '*.go' ! -name '*_test.go')
+build: $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DIST)/bridge.js $(DIST)/bridge.d.ts
+
+$(DIST)/skillfs.wasm: $(GO_SRC)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
+
+$(DIST)/wasm_exec.js:
+	@mkdir -p $(DIST)
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $@
+
+$(DIST)/bridge.js: js/bridge.ts $(NODE_DEPS)
+	node_modules/.bin/esbuild js/bridge.ts --bundle --format=esm --target=es2022 --outfile=$@
+
+$(DIST)/bridge.d.ts: js/bridge.ts $(NODE_DEPS)
+	node_modules/.bin/tsc js/bridge.ts --ignoreConfig --strict --declaration --emitDeclarationOnly --target es2022 --lib es2022,dom --outDir $(DIST)
+
 SAMPLE    := web/sample-pack
 
 demo: cli
@@ -66,6 +84,16 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./pkg/skill
 	$(GO) test -run='^$$' -fuzz=FuzzRead -fuzztime=$(FUZZTIME) ./pkg/zipguard
 	$(GO) test -run='^$$' -fuzz=FuzzClean -fuzztime=$(FUZZTIME) ./pkg/skillpath
+
+# Benchmarks: figures are printed, never asserted. The Go benchmarks run in
+# headless Chromium against real IndexedDB; the import comparison runs
+# skillfs and the peer stack (ZenFS + fflate) in one browser.
+BENCHTIME ?= 5x
+bench: build $(WASMEXEC) $(CHROMIUM) $(NODE_DEPS)
+	$(GO) run ./internal/benchpack/cmd/benchpack -o $(BIN)/bench
+	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchtime=$(BENCHTIME) -exec=$(WASMEXEC) ./pkg/registry ./pkg/resolver 2>&1 | grep -v "$(NOISE)"
+	$(NODE) web/bench/run.mjs $(BIN)/bench/pack.zip --runs 3
+	@printf '%-22s %9d bytes raw  %9d bytes gzipped\n' $(DIST)/skillfs.wasm $$(wc -c < $(DIST)/skillfs.wasm) $$(gzip -9 -c $(DIST)/skillfs.wasm | wc -c)
 
 clean:
 	rm -rf $(BIN) dist node_modules

@@ -1,3 +1,574 @@
-// The typed bridge between JavaScript callers and the skillfs wasm module.
-// It grows with the module; see README.md.
-export {};
+// js/bridge.ts is the one typed API every caller of skillfs uses: an
+// extension page or worker that runs the WebAssembly module itself
+// (loadSkillfs), and a content script that reaches a host running it over a
+// port (connectSkillfs / serveSkillfs). It holds no logic of its own beyond
+// moving calls across; the module decides, and enforces capabilities.
+
+/** Stable error codes; see pkg/skillerr. */
+export type ErrorCode =
+  | "SkillNotFound" | "InvalidManifest" | "InvalidArchive" | "PathRejected"
+  | "PermissionDenied" | "Conflict" | "QuotaExceeded" | "Disabled" | "NotVisible"
+  | "NotText" | "TooLarge" | "ToolNotAllowed" | "Timeout" | "InvalidArgument"
+  | "Internal";
+
+/** One problem found in a SKILL.md. */
+export interface Diagnostic {
+  code: string;
+  severity: "error" | "warning";
+  field: string;
+  message: string;
+}
+
+/** Every failure of a skillfs call is a SkillfsError with a stable code. */
+export class SkillfsError extends Error {
+  override name = "SkillfsError";
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+    /** A finer stable token, such as "zip-slip" or "dot-dot". */
+    readonly reason = "",
+    /** What the error is about: a skill id, a path, an archive entry. */
+    readonly subject = "",
+    /** The diagnostics of a refused SKILL.md. */
+    readonly diagnostics: Diagnostic[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface Dependencies {
+  tools: string[];
+  mcp: string[];
+  skills: string[];
+}
+
+/** The registry's record of an installed skill. */
+export interface SkillMeta {
+  id: string;
+  name: string;
+  description: string;
+  /** "/skills/<id>/SKILL.md" */
+  location: string;
+  /** "/skills/<id>/" */
+  baseDir: string;
+  source: string;
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  version: string;
+  digest: string;
+  size: number;
+  fileCount: number;
+  allowedTools: string[];
+  userInvocable: boolean;
+  disableModelInvocation: boolean;
+  dependencies: Dependencies;
+  triggers: string[];
+  antiTriggers: string[];
+  whenToUse: string;
+  argumentHint: string;
+  arguments: string[];
+  costHint: string;
+  parallelSafe: boolean;
+  always: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export type ConflictPolicy = "rename" | "replace" | "fail";
+
+export interface ImportProgress {
+  phase: "prepare" | "commit" | "done";
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+export interface ImportOptions {
+  onConflict?: ConflictPolicy;
+  /** Where the archive came from: a file name or a URL. */
+  source?: string;
+  onProgress?: (p: ImportProgress) => void;
+}
+
+export interface ImportResult {
+  skills: SkillMeta[];
+  /** Ids of installed skills that were replaced. */
+  replaced: string[];
+  /** Archive entries left out as operating-system clutter. */
+  dropped: string[];
+  revision: number;
+  /** Every skill's diagnostics, by id. */
+  diagnostics: Record<string, Diagnostic[]>;
+}
+
+export interface TreeEntry {
+  path: string;
+  isDir: boolean;
+  size: number;
+  modTime: string;
+}
+
+/** A committed change, from this context or another of the same origin. */
+export interface Change {
+  revision: number;
+  kind: "import" | "replace" | "enable" | "disable" | "remove" | "edit" | "dependencies";
+  ids: string[];
+}
+
+export interface SessionOptions {
+  /** The conversation or tab the session serves; pins are kept per context. */
+  contextId: string;
+  /** Skills the user selected; every enabled skill when absent. */
+  skills?: string[];
+  /** Tools the host can run. */
+  availableTools?: string[];
+  /** Tools the host always keeps, whatever skills are active. */
+  baseTools?: string[];
+  /** MCP servers the host has. */
+  mcpServers?: string[];
+}
+
+export interface CatalogOptions {
+  format?: "xml" | "json";
+  mode?: "full" | "names" | "off";
+  /** Characters; the catalog degrades to fit. */
+  budget?: number;
+}
+
+/** A skill's instructions, ready for the prompt. */
+export interface SkillBlock {
+  id: string;
+  name: string;
+  /** The skill_content block: body, base directory and resource list. */
+  content: string;
+  baseDir: string;
+  resources: string[];
+  /** True when the skill was already active in this session. */
+  alreadyActive: boolean;
+  /** The raw arguments of an explicit invocation. */
+  arguments?: string;
+}
+
+export interface ActiveTools {
+  tools: string[];
+  mcpServers: string[];
+}
+
+export interface ToolDecision {
+  allowed: boolean;
+  /** Why a call is refused. */
+  reason?: string;
+}
+
+export interface ScoreBreakdown {
+  intent: number;
+  trigger: number;
+  successRate: number;
+  readiness: number;
+  cost: number;
+  conflict: number;
+  antiTrigger: number;
+}
+
+export interface RouteCandidate {
+  id: string;
+  score: number;
+  forced: boolean;
+  breakdown: ScoreBreakdown;
+}
+
+export interface RoutePlan {
+  primary: string;
+  fallbacks: string[];
+  parallel: string[][];
+}
+
+export interface RouteResult {
+  candidates: RouteCandidate[];
+  plan: RoutePlan;
+}
+
+export interface RouteOptions {
+  history?: string[];
+}
+
+export interface SessionStatus {
+  stale: boolean;
+  revision: number;
+  visible: string[];
+  activated: string[];
+}
+
+export interface PinResult {
+  pinned: string[];
+  /** Pins dropped because their skill is gone or disabled. */
+  dropped: Diagnostic[];
+}
+
+/** What a file read through a session returns. */
+export interface SessionFile {
+  bytes: Uint8Array;
+  /** The file decoded as UTF-8. */
+  text(): string;
+}
+
+export type Capability = "admin" | "agent" | "none";
+
+type Args = Record<string, unknown>;
+
+/** How calls reach the module: in this context, or over a port. */
+interface Transport {
+  call(method: string, args: Args, bytes?: Uint8Array, onProgress?: (p: unknown) => void): Promise<[unknown, Uint8Array | undefined]>;
+  onChange(listener: (c: Change) => void): () => void;
+}
+
+/** One open skillfs, direct or over a port. */
+export class Skillfs {
+  readonly registry: Registry;
+
+  constructor(private readonly transport: Transport) {
+    this.registry = new Registry(transport);
+  }
+
+  /** Calls listener for every committed change, also other tabs'. */
+  onChange(listener: (c: Change) => void): () => void {
+    return this.transport.onChange(listener);
+  }
+
+  async openSession(opts: SessionOptions): Promise<Session> {
+    const [res] = await this.transport.call("resolver.openSession", { ...opts });
+    return new Session(this.transport, (res as { session: string }).session);
+  }
+}
+
+/** The management side: admin capability only. */
+export class Registry {
+  constructor(private readonly t: Transport) {}
+
+  private async value<T>(method: string, args: Args = {}): Promise<T> {
+    return (await this.t.call(method, args))[0] as T;
+  }
+
+  private async bytes(method: string, args: Args): Promise<Uint8Array> {
+    return (await this.t.call(method, args))[1] ?? new Uint8Array();
+  }
+
+  async importZip(bytes: Uint8Array, opts: ImportOptions = {}): Promise<ImportResult> {
+    const [res] = await this.t.call(
+      "registry.importZip",
+      { onConflict: opts.onConflict ?? "rename", source: opts.source ?? "" },
+      bytes,
+      opts.onProgress as ((p: unknown) => void) | undefined,
+    );
+    const r = res as Omit<ImportResult, "diagnostics">;
+    return { ...r, diagnostics: Object.fromEntries(r.skills.map((s) => [s.id, s.diagnostics])) };
+  }
+
+  list(): Promise<SkillMeta[]> { return this.value("registry.list"); }
+  get(id: string): Promise<SkillMeta> { return this.value("registry.get", { id }); }
+  setEnabled(id: string, on: boolean): Promise<SkillMeta> { return this.value("registry.setEnabled", { id, on }); }
+  async remove(id: string): Promise<void> { await this.value("registry.remove", { id }); }
+  exportZip(id: string): Promise<Uint8Array> { return this.bytes("registry.exportZip", { id }); }
+  tree(id: string): Promise<TreeEntry[]> { return this.value("registry.tree", { id }); }
+  readFile(id: string, path: string): Promise<Uint8Array> { return this.bytes("registry.readFile", { id, path }); }
+  async readText(id: string, path: string): Promise<string> {
+    return new TextDecoder().decode(await this.readFile(id, path));
+  }
+  writeFile(id: string, path: string, text: string): Promise<SkillMeta> { return this.value("registry.writeFile", { id, path, text }); }
+  mkdir(id: string, path: string): Promise<SkillMeta> { return this.value("registry.mkdir", { id, path }); }
+  removePath(id: string, path: string): Promise<SkillMeta> { return this.value("registry.removePath", { id, path }); }
+  setDependencies(id: string, deps: Partial<Dependencies>): Promise<SkillMeta> {
+    return this.value("registry.setDependencies", { id, tools: deps.tools ?? [], mcp: deps.mcp ?? [], skills: deps.skills ?? [] });
+  }
+  async registerTools(names: string[]): Promise<void> { await this.value("registry.registerTools", { names }); }
+  async registerMcpServers(names: string[]): Promise<void> { await this.value("registry.registerMcpServers", { names }); }
+  revision(): Promise<number> { return this.value("registry.revision"); }
+}
+
+/** A snapshot of the visible skills for one conversation: the agent side. */
+export class Session {
+  private staleListeners = new Set<() => void>();
+  private stopWatching?: () => void;
+
+  constructor(private readonly t: Transport, readonly id: string) {}
+
+  private async value<T>(method: string, args: Args = {}): Promise<T> {
+    return (await this.t.call(method, { session: this.id, ...args }))[0] as T;
+  }
+
+  catalog(opts: CatalogOptions = {}): Promise<string> { return this.value("session.catalog", { ...opts }); }
+  /** Level 2: a skill's instructions, by name or by location. */
+  activate(nameOrLocation: string): Promise<SkillBlock> { return this.value("session.activate", { name: nameOrLocation }); }
+  /** `/skill:name args`, `/name args` or `$name args`, as the user typed it. */
+  invoke(text: string): Promise<SkillBlock> { return this.value("session.invoke", { text }); }
+  /** Level 3: a file of a visible skill, "/skills/<id>/<path>". */
+  async readFile(path: string): Promise<SessionFile> {
+    const [, b] = await this.t.call("session.readFile", { session: this.id, path });
+    const bytes = b ?? new Uint8Array();
+    return { bytes, text: () => new TextDecoder().decode(bytes) };
+  }
+  activeTools(): Promise<ActiveTools> { return this.value("session.activeTools"); }
+  isToolAllowed(name: string, input = ""): Promise<ToolDecision> { return this.value("session.isToolAllowed", { name, input }); }
+  route(query: string, opts: RouteOptions = {}): Promise<RouteResult> { return this.value("session.route", { query, ...opts }); }
+  async recordOutcome(id: string, ok: boolean): Promise<void> { await this.value("session.recordOutcome", { id, ok }); }
+  pin(id: string): Promise<PinResult> { return this.value("session.pin", { id }); }
+  unpin(id: string): Promise<PinResult> { return this.value("session.unpin", { id }); }
+  pinned(): Promise<PinResult> { return this.value("session.pinned"); }
+  /** Moves the session to the current state of its skills. */
+  refresh(): Promise<SessionStatus> { return this.value("session.refresh"); }
+  status(): Promise<SessionStatus> { return this.value("session.status"); }
+  async close(): Promise<void> {
+    this.stopWatching?.();
+    await this.value("session.close");
+  }
+
+  /** Calls listener when a visible skill changes underneath the session. */
+  onStale(listener: () => void): () => void {
+    this.staleListeners.add(listener);
+    this.stopWatching ??= this.t.onChange(() => {
+      this.status().then((s) => {
+        if (s.stale) this.staleListeners.forEach((l) => l());
+      }, () => {});
+    });
+    return () => this.staleListeners.delete(listener);
+  }
+}
+
+// ---- Direct transport: the module runs in this context. ----
+
+export interface LoadOptions {
+  /** Where skillfs.wasm is served. */
+  wasmURL: string | URL;
+  /** Where wasm_exec.js is served, when globalThis.Go is not loaded yet. An
+   * MV3 service worker must importScripts it itself, before any await. */
+  wasmExecURL?: string | URL;
+  /** The IndexedDB database; "skillfs" by default. */
+  dbName?: string;
+}
+
+interface GoRuntime {
+  argv: string[];
+  importObject: WebAssembly.Imports;
+  run(instance: WebAssembly.Instance): Promise<void>;
+}
+
+interface ModuleAPI {
+  call(method: string, capability: Capability, args: string, bytes?: Uint8Array, onProgress?: (p: unknown) => void): Promise<[string, Uint8Array | null]>;
+}
+
+type GoConstructor = new () => GoRuntime;
+
+let instances = 0;
+
+/** Runs the skillfs module in this context and opens its database. */
+export async function loadSkillfs(opts: LoadOptions): Promise<Skillfs> {
+  const Go = await goRuntime(opts.wasmExecURL);
+  const go = new Go();
+  const global = `__skillfs_boot_${++instances}_${Date.now()}`;
+  go.argv = ["skillfs", `--global=${global}`, `--db=${opts.dbName ?? "skillfs"}`];
+  const listeners = new Set<(c: Change) => void>();
+  const api = new Promise<ModuleAPI>((resolve, reject) => {
+    (globalThis as Record<string, unknown>)[global] = {
+      resolve,
+      reject: (e: unknown) => reject(toSkillfsError(e)),
+      onChange: (c: Change) => listeners.forEach((l) => l(c)),
+    };
+  });
+  const instance = await instantiate(opts.wasmURL, go.importObject);
+  void go.run(instance);
+  const mod = await api;
+  return new Skillfs(directTransport(mod, "admin", listeners));
+}
+
+function directTransport(mod: ModuleAPI, capability: Capability, listeners: Set<(c: Change) => void>): Transport & { capability(c: Capability): Transport } {
+  const make = (cap: Capability): Transport => ({
+    async call(method, args, bytes, onProgress) {
+      try {
+        const [json, out] = await mod.call(method, cap, JSON.stringify(args), bytes, onProgress);
+        return [json === "" ? undefined : JSON.parse(json), out ?? undefined];
+      } catch (e) {
+        throw toSkillfsError(e);
+      }
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  });
+  return { ...make(capability), capability: make };
+}
+
+async function goRuntime(wasmExecURL?: string | URL): Promise<GoConstructor> {
+  const g = globalThis as { Go?: GoConstructor; importScripts?: (u: string) => void; document?: Document };
+  if (g.Go) return g.Go;
+  if (!wasmExecURL) throw new SkillfsError("wasm_exec.js is not loaded: pass wasmExecURL or load it first", "InvalidArgument");
+  const url = String(wasmExecURL);
+  if (g.document) {
+    await new Promise<void>((resolve, reject) => {
+      const s = g.document!.createElement("script");
+      s.src = url;
+      s.onload = () => resolve();
+      s.onerror = () => reject(new SkillfsError(`cannot load ${url}`, "Internal"));
+      g.document!.head.append(s);
+    });
+  } else if (g.importScripts) {
+    g.importScripts(url);
+  } else {
+    await import(/* @vite-ignore */ url);
+  }
+  if (!g.Go) throw new SkillfsError(`${url} did not define Go`, "Internal");
+  return g.Go;
+}
+
+async function instantiate(url: string | URL, imports: WebAssembly.Imports): Promise<WebAssembly.Instance> {
+  const res = await fetch(url);
+  if (!res.ok) throw new SkillfsError(`cannot fetch ${url}: HTTP ${res.status}`, "Internal");
+  // instantiateStreaming needs the application/wasm type; a file server
+  // that gets it wrong still works, a little slower.
+  if (res.headers.get("content-type")?.startsWith("application/wasm")) {
+    return (await WebAssembly.instantiateStreaming(res, imports)).instance;
+  }
+  return (await WebAssembly.instantiate(await res.arrayBuffer(), imports)).instance;
+}
+
+function toSkillfsError(e: unknown): SkillfsError {
+  if (e instanceof SkillfsError) return e;
+  const o = (e ?? {}) as { message?: string; code?: ErrorCode; reason?: string; subject?: string; diagnostics?: Diagnostic[] };
+  return new SkillfsError(o.message ?? String(e), o.code ?? "Internal", o.reason ?? "", o.subject ?? "", o.diagnostics ?? []);
+}
+
+// ---- Port transport: a host runs the module, a content script calls it. ----
+
+/** A chrome.runtime.Port or a MessagePort. */
+export type AnyPort = ChromePort | MessagePort;
+
+/** The part of chrome.runtime.Port the bridge uses. */
+export interface ChromePort {
+  postMessage(message: unknown): void;
+  onMessage: { addListener(fn: (message: unknown) => void): void };
+  onDisconnect: { addListener(fn: () => void): void };
+  disconnect(): void;
+}
+
+type Wire =
+  | { t: "call"; id: number; method: string; args: Args; bytes?: WireBytes; progress: boolean }
+  | { t: "progress"; id: number; value: unknown }
+  | { t: "result"; id: number; value: unknown; bytes?: WireBytes }
+  | { t: "error"; id: number; message: string; code: ErrorCode; reason: string; subject: string; diagnostics: Diagnostic[] }
+  | { t: "change"; change: Change };
+
+// A chrome.runtime.Port sends JSON, which cannot carry a Uint8Array; a
+// MessagePort clones it as it is.
+type WireBytes = Uint8Array | { b64: string };
+
+interface Link {
+  send(m: Wire): void;
+  listen(fn: (m: Wire) => void): void;
+  onClose(fn: () => void): void;
+  json: boolean;
+}
+
+function link(port: AnyPort): Link {
+  if ("onMessage" in port) {
+    return {
+      send: (m) => port.postMessage(m),
+      listen: (fn) => port.onMessage.addListener((m) => fn(m as Wire)),
+      onClose: (fn) => port.onDisconnect.addListener(fn),
+      json: true,
+    };
+  }
+  port.start();
+  return {
+    send: (m) => port.postMessage(m),
+    listen: (fn) => port.addEventListener("message", (e) => fn(e.data as Wire)),
+    onClose: () => {},
+    json: false,
+  };
+}
+
+function packBytes(l: Link, b?: Uint8Array): WireBytes | undefined {
+  if (!b) return undefined;
+  if (!l.json) return b;
+  let s = "";
+  for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
+  return { b64: btoa(s) };
+}
+
+function unpackBytes(w?: WireBytes): Uint8Array | undefined {
+  if (!w) return undefined;
+  if (w instanceof Uint8Array) return w;
+  const s = atob(w.b64);
+  const b = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+  return b;
+}
+
+/** Gives the same API as loadSkillfs over a port to a host that serves it. */
+export function connectSkillfs(port: AnyPort): Skillfs {
+  const l = link(port);
+  let next = 0;
+  const pending = new Map<number, { resolve: (v: [unknown, Uint8Array | undefined]) => void; reject: (e: SkillfsError) => void; progress?: (p: unknown) => void }>();
+  const listeners = new Set<(c: Change) => void>();
+  l.listen((m) => {
+    if (m.t === "change") {
+      listeners.forEach((fn) => fn(m.change));
+      return;
+    }
+    const p = pending.get(m.id);
+    if (!p) return;
+    if (m.t === "progress") {
+      p.progress?.(m.value);
+      return;
+    }
+    pending.delete(m.id);
+    if (m.t === "result") p.resolve([m.value, unpackBytes(m.bytes)]);
+    else if (m.t === "error") p.reject(new SkillfsError(m.message, m.code, m.reason, m.subject, m.diagnostics));
+  });
+  l.onClose(() => {
+    for (const p of pending.values()) p.reject(new SkillfsError("the skillfs host disconnected", "Internal"));
+    pending.clear();
+  });
+  return new Skillfs({
+    call(method, args, bytes, onProgress) {
+      const id = ++next;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject, progress: onProgress });
+        l.send({ t: "call", id, method, args, bytes: packBytes(l, bytes), progress: !!onProgress });
+      });
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  });
+}
+
+export interface ServeOptions {
+  /** What the other end may do, decided by the host from the sender (an
+   * extension page: "admin"; a content script: "agent"; anything else:
+   * "none"), never by the caller. */
+  capability: Capability;
+}
+
+/** Serves sk (loaded with loadSkillfs) to the other end of port. */
+export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): () => void {
+  const l = link(port);
+  const t = (sk as unknown as { transport: Transport & { capability?(c: Capability): Transport } }).transport;
+  if (!t.capability) throw new SkillfsError("serveSkillfs needs a skillfs loaded in this context", "InvalidArgument");
+  const scoped = t.capability(opts.capability);
+  l.listen((m) => {
+    if (m.t !== "call") return;
+    const progress = m.progress ? (value: unknown) => l.send({ t: "progress", id: m.id, value }) : undefined;
+    scoped.call(m.method, m.args, unpackBytes(m.bytes), progress).then(
+      ([value, bytes]) => l.send({ t: "result", id: m.id, value, bytes: packBytes(l, bytes) }),
+      (e: unknown) => {
+        const err = toSkillfsError(e);
+        l.send({ t: "error", id: m.id, message: err.message, code: err.code, reason: err.reason, subject: err.subject, diagnostics: err.diagnostics });
+      },
+    );
+  });
+  const stop = opts.capability === "none" ? () => {} : sk.onChange((change) => l.send({ t: "change", change }));
+  l.onClose(stop);
+  return stop;
+}

@@ -9,10 +9,11 @@
 // that exports a Benchmark, import it here and register it below.
 
 import { get, names, register, type ImportResult, type ReadResult } from './registry.ts';
+import { skillfs } from './skillfs.ts';
 import { zenfs } from './zenfs.ts';
 
 register('zenfs', zenfs); // baseline: first registered
-// register('skillfs', skillfs);
+register('skillfs', skillfs);
 
 const zips = new Map<string, Uint8Array>();
 

@@ -1,0 +1,168 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"syscall/js"
+
+	"github.com/skillfs/skillfs/pkg/registry"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// capability is what the caller of a method may do, decided by whoever
+// hosts the module (js/bridge.ts's serveSkillfs), never by the caller.
+type capability string
+
+const (
+	// admin may do everything: extension pages.
+	admin capability = "admin"
+	// agent may only use sessions, read-only: content scripts.
+	agent capability = "agent"
+)
+
+// request is one call's input.
+type request struct {
+	args     json.RawMessage
+	bytes    []byte
+	progress js.Value // a function, or undefined
+}
+
+// decode unmarshals the call's arguments into v.
+func (r request) decode(v any) error {
+	if len(r.args) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(r.args, v); err != nil {
+		return skillerr.Wrap(skillerr.InvalidArgument, "", err, "the arguments do not have the expected shape")
+	}
+	return nil
+}
+
+// result is one call's output: a value marshalled to JSON, and bytes that
+// cross as a Uint8Array.
+type result struct {
+	value any
+	bytes []byte
+}
+
+// method is one entry of the API.
+type method struct {
+	// agent methods are open to the agent capability.
+	agent bool
+	run   func(ctx context.Context, m *module, r request) (result, error)
+}
+
+// api returns the object handed to the bridge.
+func (m *module) api() js.Value {
+	call := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return m.call(args)
+	})
+	return js.ValueOf(map[string]any{"call": call})
+}
+
+// call runs one method in its own goroutine and returns a Promise of
+// [resultJSON, bytes].
+func (m *module) call(args []js.Value) js.Value {
+	arg := func(i int) js.Value {
+		if i < len(args) {
+			return args[i]
+		}
+		return js.Undefined()
+	}
+	name, capArg := arg(0).String(), capability(arg(1).String())
+	req := request{progress: arg(4)}
+	if a := arg(2); a.Type() == js.TypeString {
+		req.args = json.RawMessage(a.String())
+	}
+	if b := arg(3); b.Truthy() {
+		req.bytes = make([]byte, b.Get("byteLength").Int())
+		js.CopyBytesToGo(req.bytes, b)
+	}
+	return newPromise(func() (js.Value, error) {
+		meth, ok := methods[name]
+		switch {
+		case !ok:
+			return js.Value{}, skillerr.New(skillerr.InvalidArgument, name, "no such method")
+		case capArg != admin && !(capArg == agent && meth.agent):
+			return js.Value{}, skillerr.New(skillerr.PermissionDenied, name,
+				"the %q capability does not allow this call", capArg)
+		}
+		res, err := meth.run(context.Background(), m, req)
+		if err != nil {
+			return js.Value{}, err
+		}
+		out, err := json.Marshal(res.value)
+		if err != nil {
+			return js.Value{}, skillerr.Wrap(skillerr.Internal, name, err, "cannot encode the result")
+		}
+		pair := []any{string(out), nil}
+		if res.bytes != nil {
+			arr := js.Global().Get("Uint8Array").New(len(res.bytes))
+			js.CopyBytesToJS(arr, res.bytes)
+			pair[1] = arr
+		}
+		return js.ValueOf(pair), nil
+	})
+}
+
+// newPromise runs fn in a goroutine and settles a Promise with its result.
+// A panic in fn rejects the Promise with an Internal error and leaves the
+// module serving.
+func newPromise(fn func() (js.Value, error)) js.Value {
+	var executor js.Func
+	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		resolve, reject := args[0], args[1]
+		executor.Release()
+		go func() {
+			defer func() {
+				if p := recover(); p != nil {
+					err := &skillerr.Error{Code: skillerr.Internal, Reason: "panic",
+						Msg: fmt.Sprintf("internal error: %v", p)}
+					js.Global().Get("console").Call("error", "skillfs: panic:", fmt.Sprint(p), string(debug.Stack()))
+					reject.Invoke(jsError(err))
+				}
+			}()
+			v, err := fn()
+			if err != nil {
+				reject.Invoke(jsError(err))
+				return
+			}
+			resolve.Invoke(v)
+		}()
+		return nil
+	})
+	return js.Global().Get("Promise").New(executor)
+}
+
+// jsError turns err into a JavaScript Error with the stable code, reason
+// and subject of its *skillerr.Error, and the diagnostics of a refused
+// SKILL.md.
+func jsError(err error) js.Value {
+	e := js.Global().Get("Error").New(err.Error())
+	e.Set("name", "SkillfsError")
+	e.Set("code", string(skillerr.CodeOf(err)))
+	var se *skillerr.Error
+	if errors.As(err, &se) {
+		e.Set("reason", se.Reason)
+		e.Set("subject", se.Subject)
+	}
+	var me *registry.ManifestError
+	if errors.As(err, &me) {
+		e.Set("diagnostics", jsValueOf(me.Diagnostics))
+	}
+	return e
+}
+
+// jsValueOf converts v to a plain JavaScript value through JSON.
+func jsValueOf(v any) js.Value {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return js.Null()
+	}
+	return js.Global().Get("JSON").Call("parse", string(b))
+}

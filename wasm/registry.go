@@ -1,0 +1,125 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/skillfs/skillfs/pkg/registry"
+)
+
+// idArgs name a skill; pathArgs a path inside it.
+type idArgs struct {
+	ID string `json:"id"`
+}
+
+type pathArgs struct {
+	ID   string `json:"id"`
+	Path string `json:"path"`
+}
+
+// adminMethod adapts a registry call taking arguments of type A.
+func adminMethod[A any](fn func(ctx context.Context, reg *registry.Registry, a A, r request) (result, error)) method {
+	return method{run: func(ctx context.Context, m *module, r request) (result, error) {
+		var a A
+		if err := r.decode(&a); err != nil {
+			return result{}, err
+		}
+		return fn(ctx, m.reg, a, r)
+	}}
+}
+
+// value wraps a plain result.
+func value[T any](v T, err error) (result, error) { return result{value: v}, err }
+
+// methods is the API, by the names js/bridge.ts calls.
+var methods = map[string]method{
+	"registry.importZip": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+		OnConflict registry.ConflictPolicy `json:"onConflict"`
+		Source     string                  `json:"source"`
+	}, r request) (result, error) {
+		return value(reg.Import(ctx, r.bytes, registry.ImportOptions{
+			OnConflict: a.OnConflict, Source: a.Source, Progress: progressTo(r),
+		}))
+	}),
+	"registry.list": adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, _ request) (result, error) {
+		return value(reg.List(ctx))
+	}),
+	"registry.get": adminMethod(func(ctx context.Context, reg *registry.Registry, a idArgs, _ request) (result, error) {
+		return value(reg.Get(ctx, a.ID))
+	}),
+	"registry.setEnabled": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+		ID string `json:"id"`
+		On bool   `json:"on"`
+	}, _ request) (result, error) {
+		return value(reg.SetEnabled(ctx, a.ID, a.On))
+	}),
+	"registry.remove": adminMethod(func(ctx context.Context, reg *registry.Registry, a idArgs, _ request) (result, error) {
+		return result{}, reg.Remove(ctx, a.ID)
+	}),
+	"registry.exportZip": adminMethod(func(ctx context.Context, reg *registry.Registry, a idArgs, _ request) (result, error) {
+		b, err := reg.ExportZip(ctx, a.ID)
+		return result{bytes: b}, err
+	}),
+	"registry.tree": adminMethod(func(ctx context.Context, reg *registry.Registry, a idArgs, _ request) (result, error) {
+		return value(reg.Tree(ctx, a.ID))
+	}),
+	"registry.readFile": adminMethod(func(ctx context.Context, reg *registry.Registry, a pathArgs, _ request) (result, error) {
+		b, err := reg.ReadFile(ctx, a.ID, a.Path)
+		return result{bytes: b}, err
+	}),
+	"registry.writeFile": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+		ID   string `json:"id"`
+		Path string `json:"path"`
+		Text string `json:"text"`
+	}, _ request) (result, error) {
+		return value(reg.WriteFile(ctx, a.ID, a.Path, a.Text))
+	}),
+	"registry.mkdir": adminMethod(func(ctx context.Context, reg *registry.Registry, a pathArgs, _ request) (result, error) {
+		return value(reg.Mkdir(ctx, a.ID, a.Path))
+	}),
+	"registry.removePath": adminMethod(func(ctx context.Context, reg *registry.Registry, a pathArgs, _ request) (result, error) {
+		return value(reg.RemovePath(ctx, a.ID, a.Path))
+	}),
+	"registry.setDependencies": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+		ID string `json:"id"`
+		registry.Dependencies
+	}, _ request) (result, error) {
+		return value(reg.SetDependencies(ctx, a.ID, a.Dependencies))
+	}),
+	"registry.registerTools": adminMethod(func(_ context.Context, reg *registry.Registry, a struct {
+		Names []string `json:"names"`
+	}, _ request) (result, error) {
+		reg.RegisterTools(a.Names)
+		return result{}, nil
+	}),
+	"registry.registerMcpServers": adminMethod(func(_ context.Context, reg *registry.Registry, a struct {
+		Names []string `json:"names"`
+	}, _ request) (result, error) {
+		reg.RegisterMCPServers(a.Names)
+		return result{}, nil
+	}),
+	"registry.revision": adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, _ request) (result, error) {
+		return value(reg.Revision(ctx))
+	}),
+}
+
+// yieldEvery bounds how long a long call (a 10 MB import) holds the event
+// loop: Go's wasm runtime returns to it only when every goroutine waits.
+const yieldEvery = 30 * time.Millisecond
+
+// progressTo returns the Progress function of a call: it forwards each
+// report to the caller's onProgress, and lets the page breathe.
+func progressTo(r request) func(registry.Progress) {
+	last := time.Now()
+	return func(p registry.Progress) {
+		if r.progress.Truthy() {
+			r.progress.Invoke(jsValueOf(p))
+		}
+		if time.Since(last) > yieldEvery {
+			time.Sleep(time.Millisecond)
+			last = time.Now()
+		}
+	}
+}
