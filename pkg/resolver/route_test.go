@@ -1,0 +1,250 @@
+package resolver
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// ranked renders candidates as "id=score" in order, forced ones marked.
+func ranked(cs []Candidate) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = fmt.Sprintf("%s=%g", c.ID, c.Score)
+		if c.Forced {
+			parts[i] += "!"
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestRouteBreakdown(t *testing.T) {
+	got := NewIndex(fixture()).Route("明天天气怎么样？", RouteOptions{})
+	want := Result{
+		Candidates: []Candidate{{
+			ID: "weather", Name: "weather", Source: SourceTrigger, Score: 0.905, Triggers: []string{"天气"},
+			// 0.40×1 + 0.20×0.9 + 0.15×0.5 + 0.10×1 + 0.10×1 + 0.05×1
+			Breakdown: Breakdown{Intent: 1, Trigger: 0.9, SuccessRate: 0.5, Readiness: 1, Cost: 1, Conflict: 1},
+		}},
+		Plan: Plan{Primary: "weather", Fallbacks: []string{GenericTools}, Parallel: [][]string{{"weather"}}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+}
+
+func TestRouteRanking(t *testing.T) {
+	ix := NewIndex(fixture())
+	for _, c := range []struct {
+		query, ranked, primary string
+	}{
+		{"Extract the tables from report.pdf", "pdf-tools=0.7412", "pdf-tools"},
+		{"what's the weather in Paris", "weather=0.7303", "weather"},
+		{"Ｗｅａｔｈｅｒ in Paris", "weather=0.7303", "weather"}, // full-width letters
+		{"帮我查一下明天北京的天气", "weather=0.655 web-research=0.605", "weather"},
+		{"review this pull request", "code-review=0.805 docx=0.4534", "code-review"},
+		{"commit the staged changes", "git-commit=0.905 docx=0.4534", "git-commit"},
+		{"translate the weather forecast into French", "weather=0.7169 translate=0.5609", "weather"},
+		// Below the threshold: listed, but no primary.
+		{"make my slides look nicer", "pptx=0.5176 weather=0.5076", ""},
+		{"write me a story about a file", "git-commit=0.5131 pdf-tools=0.4801 xlsx=0.4631", ""},
+		{"search the web for the latest Go release", "web-research=0.6399", ""},
+		{"hello there", "", ""},
+		// deploy has disable-model-invocation: only forcing recalls it.
+		{"deploy the app", "", ""},
+	} {
+		got := ix.Route(c.query, RouteOptions{})
+		if r := ranked(got.Candidates); r != c.ranked || got.Plan.Primary != c.primary {
+			t.Errorf("%q: got %q primary %q, want %q primary %q", c.query, r, got.Plan.Primary, c.ranked, c.primary)
+		}
+		if c.primary == "" && (!slices.Equal(got.Plan.Fallbacks, []string{GenericTools}) || len(got.Plan.Parallel) != 0) {
+			t.Errorf("%q: plan without primary %+v", c.query, got.Plan)
+		}
+	}
+}
+
+func TestRouteAntiTrigger(t *testing.T) {
+	ix := NewIndex(fixture())
+	for _, c := range []struct {
+		query, ranked, primary, penalized string
+	}{
+		// pdf's trigger "pdf" occurs, but so does its anti-trigger "word document".
+		{"Convert this PDF into a Word document", "docx=0.6532 pdf-tools=0.0906", "docx", "pdf-tools"},
+		{"please review my essay", "docx=0.5908 code-review=0.0508", "", "code-review"},
+		{"what's the weather api for python", "weather=0.1618", "", "weather"},
+		// An anti-trigger does not stop the user from forcing a skill.
+		{"$pdf-tools into a Word document", "pdf-tools=1! docx=0.855", "pdf-tools", "pdf-tools"},
+	} {
+		got := ix.Route(c.query, RouteOptions{})
+		if r := ranked(got.Candidates); r != c.ranked || got.Plan.Primary != c.primary {
+			t.Errorf("%q: got %q primary %q, want %q primary %q", c.query, r, got.Plan.Primary, c.ranked, c.primary)
+		}
+		for _, cand := range got.Candidates {
+			if want := map[bool]float64{true: -0.5}[cand.ID == c.penalized]; cand.Breakdown.AntiTrigger != want {
+				t.Errorf("%q: %s anti-trigger %g, want %g", c.query, cand.ID, cand.Breakdown.AntiTrigger, want)
+			}
+		}
+	}
+}
+
+func TestRouteForced(t *testing.T) {
+	ix := NewIndex(fixture())
+	for _, c := range []struct {
+		query, ranked string
+	}{
+		{"/skill:pdf-tools merge a.pdf b.pdf", "pdf-tools=1!"},
+		{"$deploy now", "deploy=1!"}, // hidden from the model, not from the user
+		{"/DEPLOY", "deploy=1!"},
+		{"使用 translate 技能 翻译这段话", "translate=1!"},
+		{"Please use the docx skill for the weather report", "docx=1! weather=0.5991"},
+		// Forced wins over a better-scoring skill, which stays listed.
+		{"$translate review this pull request", "translate=1! code-review=0.805 docx=0.4534"},
+		// The first name that is a skill wins.
+		{"$nosuch $weather", "weather=1!"},
+		// usage-audit is not user-invocable: naming it forces nothing,
+		// though its trigger still recalls it.
+		{"/usage-audit", "usage-audit=0.905"},
+		{"$nosuch thing", ""},
+	} {
+		got := ix.Route(c.query, RouteOptions{})
+		if r := ranked(got.Candidates); r != c.ranked {
+			t.Errorf("%q: got %q, want %q", c.query, r, c.ranked)
+		}
+		if len(got.Candidates) > 0 && got.Candidates[0].Forced {
+			want := Plan{Primary: got.Candidates[0].ID, Fallbacks: []string{GenericTools}, Parallel: [][]string{{got.Candidates[0].ID}}}
+			if !reflect.DeepEqual(got.Plan, want) {
+				t.Errorf("%q: plan %+v, want %+v", c.query, got.Plan, want)
+			}
+			if got.Candidates[0].Source != SourceForced || got.Candidates[0].Breakdown.Trigger != 1 {
+				t.Errorf("%q: forced candidate %+v", c.query, got.Candidates[0])
+			}
+		}
+	}
+}
+
+func TestRoutePlan(t *testing.T) {
+	ix := NewIndex(fixture())
+	query := "review the pull request and translate the slides to French"
+	for _, c := range []struct {
+		threshold float64
+		want      Plan
+	}{
+		{0, Plan{Fallbacks: []string{GenericTools}, Parallel: [][]string{}}},
+		// code-review is not parallel-safe; translate and pptx are.
+		{0.45, Plan{Primary: "code-review", Fallbacks: []string{"translate", "pptx", GenericTools},
+			Parallel: [][]string{{"code-review"}, {"translate", "pptx"}}}},
+		// At most two skills to a group.
+		{0.3, Plan{Primary: "code-review", Fallbacks: []string{"translate", "pptx", "docx", GenericTools},
+			Parallel: [][]string{{"code-review"}, {"translate", "pptx"}, {"docx"}}}},
+	} {
+		got := ix.Route(query, RouteOptions{Threshold: c.threshold})
+		if !reflect.DeepEqual(got.Plan, c.want) {
+			t.Errorf("threshold %g: plan %+v, want %+v", c.threshold, got.Plan, c.want)
+		}
+		if r := ranked(got.Candidates); r != "code-review=0.5538 translate=0.5275 pptx=0.4775 docx=0.3989" {
+			t.Errorf("threshold %g: ranked %q", c.threshold, r)
+		}
+	}
+	// Three parallel-safe skills make two groups.
+	three := []Skill{
+		{ID: "a", Name: "a", Triggers: []string{"go"}, ParallelSafe: true},
+		{ID: "b", Name: "b", Triggers: []string{"go"}, ParallelSafe: true},
+		{ID: "c", Name: "c", Triggers: []string{"go"}, ParallelSafe: true},
+	}
+	got := NewIndex(three).Route("go", RouteOptions{Threshold: 0.1})
+	want := Plan{Primary: "a", Fallbacks: []string{"b", "c", GenericTools}, Parallel: [][]string{{"a", "b"}, {"c"}}}
+	if !reflect.DeepEqual(got.Plan, want) {
+		t.Errorf("plan %+v, want %+v", got.Plan, want)
+	}
+}
+
+func TestRouteStatsReadinessHistory(t *testing.T) {
+	ix := NewIndex(fixture())
+	for _, c := range []struct {
+		name   string
+		query  string
+		opts   RouteOptions
+		ranked string
+	}{
+		{"baseline", "what's the weather in Paris", RouteOptions{}, "weather=0.7303"},
+		// 0.15 × ((0+1)/(20+2) − 0.5)
+		{"failures", "what's the weather in Paris", RouteOptions{Stats: map[string]Stats{"weather": {Failure: 20}}}, "weather=0.6621"},
+		{"successes", "what's the weather in Paris", RouteOptions{Stats: map[string]Stats{"weather": {Success: 8}}}, "weather=0.7903"},
+		{"not ready", "what's the weather in Paris", RouteOptions{Ready: func(id string) bool { return id != "weather" }}, "weather=0.6303"},
+		{"follow-up alone", "and tomorrow?", RouteOptions{}, ""},
+		{"follow-up with history", "and tomorrow?", RouteOptions{History: []string{"what's the weather in Paris"}}, "weather=0.6018"},
+		// History terms count alike, whichever message they come from.
+		{"longer history", "and tomorrow?", RouteOptions{History: []string{"translate this", "what's the weather in Paris"}}, "translate=0.5076 weather=0.5076"},
+		// Only the last three messages count.
+		{"old history", "and tomorrow?", RouteOptions{History: []string{"what's the weather in Paris", "a", "b", "c"}}, ""},
+		// Only the most relevant: no longer in conflict with the others.
+		{"top 1", "write me a story about a file", RouteOptions{TopK: 1}, "pdf-tools=0.5301"},
+	} {
+		if got := ranked(ix.Route(c.query, c.opts).Candidates); got != c.ranked {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.ranked)
+		}
+	}
+}
+
+func TestRouteTies(t *testing.T) {
+	twin := func(id, name string) Skill {
+		return Skill{ID: id, Name: name, Description: "Summarise meeting notes.", Triggers: []string{"meeting"}}
+	}
+	skills := []Skill{twin("z", "notes"), twin("b", "notes"), twin("a", "minutes")}
+	want := "a=0.805 b=0.805 z=0.805"
+	for i := 0; i < 3; i++ {
+		got := NewIndex(skills).Route("summarise the meeting", RouteOptions{})
+		if r := ranked(got.Candidates); r != want {
+			t.Fatalf("got %q, want %q", r, want)
+		}
+		if ids := []string{got.Candidates[1].ID, got.Candidates[2].ID}; !slices.Equal(ids, []string{"b", "z"}) {
+			t.Errorf("ties by name then ID: %q", ids)
+		}
+		if got.Candidates[0].Breakdown.Conflict != 0 {
+			t.Errorf("tied candidates conflict: %+v", got.Candidates[0])
+		}
+		slices.Reverse(skills)
+	}
+}
+
+func TestRouteEmptyIndex(t *testing.T) {
+	got := NewIndex(nil).Route("$pdf extract the tables", RouteOptions{History: []string{"hi"}})
+	want := Result{Candidates: []Candidate{}, Plan: Plan{Fallbacks: []string{GenericTools}, Parallel: [][]string{}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+func TestLookupAndInvoke(t *testing.T) {
+	ix := NewIndex(append(fixture(), Skill{ID: "weather-2", Name: "weather"}, Skill{ID: "docx", Name: "docx-copy", UserInvocable: true}))
+	for _, c := range []struct{ name, id string }{
+		{"pdf-tools", "pdf-tools"},
+		{"PDF-Tools", "pdf-tools"},
+		{"ｄｏｃｘ", "docx"},
+		{"weather", "weather"},     // the first of two skills named weather
+		{"weather-2", "weather-2"}, // by ID
+		{"docx", "docx"},           // a name wins over another skill's ID
+	} {
+		if s, ok := ix.Lookup(c.name); !ok || s.ID != c.id {
+			t.Errorf("Lookup(%q) = %q, %v; want %q", c.name, s.ID, ok, c.id)
+		}
+	}
+	if _, ok := ix.Lookup("nosuch"); ok {
+		t.Error("Lookup(nosuch) found a skill")
+	}
+	if s, err := ix.Invoke("Deploy"); err != nil || s.ID != "deploy" {
+		t.Errorf("Invoke(Deploy) = %q, %v", s.ID, err)
+	}
+	_, err := ix.Invoke("nosuch")
+	if skillerr.CodeOf(err) != skillerr.SkillNotFound || err.Error() != "nosuch: no skill has this name" {
+		t.Errorf("Invoke(nosuch): %v", err)
+	}
+	_, err = ix.Invoke("usage-audit")
+	if skillerr.CodeOf(err) != skillerr.PermissionDenied || skillerr.ReasonOf(err) != ReasonNotUserInvocable {
+		t.Errorf("Invoke(usage-audit): %v", err)
+	}
+}
