@@ -157,8 +157,10 @@ export interface ActiveTools {
 
 export interface ToolDecision {
   allowed: boolean;
-  /** Why a call is refused. */
+  /** Why a call is refused: a stable token. */
   reason?: string;
+  /** Why a call is refused, for a person. */
+  message?: string;
 }
 
 export interface ScoreBreakdown {
@@ -173,6 +175,11 @@ export interface ScoreBreakdown {
 
 export interface RouteCandidate {
   id: string;
+  name: string;
+  /** How the skill was recalled: forced, trigger or lexical. */
+  source: string;
+  /** The triggers the query matched. */
+  triggers: string[];
   score: number;
   forced: boolean;
   breakdown: ScoreBreakdown;
@@ -194,7 +201,12 @@ export interface RouteOptions {
 }
 
 export interface SessionStatus {
+  session: string;
+  contextId: string;
   stale: boolean;
+  /** Visible skills that changed since the snapshot. */
+  changed: string[];
+  diagnostics: Diagnostic[];
   revision: number;
   visible: string[];
   activated: string[];
@@ -284,6 +296,23 @@ export class Registry {
   async registerTools(names: string[]): Promise<void> { await this.value("registry.registerTools", { names }); }
   async registerMcpServers(names: string[]): Promise<void> { await this.value("registry.registerMcpServers", { names }); }
   revision(): Promise<number> { return this.value("registry.revision"); }
+  /** The newest entries of the audit log of activations, invocations and reads. */
+  audit(limit = 100): Promise<AuditEntry[]> { return this.value("resolver.audit", { limit }); }
+}
+
+export interface AuditEntry {
+  seq: number;
+  time: string;
+  contextId: string;
+  session: string;
+  kind: "activate" | "invoke" | "read";
+  skill: string;
+  digest: string;
+  path: string;
+  durationMs: number;
+  /** "ok", or the error code. */
+  outcome: string;
+  reason?: string;
 }
 
 /** A snapshot of the visible skills for one conversation: the agent side. */
@@ -315,6 +344,11 @@ export class Session {
   pin(id: string): Promise<PinResult> { return this.value("session.pin", { id }); }
   unpin(id: string): Promise<PinResult> { return this.value("session.unpin", { id }); }
   pinned(): Promise<PinResult> { return this.value("session.pinned"); }
+  /** The blocks of the context's pinned skills, to put in this turn's
+   * prompt; pins whose skill is gone or disabled are dropped. */
+  turn(): Promise<{ blocks: SkillBlock[]; dropped: Diagnostic[] }> { return this.value("session.turn"); }
+  /** Changes the selection; the snapshot is rebuilt. */
+  select(skills?: string[]): Promise<SessionStatus> { return this.value("session.select", skills ? { skills } : {}); }
   /** Moves the session to the current state of its skills. */
   refresh(): Promise<SessionStatus> { return this.value("session.refresh"); }
   status(): Promise<SessionStatus> { return this.value("session.status"); }

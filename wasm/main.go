@@ -18,12 +18,16 @@ package main
 import (
 	"context"
 	"flag"
+	"maps"
 	"os"
 	"syscall/js"
 
 	"github.com/skillfs/skillfs/pkg/registry"
+	"github.com/skillfs/skillfs/pkg/resolver"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
+
+func init() { maps.Copy(methods, sessionMethods) }
 
 func main() {
 	flags := flag.NewFlagSet("skillfs", flag.ContinueOnError)
@@ -47,6 +51,7 @@ func main() {
 // module is one open skillfs: what every call works on.
 type module struct {
 	reg *registry.Registry
+	res *resolver.Resolver
 }
 
 func open(ctx context.Context, name string, onChange js.Value) (*module, error) {
@@ -62,10 +67,14 @@ func open(ctx context.Context, name string, onChange js.Value) (*module, error) 
 	if err != nil {
 		return nil, err
 	}
+	res, err := resolver.New(ctx, reg, db, resolver.Options{})
+	if err != nil {
+		return nil, err
+	}
 	reg.Subscribe(func(c registry.Change) {
 		if onChange.Type() == js.TypeFunction {
 			onChange.Invoke(jsValueOf(c))
 		}
 	})
-	return &module{reg: reg}, nil
+	return &module{reg: reg, res: res}, nil
 }

@@ -1,10 +1,15 @@
 package resolver
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/skillfs/skillfs/internal/benchpack"
+	"github.com/skillfs/skillfs/pkg/registry"
 )
 
 // generatedSkills returns n skills with realistic lengths: names of two
@@ -97,5 +102,111 @@ func BenchmarkCatalog1000(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// benchEnv returns a resolver over the skills of archive, on the
+// platform's benchmark backend (IndexedDB in the browser).
+func benchEnv(b *testing.B, archive []byte) *env {
+	b.Helper()
+	e := envOn(b, benchBackend(b))
+	if _, err := e.reg.Import(context.Background(), archive, registry.ImportOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	// The import's garbage would otherwise be collected inside the timed
+	// loop; in the browser a collection of a heap this size takes
+	// milliseconds.
+	runtime.GC()
+	return e
+}
+
+// BenchmarkOpenSession1000 opens (and closes) a session over 1,000
+// skills: "shared" reuses the snapshot another session of the selection
+// built at this revision (two reads: the revision and the pins), "fresh"
+// builds it from the registry's records each time. Both start after a
+// first session, which pays for the registry decoding its records once
+// after a change.
+func BenchmarkOpenSession1000(b *testing.B) {
+	e := benchEnv(b, benchpack.Small(1000))
+	ctx := context.Background()
+	e.open(b, SessionOptions{}).Close(ctx)
+	for _, fresh := range []bool{false, true} {
+		name := map[bool]string{false: "shared", true: "fresh"}[fresh]
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if fresh {
+					e.res.dropSnapshots()
+				}
+				s, err := e.res.OpenSession(ctx, SessionOptions{ContextID: "bench"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if n := len(s.Status().Visible); n != 1000 {
+					b.Fatalf("%d visible", n)
+				}
+				s.Close(ctx)
+			}
+		})
+	}
+}
+
+// BenchmarkActivateCold activates a skill whose content is not cached:
+// its file list and its SKILL.md come from storage. "small-1000" is a
+// session over 1,000 small skills; "pack-pptx" the bench pack's largest
+// SKILL.md (75 KB, 60 files).
+func BenchmarkActivateCold(b *testing.B) {
+	ctx := context.Background()
+	b.Run("small-1000", func(b *testing.B) {
+		e := benchEnv(b, benchpack.Small(1000))
+		s := e.open(b, SessionOptions{})
+		ids := s.Status().Visible
+		i := 0
+		for b.Loop() {
+			e.res.cache.purge()
+			if _, err := s.Activate(ctx, ids[i%len(ids)]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+	b.Run("pack-pptx", func(b *testing.B) {
+		e := benchEnv(b, benchpack.Pack())
+		s := e.open(b, SessionOptions{})
+		for b.Loop() {
+			e.res.cache.purge()
+			if _, err := s.Activate(ctx, benchpack.LargeSkillMD); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkActivateWarm activates a skill again: everything comes from
+// the cache.
+func BenchmarkActivateWarm(b *testing.B) {
+	e := benchEnv(b, benchpack.Small(1000))
+	s := e.open(b, SessionOptions{})
+	ctx := context.Background()
+	id := s.Status().Visible[500]
+	mustActivate(b, s, id)
+	for b.Loop() {
+		if _, err := s.Activate(ctx, id); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadFileWarm reads a cached file: the hot path of level 3,
+// whose target is 0.1 ms.
+func BenchmarkReadFileWarm(b *testing.B) {
+	e := benchEnv(b, benchpack.Pack())
+	s := e.open(b, SessionOptions{})
+	ctx := context.Background()
+	p := "/skills/" + benchpack.LargeSkillMD + "/SKILL.md"
+	mustRead(b, s, p)
+	for b.Loop() {
+		if _, err := s.ReadFile(ctx, p); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -36,12 +36,12 @@ const (
 // CatalogOptions configure Catalog. The zero value is a full XML catalog
 // of any length.
 type CatalogOptions struct {
-	Format CatalogFormat // "" means FormatXML
-	Mode   CatalogMode   // "" means ModeFull
+	Format CatalogFormat `json:"format,omitempty"` // "" means FormatXML
+	Mode   CatalogMode   `json:"mode,omitempty"`   // "" means ModeFull
 	// Budget caps the catalog's length in characters (runes, not bytes,
 	// so that CJK text is not penalised); 0 means no cap. About four
 	// characters make a token.
-	Budget int
+	Budget int `json:"budget,omitempty"`
 }
 
 // minDescription is the shortest a shortened description may get before

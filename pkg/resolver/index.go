@@ -23,24 +23,11 @@ type Index struct {
 // invocation only: routing never recalls them on its own.
 func NewIndex(skills []Skill) *Index {
 	order := sortedOrder(skills, func(Skill) bool { return true })
-	ix := &Index{skills: make([]Skill, len(skills)), keys: make(map[string]int, 2*len(skills))}
+	ix := &Index{skills: make([]Skill, len(skills))}
 	for k, i := range order {
 		ix.skills[k] = skills[i]
 	}
-	// Names win over IDs, and earlier skills over later ones.
-	key := func(i int, k string) {
-		if k = fold(k); k != "" {
-			if _, dup := ix.keys[k]; !dup {
-				ix.keys[k] = i
-			}
-		}
-	}
-	for i, s := range ix.skills {
-		key(i, s.Name)
-	}
-	for i, s := range ix.skills {
-		key(i, s.ID)
-	}
+	ix.keys = lookupKeys(ix.skills)
 	ix.phrases = newPhraseIndex(ix.skills)
 	ix.lex = newLexicon(ix.skills)
 	return ix
@@ -69,4 +56,26 @@ func (ix *Index) Invoke(name string) (Skill, error) {
 			Msg: "this skill can only be used by the model, not invoked by name"}
 	}
 	return s, nil
+}
+
+// lookupKeys maps the folded name and ID of each of skills, which are
+// sorted, to its position, as Lookup finds them: names win over IDs, and
+// earlier skills over later ones. Sessions use it too, so that a name
+// resolves the same way whether or not the full Index was built.
+func lookupKeys(skills []Skill) map[string]int {
+	keys := make(map[string]int, 2*len(skills))
+	key := func(i int, k string) {
+		if k = fold(k); k != "" {
+			if _, dup := keys[k]; !dup {
+				keys[k] = i
+			}
+		}
+	}
+	for i, s := range skills {
+		key(i, s.Name)
+	}
+	for i, s := range skills {
+		key(i, s.ID)
+	}
+	return keys
 }

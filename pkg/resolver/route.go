@@ -62,6 +62,10 @@ type RouteOptions struct {
 	// Ready reports whether a skill can run now (its tools and MCP servers
 	// are there); nil means every skill can.
 	Ready func(id string) bool
+	// Exclude leaves skills out of recall altogether, forced or not; nil
+	// excludes none. Sessions exclude the skills that changed underneath
+	// them, which they can no longer read.
+	Exclude func(id string) bool
 	// Threshold replaces DefaultThreshold when positive.
 	Threshold float64
 	// TopK replaces how many skills lexical relevance alone recalls (3,
@@ -215,7 +219,7 @@ func (r *router) recall(query string) {
 	}
 	triggered := make([]int, 0, len(hits))
 	for doc, h := range hits {
-		if !r.byDoc[doc] && len(h.triggers) > 0 {
+		if !r.byDoc[doc] && len(h.triggers) > 0 && !r.excluded(doc) {
 			triggered = append(triggered, doc)
 		}
 	}
@@ -227,7 +231,7 @@ func (r *router) recall(query string) {
 	if k <= 0 {
 		k = defaultTopK
 	}
-	for _, doc := range top(intents, k, func(doc int) bool { return r.byDoc[doc] }) {
+	for _, doc := range top(intents, k, func(doc int) bool { return r.byDoc[doc] || r.excluded(doc) }) {
 		r.add(doc, SourceLexical, intents[doc], hits[doc])
 	}
 }
@@ -290,10 +294,16 @@ func (r *router) score() {
 // invocable returns the position of the user-invocable skill called name.
 func (r *router) invocable(name string) (int, bool) {
 	doc, ok := r.ix.keys[fold(name)]
-	if !ok || !r.ix.skills[doc].UserInvocable {
+	if !ok || !r.ix.skills[doc].UserInvocable || r.excluded(doc) {
 		return -1, false
 	}
 	return doc, true
+}
+
+// excluded reports whether RouteOptions.Exclude leaves the skill at doc
+// out.
+func (r *router) excluded(doc int) bool {
+	return r.opts.Exclude != nil && r.opts.Exclude(r.ix.skills[doc].ID)
 }
 
 func triggerScore(source string) float64 {

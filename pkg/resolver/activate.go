@@ -1,0 +1,257 @@
+package resolver
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/skillfs/skillfs/pkg/registry"
+	"github.com/skillfs/skillfs/pkg/skill"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/vfs"
+)
+
+// SkillBlock is an activated skill's instructions, ready for the prompt:
+// level 2 of progressive disclosure.
+type SkillBlock struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Content is the <skill_content> block (see Block): the body, with
+	// the invocation's arguments and ${SKILL_DIR} substituted, the base
+	// directory and the resource list.
+	Content string `json:"content"`
+	BaseDir string `json:"baseDir"` // "/skills/<id>/"
+	// Resources are the skill's files but SKILL.md, relative to BaseDir,
+	// sorted.
+	Resources []string `json:"resources"`
+	// AlreadyActive is true when the skill was active in the session
+	// before this call: a host that keeps earlier blocks in the prompt
+	// need not add this one again.
+	AlreadyActive bool `json:"alreadyActive"`
+	// Arguments are the raw arguments of an explicit invocation.
+	Arguments string `json:"arguments,omitempty"`
+}
+
+// parsedSkill is what a version of a skill gives every activation: its
+// body and its resource list. It is cached by version.
+type parsedSkill struct {
+	body      string
+	resources []string
+}
+
+// Activate activates a visible skill by name, id or location
+// ("/skills/<id>/SKILL.md" or "/skills/<id>/") and returns its block: the
+// automatic path, when the model picks a skill. Skills with
+// disable-model-invocation can be activated too; the catalog simply does
+// not offer them.
+func (s *Session) Activate(ctx context.Context, nameOrLocation string) (SkillBlock, error) {
+	start := time.Now()
+	ent := AuditEntry{Kind: AuditActivate, Skill: nameOrLocation, Path: skillMD}
+	b, err := s.activateName(ctx, nameOrLocation, &ent)
+	s.r.audit.record(s, ent, start, err)
+	return b, err
+}
+
+func (s *Session) activateName(ctx context.Context, nameOrLocation string, ent *AuditEntry) (SkillBlock, error) {
+	sn, err := s.current()
+	if err != nil {
+		return SkillBlock{}, err
+	}
+	id, err := s.resolveName(ctx, sn, nameOrLocation)
+	if err != nil {
+		return SkillBlock{}, err
+	}
+	ent.Skill, ent.Digest = id, sn.metas[id].Digest
+	return s.load(ctx, sn, id, "")
+}
+
+// Invoke runs an explicit invocation as the user typed it — "/skill:name
+// args", "/name args" or "$name args" — and returns the skill's block with
+// args substituted: the explicit path. It refuses skills with
+// user-invocable: false (PermissionDenied, Reason "not-user-invocable"),
+// and text that is not an invocation (InvalidArgument).
+func (s *Session) Invoke(ctx context.Context, text string) (SkillBlock, error) {
+	start := time.Now()
+	ent := AuditEntry{Kind: AuditInvoke, Path: skillMD}
+	b, err := s.invoke(ctx, text, &ent)
+	s.r.audit.record(s, ent, start, err)
+	return b, err
+}
+
+func (s *Session) invoke(ctx context.Context, text string, ent *AuditEntry) (SkillBlock, error) {
+	sn, err := s.current()
+	if err != nil {
+		return SkillBlock{}, err
+	}
+	name, args, ok := ParseInvocation(text)
+	if !ok {
+		return SkillBlock{}, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonNotInvocation, Subject: firstLine(text),
+			Msg: "this is not an invocation: write /skill:name, /name or $name, then any arguments"}
+	}
+	ent.Skill = name
+	id, ok := sn.find(name)
+	if !ok {
+		return SkillBlock{}, s.r.whyNot(ctx, name)
+	}
+	ent.Skill, ent.Digest = id, sn.metas[id].Digest
+	if !sn.metas[id].UserInvocable {
+		return SkillBlock{}, &skillerr.Error{Code: skillerr.PermissionDenied, Reason: ReasonNotUserInvocable, Subject: id,
+			Msg: "this skill can only be used by the model, not invoked by name"}
+	}
+	b, err := s.load(ctx, sn, id, args)
+	b.Arguments = args
+	return b, err
+}
+
+// load is where the explicit and the automatic paths meet: it reads the
+// visible skill id's SKILL.md through the session (version-checked,
+// cached), substitutes args and ${SKILL_DIR}, renders the block and
+// records the activation.
+func (s *Session) load(ctx context.Context, sn *snapshot, id, args string) (SkillBlock, error) {
+	m := sn.metas[id]
+	p, err := s.parsed(ctx, sn, id)
+	if err != nil {
+		return SkillBlock{}, err
+	}
+	sk := sn.skill(id)
+	body := Substitute(p.body, args, m.Arguments, Root+"/"+id)
+	return SkillBlock{
+		ID: id, Name: m.Name, Content: Block(sk, body, p.resources), BaseDir: sk.Dir(),
+		Resources: slices.Clone(p.resources), AlreadyActive: s.activate(id),
+	}, nil
+}
+
+// prefetchLimit is the size (all files) up to which a skill is read whole,
+// in one transaction, at its first activation. A transaction costs about
+// as much as hashing 32 KiB in the browser, so below this size one read
+// and a digest check beat two reads; and the skill's other files are
+// then cached for level 3.
+const prefetchLimit = 32 << 10
+
+// parsed returns the body and resources of the snapshot's version of
+// skill id, from the cache or from storage.
+func (s *Session) parsed(ctx context.Context, sn *snapshot, id string) (*parsedSkill, error) {
+	if s.isChanged(id) {
+		return nil, errStale(id)
+	}
+	m := sn.metas[id]
+	if v, ok := s.r.cache.get(cacheKey{kind: cacheParsed, id: id, digest: m.Digest}); ok {
+		return v.(*parsedSkill), nil
+	}
+	if _, cached := s.r.cache.get(cacheKey{kind: cacheFile, id: id, digest: m.Digest, path: skillMD}); !cached && m.Size <= prefetchLimit {
+		return s.prefetch(ctx, sn, id)
+	}
+	return s.readParsed(ctx, sn, id)
+}
+
+// readParsed reads the file list, then SKILL.md, so that SKILL.md's
+// generation, checked by read, proves the version at a moment after the
+// list was taken. When SKILL.md comes from the cache (read earlier) the
+// skill's directory is checked after the list instead.
+func (s *Session) readParsed(ctx context.Context, sn *snapshot, id string) (*parsedSkill, error) {
+	digest := sn.metas[id].Digest
+	entries, err := s.r.reg.Tree(ctx, id)
+	if skillerr.CodeOf(err) == skillerr.SkillNotFound {
+		s.markChanged(sn, id) // removed since the snapshot
+		return nil, errStale(id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	md, fresh, err := s.read(sn, id, skillMD)
+	if err != nil {
+		return nil, err
+	}
+	if !fresh {
+		if info, err := s.r.fsys.Stat(id); err != nil || vfs.Generation(info) != digest {
+			s.markChanged(sn, id)
+			return nil, errStale(id)
+		}
+	}
+	var paths []string
+	for _, e := range entries {
+		if !e.IsDir {
+			paths = append(paths, e.Path)
+		}
+	}
+	return s.r.parse(id, digest, md, paths)
+}
+
+// prefetch reads the whole of the small skill id in one transaction. The
+// files carry no generation this way, so the version is proven by
+// recomputing its digest from the contents read: equal digests are the
+// same files.
+func (s *Session) prefetch(ctx context.Context, sn *snapshot, id string) (*parsedSkill, error) {
+	digest := sn.metas[id].Digest
+	qs, err := vfs.SkillQueries(id, true)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.r.db.Read(ctx, qs...)
+	if err != nil {
+		return nil, err
+	}
+	files, err := vfs.DecodeSkill(id, res)
+	if err != nil {
+		return nil, err
+	}
+	if registry.Digest(files) != digest { // another version, or removed
+		s.markChanged(sn, id)
+		return nil, errStale(id)
+	}
+	var md []byte
+	var paths []string
+	for _, f := range files {
+		if f.Mode.IsDir() {
+			continue
+		}
+		data := f.Data
+		if data == nil {
+			data = []byte{}
+		}
+		s.r.cache.put(cacheKey{kind: cacheFile, id: id, digest: digest, path: f.Path}, data, int64(len(data)))
+		if f.Path == skillMD {
+			md = data
+		}
+		paths = append(paths, f.Path)
+	}
+	return s.r.parse(id, digest, md, paths)
+}
+
+// parse turns the SKILL.md and file paths of a version of skill id into
+// what activations need, and caches it.
+func (r *Resolver) parse(id, digest string, md []byte, paths []string) (*parsedSkill, error) {
+	parsedMD, diags := skill.Parse(md, skill.Options{Mode: skill.Lenient, DirName: id})
+	if parsedMD == nil {
+		// The registry stores only skills that parse; this one was
+		// written around it.
+		return nil, skill.AsError(id, diags)
+	}
+	p := &parsedSkill{body: parsedMD.Body, resources: []string{}}
+	size := int64(len(p.body))
+	for _, path := range paths {
+		if path != skillMD {
+			p.resources = append(p.resources, path)
+			size += int64(len(path))
+		}
+	}
+	slices.Sort(p.resources)
+	r.cache.put(cacheKey{kind: cacheParsed, id: id, digest: digest}, p, size)
+	return p, nil
+}
+
+// firstLine returns the first line of text, shortened, for an error's
+// subject.
+func firstLine(text string) string {
+	text, _, _ = strings.Cut(strings.TrimSpace(text), "\n")
+	if len(text) > 80 {
+		i := 80
+		for i > 0 && !utf8.RuneStart(text[i]) {
+			i--
+		}
+		text = text[:i] + "…"
+	}
+	return text
+}

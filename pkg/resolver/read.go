@@ -1,0 +1,98 @@
+package resolver
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"time"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/skillpath"
+	"github.com/skillfs/skillfs/pkg/vfs"
+)
+
+// ReadFile returns the contents of a file of a visible skill: level 3 of
+// progressive disclosure. path is "/skills/<id>/<path>" or "<id>/<path>".
+// Reading a skill's SKILL.md activates it (seed 002 stage 2).
+//
+// Errors: PathRejected for a path that leaves /skills or its skill;
+// NotVisible, Disabled or SkillNotFound for a skill the session cannot
+// see; Conflict with Reason "stale" when the skill changed since the
+// snapshot; SkillNotFound (Reason "not-exist") for a missing file.
+func (s *Session) ReadFile(ctx context.Context, path string) ([]byte, error) {
+	start := time.Now()
+	ent := AuditEntry{Kind: AuditRead, Path: path}
+	data, err := s.readFile(ctx, path, &ent)
+	s.r.audit.record(s, ent, start, err)
+	if err != nil {
+		return nil, err
+	}
+	// The cache's copy must stay as stored.
+	return append(make([]byte, 0, len(data)), data...), nil
+}
+
+func (s *Session) readFile(ctx context.Context, path string, ent *AuditEntry) ([]byte, error) {
+	sn, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	id, rel, err := splitPath(path)
+	if err != nil {
+		return nil, err
+	}
+	ent.Skill, ent.Path = id, rel
+	if sn.metas[id] == nil {
+		return nil, s.r.whyNot(ctx, id)
+	}
+	ent.Digest = sn.metas[id].Digest
+	if rel == skillpath.Root {
+		return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: vfs.ReasonIsDir, Subject: path,
+			Msg: "is a directory; read a file of the skill"}
+	}
+	data, _, err := s.read(sn, id, rel)
+	if err != nil {
+		return nil, err
+	}
+	if rel == skillMD {
+		s.activate(id)
+	}
+	return data, nil
+}
+
+// read returns the file rel of the visible skill id as the snapshot's
+// version of it, from the cache or from storage; fresh says it came from
+// storage just now. Every read from storage checks the file's generation
+// against the snapshot's digest: a file of another version is never
+// returned, and the session turns stale instead.
+func (s *Session) read(sn *snapshot, id, rel string) (data []byte, fresh bool, err error) {
+	if s.isChanged(id) {
+		return nil, false, errStale(id)
+	}
+	digest := sn.metas[id].Digest
+	key := cacheKey{kind: cacheFile, id: id, digest: digest, path: rel}
+	if v, ok := s.r.cache.get(key); ok {
+		return v.([]byte), false, nil
+	}
+	data, gen, err := s.r.fsys.ReadFileGen(id + "/" + rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// A file missing from the snapshot's version is an ordinary
+		// error; one missing because the skill was replaced or removed
+		// is staleness, which the skill's directory tells.
+		if info, serr := s.r.fsys.Stat(id); serr != nil || vfs.Generation(info) != digest {
+			s.markChanged(sn, id)
+			return nil, false, errStale(id)
+		}
+		return nil, false, err
+	case err != nil:
+		return nil, false, err
+	case gen != digest:
+		s.markChanged(sn, id)
+		return nil, false, errStale(id)
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	s.r.cache.put(key, data, int64(len(data)))
+	return data, true, nil
+}

@@ -1,0 +1,90 @@
+package resolver
+
+import (
+	"errors"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// ToolSet is what a turn may offer the model.
+type ToolSet struct {
+	// Tools are names from SessionOptions.AvailableTools, unchanged and
+	// in their order.
+	Tools []string `json:"tools"`
+	// MCPServers are the MCP servers the activated skills depend on.
+	MCPServers []string `json:"mcpServers"`
+}
+
+// ToolDecision is IsToolAllowed's answer.
+type ToolDecision struct {
+	Allowed bool `json:"allowed"`
+	// Reason is a stable token (ReasonToolNotListed, …) when the call is
+	// refused, and Message says why in words.
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// activeSkills returns the activated skills and their skill-dependency
+// closure within the snapshot: stage 3 starts from what was activated,
+// never from what is merely visible.
+func (s *Session) activeSkills() ([]Skill, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errSessionClosed(s.id)
+	}
+	return s.snap.closure(s.activated), nil
+}
+
+// ActiveTools returns the tools and MCP servers of the session's next
+// turn (seeds 001 and 002). When an activated skill declares
+// allowed-tools, the tools are the available ones that the activated
+// skills' (and their dependencies') allowed-tools, tool dependencies and
+// MCP dependencies name, plus the base tools; otherwise every available
+// tool. MCP servers are those the activated skills depend on, among
+// SessionOptions.MCPServers when the host listed them: none before a
+// skill is activated.
+//
+// It only decides: the names come from the host's own list, unchanged,
+// and the host runs the calls through its own routing.
+func (s *Session) ActiveTools() (ToolSet, error) {
+	active, err := s.activeSkills()
+	if err != nil {
+		return ToolSet{}, err
+	}
+	set := ToolSet{Tools: ActiveTools(active, s.available, s.base)}
+	if s.mcp != nil {
+		set.MCPServers = ActiveMCP(active, s.mcp)
+	} else {
+		set.MCPServers = []string{}
+		for _, sk := range active {
+			set.MCPServers = append(set.MCPServers, sk.MCPDeps...)
+		}
+		set.MCPServers = dedupe(set.MCPServers)
+	}
+	return set, nil
+}
+
+// CheckTool returns nil when the session's tool policy allows calling
+// tool name with input, and otherwise a ToolNotAllowed error (see the
+// package function CheckTool). It never runs the tool.
+func (s *Session) CheckTool(name, input string) error {
+	active, err := s.activeSkills()
+	if err != nil {
+		return err
+	}
+	return NewToolPolicy(active, s.base).Check(name, input)
+}
+
+// IsToolAllowed is CheckTool as a decision rather than an error.
+func (s *Session) IsToolAllowed(name, input string) (ToolDecision, error) {
+	err := s.CheckTool(name, input)
+	var e *skillerr.Error
+	switch {
+	case err == nil:
+		return ToolDecision{Allowed: true}, nil
+	case errors.As(err, &e) && e.Code == skillerr.ToolNotAllowed:
+		return ToolDecision{Reason: e.Reason, Message: e.Msg}, nil
+	}
+	return ToolDecision{}, err
+}

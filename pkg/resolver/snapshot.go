@@ -1,0 +1,212 @@
+package resolver
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/skillfs/skillfs/pkg/registry"
+	"github.com/skillfs/skillfs/pkg/skill"
+)
+
+// Codes of the diagnostics a snapshot reports about its selection.
+const (
+	DiagSelectedNotInstalled   = "selected-not-installed"
+	DiagSelectedDisabled       = "selected-disabled"
+	DiagDependencyNotInstalled = "dependency-not-installed"
+	DiagDependencyDisabled     = "dependency-disabled"
+	DiagPinDropped             = "pin-dropped"
+)
+
+// snapshot is stage 1 of seed 002's staged loading: the skills a session
+// may see, fixed when it is built. It is immutable once built, so sessions
+// opened at the same revision with the same selection share one, and its
+// routing index is built at most once.
+type snapshot struct {
+	// revision is the registry's revision read before the skills were
+	// listed: every change after it has a higher revision, so a change
+	// event can be judged against it (conservatively: a change the list
+	// already saw may still mark a session stale, never the reverse).
+	revision int64
+	// heard is the resolver's change count when the build began: the
+	// changes heard after it are replayed to the sessions that take the
+	// snapshot.
+	heard uint64
+	// all is true when no selection was given: every enabled skill.
+	all bool
+	// ids are the visible skills: the selection, then their skill
+	// dependencies (breadth first), or every enabled skill sorted by id.
+	ids   []string
+	metas map[string]*registry.Meta
+	// skills are ids as resolver Skills, in the same order.
+	skills []Skill
+	pos    map[string]int // id → position in ids
+	// lookup maps folded names and ids to positions in ids, as
+	// Index.Lookup resolves them.
+	lookup map[string]int
+	// wanted are skills outside the snapshot whose arrival (an import, an
+	// enable) would change it: selected or depended on, but missing or
+	// disabled.
+	wanted map[string]bool
+	diags  []skill.Diagnostic
+
+	indexOnce sync.Once
+	index     *Index
+}
+
+// newSnapshot computes the visible skills of a selection (nil: all) from
+// list, the registry's records read at revision rev or later.
+//
+// The dependency closure is walked here, over the same list, rather than
+// with Registry.Closure: one list is one consistent view, and a disabled
+// skill is never walked through, so it cannot pull its own dependencies
+// into the session.
+func newSnapshot(rev int64, selection []string, list []registry.Meta) *snapshot {
+	sn := &snapshot{
+		revision: rev, all: selection == nil,
+		metas: make(map[string]*registry.Meta), pos: make(map[string]int), wanted: make(map[string]bool),
+	}
+	byID := make(map[string]*registry.Meta, len(list))
+	for i := range list {
+		byID[list[i].ID] = &list[i]
+	}
+	add := func(m *registry.Meta) {
+		if _, seen := sn.pos[m.ID]; !seen {
+			sn.pos[m.ID] = len(sn.ids)
+			sn.ids = append(sn.ids, m.ID)
+			sn.metas[m.ID] = m
+		}
+	}
+	if sn.all {
+		for i := range list {
+			if list[i].Enabled {
+				add(&list[i])
+			}
+		}
+	} else {
+		for _, id := range selection {
+			switch m := byID[id]; {
+			case m == nil:
+				sn.miss(id, DiagSelectedNotInstalled, "skills", "The selected skill '%s' is not installed.", id)
+			case !m.Enabled:
+				sn.miss(id, DiagSelectedDisabled, "skills", "The selected skill '%s' is disabled, so it is not visible.", id)
+			default:
+				add(m)
+			}
+		}
+		for i := 0; i < len(sn.ids); i++ {
+			from := sn.ids[i]
+			for _, d := range sn.metas[from].Dependencies.Skills {
+				switch m := byID[d]; {
+				case m == nil:
+					sn.miss(d, DiagDependencyNotInstalled, "skill_dependencies", "'%s' depends on '%s', which is not installed.", from, d)
+				case !m.Enabled:
+					sn.miss(d, DiagDependencyDisabled, "skill_dependencies", "'%s' depends on '%s', which is disabled, so it is not visible.", from, d)
+				default:
+					add(m)
+				}
+			}
+		}
+	}
+	sn.skills = make([]Skill, len(sn.ids))
+	for i, id := range sn.ids {
+		sn.skills[i] = skillOf(sn.metas[id])
+	}
+	order := sortedOrder(sn.skills, func(Skill) bool { return true })
+	sorted := make([]Skill, len(order))
+	for k, i := range order {
+		sorted[k] = sn.skills[i]
+	}
+	sn.lookup = lookupKeys(sorted)
+	for k, i := range sn.lookup {
+		sn.lookup[k] = order[i]
+	}
+	return sn
+}
+
+// miss records a skill the selection wants but cannot show, with one
+// diagnostic however many skills want it.
+func (sn *snapshot) miss(id, code, field, format string, args ...any) {
+	if sn.wanted[id] {
+		return
+	}
+	sn.wanted[id] = true
+	sn.diags = append(sn.diags, skill.Diagnostic{Code: code, Severity: skill.SeverityWarning, Field: field,
+		Message: fmt.Sprintf(format, args...)})
+}
+
+// skillOf maps a registry record onto what the pure functions need.
+func skillOf(m *registry.Meta) Skill {
+	return Skill{
+		ID: m.ID, Name: m.Name, Description: m.Description, WhenToUse: m.WhenToUse,
+		DisableModelInvocation: m.DisableModelInvocation, UserInvocable: m.UserInvocable,
+		AllowedTools: m.AllowedTools, ToolDeps: m.Dependencies.Tools, MCPDeps: m.Dependencies.MCP,
+		Triggers: m.Triggers, AntiTriggers: m.AntiTriggers, CostHint: m.CostHint, ParallelSafe: m.ParallelSafe,
+	}
+}
+
+// find returns the id of the visible skill whose name, or else id, is
+// name, ignoring case and Unicode width.
+func (sn *snapshot) find(name string) (string, bool) {
+	i, ok := sn.lookup[fold(name)]
+	if !ok {
+		return "", false
+	}
+	return sn.ids[i], true
+}
+
+// skill returns the visible skill id.
+func (sn *snapshot) skill(id string) Skill { return sn.skills[sn.pos[id]] }
+
+// routing returns the snapshot's Index, built on first use: building one
+// over a thousand skills takes milliseconds, which sessions that never
+// route should not pay.
+func (sn *snapshot) routing() *Index {
+	sn.indexOnce.Do(func() { sn.index = NewIndex(sn.skills) })
+	return sn.index
+}
+
+// closure returns the skills of ids and their skill dependencies, each
+// once, breadth first, keeping only visible ones (a dependency outside the
+// snapshot is missing or disabled, and was reported when it was built).
+func (sn *snapshot) closure(ids []string) []Skill {
+	var out []Skill
+	seen := make(map[string]bool, len(ids))
+	queue := slices.Clone(ids)
+	for i := 0; i < len(queue); i++ {
+		id := queue[i]
+		m := sn.metas[id]
+		if m == nil || seen[id] {
+			continue
+		}
+		seen[id] = true
+		out = append(out, sn.skill(id))
+		queue = append(queue, m.Dependencies.Skills...)
+	}
+	return out
+}
+
+// selectionKey identifies a selection for sharing snapshots.
+func selectionKey(selection []string) string {
+	if selection == nil {
+		return "*"
+	}
+	return "=" + strings.Join(selection, "\x00")
+}
+
+// cleanSelection trims the ids of a selection and drops empty and
+// repeated ones, keeping nil (every enabled skill) apart from an empty
+// selection (none).
+func cleanSelection(ids []string) []string {
+	if ids == nil {
+		return nil
+	}
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if id = strings.TrimSpace(id); id != "" && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}

@@ -1,0 +1,224 @@
+package resolver
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// installGraph installs skills with dependencies:
+//
+//	report → charts → palette → charts (a cycle)
+//	report → fonts (disabled)
+//	mailer (unrelated), lonely (depends on nothing, not selected)
+//
+// and tool and MCP dependencies on report and palette.
+func installGraph(t *testing.T, e *env) {
+	t.Helper()
+	var files []file
+	files = append(files, skillFiles("report", "# Report\n\nWrite the report with ${SKILL_DIR}/scripts/run.sh.",
+		"skill_dependencies: [charts, fonts]", "tool_dependencies: [Grep]", "mcp_dependencies: [docs-mcp]", `allowed-tools: "Read"`)...)
+	files = append(files, skillFiles("charts", "# Charts", "skill_dependencies: [palette]")...)
+	files = append(files, skillFiles("palette", "# Palette", "skill_dependencies: [charts]", "mcp_dependencies: [color-mcp]", `allowed-tools: "Bash(convert:*)"`)...)
+	files = append(files, skillFiles("fonts", "# Fonts")...)
+	files = append(files, skillFiles("mailer", "# Mailer", "tool_dependencies: [SendMail]", "mcp_dependencies: [mail-mcp]")...)
+	files = append(files, skillFiles("lonely", "# Lonely")...)
+	e.install(t, files...)
+	e.setEnabled(t, "fonts", false)
+}
+
+// TestStage1Snapshot: the visible set is the selection plus the closure of
+// its skill dependencies (deduplicated, cycle-safe, in order), fixed when
+// the session opens; it is readable from the first turn.
+func TestStage1Snapshot(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		installGraph(t, e)
+		ctx := context.Background()
+		s := e.open(t, SessionOptions{Skills: []string{"report", "report", "ghost", "fonts"}})
+		st := s.Status()
+		wantList(t, "visible", st.Visible, []string{"report", "charts", "palette"})
+		wantList(t, "activated", st.Activated, []string{})
+		var codes []string
+		for _, d := range st.Diagnostics {
+			codes = append(codes, d.Code+":"+d.Field)
+		}
+		wantList(t, "diagnostics", codes, []string{
+			DiagSelectedNotInstalled + ":skills", DiagSelectedDisabled + ":skills",
+		})
+		// A dependency is readable from the first turn, before anything
+		// is activated.
+		if got := mustRead(t, s, "/skills/palette/references/notes.md"); got != "Notes about palette.\n" {
+			t.Errorf("palette's notes = %q", got)
+		}
+		// The catalog lists exactly the visible skills.
+		cat, err := s.Catalog(CatalogOptions{Mode: ModeNames})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{"report", "charts", "palette"} {
+			if !contains(cat, `name="`+id+`"`) {
+				t.Errorf("the catalog lacks %s:\n%s", id, cat)
+			}
+		}
+		for _, id := range []string{"mailer", "lonely", "fonts"} {
+			if contains(cat, `name="`+id+`"`) {
+				t.Errorf("the catalog shows %s, which is not visible:\n%s", id, cat)
+			}
+		}
+		_, err = s.ReadFile(ctx, "/skills/lonely/SKILL.md")
+		wantErr(t, "reading an unselected skill", err, skillerr.NotVisible, ReasonNotInSession)
+
+		// A disabled dependency is reported when a selected skill brings it.
+		s2 := e.open(t, SessionOptions{Skills: []string{"report"}})
+		if d := s2.Status().Diagnostics; len(d) != 1 || d[0].Code != DiagDependencyDisabled {
+			t.Errorf("diagnostics of report alone = %+v", d)
+		}
+		// With no selection, every enabled skill, sorted by id; none
+		// selected is none.
+		all := e.open(t, SessionOptions{})
+		wantList(t, "visible with no selection", all.Status().Visible, []string{"charts", "lonely", "mailer", "palette", "report"})
+		none := e.open(t, SessionOptions{Skills: []string{}})
+		wantList(t, "visible with an empty selection", none.Status().Visible, []string{})
+		if cat, _ := none.Catalog(CatalogOptions{}); cat != "" {
+			t.Errorf("the catalog of an empty session is %q, want none", cat)
+		}
+
+		// The snapshot is reused: two sessions of one selection at one
+		// revision share it, and its index is built once.
+		if s.snap != e.open(t, SessionOptions{Skills: []string{"report", "ghost", "fonts"}}).snap {
+			t.Error("two sessions of the same selection at the same revision built two snapshots")
+		}
+		ix := s.snap.routing()
+		if _, err := s.Route(ctx, "make a chart", RouteOptions{}); err != nil || s.snap.routing() != ix {
+			t.Errorf("Route rebuilt the index (%v)", err)
+		}
+
+		// Select changes the selection and rebuilds the snapshot.
+		st, err = s.Select(ctx, []string{"mailer"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantList(t, "visible after Select", st.Visible, []string{"mailer"})
+		_, err = s.ReadFile(ctx, "/skills/palette/SKILL.md")
+		wantErr(t, "reading a skill deselected", err, skillerr.NotVisible, ReasonNotInSession)
+	})
+}
+
+// TestStage2Activation: reading /skills/<id>/SKILL.md activates that
+// skill, only for visible skills, once; Activate by name or location is
+// the same activation.
+func TestStage2Activation(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		installGraph(t, e)
+		ctx := context.Background()
+		s := e.open(t, SessionOptions{Skills: []string{"report"}})
+		// Other files do not activate.
+		mustRead(t, s, "/skills/report/scripts/run.sh")
+		wantList(t, "activated after a script read", s.Activated(), []string{})
+		mustRead(t, s, "/skills/charts/SKILL.md")
+		mustRead(t, s, "report/SKILL.md")
+		mustRead(t, s, "/skills/charts/SKILL.md")
+		wantList(t, "activated", s.Activated(), []string{"charts", "report"})
+		// Not visible: refused, not activated.
+		_, err := s.ReadFile(ctx, "/skills/mailer/SKILL.md")
+		wantErr(t, "SKILL.md of an invisible skill", err, skillerr.NotVisible, ReasonNotInSession)
+		_, err = s.ReadFile(ctx, "/skills/fonts/SKILL.md")
+		wantErr(t, "SKILL.md of a disabled skill", err, skillerr.Disabled, ReasonDisabled)
+		_, err = s.Activate(ctx, "mailer")
+		wantErr(t, "Activate of an invisible skill", err, skillerr.NotVisible, ReasonNotInSession)
+		_, err = s.Activate(ctx, "nope")
+		wantErr(t, "Activate of an unknown skill", err, skillerr.SkillNotFound, ReasonNotInstalled)
+		wantList(t, "activated", s.Activated(), []string{"charts", "report"})
+
+		// Activate by name, id in another case, or location.
+		b := mustActivate(t, s, "PALETTE")
+		if b.ID != "palette" || b.Name != "palette" || b.AlreadyActive || b.BaseDir != "/skills/palette/" {
+			t.Errorf("block = %+v", b)
+		}
+		wantList(t, "resources", b.Resources, []string{"references/notes.md", "scripts/run.sh"})
+		for _, name := range []string{"palette", "/skills/palette/SKILL.md", "/skills/palette/", "/skills/palette"} {
+			if b2 := mustActivate(t, s, name); !b2.AlreadyActive || b2.Content != b.Content {
+				t.Errorf("Activate(%s) again = %+v", name, b2)
+			}
+		}
+		wantList(t, "activated", s.Activated(), []string{"charts", "report", "palette"})
+		_, err = s.Activate(ctx, "/skills/palette/scripts/run.sh")
+		wantErr(t, "Activate of a script", err, skillerr.InvalidArgument, ReasonNotLocation)
+
+		// The block is resolver.Block over the stored body, with
+		// ${SKILL_DIR} filled.
+		rb := mustActivate(t, s, "report")
+		want := Block(s.snap.skill("report"), "# Report\n\nWrite the report with /skills/report/scripts/run.sh.",
+			[]string{"references/notes.md", "scripts/run.sh"})
+		if rb.Content != want || !rb.AlreadyActive {
+			t.Errorf("report's block:\n%s\nwant:\n%s", rb.Content, want)
+		}
+	})
+}
+
+// TestStage3Dependencies: tool and MCP dependencies come into play only
+// once a skill that needs them (or depends on one that does) is
+// activated.
+func TestStage3Dependencies(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		installGraph(t, e)
+		available := []string{"Read", "Write", "Grep", "Bash", "SendMail", "WebFetch", "mcp__docs-mcp__search", "mcp__color-mcp__pick"}
+		s := e.open(t, SessionOptions{
+			Skills: []string{"report", "mailer"}, AvailableTools: available, BaseTools: []string{"Write"},
+			MCPServers: []string{"docs-mcp", "color-mcp", "mail-mcp"},
+		})
+		// Session start: nothing activated, nothing injected.
+		ts := mustTools(t, s)
+		wantList(t, "tools at start", ts.Tools, available)
+		wantList(t, "MCP at start", ts.MCPServers, []string{})
+		if d, _ := s.IsToolAllowed("SendMail", ""); !d.Allowed {
+			t.Errorf("at start, with no skill restricting tools, SendMail is refused: %+v", d)
+		}
+
+		// mailer says nothing about allowed-tools: every tool stays, and
+		// its MCP dependency arrives.
+		mustActivate(t, s, "mailer")
+		ts = mustTools(t, s)
+		wantList(t, "tools after mailer", ts.Tools, available)
+		wantList(t, "MCP after mailer", ts.MCPServers, []string{"mail-mcp"})
+
+		// report restricts: its allowed-tools and its dependencies', their
+		// tool and MCP dependencies, and the base tools.
+		mustRead(t, s, "/skills/report/SKILL.md")
+		ts = mustTools(t, s)
+		wantList(t, "tools after report", ts.Tools, []string{"Read", "Write", "Grep", "Bash", "SendMail", "mcp__docs-mcp__search", "mcp__color-mcp__pick"})
+		wantList(t, "MCP after report", ts.MCPServers, []string{"docs-mcp", "color-mcp", "mail-mcp"})
+		for _, c := range []struct {
+			name, input string
+			ok          bool
+		}{
+			{"Bash", "convert a.png b.jpg", true}, // palette's, through charts
+			{"Bash", "rm -rf /", false},
+			{"Grep", "x", true},                 // report's tool dependency
+			{"mcp__docs-mcp__search", "", true}, // report's MCP dependency
+			{"Write", "", true},                 // a base tool
+			{"WebFetch", "https://example.com", false},
+		} {
+			if d, _ := s.IsToolAllowed(c.name, c.input); d.Allowed != c.ok {
+				t.Errorf("IsToolAllowed(%s, %q) = %+v, want %v", c.name, c.input, d, c.ok)
+			}
+		}
+
+		// The host did not list MCP servers: the dependencies pass as they are.
+		s2 := e.open(t, SessionOptions{Skills: []string{"report"}, AvailableTools: available})
+		mustActivate(t, s2, "report")
+		wantList(t, "MCP without a host list", mustTools(t, s2).MCPServers, []string{"docs-mcp", "color-mcp"})
+		// A host list filters them.
+		s3 := e.open(t, SessionOptions{Skills: []string{"report"}, AvailableTools: available, MCPServers: []string{"color-mcp"}})
+		mustActivate(t, s3, "report")
+		wantList(t, "MCP with a host list", mustTools(t, s3).MCPServers, []string{"color-mcp"})
+		if got := mustTools(t, s3).Tools; slices.Contains(got, "SendMail") {
+			t.Errorf("mailer was never activated in s3, yet SendMail is active: %q", got)
+		}
+	})
+}

@@ -1,0 +1,196 @@
+package resolver
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/skillfs/skillfs/pkg/registry"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// The kinds of Event.
+const (
+	// EventStale: skills visible in the session changed underneath it, or
+	// a skill it would show appeared; Refresh moves it on.
+	EventStale = "stale"
+	// EventClosed: the session was closed.
+	EventClosed = "closed"
+)
+
+// Event tells a session's subscribers that it went stale or was closed.
+type Event struct {
+	Kind    string `json:"kind"`
+	Session string `json:"session"`
+	// Skills are the visible skills that changed, when known.
+	Skills []string `json:"skills"`
+	// Revision is the registry revision of the change, 0 when a read
+	// found the change first.
+	Revision int64 `json:"revision"`
+}
+
+// Subscribe calls fn when the session goes stale (once for each skill
+// found changed) and when it is closed, until cancel is called. fn runs
+// on the goroutine that found the change and must not block.
+func (s *Session) Subscribe(fn func(Event)) (cancel func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.nextSub
+	s.nextSub++
+	s.subs[id] = fn
+	return func() {
+		s.mu.Lock()
+		delete(s.subs, id)
+		s.mu.Unlock()
+	}
+}
+
+// subscribers returns the callbacks in subscription order; s.mu is held.
+func (s *Session) subscribers() []func(Event) {
+	keys := make([]int, 0, len(s.subs))
+	for k := range s.subs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]func(Event), len(keys))
+	for i, k := range keys {
+		out[i] = s.subs[k]
+	}
+	return out
+}
+
+// replay judges the changes heard while sn was built; when some were
+// forgotten (a burst of changes during one build), the session is stale.
+func (s *Session) replay(sn *snapshot, missed []registry.Change, complete bool) {
+	if !complete {
+		s.mu.Lock()
+		s.announce(s.snap == sn && !s.closed, nil, 0)
+	}
+	for _, c := range missed {
+		s.noteChange(c)
+	}
+}
+
+// noteChange judges a registry change against the snapshot: one that
+// touches a visible skill, or adds one the session would show, makes the
+// session stale.
+//
+// A change no newer than the snapshot's revision may or may not be in
+// what the snapshot listed: the registry's list is dropped when a change
+// is heard, which for another context's change comes a little after the
+// commit. Such a change is checked against the registry's records
+// instead, in the background.
+func (s *Session) noteChange(c registry.Change) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	sn := s.snap
+	adds := c.Kind == registry.KindImport || c.Kind == registry.KindReplace || c.Kind == registry.KindEnable
+	var visible, others []string
+	for _, id := range c.IDs {
+		switch {
+		case sn.metas[id] != nil:
+			visible = append(visible, id)
+		case sn.wanted[id], sn.all && adds:
+			others = append(others, id)
+		}
+	}
+	switch {
+	case len(visible)+len(others) == 0:
+		s.mu.Unlock()
+	case c.Revision <= sn.revision:
+		s.mu.Unlock()
+		go s.verify(sn, visible, others, c.Revision)
+	default:
+		s.announce(true, s.markLocked(visible), c.Revision)
+	}
+}
+
+// verify compares the records of the skills a change names with the
+// snapshot sn: a visible skill removed, disabled, of another version or
+// with other dependencies, or a skill the session would now show, makes
+// the session stale.
+func (s *Session) verify(sn *snapshot, visible, others []string, rev int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), verifyTimeout)
+	defer cancel()
+	var differ []string
+	for _, id := range visible {
+		m, err := s.r.reg.Get(ctx, id)
+		old := sn.metas[id]
+		switch {
+		case skillerr.CodeOf(err) == skillerr.SkillNotFound:
+			differ = append(differ, id)
+		case err != nil: // cannot tell; a read will, by the generation
+		case !m.Enabled || m.Digest != old.Digest || !sameDependencies(m.Dependencies, old.Dependencies):
+			differ = append(differ, id)
+		}
+	}
+	added := false
+	for _, id := range others {
+		if m, err := s.r.reg.Get(ctx, id); err == nil && m.Enabled {
+			added = true
+		}
+	}
+	s.mu.Lock()
+	if s.closed || s.snap != sn {
+		s.mu.Unlock()
+		return
+	}
+	s.announce(added || len(differ) > 0, s.markLocked(differ), rev)
+}
+
+// verifyTimeout bounds a background check of a change.
+const verifyTimeout = 10 * time.Second
+
+func sameDependencies(a, b registry.Dependencies) bool {
+	return slices.Equal(a.Tools, b.Tools) && slices.Equal(a.MCP, b.MCP) && slices.Equal(a.Skills, b.Skills)
+}
+
+// markLocked records the visible skills ids as changed and returns those
+// that were not already; s.mu is held.
+func (s *Session) markLocked(ids []string) []string {
+	var fresh []string
+	for _, id := range ids {
+		if !s.changed[id] {
+			s.changed[id] = true
+			fresh = append(fresh, id)
+		}
+	}
+	return fresh
+}
+
+// markChanged records that a read through snapshot sn found skill id
+// changed underneath the session.
+func (s *Session) markChanged(sn *snapshot, id string) {
+	s.mu.Lock()
+	if s.closed || s.snap != sn {
+		s.mu.Unlock()
+		return
+	}
+	s.announce(true, s.markLocked([]string{id}), 0)
+}
+
+// announce makes the session stale when touched, and tells the
+// subscribers when that is news. It releases s.mu, which the caller holds.
+func (s *Session) announce(touched bool, fresh []string, rev int64) {
+	if !touched || (s.stale && len(fresh) == 0) {
+		s.mu.Unlock()
+		return
+	}
+	s.stale = true
+	subs := s.subscribers()
+	s.mu.Unlock()
+	ev := Event{Kind: EventStale, Session: s.id, Skills: append([]string{}, fresh...), Revision: rev}
+	for _, fn := range subs {
+		fn(ev)
+	}
+}
+
+// isChanged reports whether skill id changed underneath the session.
+func (s *Session) isChanged(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.changed[id]
+}

@@ -1,0 +1,331 @@
+package resolver
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/skillfs/skillfs/pkg/registry"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// events collects a session's events.
+type events struct {
+	mu  sync.Mutex
+	got []Event
+}
+
+func watch(s *Session) *events {
+	ev := &events{}
+	s.Subscribe(func(e Event) {
+		ev.mu.Lock()
+		ev.got = append(ev.got, e)
+		ev.mu.Unlock()
+	})
+	return ev
+}
+
+func (ev *events) list() []Event {
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	return slices.Clone(ev.got)
+}
+
+// TestStaleness: a skill replaced through the registry while a session
+// holds it makes the session stale, tells its subscribers, and no read
+// mixes the versions; Refresh moves the session to the new version.
+func TestStaleness(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		e.installSkills(t, "pdf", "docx")
+		ctx := context.Background()
+		s := e.open(t, SessionOptions{})
+		ev := watch(s)
+		old := mustActivate(t, s, "pdf")
+		mustRead(t, s, "/skills/pdf/references/notes.md") // cached now
+		oldDigest := e.meta(t, "pdf").Digest
+
+		// Version 2 of pdf: other body, other notes, a new file.
+		v2 := []file{
+			{"pdf/SKILL.md", md("pdf", "# pdf v2")},
+			{"pdf/references/notes.md", "Version 2 notes.\n"},
+			{"pdf/references/new.md", "New in version 2.\n"},
+		}
+		e.install(t, v2...)
+		st := s.Status()
+		if !st.Stale || !slices.Equal(st.Changed, []string{"pdf"}) {
+			t.Errorf("after the replace: status %+v, want stale with pdf changed", st)
+		}
+		if got := ev.list(); len(got) != 1 || got[0].Kind != EventStale || !slices.Equal(got[0].Skills, []string{"pdf"}) || got[0].Revision != 2 {
+			t.Errorf("events = %+v", got)
+		}
+		// Reads refuse to mix, cached or not, and say what to do.
+		for _, p := range []string{"/skills/pdf/references/notes.md", "/skills/pdf/SKILL.md", "/skills/pdf/references/new.md", "/skills/pdf/scripts/run.sh"} {
+			_, err := s.ReadFile(ctx, p)
+			wantErr(t, "reading "+p, err, skillerr.Conflict, ReasonStale)
+			if err != nil && err.Error() != "pdf: skill pdf changed since this session started; refresh the session" {
+				t.Errorf("stale message: %q", err)
+			}
+		}
+		_, err := s.Activate(ctx, "pdf")
+		wantErr(t, "activating a changed skill", err, skillerr.Conflict, ReasonStale)
+		if cat, _ := s.Catalog(CatalogOptions{Mode: ModeNames}); contains(cat, `"pdf"`) || !contains(cat, `"docx"`) {
+			t.Errorf("the stale session's catalog:\n%s", cat)
+		}
+		// Other skills are unaffected.
+		mustRead(t, s, "/skills/docx/SKILL.md")
+
+		// Refresh: the new version, pdf still activated.
+		st, err = s.Refresh(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Stale || len(st.Changed) != 0 || st.Revision != 2 || !slices.Contains(st.Activated, "pdf") {
+			t.Errorf("after Refresh: %+v", st)
+		}
+		if got := mustRead(t, s, "/skills/pdf/references/notes.md"); got != "Version 2 notes.\n" {
+			t.Errorf("notes after Refresh = %q", got)
+		}
+		nb := mustActivate(t, s, "pdf")
+		if nb.Content == old.Content || !contains(nb.Content, "# pdf v2") || !slices.Contains(nb.Resources, "references/new.md") {
+			t.Errorf("block after Refresh:\n%s", nb.Content)
+		}
+		if s.snap.metas["pdf"].Digest == oldDigest {
+			t.Error("the refreshed snapshot kept the old digest")
+		}
+	})
+}
+
+// TestStaleByRead: a change the session never heard of (another context
+// without a bus) is caught by the generation check of the read itself.
+func TestStaleByRead(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		db := bc.open(t)
+		e := envOn(t, db)
+		e.installSkills(t, "pdf")
+		s := e.open(t, SessionOptions{})
+		ev := watch(s)
+		// A second registry on the same database, with no bus between.
+		other, err := registry.Open(context.Background(), db, registry.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		if _, err := other.WriteFile(context.Background(), "pdf", "references/notes.md", "Edited elsewhere.\n"); err != nil {
+			t.Fatal(err)
+		}
+		if s.Status().Stale {
+			t.Fatal("the session heard a change nobody told it about")
+		}
+		_, err = s.ReadFile(context.Background(), "/skills/pdf/references/notes.md")
+		wantErr(t, "read of an edited file", err, skillerr.Conflict, ReasonStale)
+		_, err = s.ReadFile(context.Background(), "/skills/pdf/references/gone.md")
+		wantErr(t, "read after staleness", err, skillerr.Conflict, ReasonStale)
+		if st := s.Status(); !st.Stale || !slices.Equal(st.Changed, []string{"pdf"}) {
+			t.Errorf("status = %+v", st)
+		}
+		if got := ev.list(); len(got) != 1 || got[0].Revision != 0 {
+			t.Errorf("events = %+v", got)
+		}
+	})
+}
+
+// TestStaleActivation: a cold activation finds a skill edited or removed
+// elsewhere, whether it reads the skill whole (small skills) or its list
+// and SKILL.md apart (large ones).
+func TestStaleActivation(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		for _, size := range []int{10, prefetchLimit + 1} {
+			db := bc.open(t)
+			e := envOn(t, db)
+			big := string(make([]byte, size))
+			e.install(t, file{"pdf/SKILL.md", md("pdf", "# pdf")}, file{"pdf/big.bin", big}, file{"pdf/gone.md", "x"})
+			other, err := registry.Open(context.Background(), db, registry.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer other.Close()
+			ctx := context.Background()
+			s := e.open(t, SessionOptions{})
+			if b := mustActivate(t, s, "pdf"); !slices.Equal(b.Resources, []string{"big.bin", "gone.md"}) {
+				t.Errorf("size %d: resources %q", size, b.Resources)
+			}
+			s2 := e.open(t, SessionOptions{})
+			e.res.cache.purge()
+			if _, err := other.RemovePath(ctx, "pdf", "gone.md"); err != nil {
+				t.Fatal(err)
+			}
+			_, err = s2.Activate(ctx, "pdf")
+			wantErr(t, "activation of a skill edited elsewhere", err, skillerr.Conflict, ReasonStale)
+			s3 := e.open(t, SessionOptions{}) // the registry's list is stale too: no bus
+			if err := other.Remove(ctx, "pdf"); err != nil {
+				t.Fatal(err)
+			}
+			_, err = s3.Activate(ctx, "pdf")
+			wantErr(t, "activation of a skill removed elsewhere", err, skillerr.Conflict, ReasonStale)
+		}
+	})
+}
+
+// TestStaleEvents: which registry changes make a session stale.
+func TestStaleEvents(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		e.installSkills(t, "a", "b", "c")
+		e.setEnabled(t, "c", false)
+		ctx := context.Background()
+		all := e.open(t, SessionOptions{})
+		sel := e.open(t, SessionOptions{Skills: []string{"a", "c", "d"}})
+		stale := func() (bool, bool) { return all.Status().Stale, sel.Status().Stale }
+		// Editing b: all sees b, the selection does not.
+		if _, err := e.reg.WriteFile(ctx, "b", "x.md", "x"); err != nil {
+			t.Fatal(err)
+		}
+		if a, s := stale(); !a || s {
+			t.Errorf("edit of b: all %v, selection %v; want true, false", a, s)
+		}
+		all.Refresh(ctx)
+		// Enabling c, which the selection wants.
+		e.setEnabled(t, "c", true)
+		if a, s := stale(); !a || !s {
+			t.Errorf("enable of c: all %v, selection %v; want both", a, s)
+		}
+		all.Refresh(ctx)
+		sel.Refresh(ctx)
+		wantList(t, "selection after enabling c", sel.Status().Visible, []string{"a", "c"})
+		// Installing d, which the selection names; and e, which only all
+		// would show.
+		e.installSkills(t, "e")
+		if a, s := stale(); !a || s {
+			t.Errorf("import of e: all %v, selection %v; want true, false", a, s)
+		}
+		e.installSkills(t, "d")
+		if _, s := stale(); !s {
+			t.Error("import of d, which the selection names, left it fresh")
+		}
+		sel.Refresh(ctx)
+		wantList(t, "selection after importing d", sel.Status().Visible, []string{"a", "c", "d"})
+		// Disabling a visible skill: stale, and the skill is gone from
+		// reads, the catalog and routing at once.
+		e.setEnabled(t, "a", false)
+		_, err := sel.ReadFile(ctx, "/skills/a/SKILL.md")
+		wantErr(t, "read of a skill disabled underneath", err, skillerr.Conflict, ReasonStale)
+		res, err := sel.Route(ctx, "$a now", RouteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range res.Candidates {
+			if c.ID == "a" {
+				t.Errorf("routing recalled a skill disabled underneath the session: %+v", c)
+			}
+		}
+		sel.Refresh(ctx)
+		_, err = sel.ReadFile(ctx, "/skills/a/SKILL.md")
+		wantErr(t, "read of a disabled skill after Refresh", err, skillerr.Disabled, ReasonDisabled)
+	})
+}
+
+// delayedBus is a Bus whose messages wait until deliver: another tab's
+// change reaches this one a little after its commit.
+type delayedBus struct {
+	mu      sync.Mutex
+	peers   []*delayedBus
+	subs    []func(registry.Change)
+	pending []registry.Change
+}
+
+func (b *delayedBus) Publish(c registry.Change) {
+	for _, p := range b.peers {
+		p.mu.Lock()
+		p.pending = append(p.pending, c)
+		p.mu.Unlock()
+	}
+}
+
+func (b *delayedBus) Subscribe(fn func(registry.Change)) func() {
+	b.mu.Lock()
+	b.subs = append(b.subs, fn)
+	b.mu.Unlock()
+	return func() {}
+}
+
+// deliver hands the waiting messages to the subscribers.
+func (b *delayedBus) deliver() {
+	b.mu.Lock()
+	msgs, subs := b.pending, slices.Clone(b.subs)
+	b.pending = nil
+	b.mu.Unlock()
+	for _, c := range msgs {
+		for _, fn := range subs {
+			fn(c)
+		}
+	}
+}
+
+// TestStaleLateChange: another tab's change committed before a session
+// opened but heard after it (the registry listed its cached records) is
+// checked against the registry, and makes the session stale.
+func TestStaleLateChange(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		db := bc.open(t)
+		here, there := &delayedBus{}, &delayedBus{}
+		here.peers, there.peers = []*delayedBus{there}, []*delayedBus{here}
+		ctx := context.Background()
+		e := &env{db: newCountingDB(db)}
+		var err error
+		if e.reg, err = registry.Open(ctx, db, registry.Options{Bus: here}); err != nil {
+			t.Fatal(err)
+		}
+		defer e.reg.Close()
+		if e.res, err = New(ctx, e.reg, db, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		defer e.res.Close()
+		other, err := registry.Open(ctx, db, registry.Options{Bus: there})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		e.installSkills(t, "pdf", "docx")
+		e.open(t, SessionOptions{}) // the registry's list is cached now
+
+		for _, c := range []struct {
+			name   string
+			change func() error
+			want   []string
+		}{
+			{"disable", func() error { _, err := other.SetEnabled(ctx, "pdf", false); return err }, []string{"pdf"}},
+			{"edit", func() error { _, err := other.WriteFile(ctx, "docx", "x.md", "x"); return err }, []string{"docx"}},
+			{"import", func() error {
+				_, err := other.Import(ctx, zipOf(t, skillFiles("new", "# new")...), registry.ImportOptions{})
+				return err
+			}, []string{}},
+		} {
+			if err := c.change(); err != nil {
+				t.Fatal(err)
+			}
+			s := e.open(t, SessionOptions{}) // at the new revision, from the old list
+			if s.Status().Stale {
+				t.Fatalf("%s: stale before the change was heard", c.name)
+			}
+			here.deliver()
+			deadline := time.Now().Add(5 * time.Second)
+			for !s.Status().Stale && time.Now().Before(deadline) {
+				time.Sleep(2 * time.Millisecond)
+			}
+			if st := s.Status(); !st.Stale || !slices.Equal(st.Changed, c.want) {
+				t.Errorf("%s: status %+v, want stale with %q changed", c.name, st, c.want)
+			}
+			// Refresh: up to date, and a change already seen is not news.
+			if st, err := s.Refresh(ctx); err != nil || st.Stale {
+				t.Errorf("%s: after Refresh %+v, %v", c.name, st, err)
+			}
+			time.Sleep(10 * time.Millisecond)
+			if s.Status().Stale {
+				t.Errorf("%s: stale again after Refresh", c.name)
+			}
+		}
+	})
+}

@@ -1,0 +1,141 @@
+package resolver
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/vfs"
+)
+
+// statsLock serialises updates of the usage statistics across tabs.
+const statsLock = "skillfs-stats"
+
+// Catalog renders level 1 (see the package function Catalog) over the
+// session's visible skills. Skills that changed underneath the session
+// are left out until Refresh: they cannot be read, so they are not
+// offered.
+func (s *Session) Catalog(opts CatalogOptions) (string, error) {
+	skills, err := s.shown()
+	if err != nil {
+		return "", err
+	}
+	return Catalog(skills, opts)
+}
+
+// shown returns the visible skills that did not change underneath the
+// session.
+func (s *Session) shown() ([]Skill, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errSessionClosed(s.id)
+	}
+	if len(s.changed) == 0 {
+		return s.snap.skills, nil
+	}
+	return slices.DeleteFunc(slices.Clone(s.snap.skills), func(sk Skill) bool { return s.changed[sk.ID] }), nil
+}
+
+// Route finds the skills query needs (see Index.Route) among the visible
+// ones, with the success rates of vfs.StoreStats. opts.Stats, opts.Ready
+// and opts.Exclude are the session's: only visible, enabled skills are
+// routed to (those that changed underneath the session are excluded), and
+// a skill is ready when the host has its tool and MCP dependencies, as
+// far as the host listed them.
+func (s *Session) Route(ctx context.Context, query string, opts RouteOptions) (Result, error) {
+	sn, err := s.current()
+	if err != nil {
+		return Result{}, err
+	}
+	stats, err := s.r.readStats(ctx, sn)
+	if err != nil {
+		return Result{}, err
+	}
+	opts.Stats = stats
+	opts.Ready = func(id string) bool {
+		m := sn.metas[id]
+		return m != nil && subset(m.Dependencies.Tools, s.available) && subset(m.Dependencies.MCP, s.mcp)
+	}
+	opts.Exclude = s.isChanged
+	return sn.routing().Route(query, opts), nil
+}
+
+// subset reports whether every name of want is in have; nil have means
+// the host did not say, which does not count against a skill.
+func subset(want, have []string) bool {
+	if have == nil {
+		return true
+	}
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// RecordOutcome counts a run of the visible skill id as a success or a
+// failure, for Route's success rate. The statistics are shared by every
+// context of the origin.
+func (s *Session) RecordOutcome(ctx context.Context, id string, ok bool) error {
+	sn, err := s.current()
+	if err != nil {
+		return err
+	}
+	if sn.metas[id] == nil {
+		return s.r.whyNot(ctx, id)
+	}
+	return s.r.db.Lock(ctx, statsLock, func(ctx context.Context) error {
+		res, err := s.r.db.Read(ctx, vfs.Get(vfs.StoreStats, id))
+		if err != nil {
+			return err
+		}
+		st, err := decodeStats(id, res[0])
+		if err != nil {
+			return err
+		}
+		if ok {
+			st.Success++
+		} else {
+			st.Failure++
+		}
+		b, err := json.Marshal(st)
+		if err != nil {
+			return skillerr.Wrap(skillerr.Internal, id, err, "cannot encode the statistics")
+		}
+		return s.r.db.Commit(ctx, vfs.Put(vfs.StoreStats, id, b))
+	})
+}
+
+// readStats returns the statistics of the skills of sn, in one read.
+func (r *Resolver) readStats(ctx context.Context, sn *snapshot) (map[string]Stats, error) {
+	res, err := r.db.Read(ctx, vfs.GetPrefix(vfs.StoreStats, ""))
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Stats)
+	for _, rec := range res[0] {
+		if sn.metas[rec.Key] == nil {
+			continue
+		}
+		st, err := decodeStats(rec.Key, []vfs.Record{rec})
+		if err != nil {
+			return nil, err
+		}
+		out[rec.Key] = st
+	}
+	return out, nil
+}
+
+func decodeStats(id string, found []vfs.Record) (Stats, error) {
+	var st Stats
+	if len(found) == 0 {
+		return st, nil
+	}
+	if err := json.Unmarshal(found[0].Value, &st); err != nil {
+		return st, skillerr.Wrap(skillerr.Internal, id, err, "the stored statistics are corrupt")
+	}
+	return st, nil
+}

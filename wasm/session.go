@@ -1,0 +1,137 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+
+	"github.com/skillfs/skillfs/pkg/resolver"
+)
+
+// sessionArgs name the session a call is about.
+type sessionArgs struct {
+	Session string `json:"session"`
+}
+
+// sessionMethod adapts a call on an open session taking arguments of type
+// A (decoded from the same object as the session id). Sessions are the
+// agent side, so the agent capability may call them.
+func sessionMethod[A any](fn func(ctx context.Context, s *resolver.Session, a A) (result, error)) method {
+	return method{agent: true, run: func(ctx context.Context, m *module, r request) (result, error) {
+		var sa sessionArgs
+		if err := r.decode(&sa); err != nil {
+			return result{}, err
+		}
+		s, err := m.res.Session(sa.Session)
+		if err != nil {
+			return result{}, err
+		}
+		var a A
+		if err := r.decode(&a); err != nil {
+			return result{}, err
+		}
+		return fn(ctx, s, a)
+	}}
+}
+
+type none struct{}
+
+// sessionMethods are the resolver's methods, by the names js/bridge.ts
+// calls; main adds them to methods.
+var sessionMethods = map[string]method{
+	"resolver.openSession": {agent: true, run: func(ctx context.Context, m *module, r request) (result, error) {
+		var a struct {
+			ContextID      string   `json:"contextId"`
+			Skills         []string `json:"skills"`
+			AvailableTools []string `json:"availableTools"`
+			BaseTools      []string `json:"baseTools"`
+			MCPServers     []string `json:"mcpServers"`
+		}
+		if err := r.decode(&a); err != nil {
+			return result{}, err
+		}
+		s, err := m.res.OpenSession(ctx, resolver.SessionOptions{
+			ContextID: a.ContextID, Skills: a.Skills, AvailableTools: a.AvailableTools, BaseTools: a.BaseTools, MCPServers: a.MCPServers,
+		})
+		if err != nil {
+			return result{}, err
+		}
+		return result{value: sessionArgs{Session: s.ID()}}, nil
+	}},
+	// resolver.audit reads the audit log: the management side only.
+	"resolver.audit": {run: func(ctx context.Context, m *module, r request) (result, error) {
+		var a struct {
+			Limit int `json:"limit"`
+		}
+		if err := r.decode(&a); err != nil {
+			return result{}, err
+		}
+		return value(m.res.Audit(ctx, a.Limit))
+	}},
+	"session.catalog": sessionMethod(func(_ context.Context, s *resolver.Session, a resolver.CatalogOptions) (result, error) {
+		return value(s.Catalog(a))
+	}),
+	"session.activate": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
+		Name string `json:"name"`
+	}) (result, error) {
+		return value(s.Activate(ctx, a.Name))
+	}),
+	"session.invoke": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
+		Text string `json:"text"`
+	}) (result, error) {
+		return value(s.Invoke(ctx, a.Text))
+	}),
+	"session.readFile": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
+		Path string `json:"path"`
+	}) (result, error) {
+		b, err := s.ReadFile(ctx, a.Path)
+		return result{bytes: b}, err
+	}),
+	"session.activeTools": sessionMethod(func(_ context.Context, s *resolver.Session, _ none) (result, error) {
+		return value(s.ActiveTools())
+	}),
+	"session.isToolAllowed": sessionMethod(func(_ context.Context, s *resolver.Session, a struct {
+		Name  string `json:"name"`
+		Input string `json:"input"`
+	}) (result, error) {
+		return value(s.IsToolAllowed(a.Name, a.Input))
+	}),
+	"session.route": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
+		Query   string   `json:"query"`
+		History []string `json:"history"`
+	}) (result, error) {
+		return value(s.Route(ctx, a.Query, resolver.RouteOptions{History: a.History}))
+	}),
+	"session.recordOutcome": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
+		ID string `json:"id"`
+		OK bool   `json:"ok"`
+	}) (result, error) {
+		return result{}, s.RecordOutcome(ctx, a.ID, a.OK)
+	}),
+	"session.pin": sessionMethod(func(ctx context.Context, s *resolver.Session, a idArgs) (result, error) {
+		return value(s.Pin(ctx, a.ID))
+	}),
+	"session.unpin": sessionMethod(func(ctx context.Context, s *resolver.Session, a idArgs) (result, error) {
+		return value(s.Unpin(ctx, a.ID))
+	}),
+	"session.pinned": sessionMethod(func(ctx context.Context, s *resolver.Session, _ none) (result, error) {
+		return value(s.Pinned(ctx))
+	}),
+	"session.turn": sessionMethod(func(ctx context.Context, s *resolver.Session, _ none) (result, error) {
+		return value(s.Turn(ctx))
+	}),
+	"session.select": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
+		Skills []string `json:"skills"`
+	}) (result, error) {
+		return value(s.Select(ctx, a.Skills))
+	}),
+	"session.refresh": sessionMethod(func(ctx context.Context, s *resolver.Session, _ none) (result, error) {
+		return value(s.Refresh(ctx))
+	}),
+	"session.status": sessionMethod(func(_ context.Context, s *resolver.Session, _ none) (result, error) {
+		return result{value: s.Status()}, nil
+	}),
+	"session.close": sessionMethod(func(ctx context.Context, s *resolver.Session, _ none) (result, error) {
+		return result{}, s.Close(ctx)
+	}),
+}
