@@ -18,17 +18,19 @@ WASM_PKGS := ./pkg/...
 NOISE     := could not unmarshal event: unknown IPAddressSpace value
 FUZZTIME  ?= 20s
 
-.PHONY: help test test-native test-wasm lint demo build cli fuzz bench deps clean
+.PHONY: help test test-native test-wasm test-demo lint demo demo-build build cli fuzz bench deps clean
 
 include web/node.mk
+include web/test/test.mk
 
 help:
 	@echo "make demo   run skillfs (see README.md)"
 	@echo "make test   run every test, natively and in headless Chromium"
+	@echo "make build  write dist/: skillfs.wasm, wasm_exec.js, bridge.js, bridge.d.ts"
 	@echo "make fuzz   run the fuzz targets for FUZZTIME each ($(FUZZTIME))"
 	@echo "make bench  print the benchmark table"
 
-test: lint typecheck test-native test-wasm
+test: lint typecheck test-native test-wasm test-browser test-demo
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -73,12 +75,22 @@ $(DIST)/bridge.d.ts: js/bridge.ts $(NODE_DEPS)
 	node_modules/.bin/tsc js/bridge.ts --ignoreConfig --strict --declaration --emitDeclarationOnly --target es2022 --lib es2022,dom --outDir $(DIST)
 
 SAMPLE    := web/sample-pack
+DEMO      := $(DIST)/demo
+PORT      ?= 8080
 
-demo: cli
-	$(BIN)/skills validate $(SAMPLE)
-	$(BIN)/skills to-prompt $(SAMPLE)
-	$(BIN)/skills pack $(SAMPLE) -o $(BIN)/sample-pack.zip
-	$(BIN)/skills validate $(BIN)/sample-pack.zip
+# The demo page, built into dist/demo and served on 127.0.0.1:$(PORT).
+demo: demo-build
+	$(NODE) web/demo/serve.mjs $(DEMO) --port $(PORT)
+
+# The demo page driven by clicks; it also takes docs/demo.png.
+test-demo: demo-build $(CHROMIUM)
+	$(NODE) --test --test-reporter=spec web/demo/demo.test.mjs
+
+demo-build: build cli
+	@mkdir -p $(DEMO)
+	cp web/demo/index.html web/demo/demo.css $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DEMO)/
+	node_modules/.bin/esbuild web/demo/demo.ts --bundle --format=esm --target=es2022 --outfile=$(DEMO)/demo.js
+	$(BIN)/skills pack $(SAMPLE) -o $(DEMO)/sample-pack.zip
 
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./pkg/skill
@@ -92,7 +104,7 @@ BENCHTIME ?= 5x
 bench: build $(WASMEXEC) $(CHROMIUM) $(NODE_DEPS)
 	$(GO) run ./internal/benchpack/cmd/benchpack -o $(BIN)/bench
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchtime=$(BENCHTIME) -exec=$(WASMEXEC) ./pkg/registry ./pkg/resolver 2>&1 | grep -v "$(NOISE)"
-	$(NODE) web/bench/run.mjs $(BIN)/bench/pack.zip --runs 3
+	$(NODE) web/bench/run.mjs $(BIN)/bench/pack.zip --runs 3 --coldstart $(BIN)/bench/small1000.zip
 	@printf '%-22s %9d bytes raw  %9d bytes gzipped\n' $(DIST)/skillfs.wasm $$(wc -c < $(DIST)/skillfs.wasm) $$(gzip -9 -c $(DIST)/skillfs.wasm | wc -c)
 
 clean:

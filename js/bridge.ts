@@ -406,7 +406,7 @@ export async function loadSkillfs(opts: LoadOptions): Promise<Skillfs> {
     (globalThis as Record<string, unknown>)[global] = {
       resolve,
       reject: (e: unknown) => reject(toSkillfsError(e)),
-      onChange: (c: Change) => listeners.forEach((l) => l(c)),
+      onChange: (c: Change) => notifyAll(listeners, c),
     };
   });
   const instance = await instantiate(opts.wasmURL, go.importObject);
@@ -446,10 +446,15 @@ async function goRuntime(wasmExecURL?: string | URL): Promise<GoConstructor> {
       s.onerror = () => reject(new SkillfsError(`cannot load ${url}`, "Internal"));
       g.document!.head.append(s);
     });
-  } else if (g.importScripts) {
-    g.importScripts(url);
   } else {
-    await import(/* @vite-ignore */ url);
+    try {
+      // A classic worker (an MV3 service worker) loads it synchronously;
+      // a module worker has importScripts but throws, and imports instead.
+      if (!g.importScripts) throw new TypeError("no importScripts");
+      g.importScripts(url);
+    } catch {
+      await import(/* @vite-ignore */ url);
+    }
   }
   if (!g.Go) throw new SkillfsError(`${url} did not define Go`, "Internal");
   return g.Go;
@@ -464,6 +469,18 @@ async function instantiate(url: string | URL, imports: WebAssembly.Imports): Pro
     return (await WebAssembly.instantiateStreaming(res, imports)).instance;
   }
   return (await WebAssembly.instantiate(await res.arrayBuffer(), imports)).instance;
+}
+
+// A listener that throws is its owner's bug: report it, and keep the
+// other listeners and the call that notified them going.
+function notifyAll<T>(listeners: Iterable<(v: T) => void>, v: T): void {
+  for (const l of listeners) {
+    try {
+      l(v);
+    } catch (e) {
+      (globalThis.reportError ?? console.error)(e);
+    }
+  }
 }
 
 function toSkillfsError(e: unknown): SkillfsError {
@@ -546,13 +563,13 @@ export function connectSkillfs(port: AnyPort): Skillfs {
   const listeners = new Set<(c: Change) => void>();
   l.listen((m) => {
     if (m.t === "change") {
-      listeners.forEach((fn) => fn(m.change));
+      notifyAll(listeners, m.change);
       return;
     }
     const p = pending.get(m.id);
     if (!p) return;
     if (m.t === "progress") {
-      p.progress?.(m.value);
+      if (p.progress) notifyAll([p.progress], m.value);
       return;
     }
     pending.delete(m.id);

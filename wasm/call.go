@@ -86,6 +86,8 @@ func (m *module) call(args []js.Value) js.Value {
 	return newPromise(func() (js.Value, error) {
 		meth, ok := methods[name]
 		switch {
+		case capArg != admin && capArg != agent:
+			return js.Value{}, skillerr.New(skillerr.PermissionDenied, name, "the %q capability allows no call", capArg)
 		case !ok:
 			return js.Value{}, skillerr.New(skillerr.InvalidArgument, name, "no such method")
 		case capArg != admin && !(capArg == agent && meth.agent):
@@ -156,6 +158,21 @@ func jsError(err error) js.Value {
 		e.Set("diagnostics", jsValueOf(me.Diagnostics))
 	}
 	return e
+}
+
+// notify calls a caller's callback (onChange, onProgress). A callback that
+// throws is the caller's bug: it is reported on the console and must not
+// fail the call that reported to it, nor end the module.
+func notify(fn js.Value, arg js.Value) {
+	if fn.Type() != js.TypeFunction {
+		return
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			js.Global().Get("console").Call("error", "skillfs: a callback threw:", fmt.Sprint(p))
+		}
+	}()
+	fn.Invoke(arg)
 }
 
 // jsValueOf converts v to a plain JavaScript value through JSON.

@@ -71,10 +71,6 @@ func open(ctx context.Context, name string, onChange js.Value) (*module, error) 
 	if err != nil {
 		return nil, err
 	}
-	reg.Subscribe(func(c registry.Change) {
-		if onChange.Type() == js.TypeFunction {
-			onChange.Invoke(jsValueOf(c))
-		}
-	})
+	reg.Subscribe(func(c registry.Change) { notify(onChange, jsValueOf(c)) })
 	return &module{reg: reg, res: res}, nil
 }

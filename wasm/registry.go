@@ -114,9 +114,7 @@ const yieldEvery = 30 * time.Millisecond
 func progressTo(r request) func(registry.Progress) {
 	last := time.Now()
 	return func(p registry.Progress) {
-		if r.progress.Truthy() {
-			r.progress.Invoke(jsValueOf(p))
-		}
+		notify(r.progress, jsValueOf(p))
 		if time.Since(last) > yieldEvery {
 			time.Sleep(time.Millisecond)
 			last = time.Now()

@@ -9,7 +9,7 @@
 // that exports a Benchmark, import it here and register it below.
 
 import { get, names, register, type ImportResult, type ReadResult } from './registry.ts';
-import { skillfs } from './skillfs.ts';
+import { coldStart, skillfs } from './skillfs.ts';
 import { zenfs } from './zenfs.ts';
 
 register('zenfs', zenfs); // baseline: first registered
@@ -35,6 +35,7 @@ export interface BenchPage {
   importZip(name: string, zipUrl: string): Promise<ImportResult>;
   readFile(name: string, entry: string): Promise<ReadResult | null>;
   cleanup(name: string): Promise<void>;
+  coldStart(zipUrl: string): ReturnType<typeof coldStart>;
 }
 
 const bench: BenchPage = {
@@ -51,6 +52,9 @@ const bench: BenchPage = {
   },
   async cleanup(name) {
     await get(name).cleanup?.();
+  },
+  async coldStart(zipUrl) {
+    return coldStart(await fetchZip(zipUrl));
   },
 };
 

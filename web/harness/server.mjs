@@ -38,6 +38,7 @@ const ISOLATION_HEADERS = {
  * @property {Record<string, string>} [routes]  Extra mounts checked before root:
  *   a key ending in "/" maps a URL prefix to a directory ("/dist/": "/abs/dist");
  *   any other key maps one URL path to one file ("/input.zip": "/tmp/x.zip").
+ * @property {number} [port]  Port to listen on (default 0: a free one).
  * @property {number} [timeoutMs]  Bound on listen() (default 10 s).
  * @property {(line: string) => void} [log]  Called with one line per request (default: silent).
  * @property {boolean} [isolate]  Send COOP/COEP headers so pages are crossOriginIsolated
@@ -128,7 +129,7 @@ export async function serve(opts) {
   await withTimeout(
     new Promise((ok, fail) => {
       server.once('error', fail);
-      server.listen(0, '127.0.0.1', () => ok(undefined));
+      server.listen(opts.port ?? 0, '127.0.0.1', () => ok(undefined));
     }),
     opts.timeoutMs ?? 10_000,
     'server listen',

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// Serves the built demo (make demo) on http://127.0.0.1:8080 until stopped.
+//   node web/demo/serve.mjs DIR [--port N]
+
+import { parseArgs } from 'node:util';
+import { serve } from '../harness/index.mjs';
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { port: { type: 'string', default: process.env.PORT ?? '8080' } } });
+if (positionals.length !== 1) {
+  process.stderr.write('usage: node web/demo/serve.mjs DIR [--port N]\n');
+  process.exit(2);
+}
+const server = await serve({ root: positionals[0], port: Number(values.port), isolate: false });
+process.stdout.write(`skillfs demo: ${server.url}  (Ctrl-C to stop)\n`);
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.close().then(() => process.exit(0)));

@@ -1,0 +1,212 @@
+// skillfs across browser contexts of one origin: the same database after a
+// reload, a second tab told of the first one's changes through onChange,
+// and the module running in a dedicated Worker, off the main thread.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import {
+  ALPHA, BETA, STEP_MS, TEST_MS, assertOk, b64, closePage, digestOf, ev, freshDB, packZip, startBrowser,
+} from './helpers.mjs';
+
+/** @type {Awaited<ReturnType<typeof startBrowser>>} */
+let b;
+before(async () => {
+  b = await startBrowser();
+});
+after(async () => {
+  await b?.close();
+});
+
+async function tab(t) {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  return page;
+}
+
+/** Loads skillfs on db as window.sk in page; window.changes collects sk.onChange. */
+function load(page, db) {
+  return ev(page, async (db) => {
+    window.sk = await T.load(db);
+    window.changes = [];
+    sk.onChange((c) => changes.push(c));
+  }, db);
+}
+
+/** Waits (at most ms) until page's window.changes has n entries; returns them. */
+function changesAfter(page, n, ms = 5000) {
+  return ev(page, ([n, ms]) => new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    (function poll() {
+      if (changes.length >= n) resolve(changes);
+      else if (performance.now() - t0 > ms) reject(new Error(`${changes.length} change(s) after ${ms} ms, wanted ${n}: ${JSON.stringify(changes)}`));
+      else setTimeout(poll, 10);
+    })();
+  }), [n, ms], ms + 5000);
+}
+
+const list = (page) => ev(page, () => sk.registry.list());
+
+// ---- 5. Persistence. ----
+
+test('a reload keeps the skills: same database, same records and digests', { timeout: TEST_MS }, async (t) => {
+  const page = await tab(t);
+  const db = freshDB('reload');
+  await load(page, db);
+  const r = assertOk(await ev(page, (z) => T.outcome(sk.registry.importZip(T.fromB64(z), { source: 'pack.zip' })), b64(packZip())));
+  assert.deepEqual(r.skills.map((s) => [s.id, s.digest]), [['alpha', digestOf(ALPHA)], ['beta', digestOf(BETA)]]);
+  await ev(page, () => sk.registry.setEnabled('beta', false));
+  const before = await list(page);
+
+  await page.reload({ waitUntil: 'load', timeout: STEP_MS });
+  await page.waitForFunction('window.ready === true && window.sk === undefined', undefined, { timeout: STEP_MS, polling: 20 });
+  await load(page, db);
+  const afterReload = await list(page);
+  assert.deepEqual(afterReload, before, 'list() after the reload is what it was, records and all');
+  assert.deepEqual(afterReload.map((s) => [s.id, s.digest, s.enabled]), [
+    ['alpha', digestOf(ALPHA), true], ['beta', digestOf(BETA), false],
+  ]);
+  assert.equal(await ev(page, () => sk.registry.revision()), 2);
+  assert.equal(await ev(page, () => sk.registry.readText('alpha', 'scripts/run.py')), ALPHA['scripts/run.py']);
+
+  // Another database of the same origin is another registry.
+  await load(page, freshDB('reload-other'));
+  assert.deepEqual(await list(page), []);
+});
+
+// ---- 6. A second tab. ----
+
+test('a second tab hears the first one\'s import through onChange, and lists it', { timeout: TEST_MS }, async (t) => {
+  const db = freshDB('tabs');
+  const a = await tab(t);
+  const bb = await tab(t);
+  await load(a, db);
+  await load(bb, db);
+  // B lists first, so it has a cached (empty) list the change must drop.
+  assert.deepEqual(await list(bb), []);
+  assert.deepEqual(await list(a), []);
+
+  const r = assertOk(await ev(a, (z) => T.outcome(sk.registry.importZip(T.fromB64(z))), b64(packZip())));
+  assert.equal(r.revision, 1);
+  const heard = await changesAfter(bb, 1);
+  assert.deepEqual(heard, [{ kind: 'import', ids: ['alpha', 'beta'], revision: 1 }]);
+  assert.deepEqual((await list(bb)).map((s) => [s.id, s.digest]), [['alpha', digestOf(ALPHA)], ['beta', digestOf(BETA)]]);
+  assert.deepEqual(await list(bb), await list(a), 'both tabs list the same records');
+
+  // And back: B's change reaches A, whose cached list it drops.
+  assert.equal((await ev(bb, () => sk.registry.setEnabled('alpha', false))).enabled, false);
+  assert.deepEqual(await changesAfter(a, 2), [
+    { kind: 'import', ids: ['alpha', 'beta'], revision: 1 },
+    { kind: 'disable', ids: ['alpha'], revision: 2 },
+  ], 'A heard its own import, then B\'s change');
+  assert.equal((await ev(a, () => sk.registry.get('alpha'))).enabled, false);
+  assert.deepEqual((await list(a)).map((s) => s.enabled), [false, true]);
+  // Revisions stay one sequence across the tabs.
+  assert.equal(await ev(a, () => sk.registry.revision()), 2);
+  assert.deepEqual(await changesAfter(bb, 2), [
+    { kind: 'import', ids: ['alpha', 'beta'], revision: 1 },
+    { kind: 'disable', ids: ['alpha'], revision: 2 },
+  ]);
+  assert.deepEqual(b.pageErrors, []);
+});
+
+// ---- 7. A dedicated Worker. ----
+
+/**
+ * Starts worker script (see helpers.mjs) in page, has it load skillfs on db
+ * with opts and import the pack, and returns its answer; meanwhile the page
+ * itself has skillfs loaded on the same db and collects its changes.
+ */
+async function inWorker(page, script, type, db, extraOpts = {}) {
+  await load(page, db);
+  return ev(page, async ([script, type, db, z, extraOpts]) => {
+    const w = new Worker(script, { type });
+    try {
+      return await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${script}: no answer in 15 s`)), 15000);
+        w.onerror = (e) => { clearTimeout(timer); reject(new Error(`${script}: ${e.message}`)); };
+        w.onmessage = (e) => {
+          if (e.data.started) {
+            w.postMessage({ opts: { wasmURL: '/dist/skillfs.wasm', dbName: db, ...extraOpts }, zip: z });
+            return;
+          }
+          clearTimeout(timer);
+          resolve(e.data);
+        };
+      });
+    } finally {
+      w.terminate();
+    }
+  }, [script, type, db, b64(packZip()), extraOpts], 20000);
+}
+
+async function assertWorkerImported(page, out) {
+  assert.equal(out.ok, true, `the worker failed: ${JSON.stringify(out.error)}`);
+  assert.equal(out.hasDocument, false, 'no document: not the main thread');
+  assert.equal(out.isWorker, true, 'a WorkerGlobalScope');
+  assert.deepEqual(out.imported, ['alpha', 'beta']);
+  assert.equal(out.revision, 1);
+  assert.deepEqual(out.progress.map((p) => p.phase), ['prepare', 'prepare', 'commit', 'done']);
+  assert.deepEqual(out.list, [{ id: 'alpha', digest: digestOf(ALPHA) }, { id: 'beta', digest: digestOf(BETA) }]);
+  // The page, on the same database, hears the worker's import and lists it.
+  assert.deepEqual(await changesAfter(page, 1), [{ kind: 'import', ids: ['alpha', 'beta'], revision: 1 }]);
+  assert.deepEqual((await list(page)).map((s) => [s.id, s.digest]), [['alpha', digestOf(ALPHA)], ['beta', digestOf(BETA)]]);
+}
+
+test('a module worker that imports wasm_exec.js itself runs skillfs off the main thread', { timeout: TEST_MS }, async (t) => {
+  const page = await tab(t);
+  const out = await inWorker(page, '/worker-module-preload.js', 'module', freshDB('worker-preload'));
+  await assertWorkerImported(page, out);
+});
+
+test('a classic worker (importScripts wasm_exec.js, import() of the bridge) runs skillfs', { timeout: TEST_MS }, async (t) => {
+  const page = await tab(t);
+  const out = await inWorker(page, '/worker-classic.js', 'classic', freshDB('worker-classic'), { wasmExecURL: '/dist/wasm_exec.js' });
+  await assertWorkerImported(page, out);
+});
+
+test('a module worker can let loadSkillfs load wasm_exec.js from wasmExecURL', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const page = await tab(t);
+  const out = await inWorker(page, '/worker-module.js', 'module', freshDB('worker-module'), { wasmExecURL: '/dist/wasm_exec.js' });
+  await assertWorkerImported(page, out);
+});
+
+// ---- Listeners that throw. ----
+
+test('a throwing onChange listener fails neither the change that committed nor the other tabs', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const db = freshDB('throw-own');
+  const a = await tab(t);
+  const other = await tab(t);
+  await load(a, db);
+  await load(other, db);
+  assert.deepEqual(await list(other), [], 'the other tab has a cached, empty list');
+  await ev(a, () => { sk.onChange(() => { throw new Error('a listener with a bug'); }); });
+  const r = await ev(a, (z) => T.outcome(sk.registry.importZip(T.fromB64(z))), b64(packZip()));
+  assert.equal(await ev(a, () => sk.registry.revision()), 1, 'the import committed');
+  assertOk(r, 'the import that committed');
+  assert.deepEqual(await changesAfter(other, 1), [{ kind: 'import', ids: ['alpha', 'beta'], revision: 1 }]);
+  assert.deepEqual((await list(other)).map((s) => s.id), ['alpha', 'beta'], 'the other tab is not left with a stale list');
+});
+
+test('a throwing onChange listener in the tab that hears a change does not end its module', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const db = freshDB('throw-heard');
+  const a = await tab(t);
+  const other = await tab(t);
+  await load(a, db);
+  await load(other, db);
+  await ev(other, () => { sk.onChange(() => { throw new Error('a listener with a bug'); }); });
+  assertOk(await ev(a, (z) => T.outcome(sk.registry.importZip(T.fromB64(z))), b64(packZip())));
+  // The listener registered by load() comes after the throwing one.
+  const heard = await ev(other, async () => {
+    const t0 = performance.now();
+    while (changes.length === 0 && performance.now() - t0 < 3000) await new Promise((r) => setTimeout(r, 10));
+    return { changes, list: await Promise.race([T.outcome(sk.registry.list()), new Promise((r) => setTimeout(() => r({ ok: false, error: 'no answer in 3 s' }), 3000))]) };
+  });
+  assert.deepEqual(heard.changes, [{ kind: 'import', ids: ['alpha', 'beta'], revision: 1 }], 'the next listener still hears it');
+  assert.deepEqual(assertOk(heard.list, 'list() in the tab whose listener threw').map((s) => s.id), ['alpha', 'beta']);
+});

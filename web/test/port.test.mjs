@@ -1,0 +1,304 @@
+// The port transport of js/bridge.ts: serveSkillfs on a host that runs the
+// module (loadSkillfs), connectSkillfs on the other end, over a
+// MessageChannel and over something shaped like a chrome.runtime.Port.
+// The capability is the host's choice: "admin" may do everything, "agent"
+// only sessions, "none" nothing.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import {
+  ALPHA, BETA, BINARY, STEP_MS, TEST_MS, assertOk, assertRejected, b64, closePage, digestOf, ev, freshDB, fromB64, packZip,
+  sizeOf, startBrowser, under, withTimeout, zip,
+} from './helpers.mjs';
+
+// chrome.runtime is not available in a plain web page, so the
+// chrome.runtime.Port shape is faked here: a pair of ports that, like
+// Chrome's, deliver each message asynchronously as JSON (JSON.stringify on
+// one end, JSON.parse on the other, so a Uint8Array would not survive as
+// such), fire onDisconnect on the other end only, and throw on
+// postMessage after a disconnect. Every JSON message is logged in
+// wire, so the tests can see what crossed.
+const FAKE_CHROME_PORT = `
+window.chromePortPair = function chromePortPair(wire) {
+  const make = (name) => {
+    const onMsg = [], onDisc = [];
+    const port = {
+      name, connected: true, peer: null,
+      postMessage(m) {
+        if (!port.connected) throw new Error('Attempting to use a disconnected port object');
+        const json = JSON.stringify(m);
+        wire?.push({ from: name, json });
+        const peer = port.peer;
+        setTimeout(() => { if (peer.connected) for (const fn of [...peer.onMessage.fns]) fn(JSON.parse(json), peer); }, 0);
+      },
+      onMessage: { fns: onMsg, addListener: (fn) => onMsg.push(fn), removeListener: (fn) => onMsg.splice(onMsg.indexOf(fn) >>> 0, 1) },
+      onDisconnect: { fns: onDisc, addListener: (fn) => onDisc.push(fn), removeListener: (fn) => onDisc.splice(onDisc.indexOf(fn) >>> 0, 1) },
+      disconnect() {
+        if (!port.connected) return;
+        port.connected = false;
+        const peer = port.peer;
+        setTimeout(() => { if (peer.connected) { peer.connected = false; for (const fn of [...peer.onDisconnect.fns]) fn(peer); } }, 0);
+      },
+    };
+    return port;
+  };
+  const a = make('host'), b = make('client');
+  a.peer = b; b.peer = a;
+  return [a, b];
+};
+`;
+
+// Every registry call, with arguments that would succeed for admin.
+const REGISTRY_CALLS = [
+  ['list'], ['get', 'alpha'], ['setEnabled', 'alpha', false], ['remove', 'alpha'], ['exportZip', 'alpha'],
+  ['tree', 'alpha'], ['readFile', 'alpha', 'SKILL.md'], ['writeFile', 'alpha', 'x.md', 'x'], ['mkdir', 'alpha', 'd'],
+  ['removePath', 'alpha', 'scripts'], ['setDependencies', 'alpha', {}], ['registerTools', ['Bash']],
+  ['registerMcpServers', ['github']], ['revision'],
+];
+
+/** @type {Awaited<ReturnType<typeof startBrowser>>} */
+let b;
+before(async () => {
+  b = await startBrowser();
+});
+after(async () => {
+  await b?.close();
+});
+
+/**
+ * A tab where window.sk is skillfs loaded on a fresh database with alpha
+ * and beta imported (the host), and window.client is connectSkillfs over
+ * kind ("message": a MessageChannel; "chrome": the fake chrome.runtime.Port
+ * pair) served with capability. window.wire logs what crossed a fake port;
+ * window.clientChanges what client.onChange heard.
+ */
+async function hosted(t, what, kind, capability) {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  await withTimeout(page.addScriptTag({ content: FAKE_CHROME_PORT }), STEP_MS, 'addScriptTag');
+  await ev(page, async ([db, z, kind, capability]) => {
+    window.sk = await T.load(db);
+    await sk.registry.importZip(T.fromB64(z), { source: 'pack.zip' });
+    window.wire = [];
+    let hostEnd, clientEnd;
+    if (kind === 'message') {
+      const ch = new MessageChannel();
+      [hostEnd, clientEnd] = [ch.port1, ch.port2];
+    } else {
+      [hostEnd, clientEnd] = chromePortPair(window.wire);
+    }
+    window.ends = { hostEnd, clientEnd };
+    window.stopServing = T.bridge.serveSkillfs(sk, hostEnd, { capability });
+    window.client = T.bridge.connectSkillfs(clientEnd);
+    window.clientChanges = [];
+    client.onChange((c) => clientChanges.push(c));
+  }, [freshDB(what), b64(packZip()), kind, capability]);
+  return page;
+}
+
+/** client.registry[method](...args) in page, as T.outcome. */
+function creg(page, method, ...args) {
+  return ev(page, ([m, a]) => T.outcome(client.registry[m](...a)), [method, args]);
+}
+
+/** client.registry.importZip with progress collected. */
+function cimport(page, bytes, opts = {}) {
+  return ev(page, async ([z, opts]) => {
+    const progress = [];
+    const out = await T.outcome(client.registry.importZip(T.fromB64(z), { ...opts, onProgress: (p) => progress.push(p) }));
+    return { ...out, progress };
+  }, [b64(bytes), opts]);
+}
+
+const hostList = (page) => ev(page, async () => (await sk.registry.list()).map((s) => s.id));
+const hostRevision = (page) => ev(page, () => sk.registry.revision());
+
+/** Asserts that every registry call over the client is refused, and that the host is unchanged. */
+async function assertAllRefused(page, capability) {
+  for (const [method, ...args] of REGISTRY_CALLS) {
+    assertRejected(await creg(page, method, ...args),
+      { code: 'PermissionDenied', reason: '', subject: `registry.${method}` }, `${capability}: ${method}`);
+  }
+  const imp = await cimport(page, zip(under('gamma/', { 'SKILL.md': '---\nname: gamma\ndescription: G.\n---\n' })));
+  assertRejected(imp, { code: 'PermissionDenied', reason: '', subject: 'registry.importZip' }, `${capability}: importZip`);
+  assert.deepEqual(imp.progress, [], 'no progress for a refused import');
+  assert.deepEqual(await hostList(page), ['alpha', 'beta'], 'the host is unchanged');
+  assert.equal(await hostRevision(page), 1);
+}
+
+// ---- MessagePort ----
+
+test('MessagePort, capability "agent": registry calls are refused with PermissionDenied', { timeout: TEST_MS }, async (t) => {
+  const page = await hosted(t, 'port-agent', 'message', 'agent');
+  await assertAllRefused(page, 'agent');
+  // The capability check is the only thing between an agent and the
+  // registry: the test build's method, open to agents, does get through.
+  assertRejected(await ev(page, () => T.outcome(client.transport.call('test.panic', {}))),
+    { code: 'Internal', reason: 'panic', subject: '' }, 'agent: test.panic reaches the module');
+  // A hand-made wire message cannot choose its own capability.
+  const raw = await ev(page, () => new Promise((resolve, reject) => {
+    const ch = new MessageChannel();
+    T.bridge.serveSkillfs(sk, ch.port1, { capability: 'agent' });
+    ch.port2.onmessage = (e) => resolve(e.data);
+    ch.port2.postMessage({ t: 'call', id: 7, method: 'registry.list', args: {}, capability: 'admin', progress: false });
+    setTimeout(() => reject(new Error('no answer in 5 s')), 5000);
+  }));
+  assert.deepEqual({ t: raw.t, id: raw.id, code: raw.code, subject: raw.subject }, { t: 'error', id: 7, code: 'PermissionDenied', subject: 'registry.list' });
+  // Changes still reach an agent (sessions go stale on them).
+  await ev(page, async () => sk.registry.setEnabled('alpha', false));
+  await ev(page, () => new Promise((ok, fail) => {
+    const t0 = Date.now();
+    (function poll() { if (clientChanges.length) ok(); else if (Date.now() - t0 > 5000) fail(new Error('no change')); else setTimeout(poll, 10); })();
+  }));
+  assert.deepEqual(await ev(page, () => clientChanges), [{ revision: 2, kind: 'disable', ids: ['alpha'] }]);
+});
+
+test('MessagePort, capability "none": everything is refused and no change is forwarded', { timeout: TEST_MS }, async (t) => {
+  const page = await hosted(t, 'port-none', 'message', 'none');
+  await assertAllRefused(page, 'none');
+  assertRejected(await ev(page, () => T.outcome(client.transport.call('test.panic', {}))),
+    { code: 'PermissionDenied', reason: '', subject: 'test.panic' }, 'none: even an agent method');
+  await ev(page, async () => { await sk.registry.setEnabled('alpha', false); await new Promise((r) => setTimeout(r, 300)); });
+  assert.deepEqual(await ev(page, () => clientChanges), [], 'no change crosses to a "none" client');
+});
+
+test('MessagePort, a capability the module does not know is refused like "none"', { timeout: TEST_MS }, async (t) => {
+  const page = await hosted(t, 'port-bogus', 'message', 'root');
+  assertRejected(await creg(page, 'list'), { code: 'PermissionDenied', reason: '', subject: 'registry.list' }, 'root: list');
+  assertRejected(await ev(page, () => T.outcome(client.transport.call('test.panic', {}))),
+    { code: 'PermissionDenied', reason: '', subject: 'test.panic' }, 'root: test.panic');
+});
+
+test('MessagePort, capability "admin": calls work, bytes and progress cross, errors keep their fields', { timeout: TEST_MS }, async (t) => {
+  const page = await hosted(t, 'port-admin', 'message', 'admin');
+  const hostSkills = await ev(page, () => sk.registry.list());
+  assert.deepEqual(assertOk(await creg(page, 'list'), 'list'), hostSkills);
+  assert.equal(assertOk(await creg(page, 'revision')), 1);
+
+  const gamma = { 'SKILL.md': '---\nname: gamma\ndescription: Gamma.\n---\n# Gamma\n', 'assets/blob.bin': BINARY };
+  const imp = await cimport(page, zip(under('gamma/', gamma)), { source: 'gamma.zip' });
+  const r = assertOk(imp, 'importZip over the port');
+  const n = sizeOf(gamma);
+  assert.deepEqual(imp.progress, [
+    { phase: 'prepare', filesDone: 2, filesTotal: 2, bytesDone: n, bytesTotal: n },
+    { phase: 'commit', filesDone: 2, filesTotal: 2, bytesDone: n, bytesTotal: n },
+    { phase: 'done', filesDone: 2, filesTotal: 2, bytesDone: n, bytesTotal: n },
+  ], 'onProgress is forwarded, in order, before the result');
+  assert.deepEqual(r.skills.map((s) => [s.id, s.digest, s.source]), [['gamma', digestOf(gamma), 'gamma.zip']]);
+  assert.deepEqual(r.diagnostics, { gamma: [] });
+  assert.equal(r.revision, 2);
+  assert.deepEqual(await hostList(page), ['alpha', 'beta', 'gamma'], 'the host has it');
+
+  // Bytes back: a binary file and an export, equal to the host's own.
+  assert.deepEqual(fromB64(await ev(page, async () => T.toB64(await client.registry.readFile('gamma', 'assets/blob.bin')))), BINARY);
+  const [viaPort, direct] = await ev(page, async () => [T.toB64(await client.registry.exportZip('beta')), T.toB64(await sk.registry.exportZip('beta'))]);
+  assert.equal(viaPort, direct);
+  assert.equal(assertOk(await creg(page, 'readText', 'alpha', 'scripts/run.py')), ALPHA['scripts/run.py']);
+
+  // Errors cross as SkillfsError with code, reason, subject, diagnostics.
+  assertRejected(await creg(page, 'get', 'nope'), { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' }, 'get nope');
+  const bad = assertRejected(await creg(page, 'writeFile', 'alpha', 'SKILL.md', '---\nname: alpha\n---\n'),
+    { code: 'InvalidManifest', reason: 'description-missing', subject: 'alpha' }, 'invalid SKILL.md');
+  assert.deepEqual(bad.diagnostics.map((d) => [d.code, d.severity]), [['description-missing', 'error']]);
+  assertRejected(await ev(page, () => T.outcome(client.transport.call('test.panic', {}))),
+    { code: 'Internal', reason: 'panic', subject: '' }, 'a panic over the port');
+  assert.deepEqual(assertOk(await creg(page, 'list')).map((s) => s.id), ['alpha', 'beta', 'gamma'], 'the host still serves');
+
+  // Concurrent calls are matched to their answers.
+  const many = await ev(page, () => Promise.all(['alpha', 'beta', 'nope', 'gamma'].map((id) => T.outcome(client.registry.get(id)))));
+  assert.deepEqual(many.map((o) => (o.ok ? o.value.id : o.error.code)), ['alpha', 'beta', 'SkillNotFound', 'gamma']);
+
+  assert.deepEqual(await ev(page, () => clientChanges), [{ revision: 2, kind: 'import', ids: ['gamma'] }]);
+  assert.deepEqual(b.pageErrors, []);
+});
+
+// ---- chrome.runtime.Port (JSON only) ----
+
+test('chrome.runtime.Port shape, "admin": bytes survive the JSON (base64) path both ways', { timeout: TEST_MS }, async (t) => {
+  const page = await hosted(t, 'chrome-admin', 'chrome', 'admin');
+  const gamma = { 'SKILL.md': '---\nname: gamma\ndescription: Gamma.\n---\n# Gamma\n', 'assets/blob.bin': BINARY };
+  const z = zip(under('gamma/', gamma));
+  const imp = await cimport(page, z, { source: 'gamma.zip' });
+  const r = assertOk(imp, 'importZip over a JSON port');
+  assert.deepEqual(r.skills.map((s) => [s.id, s.digest, s.size]), [['gamma', digestOf(gamma), sizeOf(gamma)]]);
+  assert.deepEqual(imp.progress.map((p) => p.phase), ['prepare', 'commit', 'done']);
+  assert.deepEqual(await ev(page, async () => T.toB64(await client.registry.readFile('gamma', 'assets/blob.bin'))), b64(BINARY));
+  const [viaPort, direct] = await ev(page, async () => [T.toB64(await client.registry.exportZip('beta')), T.toB64(await sk.registry.exportZip('beta'))]);
+  assert.equal(viaPort, direct, 'an export over the JSON port is byte-equal');
+  assert.deepEqual(await ev(page, async () => T.toB64(await client.registry.readFile('beta', 'assets/logo.png'))), b64(BETA['assets/logo.png']));
+
+  // What crossed: the archive went as {b64} (the whole zip, exactly),
+  // never as a serialised Uint8Array.
+  const wire = (await ev(page, () => wire)).map((w) => ({ from: w.from, m: JSON.parse(w.json) }));
+  const call = wire.find((w) => w.m.t === 'call' && w.m.method === 'registry.importZip');
+  assert.ok(call, 'the import call crossed the fake port');
+  assert.equal(call.from, 'client');
+  assert.deepEqual(Object.keys(call.m.bytes), ['b64']);
+  assert.equal(call.m.bytes.b64, b64(z));
+  assert.equal(call.m.progress, true);
+  const results = wire.filter((w) => w.m.t === 'result' && w.m.bytes);
+  assert.ok(results.length >= 3 && results.every((w) => typeof w.m.bytes.b64 === 'string'), 'bytes come back as {b64}');
+  const progress = wire.filter((w) => w.m.t === 'progress' && w.m.id === call.m.id).map((w) => w.m.value.phase);
+  assert.deepEqual(progress, ['prepare', 'commit', 'done']);
+
+  assertRejected(await creg(page, 'readFile', 'alpha', '../x'), { code: 'PathRejected', reason: 'dot-dot', subject: '../x' }, 'an error over JSON');
+  assert.deepEqual(await ev(page, () => clientChanges), [{ revision: 2, kind: 'import', ids: ['gamma'] }], 'changes cross as JSON');
+});
+
+test('chrome.runtime.Port shape, "agent": registry calls are refused', { timeout: TEST_MS }, async (t) => {
+  const page = await hosted(t, 'chrome-agent', 'chrome', 'agent');
+  await assertAllRefused(page, 'agent over chrome port');
+});
+
+test('chrome.runtime.Port shape: a host that disconnects fails the pending calls', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  await withTimeout(page.addScriptTag({ content: FAKE_CHROME_PORT }), STEP_MS, 'addScriptTag');
+  const out = await ev(page, async () => {
+    // Nobody serves the host end: the call stays pending until it goes.
+    const [host, clientEnd] = chromePortPair();
+    const c = T.bridge.connectSkillfs(clientEnd);
+    const pending = T.outcome(c.registry.list());
+    await new Promise((r) => setTimeout(r, 50));
+    host.disconnect();
+    return await Promise.race([pending, new Promise((r) => setTimeout(() => r('still pending after 5 s'), 5000))]);
+  });
+  assertRejected(out, { code: 'Internal', reason: '', subject: '' }, 'a call when the host goes');
+  assert.match(out.error.message, /disconnected/);
+});
+
+test('chrome.runtime.Port shape: a client that disconnects stops the forwarding; the host keeps serving', { timeout: TEST_MS }, async (t) => {
+  const page = await hosted(t, 'chrome-leave', 'chrome', 'admin');
+  const out = await ev(page, async () => {
+    ends.clientEnd.disconnect();
+    await new Promise((r) => setTimeout(r, 50));
+    // Chrome throws on postMessage to a disconnected port: a change must
+    // not be forwarded to it any more.
+    const change = await T.outcome(sk.registry.setEnabled('alpha', false));
+    const list = await T.outcome(sk.registry.list());
+    return { change, list, hostConnected: ends.hostEnd.connected };
+  });
+  assert.equal(out.hostConnected, false, 'the fake port told the host end');
+  assert.equal(assertOk(out.change, 'a change after the client left').enabled, false);
+  assert.deepEqual(assertOk(out.list).map((s) => s.id), ['alpha', 'beta']);
+  assert.deepEqual(await ev(page, () => clientChanges), []);
+});
+
+test('MessagePort: a host whose port closes fails the pending calls', {
+  timeout: TEST_MS,
+  todo: 'js/bridge.ts: a MessagePort client never learns that its host is gone: link() has no onClose for it, Chromium 156 ' +
+    'fires no "close" event on MessagePort, and the bridge has no other signal (no goodbye from serveSkillfs, no ' +
+    'timeout, no close() on the client), so the pending call never settles',
+}, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  const out = await ev(page, async () => {
+    const ch = new MessageChannel();
+    const c = T.bridge.connectSkillfs(ch.port2);
+    const pending = T.outcome(c.registry.list());
+    await new Promise((r) => setTimeout(r, 50));
+    ch.port1.close();
+    return await Promise.race([pending, new Promise((r) => setTimeout(() => r({ ok: true, value: 'still pending after 3 s' }), 3000))]);
+  });
+  assertRejected(out, { code: 'Internal', reason: '', subject: '' }, 'a call when the host port closes');
+});

@@ -1,0 +1,483 @@
+// Every registry call of js/bridge.ts through the direct transport
+// (loadSkillfs in a page of real Chromium), its error codes, and a panic
+// in the module. Each test opens its own tab and its own database.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { unzipSync } from 'fflate';
+import {
+  ALPHA, BETA, BINARY, TEST_MS, assertOk, assertRejected, b64, closePage, digestOf, ev, freshDB, fromB64, packZip,
+  sizeOf, skillMD, startBrowser, under, zip,
+} from './helpers.mjs';
+
+/** @type {Awaited<ReturnType<typeof startBrowser>>} */
+let b;
+before(async () => {
+  b = await startBrowser();
+});
+after(async () => {
+  await b?.close();
+});
+
+/**
+ * Opens a tab with skillfs loaded on a fresh database as window.sk, its
+ * changes collected in window.changes; with pack, alpha and beta imported.
+ */
+async function fresh(t, what, { pack = true } = {}) {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  await ev(page, async (db) => {
+    window.sk = await T.load(db);
+    window.changes = [];
+    window.sk.onChange((c) => window.changes.push(c));
+  }, freshDB(what));
+  if (pack) {
+    const res = await importZip(page, packZip(), { source: 'pack.zip' });
+    assertOk(res, 'import of the pack');
+  }
+  return page;
+}
+
+/** sk.registry.importZip(bytes, opts) in page, progress events collected. */
+function importZip(page, bytes, opts = {}) {
+  return ev(page, async ([z, opts]) => {
+    const progress = [];
+    const out = await T.outcome(sk.registry.importZip(T.fromB64(z), { ...opts, onProgress: (p) => progress.push(p) }));
+    return { ...out, progress };
+  }, [b64(bytes), opts]);
+}
+
+/** Runs sk.registry[method](...args) in page and returns T.outcome of it. */
+function reg(page, method, ...args) {
+  return ev(page, ([m, a]) => T.outcome(sk.registry[m](...a)), [method, args]);
+}
+
+/** The value of a registry call that must succeed. */
+async function ok(page, method, ...args) {
+  return assertOk(await reg(page, method, ...args), `${method}(${JSON.stringify(args).slice(1, -1)})`);
+}
+
+const revision = (page) => ok(page, 'revision');
+const changes = (page) => ev(page, () => window.changes);
+const readB64 = (page, id, path) => ev(page, async ([id, path]) => T.toB64(await sk.registry.readFile(id, path)), [id, path]);
+
+/** The record pkg/registry keeps for a skill of files, times left out. */
+function expectedMeta(id, files, description, source) {
+  const count = Object.keys(files).length;
+  return {
+    id, name: id, description, location: `/skills/${id}/SKILL.md`, baseDir: `/skills/${id}/`, source,
+    enabled: true, version: '', digest: digestOf(files), size: sizeOf(files), fileCount: count,
+    allowedTools: [], userInvocable: true, disableModelInvocation: false,
+    dependencies: { tools: [], mcp: [], skills: [] }, triggers: [], antiTriggers: [], whenToUse: '',
+    argumentHint: '', arguments: [], costHint: 'medium', parallelSafe: false, always: false, diagnostics: [],
+  };
+}
+
+const withoutTimes = ({ createdAt, updatedAt, ...rest }) => rest;
+
+// ---- 1. Every registry call. ----
+
+test('importZip installs a pack in one commit, reports progress, and list/get/revision agree', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'import', { pack: false });
+  assert.equal(await revision(page), 0, 'an empty database is at revision 0');
+  assert.deepEqual(await ok(page, 'list'), []);
+
+  const started = Date.now();
+  const res = await importZip(page, packZip(), { source: 'pack.zip' });
+  const r = assertOk(res, 'importZip');
+  const a = sizeOf(ALPHA);
+  const total = a + sizeOf(BETA);
+  assert.deepEqual(res.progress, [
+    { phase: 'prepare', filesDone: 2, filesTotal: 5, bytesDone: a, bytesTotal: total },
+    { phase: 'prepare', filesDone: 5, filesTotal: 5, bytesDone: total, bytesTotal: total },
+    { phase: 'commit', filesDone: 5, filesTotal: 5, bytesDone: total, bytesTotal: total },
+    { phase: 'done', filesDone: 5, filesTotal: 5, bytesDone: total, bytesTotal: total },
+  ]);
+  assert.deepEqual(r.skills.map(withoutTimes), [
+    expectedMeta('alpha', ALPHA, 'Alpha does the first thing.', 'pack.zip'),
+    expectedMeta('beta', BETA, 'Beta does the second thing.', 'pack.zip'),
+  ]);
+  for (const s of r.skills) {
+    assert.equal(s.createdAt, s.updatedAt);
+    const at = Date.parse(s.createdAt);
+    assert.ok(at >= started - 2000 && at <= Date.now() + 2000, `createdAt ${s.createdAt} is not now`);
+  }
+  assert.deepEqual(r.replaced, []);
+  assert.deepEqual(r.dropped, ['pack/.DS_Store']);
+  assert.equal(r.revision, 1);
+  assert.deepEqual(r.diagnostics, { alpha: [], beta: [] });
+
+  assert.deepEqual(await ok(page, 'list'), r.skills, 'list() returns the imported records');
+  assert.deepEqual(await ok(page, 'get', 'beta'), r.skills[1]);
+  assert.equal(await revision(page), 1);
+  assert.deepEqual(await changes(page), [{ revision: 1, kind: 'import', ids: ['alpha', 'beta'] }]);
+});
+
+test('setEnabled turns a skill off and on; a no-op changes nothing', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'enable');
+  const off = await ok(page, 'setEnabled', 'alpha', false);
+  assert.equal(off.enabled, false);
+  assert.equal((await ok(page, 'get', 'alpha')).enabled, false);
+  assert.deepEqual((await ok(page, 'list')).map((s) => [s.id, s.enabled]), [['alpha', false], ['beta', true]]);
+  assert.equal(await revision(page), 2);
+
+  const again = await ok(page, 'setEnabled', 'alpha', false);
+  assert.equal(again.enabled, false);
+  assert.equal(await revision(page), 2, 'disabling a disabled skill commits nothing');
+
+  const on = await ok(page, 'setEnabled', 'alpha', true);
+  assert.equal(on.enabled, true);
+  assert.equal((await ok(page, 'get', 'alpha')).enabled, true);
+  assert.equal(await revision(page), 3);
+  assert.deepEqual((await changes(page)).slice(1), [
+    { revision: 2, kind: 'disable', ids: ['alpha'] },
+    { revision: 3, kind: 'enable', ids: ['alpha'] },
+  ]);
+});
+
+test('tree, readFile and readText return what the archive held', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'read');
+  const tree = await ok(page, 'tree', 'beta');
+  assert.deepEqual(tree.map(({ modTime, ...e }) => e), [
+    { path: 'SKILL.md', isDir: false, size: BETA['SKILL.md'].length },
+    { path: 'assets', isDir: true, size: 0 },
+    { path: 'assets/logo.png', isDir: false, size: 256 },
+    { path: 'references', isDir: true, size: 0 },
+    { path: 'references/notes.md', isDir: false, size: 7 },
+  ]);
+  for (const e of tree) assert.ok(!Number.isNaN(Date.parse(e.modTime)), `modTime ${e.modTime}`);
+
+  assert.deepEqual(fromB64(await readB64(page, 'beta', 'assets/logo.png')), BINARY, 'binary bytes come back exactly');
+  assert.equal(await ok(page, 'readText', 'alpha', 'scripts/run.py'), ALPHA['scripts/run.py']);
+  assert.equal(await ok(page, 'readText', 'alpha', 'SKILL.md'), ALPHA['SKILL.md']);
+  // A path is cleaned, not resolved: "./scripts//run.py" is scripts/run.py.
+  assert.equal(await ok(page, 'readText', 'alpha', './scripts//run.py'), ALPHA['scripts/run.py']);
+
+  // The subject of a missing file is its path in the file system.
+  assertRejected(await reg(page, 'readFile', 'alpha', 'missing.md'),
+    { code: 'SkillNotFound', reason: 'not-exist', subject: '/skills/alpha/missing.md' }, 'a missing file');
+  assertRejected(await reg(page, 'readFile', 'nope', 'SKILL.md'),
+    { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' }, 'a missing skill');
+  assertRejected(await reg(page, 'tree', 'nope'),
+    { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' }, 'tree of a missing skill');
+});
+
+test('writeFile, mkdir and removePath edit a skill; an invalid SKILL.md changes nothing', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'edit');
+  let rev = 1;
+
+  // A valid SKILL.md edit re-reads the record.
+  const md = skillMD('alpha', 'Alpha, edited.', '# Alpha\n\nEdited.\n');
+  const edited = await ok(page, 'writeFile', 'alpha', 'SKILL.md', md);
+  let files = { ...ALPHA, 'SKILL.md': md };
+  assert.equal(edited.description, 'Alpha, edited.');
+  assert.equal(edited.digest, digestOf(files));
+  assert.equal(edited.size, sizeOf(files));
+  const got = await ok(page, 'get', 'alpha');
+  assert.equal(got.description, 'Alpha, edited.');
+  assert.deepEqual(got, edited);
+  assert.equal(await ok(page, 'readText', 'alpha', 'SKILL.md'), md);
+  assert.equal(await revision(page), ++rev);
+
+  // An invalid one is refused with its diagnostics and changes nothing.
+  const before = await ok(page, 'get', 'alpha');
+  const bad = assertRejected(await reg(page, 'writeFile', 'alpha', 'SKILL.md', '---\nname: alpha\n---\nNo description.\n'),
+    { code: 'InvalidManifest', reason: 'description-missing', subject: 'alpha' }, 'a SKILL.md without description');
+  assert.ok(bad.diagnostics.length > 0, 'the error carries diagnostics');
+  assert.deepEqual(bad.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.field]),
+    [['description-missing', 'description']]);
+  assert.deepEqual(await ok(page, 'get', 'alpha'), before, 'the record is unchanged');
+  assert.equal(await ok(page, 'readText', 'alpha', 'SKILL.md'), md, 'the file is unchanged');
+  assert.equal(await revision(page), rev, 'nothing was committed');
+
+  // Renaming the skill by editing is refused too.
+  assertRejected(await reg(page, 'writeFile', 'alpha', 'SKILL.md', skillMD('gamma', 'Renamed.')),
+    { code: 'InvalidManifest', reason: 'rename-refused', subject: 'alpha' }, 'a rename by edit');
+
+  // A new file.
+  const withNotes = await ok(page, 'writeFile', 'alpha', 'references/usage.md', '# Usage\n');
+  files = { ...files, 'references/usage.md': '# Usage\n' };
+  assert.equal(withNotes.fileCount, 3);
+  assert.equal(withNotes.digest, digestOf(files));
+  assert.equal(await revision(page), ++rev);
+
+  // mkdir adds directories, which do not count in the digest.
+  const withDir = await ok(page, 'mkdir', 'alpha', 'assets/img');
+  assert.equal(withDir.digest, digestOf(files));
+  assert.equal(withDir.fileCount, 3);
+  const dirs = (await ok(page, 'tree', 'alpha')).filter((e) => e.isDir).map((e) => e.path);
+  assert.deepEqual(dirs, ['assets', 'assets/img', 'references', 'scripts']);
+  assert.equal(await revision(page), ++rev);
+  assertRejected(await reg(page, 'mkdir', 'alpha', 'assets/img'),
+    { code: 'Conflict', reason: 'exists', subject: 'assets/img' }, 'mkdir of an existing directory');
+
+  // removePath removes a directory with everything in it.
+  const without = await ok(page, 'removePath', 'alpha', 'scripts');
+  delete files['scripts/run.py'];
+  assert.equal(without.fileCount, 2);
+  assert.equal(without.digest, digestOf(files));
+  assert.deepEqual((await ok(page, 'tree', 'alpha')).map((e) => e.path),
+    ['SKILL.md', 'assets', 'assets/img', 'references', 'references/usage.md']);
+  assert.equal(await revision(page), ++rev);
+  assertRejected(await reg(page, 'removePath', 'alpha', 'scripts'),
+    { code: 'SkillNotFound', reason: 'not-exist', subject: 'scripts' }, 'removePath of a removed path');
+  assertRejected(await reg(page, 'removePath', 'alpha', 'SKILL.md'),
+    { code: 'PermissionDenied', reason: 'skill-md', subject: 'SKILL.md' }, 'removePath of SKILL.md');
+  assert.equal(await revision(page), rev, 'refused edits commit nothing');
+
+  assert.deepEqual((await changes(page)).slice(1), [2, 3, 4, 5].map((revision) => ({ revision, kind: 'edit', ids: ['alpha'] })));
+});
+
+test('exportZip is deterministic, and importing it with "replace" keeps the digest', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'export');
+  const before = await ok(page, 'get', 'beta');
+  const one = fromB64(await ev(page, async () => T.toB64(await sk.registry.exportZip('beta'))));
+  const two = fromB64(await ev(page, async () => T.toB64(await sk.registry.exportZip('beta'))));
+  assert.ok(one.length > 0);
+  assert.deepEqual(two, one, 'two exports are byte-equal');
+
+  // One folder named after the skill, the files as they were.
+  const entries = unzipSync(one);
+  assert.deepEqual(Object.keys(entries).sort(), Object.keys(under('beta/', BETA)).sort());
+  for (const [p, data] of Object.entries(under('beta/', BETA))) {
+    assert.deepEqual(entries[p], typeof data === 'string' ? new TextEncoder().encode(data) : data, p);
+  }
+
+  // Replace keeps the digest, the creation time and the enabled state.
+  await ok(page, 'setEnabled', 'beta', false);
+  const res = await importZip(page, one, { onConflict: 'replace', source: 'beta.zip' });
+  const r = assertOk(res, 'import of the export');
+  assert.deepEqual(r.replaced, ['beta']);
+  assert.equal(r.skills.length, 1);
+  const s = r.skills[0];
+  assert.equal(s.id, 'beta');
+  assert.equal(s.digest, before.digest);
+  assert.equal(s.digest, digestOf(BETA));
+  assert.equal(s.createdAt, before.createdAt);
+  assert.equal(s.enabled, false);
+  assert.equal(s.source, 'beta.zip');
+  assert.equal(r.revision, 3);
+  assert.deepEqual((await changes(page)).at(-1), { revision: 3, kind: 'replace', ids: ['beta'] });
+  assert.deepEqual((await ok(page, 'list')).map((m) => m.id), ['alpha', 'beta']);
+  const three = fromB64(await ev(page, async () => T.toB64(await sk.registry.exportZip('beta'))));
+  assert.deepEqual(three, one, 'the re-imported skill exports to the same bytes');
+});
+
+test('setDependencies checks skills, and tools and MCP servers once registered', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'deps');
+  assertRejected(await reg(page, 'setDependencies', 'alpha', { skills: ['nope'] }),
+    { code: 'InvalidArgument', reason: 'unknown-skill', subject: 'nope' }, 'an unknown skill');
+  assertRejected(await reg(page, 'setDependencies', 'alpha', { skills: ['alpha'] }),
+    { code: 'InvalidArgument', reason: 'self-dependency', subject: 'alpha' }, 'itself');
+  assertRejected(await reg(page, 'setDependencies', 'alpha', { tools: ['Bash'] }),
+    { code: 'InvalidArgument', reason: 'tools-not-registered', subject: 'Bash' }, 'a tool before registerTools');
+  assertRejected(await reg(page, 'setDependencies', 'alpha', { mcp: ['github'] }),
+    { code: 'InvalidArgument', reason: 'mcp-not-registered', subject: 'github' }, 'an MCP server before registerMcpServers');
+  assertRejected(await reg(page, 'setDependencies', 'nope', {}),
+    { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' }, 'a missing skill');
+  assert.equal(await revision(page), 1, 'refusals commit nothing');
+
+  assert.equal(await ok(page, 'registerTools', ['Bash', 'Read']), undefined);
+  assert.equal(await ok(page, 'registerMcpServers', ['github']), undefined);
+  assertRejected(await reg(page, 'setDependencies', 'alpha', { tools: ['Write'] }),
+    { code: 'InvalidArgument', reason: 'unknown-tool', subject: 'Write' }, 'an unregistered tool');
+  assertRejected(await reg(page, 'setDependencies', 'alpha', { mcp: ['gitlab'] }),
+    { code: 'InvalidArgument', reason: 'unknown-mcp-server', subject: 'gitlab' }, 'an unregistered MCP server');
+
+  const m = await ok(page, 'setDependencies', 'alpha', { tools: ['Bash'], mcp: ['github'], skills: ['beta'] });
+  const deps = { tools: ['Bash'], mcp: ['github'], skills: ['beta'] };
+  assert.deepEqual(m.dependencies, deps);
+  assert.deepEqual((await ok(page, 'get', 'alpha')).dependencies, deps);
+  assert.equal(await revision(page), 2);
+  // The same dependencies again: nothing to commit.
+  await ok(page, 'setDependencies', 'alpha', deps);
+  assert.equal(await revision(page), 2);
+  const cleared = await ok(page, 'setDependencies', 'alpha', {});
+  assert.deepEqual(cleared.dependencies, { tools: [], mcp: [], skills: [] });
+  assert.equal(await revision(page), 3);
+  assert.deepEqual((await changes(page)).slice(1), [
+    { revision: 2, kind: 'dependencies', ids: ['alpha'] },
+    { revision: 3, kind: 'dependencies', ids: ['alpha'] },
+  ]);
+});
+
+test('remove deletes a skill for good; get then fails with SkillNotFound', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'remove');
+  assert.equal(await ok(page, 'remove', 'alpha'), undefined);
+  assertRejected(await reg(page, 'get', 'alpha'), { code: 'SkillNotFound', reason: 'not-installed', subject: 'alpha' }, 'get');
+  assertRejected(await reg(page, 'readFile', 'alpha', 'SKILL.md'),
+    { code: 'SkillNotFound', reason: 'not-installed', subject: 'alpha' }, 'readFile');
+  assertRejected(await reg(page, 'remove', 'alpha'), { code: 'SkillNotFound', reason: 'not-installed', subject: 'alpha' }, 'remove again');
+  assert.deepEqual((await ok(page, 'list')).map((s) => s.id), ['beta']);
+  assert.equal(await revision(page), 2);
+  assert.deepEqual(await changes(page), [
+    { revision: 1, kind: 'import', ids: ['alpha', 'beta'] },
+    { revision: 2, kind: 'remove', ids: ['alpha'] },
+  ]);
+  // Importing it again gives a new skill, with no trace of the old one.
+  const r = assertOk(await importZip(page, zip(under('alpha/', ALPHA))), 're-import');
+  assert.deepEqual(r.skills.map((s) => s.id), ['alpha']);
+  assert.deepEqual(r.replaced, []);
+  assert.equal(r.revision, 3);
+});
+
+// ---- 2. Error codes. ----
+
+test('InvalidArchive: not a zip, and a zip without SKILL.md', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'invalid-archive', { pack: false });
+  assertRejected(await importZip(page, new TextEncoder().encode('this is not a zip')),
+    { code: 'InvalidArchive', reason: 'not-a-zip', subject: '' }, 'not a zip');
+  assertRejected(await importZip(page, zip({ 'docs/README.md': '# Docs\n' })),
+    { code: 'InvalidArchive', reason: 'no-skill', subject: '' }, 'no SKILL.md');
+  assertRejected(await importZip(page, zip({ 'x/skill.md': skillMD('x', 'Lower case.') })),
+    { code: 'InvalidArchive', reason: 'no-skill', subject: 'x/skill.md' }, 'skill.md in lower case');
+  const half = packZip();
+  assertRejected(await importZip(page, half.subarray(0, half.length - 30)),
+    { code: 'InvalidArchive', reason: 'truncated', subject: '' }, 'a truncated zip');
+  const m = assertRejected(await importZip(page, zip({ 'x/SKILL.md': '---\nname: x\n---\n' })),
+    { code: 'InvalidManifest', reason: 'description-missing', subject: 'x' }, 'an invalid SKILL.md');
+  assert.ok(m.diagnostics.some((d) => d.code === 'description-missing' && d.severity === 'error'));
+  assert.deepEqual(await ok(page, 'list'), []);
+  assert.equal(await revision(page), 0, 'nothing was committed');
+});
+
+test('PathRejected: a "../" archive entry, and readFile of "../x"', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'path');
+  // archive/zip flags such a name (ErrInsecurePath, when GODEBUG asks for
+  // it) but still reads the archive; the guard's own rule rejects it.
+  assertRejected(await importZip(page, zip({ '../evil/SKILL.md': skillMD('evil', 'Escapes.') })),
+    { code: 'PathRejected', reason: 'dot-dot', subject: '../evil/SKILL.md' }, 'entry ../evil/SKILL.md');
+  assertRejected(await importZip(page, zip({ 'ok/SKILL.md': skillMD('ok', 'Fine.'), 'ok/../../etc/passwd': 'x' })),
+    { code: 'PathRejected', reason: 'dot-dot', subject: 'ok/../../etc/passwd' }, 'entry ok/../../etc/passwd');
+  assertRejected(await importZip(page, zip({ '/abs/SKILL.md': skillMD('abs', 'Absolute.') })),
+    { code: 'PathRejected', reason: 'absolute', subject: '/abs/SKILL.md' }, 'entry /abs/SKILL.md');
+  assertRejected(await reg(page, 'readFile', 'alpha', '../x'), { code: 'PathRejected', reason: 'dot-dot', subject: '../x' }, 'readFile ../x');
+  assertRejected(await reg(page, 'writeFile', 'alpha', '../beta/SKILL.md', 'x'),
+    { code: 'PathRejected', reason: 'dot-dot', subject: '../beta/SKILL.md' }, 'writeFile ../beta/SKILL.md');
+  assertRejected(await reg(page, 'readFile', '..', 'SKILL.md'), { code: 'PathRejected', reason: 'dot-dot', subject: '..' }, 'skill id ..');
+  assert.deepEqual((await ok(page, 'list')).map((s) => s.id), ['alpha', 'beta']);
+  assert.equal(await revision(page), 1);
+});
+
+test('Conflict with onConflict "fail"; "rename" installs name-v2, name-v3', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'conflict');
+  const single = zip(under('alpha/', ALPHA));
+  assertRejected(await importZip(page, single, { onConflict: 'fail' }), { code: 'Conflict', reason: 'exists', subject: 'alpha' }, 'fail');
+  assertRejected(await importZip(page, single, { onConflict: 'bogus' }),
+    { code: 'InvalidArgument', reason: 'on-conflict', subject: 'bogus' }, 'an unknown policy');
+  assert.equal(await revision(page), 1);
+
+  const r2 = assertOk(await importZip(page, single), 'rename (the default)');
+  assert.deepEqual(r2.skills.map((s) => [s.id, s.name]), [['alpha-v2', 'alpha-v2']]);
+  assert.deepEqual(r2.replaced, []);
+  assert.deepEqual(r2.skills[0].diagnostics.map((d) => [d.code, d.severity, d.field]), [['renamed', 'warning', 'name']]);
+  assert.deepEqual(r2.diagnostics, { 'alpha-v2': r2.skills[0].diagnostics });
+  const md = await ok(page, 'readText', 'alpha-v2', 'SKILL.md');
+  assert.match(md, /^---\nname: alpha-v2\n/, 'SKILL.md names the renamed skill');
+  assert.equal(await ok(page, 'readText', 'alpha', 'SKILL.md'), ALPHA['SKILL.md'], 'the installed one is untouched');
+
+  const r3 = assertOk(await importZip(page, single, { onConflict: 'rename' }), 'rename again');
+  assert.deepEqual(r3.skills.map((s) => s.id), ['alpha-v3']);
+  assert.deepEqual((await ok(page, 'list')).map((s) => s.id), ['alpha', 'alpha-v2', 'alpha-v3', 'beta']);
+  assert.equal(await revision(page), 3);
+});
+
+test('NotText and TooLarge from writeFile; the 1 MiB limit is inclusive', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'text');
+  assertRejected(await reg(page, 'writeFile', 'alpha', 'notes.txt', 'a\0b'), { code: 'NotText', reason: 'nul', subject: 'notes.txt' }, 'NUL');
+  assertRejected(await reg(page, 'writeFile', 'alpha', 'logo.png', 'not an image'),
+    { code: 'NotText', reason: 'extension', subject: 'logo.png' }, '.png');
+  assertRejected(await reg(page, 'writeFile', 'alpha', 'big.txt', 'a'.repeat((1 << 20) + 1)),
+    { code: 'TooLarge', reason: '', subject: 'big.txt' }, '1 MiB + 1 byte');
+  assert.equal(await revision(page), 1, 'refused writes commit nothing');
+  // Multi-byte text counts in UTF-8 bytes: 2^19 + 1 "é" are 2^20 + 2 bytes.
+  assertRejected(await reg(page, 'writeFile', 'alpha', 'big.txt', 'é'.repeat((1 << 19) + 1)),
+    { code: 'TooLarge', reason: '', subject: 'big.txt' }, '1 MiB + 2 bytes of é');
+  const m = await ok(page, 'writeFile', 'alpha', 'big.txt', 'a'.repeat(1 << 20));
+  assert.equal(m.size, sizeOf(ALPHA) + (1 << 20));
+  assert.equal(await revision(page), 2);
+});
+
+test('SkillNotFound from every call that names a skill', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'notfound');
+  const nf = { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' };
+  for (const [method, ...args] of [
+    ['get', 'nope'], ['setEnabled', 'nope', false], ['tree', 'nope'], ['exportZip', 'nope'],
+    ['readFile', 'nope', 'SKILL.md'], ['writeFile', 'nope', 'a.md', 'x'], ['mkdir', 'nope', 'd'],
+    ['removePath', 'nope', 'a.md'], ['remove', 'nope'],
+  ]) {
+    assertRejected(await reg(page, method, ...args), nf, method);
+  }
+  assert.equal(await revision(page), 1);
+});
+
+// ---- 3. A panic in the module. ----
+
+test('a panic rejects with Internal/panic and the module keeps serving', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'panic');
+  // The bridge has no typed wrapper for the test build's method: call the
+  // transport loadSkillfs built.
+  const p = await ev(page, () => T.outcome(sk.transport.call('test.panic', {})));
+  const e = assertRejected(p, { code: 'Internal', reason: 'panic', subject: '' }, 'test.panic');
+  assert.match(e.message, /test\.panic was called/);
+  const logged = () => b.consoleLines.some((l) => l.startsWith('[error] skillfs: panic: test.panic was called'));
+  for (let i = 0; i < 100 && !logged(); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(logged(), 'the module logged the panic with its stack');
+
+  // Twice, and concurrently with real calls: the module is still there.
+  const mixed = await ev(page, () => Promise.all([
+    T.outcome(sk.transport.call('test.panic', {})),
+    T.outcome(sk.registry.list()),
+    T.outcome(sk.transport.call('test.panic', {})),
+  ]));
+  assertRejected(mixed[0], { code: 'Internal', reason: 'panic', subject: '' });
+  assert.deepEqual(assertOk(mixed[1]).map((s) => s.id), ['alpha', 'beta']);
+  assertRejected(mixed[2], { code: 'Internal', reason: 'panic', subject: '' });
+  assert.deepEqual((await ok(page, 'list')).map((s) => s.id), ['alpha', 'beta']);
+  assert.equal((await ok(page, 'setEnabled', 'beta', false)).enabled, false, 'a change still commits');
+
+  assertRejected(await ev(page, () => T.outcome(sk.transport.call('no.such.method', {}))),
+    { code: 'InvalidArgument', reason: '', subject: 'no.such.method' }, 'an unknown method');
+  assert.deepEqual(b.pageErrors, [], 'no uncaught error in any page');
+});
+
+// ---- Loading, listeners. ----
+
+test('loadSkillfs failures are SkillfsErrors', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  // Nothing has loaded wasm_exec.js in this tab yet.
+  assertRejected(await ev(page, () => T.outcome(T.bridge.loadSkillfs({ wasmURL: '/dist/skillfs.wasm' }))),
+    { code: 'InvalidArgument', reason: '', subject: '' }, 'no wasmExecURL and no globalThis.Go');
+  const e = assertRejected(await ev(page, () => T.outcome(T.load('x', { wasmURL: '/dist/missing.wasm' }))),
+    { code: 'Internal', reason: '', subject: '' }, 'a wasmURL that is not there');
+  assert.match(e.message, /HTTP 404/);
+  // The tab can still load skillfs afterwards.
+  await ev(page, async (db) => { window.sk = await T.load(db); }, freshDB('load'));
+  assert.deepEqual(await ok(page, 'list'), []);
+});
+
+test('onChange returns a function that stops the listener', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'unsubscribe');
+  const seen = await ev(page, async () => {
+    const mine = [];
+    const stop = sk.onChange((c) => mine.push(c.kind));
+    await sk.registry.setEnabled('alpha', false);
+    stop();
+    await sk.registry.setEnabled('alpha', true);
+    return mine;
+  });
+  assert.deepEqual(seen, ['disable']);
+  assert.deepEqual((await changes(page)).map((c) => c.kind), ['import', 'disable', 'enable'], 'the other listener heard all');
+});
+
+test('an onProgress that throws does not turn a committed import into a failure', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const page = await fresh(t, 'progress-throws', { pack: false });
+  const out = await ev(page, (z) => T.outcome(sk.registry.importZip(T.fromB64(z), {
+    onProgress: (p) => { if (p.phase === 'done') throw new Error('a progress bar with a bug'); },
+  })), b64(packZip()));
+  assert.equal(await revision(page), 1, 'the import committed');
+  assert.deepEqual(assertOk(out, 'the committed import').skills.map((s) => s.id), ['alpha', 'beta']);
+});

@@ -1,0 +1,41 @@
+# Browser tests of js/bridge.ts, included from the Makefile (run make from
+# the repository root): real Chromium (Debian's, never downloaded) driven by
+# playwright-core, run by node's built-in test runner.
+#
+#   make test-browser
+#
+# The tests load a test build of the module from $(TEST_DIST): skillfs.wasm
+# built with -tags skillfs_testhooks (adds the "test.panic" method), the
+# wasm_exec.js of the same Go, and js/bridge.ts bundled by esbuild. To run
+# one file by hand after a build:
+#   node --test web/test/port.test.mjs
+
+# Defaults for when this file is read before the Makefile or web/node.mk
+# define them; theirs win.
+GO        ?= go
+NODE      ?= node
+BIN       ?= $(CURDIR)/.bin
+CHROMIUM  ?= /usr/bin/chromium
+NODE_DEPS ?= node_modules/.installed
+
+TEST_DIST   := $(BIN)/test-dist
+TEST_GOROOT := $(shell $(GO) env GOROOT)
+TEST_GO_SRC := go.mod go.sum $(shell find pkg wasm -name '*.go' ! -name '*_test.go')
+
+.PHONY: test-browser
+
+test-browser: $(NODE_DEPS) $(CHROMIUM) $(TEST_DIST)/skillfs.wasm $(TEST_DIST)/wasm_exec.js $(TEST_DIST)/bridge.js
+	SKILLFS_TEST_DIST=$(TEST_DIST) CHROMIUM=$(CHROMIUM) \
+	  $(NODE) --test --test-concurrency=1 --test-reporter=spec web/test/
+
+# Rebuilt when a Go source or the Go toolchain changes.
+$(TEST_DIST)/skillfs.wasm: $(TEST_GO_SRC) $(TEST_GOROOT)/VERSION
+	@mkdir -p $(@D)
+	GOOS=js GOARCH=wasm $(GO) build -tags skillfs_testhooks -trimpath -ldflags='-s -w' -o $@ ./wasm
+
+$(TEST_DIST)/wasm_exec.js: $(TEST_GOROOT)/lib/wasm/wasm_exec.js
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(TEST_DIST)/bridge.js: js/bridge.ts $(NODE_DEPS)
+	node_modules/.bin/esbuild js/bridge.ts --bundle --format=esm --target=es2022 --log-level=warning --outfile=$@
