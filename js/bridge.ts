@@ -507,7 +507,10 @@ type Wire =
   | { t: "progress"; id: number; value: unknown }
   | { t: "result"; id: number; value: unknown; bytes?: WireBytes }
   | { t: "error"; id: number; message: string; code: ErrorCode; reason: string; subject: string; diagnostics: Diagnostic[] }
-  | { t: "change"; change: Change };
+  | { t: "change"; change: Change }
+  | { t: "ping" }
+  | { t: "pong" }
+  | { t: "bye" };
 
 // A chrome.runtime.Port sends JSON, which cannot carry a Uint8Array; a
 // MessagePort clones it as it is.
@@ -523,7 +526,13 @@ interface Link {
 function link(port: AnyPort): Link {
   if ("onMessage" in port) {
     return {
-      send: (m) => port.postMessage(m),
+      send: (m) => {
+        try {
+          port.postMessage(m);
+        } catch {
+          // Disconnected: nobody is listening any more.
+        }
+      },
       listen: (fn) => port.onMessage.addListener((m) => fn(m as Wire)),
       onClose: (fn) => port.onDisconnect.addListener(fn),
       json: true,
@@ -555,17 +564,40 @@ function unpackBytes(w?: WireBytes): Uint8Array | undefined {
   return b;
 }
 
+export interface ConnectOptions {
+  /** How long the host may stay silent while calls are pending before they
+   * fail with code Internal, reason "host-gone": a MessagePort says nothing
+   * when the other end goes away. 5 s by default; the host answers pings
+   * whenever its event loop runs. */
+  livenessMs?: number;
+}
+
 /** Gives the same API as loadSkillfs over a port to a host that serves it. */
-export function connectSkillfs(port: AnyPort): Skillfs {
+export function connectSkillfs(port: AnyPort, opts: ConnectOptions = {}): Skillfs {
   const l = link(port);
+  const livenessMs = opts.livenessMs ?? 5000;
   let next = 0;
+  let lastHeard = Date.now();
+  let watchdog: ReturnType<typeof setInterval> | undefined;
   const pending = new Map<number, { resolve: (v: [unknown, Uint8Array | undefined]) => void; reject: (e: SkillfsError) => void; progress?: (p: unknown) => void }>();
   const listeners = new Set<(c: Change) => void>();
+  const failAll = (message: string, reason: string) => {
+    for (const p of pending.values()) p.reject(new SkillfsError(message, "Internal", reason));
+    pending.clear();
+    clearInterval(watchdog);
+    watchdog = undefined;
+  };
   l.listen((m) => {
+    lastHeard = Date.now();
     if (m.t === "change") {
       notifyAll(listeners, m.change);
       return;
     }
+    if (m.t === "bye") {
+      failAll("the skillfs host stopped serving this port", "host-gone");
+      return;
+    }
+    if (m.t !== "progress" && m.t !== "result" && m.t !== "error") return;
     const p = pending.get(m.id);
     if (!p) return;
     if (m.t === "progress") {
@@ -574,18 +606,32 @@ export function connectSkillfs(port: AnyPort): Skillfs {
     }
     pending.delete(m.id);
     if (m.t === "result") p.resolve([m.value, unpackBytes(m.bytes)]);
-    else if (m.t === "error") p.reject(new SkillfsError(m.message, m.code, m.reason, m.subject, m.diagnostics));
+    else p.reject(new SkillfsError(m.message, m.code, m.reason, m.subject, m.diagnostics));
   });
-  l.onClose(() => {
-    for (const p of pending.values()) p.reject(new SkillfsError("the skillfs host disconnected", "Internal"));
-    pending.clear();
-  });
+  l.onClose(() => failAll("the skillfs host disconnected", "host-gone"));
+  // While calls are pending, ping the host; silence past livenessMs means
+  // it is gone.
+  const watch = () => {
+    if (watchdog !== undefined) return;
+    lastHeard = Date.now();
+    watchdog = setInterval(() => {
+      if (pending.size === 0) {
+        clearInterval(watchdog);
+        watchdog = undefined;
+      } else if (Date.now() - lastHeard > livenessMs) {
+        failAll(`the skillfs host did not answer for ${livenessMs} ms`, "host-gone");
+      } else {
+        l.send({ t: "ping" });
+      }
+    }, Math.max(50, livenessMs / 4));
+  };
   return new Skillfs({
     call(method, args, bytes, onProgress) {
       const id = ++next;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject, progress: onProgress });
         l.send({ t: "call", id, method, args, bytes: packBytes(l, bytes), progress: !!onProgress });
+        watch();
       });
     },
     onChange(listener) {
@@ -602,13 +648,20 @@ export interface ServeOptions {
   capability: Capability;
 }
 
-/** Serves sk (loaded with loadSkillfs) to the other end of port. */
+/** Serves sk (loaded with loadSkillfs) to the other end of port. The
+ * returned function stops serving and tells the other end. */
 export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): () => void {
   const l = link(port);
   const t = (sk as unknown as { transport: Transport & { capability?(c: Capability): Transport } }).transport;
   if (!t.capability) throw new SkillfsError("serveSkillfs needs a skillfs loaded in this context", "InvalidArgument");
   const scoped = t.capability(opts.capability);
+  let serving = true;
   l.listen((m) => {
+    if (!serving) return;
+    if (m.t === "ping") {
+      l.send({ t: "pong" });
+      return;
+    }
     if (m.t !== "call") return;
     const progress = m.progress ? (value: unknown) => l.send({ t: "progress", id: m.id, value }) : undefined;
     scoped.call(m.method, m.args, unpackBytes(m.bytes), progress).then(
@@ -619,7 +672,15 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
       },
     );
   });
-  const stop = opts.capability === "none" ? () => {} : sk.onChange((change) => l.send({ t: "change", change }));
-  l.onClose(stop);
-  return stop;
+  const unsubscribe = opts.capability === "none" ? () => {} : sk.onChange((change) => l.send({ t: "change", change }));
+  l.onClose(() => {
+    serving = false;
+    unsubscribe();
+  });
+  return () => {
+    if (!serving) return;
+    serving = false;
+    unsubscribe();
+    l.send({ t: "bye" });
+  };
 }

@@ -263,7 +263,7 @@ test('chrome.runtime.Port shape: a host that disconnects fails the pending calls
     host.disconnect();
     return await Promise.race([pending, new Promise((r) => setTimeout(() => r('still pending after 5 s'), 5000))]);
   });
-  assertRejected(out, { code: 'Internal', reason: '', subject: '' }, 'a call when the host goes');
+  assertRejected(out, { code: 'Internal', reason: 'host-gone', subject: '' }, 'a call when the host goes');
   assert.match(out.error.message, /disconnected/);
 });
 
@@ -284,21 +284,29 @@ test('chrome.runtime.Port shape: a client that disconnects stops the forwarding;
   assert.deepEqual(await ev(page, () => clientChanges), []);
 });
 
-test('MessagePort: a host whose port closes fails the pending calls', {
-  timeout: TEST_MS,
-  todo: 'js/bridge.ts: a MessagePort client never learns that its host is gone: link() has no onClose for it, Chromium 156 ' +
-    'fires no "close" event on MessagePort, and the bridge has no other signal (no goodbye from serveSkillfs, no ' +
-    'timeout, no close() on the client), so the pending call never settles',
-}, async (t) => {
+test('MessagePort: a host whose port closes fails the pending calls', { timeout: TEST_MS }, async (t) => {
   const page = await b.openPage();
   t.after(() => closePage(page));
   const out = await ev(page, async () => {
     const ch = new MessageChannel();
-    const c = T.bridge.connectSkillfs(ch.port2);
+    const c = T.bridge.connectSkillfs(ch.port2, { livenessMs: 1000 });
     const pending = T.outcome(c.registry.list());
     await new Promise((r) => setTimeout(r, 50));
     ch.port1.close();
     return await Promise.race([pending, new Promise((r) => setTimeout(() => r({ ok: true, value: 'still pending after 3 s' }), 3000))]);
   });
-  assertRejected(out, { code: 'Internal', reason: '', subject: '' }, 'a call when the host port closes');
+  assertRejected(out, { code: 'Internal', reason: 'host-gone', subject: '' }, 'a call when the host port closes');
+});
+
+test('MessagePort: a host that stops serving fails the pending calls at once', { timeout: TEST_MS }, async (t) => {
+  const page = await hosted(t, 'port-stop', 'message', 'admin');
+  const out = await ev(page, async () => {
+    // An import big enough to be still running when the host stops; the
+    // liveness limit is far away, so only the host's goodbye can settle it.
+    const c = T.bridge.connectSkillfs(ends.clientEnd, { livenessMs: 60_000 });
+    const pending = T.outcome(c.registry.importZip(new Uint8Array(8 << 20)));
+    stopServing();
+    return await Promise.race([pending, new Promise((r) => setTimeout(() => r({ ok: true, value: 'still pending after 2 s' }), 2000))]);
+  });
+  assertRejected(out, { code: 'Internal', reason: 'host-gone', subject: '' }, 'a call when the host stops');
 });
