@@ -17,9 +17,9 @@ package main
 
 import (
 	"context"
-	"flag"
 	"maps"
 	"os"
+	"strings"
 	"syscall/js"
 
 	"github.com/skillfs/skillfs/pkg/registry"
@@ -30,16 +30,23 @@ import (
 func init() { maps.Copy(methods, sessionMethods) }
 
 func main() {
-	flags := flag.NewFlagSet("skillfs", flag.ContinueOnError)
-	global := flags.String("global", "", "the global holding the boot callbacks")
-	db := flags.String("db", "skillfs", "the IndexedDB database")
-	if err := flags.Parse(os.Args[1:]); err != nil || *global == "" {
+	// Two fixed arguments from the bridge; the flag package would cost
+	// 85 KB of the module for them.
+	global, db := "", "skillfs"
+	for _, a := range os.Args[1:] {
+		if v, ok := strings.CutPrefix(a, "--global="); ok {
+			global = v
+		} else if v, ok := strings.CutPrefix(a, "--db="); ok {
+			db = v
+		}
+	}
+	if global == "" {
 		js.Global().Get("console").Call("error", "skillfs: started without --global; load it through js/bridge.ts")
 		return
 	}
-	boot := js.Global().Get(*global)
-	js.Global().Delete(*global)
-	m, err := open(context.Background(), *db, boot.Get("onChange"))
+	boot := js.Global().Get(global)
+	js.Global().Delete(global)
+	m, err := open(context.Background(), db, boot.Get("onChange"))
 	if err != nil {
 		boot.Call("reject", jsError(err))
 		return
