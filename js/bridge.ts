@@ -132,7 +132,9 @@ export interface SessionOptions {
 export interface CatalogOptions {
   format?: "xml" | "json";
   mode?: "full" | "names" | "off";
-  /** Characters; the catalog degrades to fit. */
+  /** Characters; the catalog degrades to fit (first sentences, then
+   * names, then a note on how to find the rest). 8,000 by default: about
+   * 2,000 tokens a turn. */
   budget?: number;
 }
 

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
@@ -455,3 +457,34 @@ func TestRouteOutcome(t *testing.T) {
 
 // newEnvSameDB opens another registry and resolver on e's database.
 func newEnvSameDB(t *testing.T, e *env) *env { return envOn(t, e.db.Backend) }
+
+// A session's catalog without a budget stays within DefaultCatalogBudget:
+// forty typical skills keep every name and the start of every description,
+// where the full catalog would cost about 3,500 tokens a turn.
+func TestSessionCatalogDefaultBudget(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		var files []file
+		for _, s := range typicalSkills() {
+			files = append(files, file{s.ID + "/SKILL.md", "---\nname: " + s.ID + "\ndescription: " + s.Description + "\n---\nBody.\n"})
+		}
+		e.install(t, files...)
+		s := e.open(t, SessionOptions{})
+		got, err := s.Catalog(CatalogOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := s.Catalog(CatalogOptions{Budget: 1 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := utf8.RuneCountInString(got); n > DefaultCatalogBudget || n == utf8.RuneCountInString(full) {
+			t.Fatalf("default catalog has %d characters; want at most %d and less than the full %d", n, DefaultCatalogBudget, utf8.RuneCountInString(full))
+		}
+		for _, sk := range typicalSkills() {
+			if !strings.Contains(got, "<name>\n"+sk.ID+"\n</name>") || !strings.Contains(got, "Guides the agent through") {
+				t.Fatalf("default catalog lost %s or the descriptions:\n%s", sk.ID, got)
+			}
+		}
+	})
+}

@@ -15,14 +15,23 @@ const statsLock = "skillfs-stats"
 // Catalog renders level 1 (see the package function Catalog) over the
 // session's visible skills. Skills that changed underneath the session
 // are left out until Refresh: they cannot be read, so they are not
-// offered.
+// offered. Without a Budget, DefaultCatalogBudget applies.
 func (s *Session) Catalog(opts CatalogOptions) (string, error) {
 	skills, err := s.shown()
 	if err != nil {
 		return "", err
 	}
+	if opts.Budget == 0 {
+		opts.Budget = DefaultCatalogBudget
+	}
 	return Catalog(skills, opts)
 }
+
+// DefaultCatalogBudget is the budget of a session's catalog when the caller
+// gives none: 8,000 characters, about 2,000 tokens a turn, less than the
+// 2–3k that users of a peer coding agent report for 40 skills. Forty
+// typical skills then keep their names and first sentences.
+const DefaultCatalogBudget = 8000
 
 // shown returns the visible skills that did not change underneath the
 // session.
