@@ -16,6 +16,8 @@ export interface ImportResult {
   bytes: number;
   /** Part of `ms` spent creating and opening the empty store, if the stack reports it. */
   setupMs?: number;
+  /** The longest the page's event loop was blocked during the import, if measured. */
+  maxStallMs?: number;
 }
 
 /** Outcome of one cold read. */

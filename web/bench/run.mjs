@@ -151,6 +151,7 @@ async function main() {
       mb: imports[0].bytes / 1e6,
       vsBaseline: med / base,
       setupMedianMs: imports.every((x) => typeof x.setupMs === 'number') ? round(median(imports.map((x) => x.setupMs))) : null,
+      maxStallMs: imports.every((x) => typeof x.maxStallMs === 'number') ? round(Math.max(...imports.map((x) => x.maxStallMs))) : null,
       coldMountMs: reads.length ? round(median(reads.map((x) => x.mountMs))) : null,
       coldReadMs: reads.length ? round(median(reads.map((x) => x.ms))) : null,
       runsMs: ms.map(round),
@@ -167,7 +168,7 @@ async function main() {
   );
   console.log(`cold read: ${zip.readEntry.name} (${(zip.readEntry.size / 1e3).toFixed(1)} KB) after reopening the store\n`);
   printTable(
-    ['stack', 'import median', 'min', 'max', 'of which setup', 'files', 'MB', `time vs ${names[0]}`, `${names[0]} / stack`, 'cold open', 'cold read'],
+    ['stack', 'import median', 'min', 'max', 'of which setup', 'files', 'MB', `time vs ${names[0]}`, `${names[0]} / stack`, 'longest stall', 'cold open', 'cold read'],
     rows.map((r) => [
       r.stack,
       `${r.importMedianMs.toFixed(1)} ms`,
@@ -178,6 +179,7 @@ async function main() {
       r.mb.toFixed(2),
       `${r.vsBaseline.toFixed(2)}x`,
       `${(1 / r.vsBaseline).toFixed(1)}x faster`,
+      r.maxStallMs === null ? '-' : `${r.maxStallMs.toFixed(1)} ms`,
       r.coldMountMs === null ? '-' : `${r.coldMountMs.toFixed(1)} ms`,
       r.coldReadMs === null ? '-' : `${r.coldReadMs.toFixed(2)} ms`,
     ]),

@@ -13,17 +13,40 @@ async function open(dbName: string): Promise<Skillfs> {
   return loadSkillfs({ ...WASM, dbName });
 }
 
+// watchStalls measures how responsive the page stays: the longest gap
+// between turns of its event loop, sampled with a zero-delay timer chain.
+function watchStalls(): { stop(): number } {
+  let last = performance.now();
+  let worst = 0;
+  let on = true;
+  const tick = () => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+    if (on) setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  return {
+    stop() {
+      on = false;
+      return Math.max(worst, performance.now() - last);
+    },
+  };
+}
+
 export const skillfs: Benchmark = {
   async importZip(zip: Uint8Array): Promise<ImportResult> {
     lastDB = `bench-skillfs-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`;
     const t0 = performance.now();
     const sk = await open(lastDB);
     const setupMs = performance.now() - t0;
+    const stalls = watchStalls();
     const res = await sk.registry.importZip(zip, { source: 'bench.zip' });
     const ms = performance.now() - t0;
     return {
       ms,
       setupMs,
+      maxStallMs: stalls.stop(),
       files: res.skills.reduce((n, s) => n + s.fileCount, 0),
       bytes: res.skills.reduce((n, s) => n + s.size, 0),
     };
