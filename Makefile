@@ -22,6 +22,7 @@ FUZZTIME  ?= 20s
 
 include web/node.mk
 include web/test/test.mk
+include web/extension/extension.mk
 
 help:
 	@echo "make demo   run skillfs (see README.md)"
@@ -30,7 +31,7 @@ help:
 	@echo "make fuzz   run the fuzz targets for FUZZTIME each ($(FUZZTIME))"
 	@echo "make bench  print the benchmark table"
 
-test: lint typecheck test-native test-wasm test-browser test-demo
+test: lint typecheck test-native test-wasm test-browser test-demo test-extension
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

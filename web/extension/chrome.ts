@@ -1,0 +1,44 @@
+// The small part of the chrome.* extension API this example uses, typed
+// here so the example type-checks with the repository's tsconfig (which
+// loads no @types packages). At run time it is the browser's own `chrome`.
+
+import type { ChromePort } from '../../js/bridge.ts';
+
+/** What Chrome says about the other end of a runtime port. */
+export interface MessageSender {
+  /** The extension the sender belongs to. */
+  id?: string;
+  /** The URL of the page or frame that opened the port. */
+  url?: string;
+  /** The sender's origin (Chrome 80+). */
+  origin?: string;
+  /** Set when the sender is a tab (a content script, or an extension page open in a tab). */
+  tab?: { id?: number; url?: string };
+  frameId?: number;
+  documentId?: string;
+}
+
+export interface Port extends ChromePort {
+  name: string;
+  sender?: MessageSender;
+  onMessage: { addListener(fn: (message: unknown, port: Port) => void): void; removeListener(fn: (message: unknown, port: Port) => void): void };
+  onDisconnect: { addListener(fn: (port: Port) => void): void };
+}
+
+export interface Chrome {
+  runtime: {
+    id: string;
+    lastError?: { message?: string };
+    getURL(path: string): string;
+    connect(info?: { name?: string }): Port;
+    onConnect: { addListener(fn: (port: Port) => void): void };
+  };
+  sidePanel?: {
+    setPanelBehavior(behavior: { openPanelOnActionClick: boolean }): Promise<void>;
+  };
+}
+
+export const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;
+
+/** The name every skillfs port of this extension carries. */
+export const PORT_NAME = 'skillfs';

@@ -1,0 +1,80 @@
+// The content script: a tiny agent loop inside a web page.
+//
+// It never runs the skillfs module: IndexedDB in a content script belongs
+// to the web page's origin, so skills would land in (or be read from) the
+// page's storage. It connects to the background service worker instead,
+// which serves it with the "agent" capability: sessions only.
+//
+// The port lives in the content script's isolated world; the page's own
+// scripts cannot see it, and this script listens to no window messages.
+// What it writes into the page is the RESULT of its demo run, as JSON in
+// <pre id="skillfs-agent">, and only on pages that ask for it with
+// <meta name="skillfs-agent-demo">: that is this example's (and its test's)
+// way to show what the agent saw. A real agent would hand these results to
+// its model and write nothing the page can read.
+
+import { connectSkillfs, SkillfsError } from '../../js/bridge.ts';
+import { chrome, PORT_NAME } from './chrome.ts';
+
+/** The outcome of one step, as the page sees it. */
+type Outcome = { ok: true; value: unknown } | { ok: false; error: { name: string; code?: string; reason?: string; message: string } };
+
+async function outcome(p: Promise<unknown>): Promise<Outcome> {
+  try {
+    return { ok: true, value: await p };
+  } catch (e) {
+    const err = e instanceof SkillfsError ? e : null;
+    return {
+      ok: false,
+      error: { name: err?.name ?? (e as Error)?.name ?? 'Error', code: err?.code, reason: err?.reason, message: String((e as Error)?.message ?? e) },
+    };
+  }
+}
+
+async function run(): Promise<Record<string, unknown>> {
+  const sk = connectSkillfs(chrome.runtime.connect({ name: PORT_NAME }));
+  const out: Record<string, unknown> = { origin: location.origin };
+  const session = await sk.openSession({
+    contextId: `page:${location.href}`,
+    availableTools: ['Read', 'Write', 'Bash', 'WebSearch', 'WebFetch'],
+    baseTools: ['Read'],
+  });
+  // The "agent loop": what a real one would do over a conversation, in order.
+  const turns: [string, () => Promise<unknown>][] = [
+    // Level 1: the catalog goes into the system prompt.
+    ['catalog', () => session.catalog({ budget: 4000 })],
+    // The user typed a slash command.
+    ['invoke', () => session.invoke('/skill:commit-message api fix retries')],
+    // Level 3: the model asked for a file of a visible skill.
+    ['reference', () => session.readFile('/skills/pdf-tools/references/forms.md').then((f) => f.text())],
+    // The tools the model may call now, narrowed by allowed-tools.
+    ['activeTools', () => session.activeTools()],
+    // Managing skills is not an agent's business: refused by the host.
+    ['registryList', () => sk.registry.list()],
+  ];
+  for (const [name, step] of turns) out[name] = await outcome(step());
+  await session.close().catch(() => {});
+  return out;
+}
+
+function show(result: unknown, state: 'done' | 'error') {
+  const pre = document.createElement('pre');
+  pre.id = 'skillfs-agent';
+  pre.dataset.state = state;
+  pre.textContent = JSON.stringify(result, null, 2);
+  document.body.append(pre);
+}
+
+/** The whole run's limit: a host that never answers must not hang the agent. */
+const DEADLINE_MS = 15_000;
+
+function deadline(ms: number): Promise<never> {
+  return new Promise((_, reject) => setTimeout(() => reject(new SkillfsError(`no answer from the skillfs host within ${ms} ms`, 'Timeout')), ms));
+}
+
+if (document.querySelector('meta[name="skillfs-agent-demo"]')) {
+  Promise.race([run(), deadline(DEADLINE_MS)]).then(
+    (r) => show(r, 'done'),
+    (e: unknown) => show({ error: String((e as Error)?.message ?? e), code: e instanceof SkillfsError ? e.code : undefined }, 'error'),
+  );
+}

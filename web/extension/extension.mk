@@ -1,0 +1,39 @@
+# The example MV3 extension (web/extension/), included from the Makefile
+# (run make from the repository root).
+#
+#   make extension-build   assemble the unpacked extension in $(BIN)/extension/
+#   make test-extension    load it into headless Chromium and drive it
+#
+# Load $(BIN)/extension/ with chrome://extensions → "Load unpacked" to try it.
+
+# Defaults for when this file is read before the Makefile or web/node.mk
+# define them; theirs win.
+GO        ?= go
+NODE      ?= node
+BIN       ?= $(CURDIR)/.bin
+DIST      ?= dist
+CHROMIUM  ?= /usr/bin/chromium
+NODE_DEPS ?= node_modules/.installed
+
+EXT_SRC   := web/extension
+EXT_DIR   := $(BIN)/extension
+EXT_BUNDLE = node_modules/.bin/esbuild --bundle --format=iife --target=es2022 --log-level=warning
+
+.PHONY: extension-build test-extension
+
+# `build` writes $(DIST)/skillfs.wasm, wasm_exec.js and bridge.js; `cli`
+# writes $(BIN)/skills. The three scripts are classic scripts (a content
+# script cannot be an ES module, and the service worker is classic so it can
+# importScripts wasm_exec.js), so each is one IIFE bundle with js/bridge.ts
+# (the source of $(DIST)/bridge.js) inside.
+extension-build: build cli $(NODE_DEPS)
+	@mkdir -p $(EXT_DIR)
+	cp $(EXT_SRC)/manifest.json $(EXT_SRC)/sidepanel.html $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(EXT_DIR)/
+	$(EXT_BUNDLE) $(EXT_SRC)/background.ts --outfile=$(EXT_DIR)/background.js
+	$(EXT_BUNDLE) $(EXT_SRC)/sidepanel.ts --outfile=$(EXT_DIR)/sidepanel.js
+	$(EXT_BUNDLE) $(EXT_SRC)/content.ts --outfile=$(EXT_DIR)/content.js
+	$(BIN)/skills pack web/sample-pack -o $(EXT_DIR)/sample-pack.zip
+
+test-extension: extension-build $(CHROMIUM)
+	SKILLFS_EXTENSION_DIR=$(EXT_DIR) CHROMIUM=$(CHROMIUM) \
+	  $(NODE) --test --test-reporter=spec $(EXT_SRC)/extension.test.mjs

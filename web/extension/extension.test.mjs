@@ -1,0 +1,317 @@
+// The example MV3 extension (web/extension/) loaded unpacked into Debian's
+// headless Chromium: the background service worker hosts skillfs, the side
+// panel installs the sample pack over an "admin" port, and the content
+// script — a tiny agent loop in a web page on 127.0.0.1 — uses a session
+// over an "agent" port. The skills live in the extension's origin only.
+//
+//   make test-extension            (builds .bin/extension first)
+//   node --test web/extension/extension.test.mjs   (after make extension-build)
+
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { transform } from 'esbuild';
+import { launch, serve, withTimeout } from '../harness/index.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, '../..');
+const EXT_DIR = resolve(process.env.SKILLFS_EXTENSION_DIR ?? join(REPO, '.bin/extension'));
+const SAMPLE = join(REPO, 'web/sample-pack');
+/** JSON for an assertion message, cut short. */
+const j = (v) => {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 600 ? `${s.slice(0, 600)}…` : s;
+};
+/** Bound on every single wait. */
+const STEP_MS = 20_000;
+const SAMPLE_IDS = ['citation-style', 'commit-message', 'pdf-tools', 'release-notes', 'web-research'];
+
+// The pure capability rule, compiled from capability.ts by esbuild (its
+// imports are types only) and imported as a data: URL.
+test('the host gives each sender the capability it should have', async () => {
+  const { code } = await transform(readFileSync(join(HERE, 'capability.ts'), 'utf8'), { loader: 'ts', format: 'esm' });
+  const { capabilityOf } = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+  const id = 'abcdefghijklmnopabcdefghijklmnop';
+  const self = { id, extensionBase: `chrome-extension://${id}/`, portName: 'skillfs' };
+  const panel = `chrome-extension://${id}/sidepanel.html`;
+  const cases = [
+    ['the side panel', { id, url: panel, origin: `chrome-extension://${id}` }, 'admin'],
+    ['sidepanel.html open as a tab', { id, url: panel, tab: { id: 3, url: panel }, frameId: 0 }, 'admin'],
+    ['an extension tab whose url Chrome left out', { id, url: panel, tab: { id: 3 }, frameId: 0 }, 'admin'],
+    ['an extension page framed in a web page', { id, url: panel, tab: { id: 3, url: 'https://evil.example/' }, frameId: 5 }, 'none'],
+    ['an extension frame whose tab url Chrome left out', { id, url: panel, tab: { id: 3 }, frameId: 5 }, 'none'],
+    ['a content script in a web page', { id, url: 'http://127.0.0.1:8080/x', tab: { id: 4, url: 'http://127.0.0.1:8080/x' }, frameId: 0 }, 'agent'],
+    ['a content script in an https frame', { id, url: 'https://a.example/f', tab: { id: 4 }, frameId: 2 }, 'agent'],
+    ['a content script in a file: page', { id, url: 'file:///tmp/x.html', tab: { id: 4 } }, 'none'],
+    ['a web page URL without a tab', { id, url: 'https://a.example/' }, 'none'],
+    ['another extension', { id: 'z'.repeat(32), url: `chrome-extension://${'z'.repeat(32)}/p.html` }, 'none'],
+    ['another extension claiming our URL', { id: 'z'.repeat(32), url: panel }, 'none'],
+    ['a sender with no URL', { id }, 'none'],
+    ['no sender', undefined, 'none'],
+  ];
+  for (const [what, sender, want] of cases) assert.equal(capabilityOf(sender, 'skillfs', self), want, what);
+  assert.equal(capabilityOf({ id, url: panel }, 'other', self), 'none', 'a port with another name');
+});
+
+/** What the tests below share: the extension's id and service worker, the
+ * side panel tab, the web page and what its content script wrote.
+ * @type {{ extId: string, sw: import('playwright-core').Worker, panel?: import('playwright-core').Page,
+ *   agent?: { page: import('playwright-core').Page, out: any } }} */
+let h;
+/** @type {string | undefined} */
+let site;
+/** @type {Awaited<ReturnType<typeof serve>> | undefined} */
+let server;
+/** @type {Awaited<ReturnType<typeof launch>> | undefined} */
+let browser;
+
+before(async () => {
+  for (const f of ['manifest.json', 'background.js', 'content.js', 'sidepanel.html', 'sidepanel.js', 'skillfs.wasm', 'wasm_exec.js', 'sample-pack.zip']) {
+    if (!existsSync(join(EXT_DIR, f))) throw new Error(`${join(EXT_DIR, f)} is missing: run \`make extension-build\` (or make test-extension)`);
+  }
+  // A plain web page on 127.0.0.1 that opts in to the content script's demo
+  // output, and one that does not.
+  site = mkdtempSync(join(tmpdir(), 'skillfs-ext-site-'));
+  writeFileSync(
+    join(site, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><meta name="skillfs-agent-demo" content="1"><link rel="icon" href="data:,"><title>a web page</title><p>A web page with an agent in it.</p>\n',
+  );
+  writeFileSync(join(site, 'plain.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>plain</title><p>A page that did not ask.</p>\n');
+  server = await serve({ root: site, isolate: false });
+  // Headless Chromium 156 (the new headless) loads unpacked extensions.
+  // Playwright's default --disable-extensions is overridden by
+  // --disable-extensions-except; CHROMIUM_FLAGS disable none.
+  browser = await launch({
+    timeoutMs: STEP_MS,
+    args: [`--disable-extensions-except=${EXT_DIR}`, `--load-extension=${EXT_DIR}`],
+  });
+  const { context } = browser;
+  const sw =
+    context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
+    (await context.waitForEvent('serviceworker', { timeout: STEP_MS, predicate: (w) => w.url().startsWith('chrome-extension://') }));
+  // The worker's console is not a page's: forward its errors and warnings.
+  sw.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') process.stderr.write(`[worker console.${msg.type()}] ${msg.text()}\n`);
+  });
+  const m = /^chrome-extension:\/\/([a-p]{32})\/background\.js$/.exec(sw.url());
+  assert.ok(m, `unexpected service worker ${sw.url()}`);
+  h = { extId: m[1], sw };
+});
+
+after(async () => {
+  await browser?.close(); // ends Chromium, removes the profile; bounded, never throws
+  await server?.close();
+  if (site) rmSync(site, { recursive: true, force: true });
+});
+
+/** Evaluate in a page or worker, within STEP_MS. */
+const ev = (target, fn, arg) => withTimeout(target.evaluate(fn, arg), STEP_MS, `evaluate(${fn.name || 'fn'})`);
+
+test('the background service worker runs the skillfs module', { timeout: 30_000 }, async () => {
+  // The module registers no global of its own; the runtime it needs is
+  // there, and the worker's origin is the extension's.
+  const info = await ev(h.sw, () => ({ go: typeof globalThis.Go, origin: self.location.origin }));
+  assert.deepEqual(info, { go: 'function', origin: `chrome-extension://${h.extId}` });
+});
+
+test('the side panel installs the sample pack over an admin port', { timeout: 40_000 }, async () => {
+  const panel = await withTimeout(browser.context.newPage(), STEP_MS, 'new page');
+  h.panel = panel;
+  await panel.goto(`chrome-extension://${h.extId}/sidepanel.html`, { waitUntil: 'load', timeout: STEP_MS });
+  await panel.waitForFunction(() => document.getElementById('status')?.dataset.state === 'ready', undefined, { timeout: STEP_MS, polling: 50 });
+  assert.equal(await panel.locator('#skills').getAttribute('data-count'), '0', 'a fresh profile has no skills');
+  await panel.click('#install', { timeout: STEP_MS });
+  await panel.waitForFunction(
+    () => {
+      const s = document.getElementById('status')?.dataset.state;
+      return (s === 'ready' && document.getElementById('skills')?.dataset.count === '5') || s === 'error';
+    },
+    undefined,
+    { timeout: STEP_MS, polling: 50 },
+  );
+  assert.equal(await panel.locator('#status').getAttribute('data-state'), 'ready', await panel.locator('#status').textContent());
+  const ids = await panel.locator('#skills li').evaluateAll((lis) => lis.map((li) => li.dataset.id));
+  assert.deepEqual(ids, SAMPLE_IDS);
+});
+
+test('the content script is an agent: sessions work, the registry is refused', { timeout: 40_000 }, async () => {
+  const page = await withTimeout(browser.context.newPage(), STEP_MS, 'new page');
+  const resp = await page.goto(new URL('index.html', server.url).href, { waitUntil: 'load', timeout: STEP_MS });
+  assert.ok(resp?.ok(), `GET index.html: ${resp?.status()}`);
+  await page.waitForSelector('#skillfs-agent', { state: 'attached', timeout: STEP_MS });
+  const { state, json } = await ev(page, () => {
+    const pre = document.getElementById('skillfs-agent');
+    return { state: pre.dataset.state, json: pre.textContent };
+  });
+  const out = JSON.parse(json);
+  assert.equal(state, 'done', j(out));
+  h.agent = { page, out };
+  assert.equal(out.origin, new URL(server.url).origin);
+
+  // Level 1: the catalog lists the sample skills the model may see.
+  assert.equal(out.catalog.ok, true, j(out.catalog));
+  const catalog = out.catalog.value;
+  assert.match(catalog, /^<available_skills>/);
+  for (const id of ['citation-style', 'commit-message', 'pdf-tools', 'web-research']) {
+    assert.ok(catalog.includes(`/skills/${id}/SKILL.md`), `catalog lacks ${id}:\n${catalog}`);
+  }
+  assert.doesNotMatch(catalog, /release-notes/, 'disable-model-invocation keeps release-notes out');
+
+  // /skill:name args: the block with the arguments substituted.
+  assert.equal(out.invoke.ok, true, j(out.invoke));
+  const block = out.invoke.value;
+  assert.equal(block.id, 'commit-message');
+  assert.equal(block.arguments, 'api fix retries');
+  assert.match(block.content, /<skill_content name="commit-message">/);
+  // Named arguments are words of the arguments, in order (shell-style
+  // splitting, as Claude Code does): $scope is "api", $summary is "fix".
+  assert.match(block.content, /Scope: api\. What the user said the change does: fix\n/);
+  assert.doesNotMatch(block.content, /\$scope|\$summary|\$ARGUMENTS/);
+
+  // Level 3: a reference file, byte for byte.
+  assert.equal(out.reference.ok, true, j(out.reference));
+  assert.equal(out.reference.value, readFileSync(join(SAMPLE, 'pdf-tools/references/forms.md'), 'utf8'));
+
+  // Tools narrowed by commit-message's allowed-tools (Read, Bash(git …)).
+  assert.equal(out.activeTools.ok, true, j(out.activeTools));
+  assert.ok(out.activeTools.value.tools.includes('Read'), j(out.activeTools.value));
+  assert.ok(!out.activeTools.value.tools.includes('WebSearch'), j(out.activeTools.value));
+
+  // Managing skills is refused to an agent, by the host.
+  assert.equal(out.registryList.ok, false, `registry.list() was allowed: ${j(out.registryList)}`);
+  assert.equal(out.registryList.error.name, 'SkillfsError');
+  assert.equal(out.registryList.error.code, 'PermissionDenied', j(out.registryList));
+});
+
+test("the web page's origin holds no skillfs data and its scripts cannot reach skillfs", { timeout: 40_000 }, async () => {
+  assert.ok(h.agent, 'needs the content-script test');
+  const { page } = h.agent;
+  const seen = await ev(page, async (extId) => {
+    const dbs = (await indexedDB.databases()).map((d) => d.name);
+    // Anything a page script can find or ask for.
+    const globals = Object.getOwnPropertyNames(window).filter((k) => /skillfs|^Go$/i.test(k));
+    const runtime = typeof (/** @type {any} */ (window).chrome?.runtime?.connect);
+    // Speak the bridge's wire protocol to whatever listens to window
+    // messages; nothing may answer (the content script listens to none).
+    const sent = [
+      { t: 'call', id: 1, method: 'registry.list', args: {}, progress: false },
+      { t: 'call', id: 2, method: 'resolver.openSession', args: { contextId: 'page' }, progress: false },
+      { type: 'skillfs', method: 'registry.list' },
+    ];
+    const got = [];
+    const onMessage = (e) => got.push(e.data);
+    window.addEventListener('message', onMessage);
+    for (const m of sent) window.postMessage(m, '*');
+    await new Promise((r) => setTimeout(r, 1000));
+    window.removeEventListener('message', onMessage);
+    const answers = got.filter((d) => !sent.some((m) => JSON.stringify(m) === JSON.stringify(d)));
+    // If the page has chrome.runtime at all, a connection to the extension
+    // must get nowhere (it declares no externally_connectable).
+    let external = 'no chrome.runtime';
+    if (runtime === 'function') {
+      external = await new Promise((r) => {
+        try {
+          const p = window.chrome.runtime.connect(extId, { name: 'skillfs' });
+          p.onMessage.addListener((m) => r(`answered: ${JSON.stringify(m)}`));
+          p.onDisconnect.addListener(() => r('disconnected'));
+          p.postMessage({ t: 'call', id: 1, method: 'registry.list', args: {}, progress: false });
+          setTimeout(() => r('no answer'), 1000);
+        } catch (e) {
+          r(`threw: ${e.message}`);
+        }
+      });
+    }
+    return { dbs, globals, runtime, answers, external, agentOut: !!document.getElementById('skillfs-agent') };
+  }, h.extId);
+  assert.ok(seen.agentOut);
+  assert.deepEqual(seen.dbs.filter((n) => n?.startsWith('skillfs')), [], `the page's origin has skillfs databases: ${seen.dbs}`);
+  assert.deepEqual(seen.globals, [], 'page globals');
+  assert.notEqual(seen.runtime, 'function', 'the page has chrome.runtime.connect');
+  assert.deepEqual(seen.answers, [], 'something answered window messages');
+  assert.equal(seen.external, 'no chrome.runtime');
+
+  // A page that did not opt in gets no output, and no skillfs data either.
+  const plain = await withTimeout(browser.context.newPage(), STEP_MS, 'new page');
+  await plain.goto(new URL('plain.html', server.url).href, { waitUntil: 'load', timeout: STEP_MS });
+  await new Promise((r) => setTimeout(r, 500));
+  const plainSeen = await ev(plain, async () => ({
+    out: !!document.getElementById('skillfs-agent'),
+    dbs: (await indexedDB.databases()).map((d) => d.name),
+  }));
+  assert.deepEqual(plainSeen, { out: false, dbs: [] });
+});
+
+test("the skills live in the extension's origin, where the side panel sees them", { timeout: 30_000 }, async () => {
+  assert.ok(h.panel, 'needs the side panel test');
+  const swDbs = await ev(h.sw, async () => (await indexedDB.databases()).map((d) => d.name));
+  assert.ok(swDbs.includes('skillfs'), `the worker's origin has no skillfs database: ${swDbs}`);
+  const panelSeen = await ev(h.panel, async () => ({
+    dbs: (await indexedDB.databases()).map((d) => d.name),
+    ids: [...document.querySelectorAll('#skills li')].map((li) => li.dataset.id),
+  }));
+  assert.ok(panelSeen.dbs.includes('skillfs'), `the side panel's origin has no skillfs database: ${panelSeen.dbs}`);
+  assert.deepEqual(panelSeen.ids, SAMPLE_IDS);
+  // A reload asks the host again: the skills are still there.
+  await h.panel.reload({ waitUntil: 'load', timeout: STEP_MS });
+  await h.panel.waitForFunction(() => document.getElementById('skills')?.dataset.count === '5', undefined, { timeout: STEP_MS, polling: 50 });
+});
+
+/** Runs the content script's agent in a new tab of index.html and returns what it wrote. */
+async function agentRun(query) {
+  const page = await withTimeout(browser.context.newPage(), STEP_MS, 'new page');
+  await page.goto(new URL(`index.html?${query}`, server.url).href, { waitUntil: 'load', timeout: STEP_MS });
+  await page.waitForSelector('#skillfs-agent', { state: 'attached', timeout: STEP_MS });
+  const pre = page.locator('#skillfs-agent');
+  return { page, state: await pre.getAttribute('data-state'), out: JSON.parse((await pre.textContent()) ?? 'null') };
+}
+
+test('when Chrome stops the idle worker, a content script wakes it and the side panel reconnects', { timeout: 50_000 }, async () => {
+  assert.ok(h.panel && h.agent, 'needs the earlier tests');
+  // Chrome stops an idle MV3 worker after ~30 s; DevTools' ServiceWorker
+  // domain, attached to a page of the extension's origin, does it now.
+  const cdp = await withTimeout(browser.context.newCDPSession(h.panel), STEP_MS, 'CDP session');
+  try {
+    /** @type {string[]} */
+    const states = [];
+    cdp.on('ServiceWorker.workerVersionUpdated', (e) => {
+      for (const v of e.versions) if (v.scriptURL.startsWith(`chrome-extension://${h.extId}/`)) states.push(v.runningStatus);
+    });
+    await withTimeout(cdp.send('ServiceWorker.enable'), STEP_MS, 'ServiceWorker.enable');
+    const until = async (what, ok) => {
+      const end = Date.now() + STEP_MS;
+      while (!(await ok())) {
+        if (Date.now() > end) throw new Error(`${what}: not within ${STEP_MS} ms (worker states: ${states.join(' ')})`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await until('the worker running', () => states.includes('running'));
+    await withTimeout(cdp.send('ServiceWorker.stopAllWorkers'), STEP_MS, 'ServiceWorker.stopAllWorkers');
+    await until('the worker stopped', () => states.at(-1) === 'stopped');
+    // The panel's port was closed with the worker.
+    await until('the panel disconnected', async () => (await h.panel.evaluate(() => document.body.dataset.connected)) === 'false');
+
+    // A content script's connection starts the worker again; its first
+    // calls wait while the module loads (the worker holds them).
+    const again = await agentRun('after-stop');
+    assert.equal(again.state, 'done', j(again.out));
+    assert.equal(again.out.catalog.ok, true, j(again.out.catalog));
+    assert.match(again.out.catalog.value, /\/skills\/pdf-tools\/SKILL\.md/);
+    assert.equal(again.out.reference.ok, true, j(again.out.reference));
+    assert.equal(again.out.registryList.error?.code, 'PermissionDenied', j(again.out.registryList));
+    assert.equal(states.at(-1), 'running', `worker states: ${states.join(' ')}`);
+    await again.page.close().catch(() => {});
+
+    // The panel connects again on its next call and finds the skills.
+    await h.panel.click('#refresh', { timeout: STEP_MS });
+    await until('the panel reconnected', async () =>
+      h.panel.evaluate(() => document.body.dataset.connected === 'true' && document.getElementById('status')?.dataset.state !== 'busy'),
+    );
+    assert.equal(await h.panel.locator('#status').getAttribute('data-state'), 'ready', await h.panel.locator('#status').textContent());
+    assert.equal(await h.panel.locator('#skills').getAttribute('data-count'), '5');
+  } finally {
+    await withTimeout(cdp.detach(), 5_000, 'CDP detach').catch(() => {});
+  }
+});
