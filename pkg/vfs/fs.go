@@ -296,24 +296,43 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 // stamp stored with them, read in one transaction, so a reader can tell a
 // file of another version of the skill from the one it expects.
 func (f *FS) ReadFileGen(name string) (data []byte, gen string, err error) {
-	p, err := f.resolve(name)
+	p, qs, err := f.FileQueries(name)
 	if err != nil {
 		return nil, "", err
 	}
-	res, err := f.db.Read(context.Background(), Get(StoreFiles, fileKeyOrRoot(p)), Get(StoreBlobs, fileKey(p)))
+	res, err := f.db.Read(context.Background(), qs...)
 	if err != nil {
 		return nil, "", err
 	}
-	info, err := statOf(p, res[0])
+	return DecodeFile(p, res)
+}
+
+// FileQueries returns the queries that read the file name (in this view)
+// and its record, and its clean path from the mount point: run them in one
+// Read with any other queries and hand their results to DecodeFile.
+func (f *FS) FileQueries(name string) (p string, qs []Query, err error) {
+	if p, err = f.resolve(name); err != nil {
+		return "", nil, err
+	}
+	return p, []Query{Get(StoreFiles, fileKeyOrRoot(p)), Get(StoreBlobs, fileKey(p))}, nil
+}
+
+// DecodeFile returns the contents and the generation stamp of the file at
+// clean path p from the results of the queries FileQueries gave for it.
+func DecodeFile(p string, read [][]Record) (data []byte, gen string, err error) {
+	if len(read) != 2 {
+		return nil, "", skillerr.New(skillerr.InvalidArgument, p, "DecodeFile takes the results of FileQueries")
+	}
+	info, err := statOf(p, read[0])
 	switch {
 	case err != nil:
 		return nil, "", err
 	case info.IsDir():
 		return nil, "", fsErr(p, hackpadfs.ErrIsDir)
-	case len(res[1]) == 0:
+	case len(read[1]) == 0:
 		return nil, "", fsErr(p, hackpadfs.ErrNotExist)
 	}
-	return res[1][0].Value, Generation(info), nil
+	return read[1][0].Value, Generation(info), nil
 }
 
 // statOf returns the info of p from its StoreFiles lookup.

@@ -47,6 +47,7 @@ func TestSuite(t *testing.T) {
 		{"CorruptRecord", testCorruptRecord},
 		{"ListingReadsOnlyChildren", testListingReadsOnlyChildren},
 		{"DecodeSkill", testDecodeSkill},
+		{"FileQueries", testFileQueries},
 	}
 	for _, bc := range testBackends {
 		t.Run(bc.name, func(t *testing.T) {
@@ -880,6 +881,9 @@ func testDecodeSkill(t *testing.T, db Backend) {
 		var got []string
 		for _, f := range files {
 			got = append(got, fmt.Sprintf("%s %v %d %d", f.Path, f.Mode, f.Size, len(f.Data)))
+			if f.Gen != "g1" {
+				t.Errorf("%s: generation %q, want g1", f.Path, f.Gen)
+			}
 		}
 		n := func(size int) int { // contents only when read
 			if data {
@@ -908,5 +912,52 @@ func testDecodeSkill(t *testing.T, db Backend) {
 	}
 	if _, err := SkillQueries("../x", false); skillerr.CodeOf(err) != skillerr.PathRejected {
 		t.Errorf("SkillQueries(../x) = %v, want PathRejected", err)
+	}
+}
+
+// FileQueries lets a reader get a file with other records in one read.
+func testFileQueries(t *testing.T, db Backend) {
+	putSkills(t, db, "g1", map[string][]File{"pdf": pdfTree, "pdf-tools": toolsTree})
+	view, err := newFS(t, db).ReadOnly().Sub("pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, qs, err := view.FileQueries("scripts/run.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p != "pdf/scripts/run.py" {
+		t.Errorf("path = %q", p)
+	}
+	tree, err := SkillQueries("pdf", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := db.Read(context.Background(), append(tree, qs...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, gen, err := DecodeFile(p, res[len(tree):])
+	if err != nil || string(data) != "print('hi')\n" || gen != "g1" {
+		t.Errorf("DecodeFile = %q, %q, %v", data, gen, err)
+	}
+	for _, c := range []struct {
+		name   string
+		code   skillerr.Code
+		reason string
+	}{
+		{"missing.md", skillerr.SkillNotFound, ReasonNotExist},
+		{"scripts", skillerr.InvalidArgument, ReasonIsDir},
+		{"/skills/pdf-tools/SKILL.md", skillerr.PathRejected, ReasonOutsideView},
+		{"../pdf-tools/SKILL.md", skillerr.PathRejected, "dot-dot"},
+	} {
+		p, qs, err := view.FileQueries(c.name)
+		if err == nil {
+			var res [][]Record
+			if res, err = db.Read(context.Background(), qs...); err == nil {
+				_, _, err = DecodeFile(p, res)
+			}
+		}
+		wantCode(t, c.name, err, c.code, c.reason)
 	}
 }

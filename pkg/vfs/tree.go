@@ -75,9 +75,11 @@ type File struct {
 	// Path is relative to the skill's directory, slash-separated.
 	Path string
 	Data []byte
-	// Size is the file's length as DecodeSkill found it, also when it read
-	// no contents; PutSkill ignores it and stores len(Data).
+	// Size and Gen are the file's length and generation stamp as
+	// DecodeSkill found them, also when it read no contents; PutSkill
+	// ignores both (it stores len(Data) and its own gen).
 	Size int64
+	Gen  string
 	// Mode carries permission bits, plus fs.ModeDir for a directory
 	// (useful for empty ones; parents are implied). Zero permissions mean
 	// 0644 for a file and 0755 for a directory.
@@ -204,7 +206,7 @@ func DecodeSkill(slug string, read [][]Record) ([]File, error) {
 		}
 		i := strings.LastIndex(r.Key, "//")
 		p := strings.TrimPrefix(r.Key[:i]+"/"+r.Key[i+2:], slug+"/")
-		f := File{Path: p, Mode: m.mode, ModTime: m.modTime, Size: m.size}
+		f := File{Path: p, Mode: m.mode, ModTime: m.modTime, Size: m.size, Gen: m.gen}
 		if blobs != nil && !m.mode.IsDir() {
 			data, ok := blobs[r.Key]
 			if !ok {
