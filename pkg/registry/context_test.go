@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
 func testCache(t *testing.T, bc backendCase) {
@@ -31,12 +33,42 @@ func testCache(t *testing.T, bc backendCase) {
 	if got := mustList(t, r); len(got[0].Triggers) != 0 || len(got[0].Dependencies.Skills) != 0 {
 		t.Errorf("the cache was changed through a returned Meta: %+v", got[0])
 	}
-	// A change drops the cache.
+	// After a change, List reads only the record that changed, and the
+	// revision that proves nothing else changed.
 	if _, err := r.SetEnabled(ctx, "a", false); err != nil {
 		t.Fatal(err)
 	}
-	if got := mustList(t, r); got[0].Enabled {
-		t.Error("List shows the cached record after a change")
+	db.reads.Store(0)
+	if got := mustList(t, r); got[0].Enabled || len(got) != 2 {
+		t.Errorf("List after a change: %+v", got)
+	}
+	want := []vfs.Query{vfs.Get(vfs.StoreMeta, "a"), vfs.Get(vfs.StoreState, revisionKey)}
+	if n, got := db.reads.Load(), *db.lastRead.Load(); n != 1 || !slices.Equal(got, want) {
+		t.Errorf("List after a change made %d reads, the last %v; want 1, %v", n, got, want)
+	}
+	// A removed skill leaves the cached list the same way.
+	if err := r.Remove(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustList(t, r); len(got) != 1 || got[0].ID != "a" {
+		t.Errorf("List after a remove: %+v", got)
+	}
+	// A change this registry did not hear (another registry with no bus
+	// between them) leaves a gap in the revisions: the next own change
+	// finds it and the list is read whole again.
+	other := openReg(t, e.db, Options{})
+	if _, err := other.Import(ctx, packOf(t, "y"), ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.SetEnabled(ctx, "a", true); err != nil {
+		t.Fatal(err)
+	}
+	got := mustList(t, r)
+	if len(got) != 2 || got[0].ID != "a" || !got[0].Enabled || got[1].ID != "y" {
+		t.Errorf("List after a gap: %+v", got)
+	}
+	if q := *db.lastRead.Load(); !q[0].Prefix {
+		t.Errorf("List after a gap read %v, want the whole store", q)
 	}
 }
 

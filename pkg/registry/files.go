@@ -92,12 +92,18 @@ func (r *Registry) ExportZip(ctx context.Context, id string) ([]byte, error) {
 
 // WriteFile creates or replaces the text file at p in skill id and returns
 // the skill's new record. Only text is accepted: an allowed extension (or
-// none), UTF-8 without NUL bytes, at most Options.MaxTextFile bytes.
+// none), UTF-8 without NUL bytes, at most Options.MaxTextFile bytes. A
+// path that an export of the skill would lose is refused with PathRejected:
+// operating-system clutter (ReasonClutter) or one deeper than
+// Options.Limits allows (ReasonTooDeep).
 // Saving SKILL.md or skill.yaml re-reads the skill's metadata; a save that
 // makes SKILL.md invalid, or renames the skill, is refused.
 func (r *Registry) WriteFile(ctx context.Context, id, p, text string) (Meta, error) {
 	rel, err := editPath(p, "write")
 	if err != nil {
+		return Meta{}, err
+	}
+	if err := r.checkExportable(rel); err != nil {
 		return Meta{}, err
 	}
 	if err := r.checkText(rel, text); err != nil {
@@ -119,10 +125,14 @@ func (r *Registry) WriteFile(ctx context.Context, id, p, text string) (Meta, err
 }
 
 // Mkdir creates the directory p, and any missing parents, in skill id and
-// returns the skill's new record. p must not exist yet.
+// returns the skill's new record. p must not exist yet, and is held to
+// WriteFile's rules for paths.
 func (r *Registry) Mkdir(ctx context.Context, id, p string) (Meta, error) {
 	rel, err := editPath(p, "create")
 	if err != nil {
+		return Meta{}, err
+	}
+	if err := r.checkExportable(rel); err != nil {
 		return Meta{}, err
 	}
 	return r.edit(ctx, id, func(files []vfs.File, now time.Time) ([]vfs.File, error) {
@@ -294,6 +304,18 @@ func editPath(p, verb string) (string, error) {
 	return rel, nil
 }
 
+// The Reasons of the PathRejected errors of WriteFile and Mkdir, besides
+// skillpath's.
+const (
+	// ReasonClutter: the name is one that archivers add behind the
+	// user's back ("._x", "__MACOSX/", ".DS_Store"; zipguard.IsClutter),
+	// which an import drops.
+	ReasonClutter = "clutter"
+	// ReasonTooDeep: the path has more segments than an import of the
+	// skill's export would accept (Options.Limits.MaxDepth).
+	ReasonTooDeep = zipguard.ReasonTooDeep
+)
+
 // checkNew checks that rel, a path not in files, can be added: its parents
 // are not files, and no name on the way differs from an existing one only
 // in case, which would make the export unreadable on macOS and Windows.
@@ -309,6 +331,25 @@ func checkNew(files []vfs.File, rel string) error {
 					Msg: fmt.Sprintf("the name clashes with %s, which differs only in case", f.Path)}
 			}
 		}
+	}
+	return nil
+}
+
+// checkExportable refuses rel, a path to write or create, when an export
+// of the skill would lose it on import: zipguard.Read drops it as clutter,
+// or finds it deeper than the registry's Limits allow (the export puts the
+// skill in a folder of its own, which counts as one level). Removing such
+// a path is never refused.
+func (r *Registry) checkExportable(rel string) error {
+	if zipguard.IsClutter(rel) {
+		return &skillerr.Error{Code: skillerr.PathRejected, Reason: ReasonClutter, Subject: rel,
+			Msg: "names such as ._*, __MACOSX/, .DS_Store, Thumbs.db and desktop.ini are operating-system clutter " +
+				"that importing drops, so the skill's export would lose this; choose another name"}
+	}
+	limit := r.opts.Limits.WithDefaults().MaxDepth - 1
+	if depth := strings.Count(rel, "/") + 1; depth > limit {
+		return &skillerr.Error{Code: skillerr.PathRejected, Reason: ReasonTooDeep, Subject: rel,
+			Msg: fmt.Sprintf("the path is %d levels deep; the limit inside a skill is %d, so that its export can be imported again", depth, limit)}
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
+	"github.com/skillfs/skillfs/pkg/zipguard"
 )
 
 func testFiles(t *testing.T, bc backendCase) {
@@ -220,4 +221,73 @@ func testEditSkillMD(t *testing.T, bc backendCase) {
 	if err != nil || m.Name != "x" || !slices.ContainsFunc(m.Diagnostics, func(d skill.Diagnostic) bool { return d.Code == "name-missing" }) {
 		t.Errorf("nameless save: %+v, %v", m, err)
 	}
+}
+
+// An edit never creates a file that the skill's export would lose, or that
+// an import of the export would refuse: names zipguard drops as clutter,
+// and paths deeper than Options.Limits allows, counting the folder the
+// export puts the skill in.
+func testEditedExportRoundTrip(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc, func(o *Options) { o.Limits.MaxDepth = 5 })
+	ctx := context.Background()
+	e.importZip(t, zipOf(t, "a", skillFiles("", "a")...), ImportOptions{})
+	before := dump(t, e.db)
+	for _, tc := range []struct{ path, reason string }{
+		{"._notes.md", ReasonClutter},
+		{"scripts/._run.sh", ReasonClutter},
+		{"__MACOSX/notes.md", ReasonClutter},
+		{"references/__MACOSX/deep/notes.md", ReasonClutter},
+		{".DS_Store", ReasonClutter},
+		{"Thumbs.db", ReasonClutter},
+		{"references/desktop.ini", ReasonClutter},
+		{"b/c/d/e/f.md", ReasonTooDeep}, // a/b/c/d/e/f.md in the export: 6 > 5
+	} {
+		_, err := e.reg.WriteFile(ctx, "a", tc.path, "notes\n")
+		if se := wantErr(t, "WriteFile "+tc.path, err, skillerr.PathRejected, tc.reason); se != nil && se.Subject != tc.path {
+			t.Errorf("WriteFile %s: the error names %q", tc.path, se.Subject)
+		}
+		_, err = e.reg.Mkdir(ctx, "a", tc.path)
+		wantErr(t, "Mkdir "+tc.path, err, skillerr.PathRejected, tc.reason)
+	}
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("refused edits changed the database")
+	}
+
+	// What an edit accepts, an export keeps and an import accepts: at the
+	// depth limit, and under a folder whose name is clutter only as a
+	// file's.
+	for _, p := range []string{"._notes.md", "__MACOSX/notes.md", "b/c/d/e.md", "._d/notes.md", "notes/.DS_Store.md"} {
+		m, err := e.reg.WriteFile(ctx, "a", p, "notes\n")
+		if err != nil {
+			if skillerr.CodeOf(err) != skillerr.PathRejected {
+				t.Errorf("%s: %v", p, err)
+			}
+			continue // refusing such a name is a fix too
+		}
+		z, err := e.reg.ExportZip(ctx, "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := e.reg.Import(ctx, z, ImportOptions{OnConflict: ConflictReplace})
+		if err != nil {
+			t.Fatalf("%s: re-import of the export: %v", p, err)
+		}
+		if got := res.Skills[0].Digest; got != m.Digest {
+			t.Errorf("after writing %s, export+import changed the digest %s -> %s (dropped %v)", p, m.Digest, got, res.Dropped)
+		}
+	}
+	if _, err := e.reg.Mkdir(ctx, "a", "b/c/d/f"); err != nil {
+		t.Errorf("Mkdir at the depth limit: %v", err)
+	}
+
+	// Without Limits, zipguard's default depth applies.
+	e2 := newEnv(t, bc)
+	e2.importZip(t, zipOf(t, "a", skillFiles("", "a")...), ImportOptions{})
+	limit := zipguard.DefaultLimits().MaxDepth - 1
+	deep := strings.Repeat("d/", limit-1) + "x.md"
+	if _, err := e2.reg.WriteFile(ctx, "a", deep, "x\n"); err != nil {
+		t.Errorf("WriteFile %d levels deep: %v", limit, err)
+	}
+	_, err := e2.reg.WriteFile(ctx, "a", "d/"+deep, "x\n")
+	wantErr(t, "WriteFile too deep", err, skillerr.PathRejected, ReasonTooDeep)
 }

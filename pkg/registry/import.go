@@ -3,7 +3,9 @@ package registry
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -12,15 +14,26 @@ import (
 )
 
 // ConflictPolicy says what Import does with a skill whose id is taken.
+//
+// An id is taken by an installed skill whose id is the same once folded as
+// zipguard folds names for collisions (zipguard.FoldKey: case, and Unicode
+// normalisation): "PDF-tools" is taken by "pdf-tools". Agents look skills
+// up by name without regard to case, so two such skills would shadow each
+// other.
 type ConflictPolicy string
 
 // The conflict policies.
 const (
 	// ConflictRename installs the skill as id-v2, id-v3, ... (the first
-	// free one) and rewrites the name in its SKILL.md to match (seed 002).
+	// one free under folding, keeping the skill's own spelling) and
+	// rewrites the name in its SKILL.md to match (seed 002).
 	ConflictRename ConflictPolicy = "rename"
 	// ConflictReplace replaces the installed skill in the same commit,
-	// keeping its creation time and whether it is enabled.
+	// keeping its creation time and whether it is enabled. It also keeps
+	// its id: a skill named "PDF-tools" replaces "pdf-tools" as
+	// "pdf-tools", with the name in its SKILL.md rewritten to match, so
+	// that what refers to the id (dependencies, pins, links) still finds
+	// it.
 	ConflictReplace ConflictPolicy = "replace"
 	// ConflictFail refuses the import with a Conflict error.
 	ConflictFail ConflictPolicy = "fail"
@@ -85,8 +98,9 @@ type candidate struct {
 // Each skill's SKILL.md (with its skill.yaml) is parsed leniently; its
 // name becomes its id, which must be one clean path segment. A skill that
 // does not parse fails the whole import with a *ManifestError naming it;
-// two skills of the archive with one name fail it with InvalidArchive. A
-// name already installed is handled as opts.OnConflict says. Storage is
+// two skills of the archive with one name, or with names that differ only
+// in case or normalisation, fail it with InvalidArchive. A name already
+// installed, in any case, is handled as opts.OnConflict says. Storage is
 // checked first (vfs.Estimate), and the whole import is one commit.
 func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) (*ImportResult, error) {
 	policy := opts.OnConflict
@@ -199,10 +213,11 @@ func (r *Registry) checkQuota(ctx context.Context, source string, size int64) er
 }
 
 // parseArchive parses every skill of arc, failing on the first that is
-// invalid or has a name that cannot be an id, and on two with one name.
+// invalid or has a name that cannot be an id, and on two with one name
+// once folded (zipguard.FoldKey).
 func parseArchive(arc *zipguard.Archive) ([]*candidate, error) {
 	cands := make([]*candidate, 0, len(arc.Skills))
-	seen := make(map[string]string, len(arc.Skills)) // name → directory
+	seen := make(map[string]*candidate, len(arc.Skills)) // folded name → first skill
 	for _, zs := range arc.Skills {
 		c := &candidate{dir: zs.Dir, name: zs.Name, files: make([]vfs.File, len(zs.Files))}
 		for i, f := range zs.Files {
@@ -222,39 +237,72 @@ func parseArchive(arc *zipguard.Archive) ([]*candidate, error) {
 				Code: skillerr.InvalidManifest, Reason: "name-not-an-id", Subject: zs.Dir, Err: err,
 				Msg: fmt.Sprintf("%s is named %q, which cannot be a directory name", what, c.s.Name)}}
 		}
-		if prev, dup := seen[c.s.Name]; dup {
-			return nil, &skillerr.Error{Code: skillerr.InvalidArchive, Reason: "duplicate-skill", Subject: zs.Dir,
-				Msg: fmt.Sprintf("the archive holds two skills named %q (in %s/ and %s/)", c.s.Name, prev, zs.Dir)}
+		if zipguard.IsClutter(c.s.Name) {
+			// Its export, a folder of that name, would be dropped on import.
+			return nil, &ManifestError{Skill: zs.Dir, Diagnostics: c.diags, Err: &skillerr.Error{
+				Code: skillerr.InvalidManifest, Reason: "name-not-an-id", Subject: zs.Dir,
+				Msg: fmt.Sprintf("%s is named %q, which archivers treat as operating-system clutter and drop", what, c.s.Name)}}
 		}
-		seen[c.s.Name] = zs.Dir
+		key := zipguard.FoldKey(c.s.Name)
+		if prev, dup := seen[key]; dup {
+			names := fmt.Sprintf("two skills named %q", c.s.Name)
+			if prev.s.Name != c.s.Name {
+				names = fmt.Sprintf("two skills named %q and %q, which differ only in case or normalisation,", prev.s.Name, c.s.Name)
+			}
+			return nil, &skillerr.Error{Code: skillerr.InvalidArchive, Reason: "duplicate-skill", Subject: zs.Dir,
+				Msg: fmt.Sprintf("the archive holds %s (in %s/ and %s/)", names, prev.dir, zs.Dir)}
+		}
+		seen[key] = c
 		cands = append(cands, c)
 	}
 	return cands, nil
 }
 
 // assignIDs returns the id each candidate is installed as, given the
-// installed skills old.
+// installed skills old. Ids are compared folded (zipguard.FoldKey), so
+// that no two installed skills differ only in case; parseArchive has
+// checked that the candidates' names are distinct folded.
 func assignIDs(cands []*candidate, old map[string]vfs.Record, policy ConflictPolicy) ([]string, error) {
-	taken := make(map[string]bool, len(old)+len(cands))
-	for id := range old {
-		taken[id] = true
+	installed := make(map[string][]string, len(old)) // folded id → installed ids, sorted
+	for _, id := range slices.Sorted(maps.Keys(old)) {
+		k := zipguard.FoldKey(id)
+		installed[k] = append(installed[k], id)
+	}
+	taken := make(map[string]bool, len(old)+len(cands)) // folded ids
+	for k := range installed {
+		taken[k] = true
 	}
 	for _, c := range cands {
-		taken[c.s.Name] = true // a pack's own names are not free for renames
+		taken[zipguard.FoldKey(c.s.Name)] = true // a pack's own names are not free for renames
 	}
 	ids := make([]string, len(cands))
 	for i, c := range cands {
 		id := c.s.Name
-		if _, conflict := old[id]; conflict {
+		if same := installed[zipguard.FoldKey(id)]; len(same) > 0 {
 			switch policy {
 			case ConflictFail:
-				return nil, &skillerr.Error{Code: skillerr.Conflict, Reason: "exists", Subject: id,
-					Msg: "a skill with this name is installed already"}
+				msg := "a skill with this name is installed already"
+				if !slices.Contains(same, id) {
+					msg = fmt.Sprintf("the installed skill %q has this name but for case or normalisation", same[0])
+				}
+				return nil, &skillerr.Error{Code: skillerr.Conflict, Reason: "exists", Subject: id, Msg: msg}
 			case ConflictRename:
-				for n := 2; taken[id]; n++ {
+				for n := 2; taken[zipguard.FoldKey(id)]; n++ {
 					id = fmt.Sprintf("%s-v%d", c.s.Name, n)
 				}
-				taken[id] = true
+				taken[zipguard.FoldKey(id)] = true
+			case ConflictReplace:
+				// The installed id is kept. Skills installed before ids
+				// were compared folded may share a folded id; the one
+				// spelt exactly so is replaced, and none is guessed.
+				if !slices.Contains(same, id) {
+					if len(same) > 1 {
+						return nil, &skillerr.Error{Code: skillerr.Conflict, Reason: "ambiguous", Subject: id,
+							Msg: fmt.Sprintf(`the installed skills "%s" differ from this name only in case; `+
+								"remove all but the one to replace, or import with its exact name", strings.Join(same, `", "`))}
+					}
+					id = same[0]
+				}
 			}
 		}
 		ids[i] = id
@@ -285,8 +333,11 @@ func (c *candidate) install(id string, old map[string]vfs.Record, pack []string)
 		}
 	}
 	if id != c.s.Name {
-		diags = append(diags, skill.Diagnostic{Code: "renamed", Severity: skill.SeverityWarning, Field: "name",
-			Message: fmt.Sprintf("A skill named '%s' is installed already; this one was installed as '%s'.", c.s.Name, id)})
+		msg := fmt.Sprintf("A skill named '%s' is installed already; this one was installed as '%s'.", c.s.Name, id)
+		if _, replaced := old[id]; replaced {
+			msg = fmt.Sprintf("The installed skill '%s' differs from '%s' only in case; this one replaced it and keeps its id '%s'.", id, c.s.Name, id)
+		}
+		diags = append(diags, skill.Diagnostic{Code: "renamed", Severity: skill.SeverityWarning, Field: "name", Message: msg})
 	}
 	deps := dependenciesOf(s)
 	for _, d := range deps.Skills {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/skillpath"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
@@ -243,7 +244,9 @@ func testImportRejects(t *testing.T, bc backendCase) {
 	_, err = e.reg.Import(ctx, zipOf(t, "", dup...), ImportOptions{})
 	wantErr(t, "duplicate", err, skillerr.InvalidArchive, "duplicate-skill")
 
-	for _, name := range []string{"a/b", "..", "con"} {
+	// A name that cannot be a directory, or whose folder an import of the
+	// export would drop as clutter.
+	for _, name := range []string{"a/b", "..", "con", "__MACOSX", "._x", ".DS_Store"} {
 		_, err = e.reg.Import(ctx, zipOf(t, "", file{"SKILL.md", mdOf(`"`+name+`"`, "Bad.")}), ImportOptions{})
 		var me *ManifestError
 		if !errors.As(err, &me) {
@@ -285,4 +288,181 @@ func randomText(n int) string {
 		b[i] = "0123456789abcdef"[rng.IntN(16)]
 	}
 	return string(b)
+}
+
+// A skill whose name differs from an installed id only in case (or
+// normalisation) is a conflict, whatever the policy: installed beside it,
+// it would shadow it wherever names are looked up without regard to case.
+func testImportFoldedConflicts(t *testing.T, bc backendCase) {
+	ctx := context.Background()
+	genuine := zipOf(t, "pdf-tools", file{"SKILL.md", mdOf("pdf-tools", "Genuine.")}, file{"genuine.md", "g"})
+	impostor := zipOf(t, "PDF-tools", file{"SKILL.md", mdOf("PDF-tools", "Impostor.")}, file{"impostor.md", "i"})
+	hasDiag := func(m Meta, code, text string) bool {
+		return slices.ContainsFunc(m.Diagnostics, func(d skill.Diagnostic) bool {
+			return d.Code == code && strings.Contains(d.Message, text)
+		})
+	}
+
+	t.Run("fail", func(t *testing.T) {
+		e := newEnv(t, bc)
+		e.importZip(t, genuine, ImportOptions{})
+		before := dump(t, e.db)
+		_, err := e.reg.Import(ctx, impostor, ImportOptions{OnConflict: ConflictFail})
+		if se := wantErr(t, "fail", err, skillerr.Conflict, "exists"); se != nil &&
+			(se.Subject != "PDF-tools" || !strings.Contains(se.Msg, `"pdf-tools"`)) {
+			t.Errorf("the error %v should name PDF-tools and the installed pdf-tools", err)
+		}
+		// Full case folding and normalisation, as zipguard compares names.
+		e.importZip(t, zipOf(t, "straße", skillFiles("", "straße")...), ImportOptions{})
+		before = dump(t, e.db)
+		for _, name := range []string{"STRASSE", "Stra\u1e9ee", "strasse"} {
+			_, err = e.reg.Import(ctx, zipOf(t, "s", skillFiles("", name)...), ImportOptions{OnConflict: ConflictFail})
+			wantErr(t, "fail "+name, err, skillerr.Conflict, "exists")
+		}
+		if !sameDump(before, dump(t, e.db)) {
+			t.Error("a refused import changed the database")
+		}
+	})
+
+	t.Run("rename", func(t *testing.T) {
+		e := newEnv(t, bc)
+		e.importZip(t, genuine, ImportOptions{})
+		m := e.importZip(t, impostor, ImportOptions{}).Skills[0]
+		if m.ID != "PDF-tools-v2" || m.Name != "PDF-tools-v2" || !hasDiag(m, "renamed", "PDF-tools-v2") {
+			t.Errorf("renamed meta = %s", jsonOf(t, m))
+		}
+		checkGenerations(t, e.reg, m)
+		// -vN must be free under folding too: pdf-tools-v2 is installed
+		// (as PDF-tools-v2) and the pack's own Pdf-Tools-V3 is not free.
+		res := e.importZip(t, zipOf(t, "p", append(skillFiles("a", "pdf-TOOLS"), skillFiles("b", "Pdf-Tools-V3")...)...), ImportOptions{})
+		if got := ids(res.Skills); !slices.Equal(got, []string{"pdf-TOOLS-v4", "Pdf-Tools-V3"}) {
+			t.Errorf("pack ids = %v", got)
+		}
+		if got := ids(mustList(t, e.reg)); !slices.Equal(got, []string{"PDF-tools-v2", "Pdf-Tools-V3", "pdf-TOOLS-v4", "pdf-tools"}) {
+			t.Errorf("List = %v", got)
+		}
+		if got := mustGet(t, e.reg, "pdf-tools"); got.Description != "Genuine." {
+			t.Errorf("the installed pdf-tools changed: %s", jsonOf(t, got))
+		}
+	})
+
+	t.Run("replace", func(t *testing.T) {
+		e := newEnv(t, bc)
+		first := e.importZip(t, genuine, ImportOptions{}).Skills[0]
+		if _, err := e.reg.SetEnabled(ctx, "pdf-tools", false); err != nil {
+			t.Fatal(err)
+		}
+		e.clock.advance(time.Hour)
+		res := e.importZip(t, impostor, ImportOptions{OnConflict: ConflictReplace})
+		m := res.Skills[0]
+		// The installed id, and its spelling, are kept.
+		if m.ID != "pdf-tools" || m.Name != "pdf-tools" || m.Description != "Impostor." || m.Enabled ||
+			!m.CreatedAt.Equal(first.CreatedAt) || !hasDiag(m, "renamed", "keeps its id") {
+			t.Errorf("replaced meta = %s", jsonOf(t, m))
+		}
+		if !slices.Equal(res.Replaced, []string{"pdf-tools"}) {
+			t.Errorf("Replaced = %v", res.Replaced)
+		}
+		if got := ids(mustList(t, e.reg)); !slices.Equal(got, []string{"pdf-tools"}) {
+			t.Errorf("List = %v", got)
+		}
+		md, _ := readGen(t, e.reg, "pdf-tools/SKILL.md")
+		if s, _ := skill.Parse([]byte(md), skill.Options{DirName: "pdf-tools"}); s == nil || s.Name != "pdf-tools" {
+			t.Errorf("SKILL.md was not rewritten to the kept id: %q", md)
+		}
+		if _, err := e.reg.FS().Stat("pdf-tools/genuine.md"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("genuine.md survived the replace: %v", err)
+		}
+		checkGenerations(t, e.reg, m)
+		if c := e.lastChange(t); c.Kind != KindReplace || !slices.Equal(c.IDs, []string{"pdf-tools"}) {
+			t.Errorf("change = %+v", c)
+		}
+	})
+
+	t.Run("pack", func(t *testing.T) {
+		e := newEnv(t, bc)
+		for _, names := range [][2]string{{"x", "X"}, {"pdf-tools", "PDF-Tools"}, {"straße", "STRASSE"}} {
+			files := append(skillFiles("p/a", names[0]), skillFiles("p/b", names[1])...)
+			_, err := e.reg.Import(ctx, zipOf(t, "", files...), ImportOptions{})
+			if se := wantErr(t, "pack "+names[1], err, skillerr.InvalidArchive, "duplicate-skill"); se != nil &&
+				(!strings.Contains(se.Msg, `"`+names[0]+`"`) || !strings.Contains(se.Msg, `"`+names[1]+`"`)) {
+				t.Errorf("message %q should name both skills", se.Msg)
+			}
+		}
+		if n := len(mustList(t, e.reg)); n != 0 {
+			t.Errorf("refused packs stored %d skills", n)
+		}
+	})
+
+	// Skills installed before ids were compared folded may share a
+	// folded id: a replace takes the one spelt exactly so, and refuses
+	// to guess between the others.
+	t.Run("installed-twice", func(t *testing.T) {
+		e := newEnv(t, bc)
+		e.importZip(t, genuine, ImportOptions{})
+		commitSkillDirectly(t, e.db, "PDF-tools", file{"SKILL.md", mdOf("PDF-tools", "Legacy.")})
+		before := dump(t, e.db)
+		for _, policy := range []ConflictPolicy{ConflictReplace, ConflictFail} {
+			_, err := e.reg.Import(ctx, zipOf(t, "x", skillFiles("", "Pdf-Tools")...), ImportOptions{OnConflict: policy})
+			reason := map[ConflictPolicy]string{ConflictReplace: "ambiguous", ConflictFail: "exists"}[policy]
+			if se := wantErr(t, string(policy)+" with two installed", err, skillerr.Conflict, reason); se != nil &&
+				policy == ConflictReplace && !strings.Contains(se.Msg, `"PDF-tools", "pdf-tools"`) {
+				t.Errorf("message %q should name both installed skills", se.Msg)
+			}
+		}
+		if !sameDump(before, dump(t, e.db)) {
+			t.Error("a refused import changed the database")
+		}
+		res := e.importZip(t, impostor, ImportOptions{OnConflict: ConflictReplace})
+		if !slices.Equal(res.Replaced, []string{"PDF-tools"}) || mustGet(t, e.reg, "pdf-tools").Description != "Genuine." {
+			t.Errorf("Replaced = %v; want only the exact PDF-tools", res.Replaced)
+		}
+	})
+}
+
+// commitSkillDirectly stores skill id with files without the registry's
+// checks, as an older version could have.
+func commitSkillDirectly(t testing.TB, db vfs.Backend, id string, files ...file) {
+	t.Helper()
+	vf := make([]vfs.File, len(files))
+	for i, f := range files {
+		vf[i] = vfs.File{Path: f.path, Data: []byte(f.data), Mode: 0o644, ModTime: t0}
+	}
+	s, diags := parseFiles(vf, id)
+	if s == nil {
+		t.Fatalf("%s does not parse: %v", id, diags)
+	}
+	var m Meta
+	m.describe(id, s, diags, vf)
+	m.Dependencies, m.Enabled, m.CreatedAt, m.UpdatedAt = dependenciesOf(s), true, t0, t0
+	ops, err := replaceTree(id, m.Digest, vf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := metaOp(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Commit(context.Background(), append(ops, op)...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An archive entry named with a noncharacter, which storage cannot key,
+// is refused up front as a path, naming the entry.
+func testImportNoncharacterEntry(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	for _, name := range []string{"a/x\uffff.md", "a/\ufdd0/y.md", "a/z\U0001fffe"} {
+		files := append(skillFiles("a", "a"), file{name, "x"})
+		_, err := e.reg.Import(context.Background(), rawZipOf(t, files...), ImportOptions{})
+		if skillerr.CodeOf(err) != skillerr.PathRejected {
+			t.Errorf("import of an entry named with a noncharacter: code %s, %q; want PathRejected", skillerr.CodeOf(err), err)
+		}
+		if se := wantErr(t, name, err, skillerr.PathRejected, skillpath.ReasonNoncharacter); se != nil && se.Subject != name {
+			t.Errorf("the error names %+q, want the entry %+q", se.Subject, name)
+		}
+	}
+	if n := len(mustList(t, e.reg)); n != 0 || mustRevision(t, e.reg) != 0 {
+		t.Errorf("refused imports stored %d skills", n)
+	}
 }

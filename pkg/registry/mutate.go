@@ -22,7 +22,8 @@ type change struct {
 // reads qs and the revision in one read transaction, lets compute turn
 // the records of qs into a change, and commits the change's ops with the
 // next revision in one commit, which IndexedDB applies all or not at all.
-// It then drops the list cache and tells the subscribers and the bus.
+// It then notes the change in the list cache and tells the subscribers
+// and the bus.
 //
 // compute returns nil for a change that changes nothing: nothing is
 // committed or published. The Change returned is zero then.
@@ -46,10 +47,10 @@ func (r *Registry) mutate(ctx context.Context, qs []vfs.Query, compute func(read
 		if err := r.db.Commit(ctx, ops...); err != nil {
 			return err
 		}
-		// Dropped before the lock is released, so that no reader of this
-		// registry sees the old list once another change can begin.
-		r.dropCache()
 		done = Change{Revision: rev, Kind: c.kind, IDs: c.ids}
+		// Noted before the lock is released, so that no reader of this
+		// registry sees the old list once another change can begin.
+		r.noteChange(done)
 		return nil
 	})
 	if err != nil || done.Revision == 0 {

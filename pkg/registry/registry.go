@@ -45,13 +45,8 @@ type Registry struct {
 	subs    subscribers
 	stopBus func()
 
-	mu sync.Mutex
-	// list caches List's result, valid while listed is true. epoch
-	// counts the drops, so that a List whose read raced with a change
-	// does not cache what it read once the change has dropped the cache.
-	list   []Meta
-	listed bool
-	epoch  uint64
+	mu    sync.Mutex
+	cache listCache
 	// tools and mcp are what the host registered; nil until it does.
 	tools, mcp []string
 }
@@ -100,25 +95,12 @@ func (r *Registry) Close() error {
 func (r *Registry) FS() *vfs.FS { return r.fsys }
 
 // List returns every installed skill, enabled or not, sorted by id. It
-// reads the records only, never the tree, and caches them until the next
-// change of this or any other context.
+// reads the records only, never the tree, and caches them; after a change
+// of this or any other context it reads only the records that changed.
 func (r *Registry) List(ctx context.Context) ([]Meta, error) {
-	r.mu.Lock()
-	list, listed, epoch := r.list, r.listed, r.epoch
-	r.mu.Unlock()
-	if !listed {
-		res, err := r.db.Read(ctx, vfs.GetPrefix(vfs.StoreMeta, ""))
-		if err != nil {
-			return nil, err
-		}
-		if list, err = decodeMetas(res[0]); err != nil {
-			return nil, err
-		}
-		r.mu.Lock()
-		if r.epoch == epoch {
-			r.list, r.listed = list, true
-		}
-		r.mu.Unlock()
+	list, err := r.cachedList(ctx)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]Meta, len(list))
 	for i, m := range list {
@@ -140,7 +122,7 @@ func (r *Registry) Visible(ctx context.Context) ([]Meta, error) {
 // Get returns the record of skill id, or a SkillNotFound error.
 func (r *Registry) Get(ctx context.Context, id string) (Meta, error) {
 	r.mu.Lock()
-	list, listed := r.list, r.listed
+	list, listed := r.cache.list, r.cache.valid && len(r.cache.stale) == 0
 	r.mu.Unlock()
 	if listed {
 		i, ok := slices.BinarySearchFunc(list, id, func(m Meta, id string) int { return strings.Compare(m.ID, id) })
@@ -177,14 +159,13 @@ func (r *Registry) Subscribe(fn func(Change)) (cancel func()) { return r.subs.ad
 
 // heard handles a change committed by another context.
 func (r *Registry) heard(c Change) {
-	r.dropCache()
+	r.noteChange(c)
 	r.subs.send(c)
 }
 
-func (r *Registry) dropCache() {
+func (r *Registry) noteChange(c Change) {
 	r.mu.Lock()
-	r.list, r.listed = nil, false
-	r.epoch++
+	r.cache.noteChange(c)
 	r.mu.Unlock()
 }
 

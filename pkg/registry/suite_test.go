@@ -1,10 +1,12 @@
 package registry
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -64,12 +66,15 @@ func TestSuite(t *testing.T) {
 		{"ImportFail", testImportFail},
 		{"ImportInvalidPack", testImportInvalidPack},
 		{"ImportRejects", testImportRejects},
+		{"ImportFoldedConflicts", testImportFoldedConflicts},
+		{"ImportNoncharacterEntry", testImportNoncharacterEntry},
 		{"Quota", testQuota},
 		{"Enable", testEnable},
 		{"Remove", testRemove},
 		{"Export", testExport},
 		{"Files", testFiles},
 		{"EditSkillMD", testEditSkillMD},
+		{"EditedExportRoundTrip", testEditedExportRoundTrip},
 		{"Dependencies", testDependencies},
 		{"Closure", testClosure},
 		{"Cache", testCache},
@@ -190,6 +195,27 @@ func zipOf(t testing.TB, prefix string, files ...file) []byte {
 	}
 	var buf bytes.Buffer
 	if err := zipguard.Write(&buf, zf, prefix); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// rawZipOf returns an archive of files with their names as given,
+// unchecked, as a hostile archiver could write them.
+func rawZipOf(t testing.TB, files ...file) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range files {
+		w, err := zw.Create(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(w, f.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -352,10 +378,12 @@ func checkGenerations(t testing.TB, r *Registry, m Meta) {
 type countingDB struct {
 	vfs.Backend
 	reads, commits, lastOps atomic.Int64
+	lastRead                atomic.Pointer[[]vfs.Query]
 }
 
 func (c *countingDB) Read(ctx context.Context, qs ...vfs.Query) ([][]vfs.Record, error) {
 	c.reads.Add(1)
+	c.lastRead.Store(&qs)
 	return c.Backend.Read(ctx, qs...)
 }
 

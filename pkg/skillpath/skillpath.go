@@ -7,7 +7,8 @@
 // percent escape, a Unicode character that looks like "/" or "." — is
 // rejected rather than interpreted, because the same path is read by the
 // browser file system, zip tools and operating systems the skill is exported
-// to.
+// to. So are Unicode noncharacters (U+FFFF and the like), which programs
+// reserve for their own use: the browser store cannot keep them in a key.
 package skillpath
 
 import (
@@ -42,6 +43,7 @@ const (
 	ReasonDotDot         = "dot-dot"
 	ReasonReserved       = "reserved" // Windows device names
 	ReasonLookalike      = "lookalike"
+	ReasonNoncharacter   = "noncharacter" // U+FDD0–U+FDEF, U+xxFFFE, U+xxFFFF
 )
 
 // Root is what Clean returns for the skill's own directory ("" or ".").
@@ -74,6 +76,8 @@ func Clean(p string) (string, error) {
 			return "", reject(p, ReasonControlChar, "path contains control character %U", r)
 		case unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
 			return "", reject(p, ReasonFormatChar, "path contains invisible character %U", r)
+		case isNoncharacter(r):
+			return "", reject(p, ReasonNoncharacter, "path contains %U, a Unicode noncharacter", r)
 		case separatorLookalikes[r]:
 			return "", reject(p, ReasonLookalike, "path contains %U, which looks like a path separator", r)
 		}
@@ -214,6 +218,16 @@ func isReserved(name string) bool {
 		return base[3] >= '0' && base[3] <= '9'
 	}
 	return false
+}
+
+// isNoncharacter reports whether r is one of Unicode's 66 noncharacters:
+// U+FDD0–U+FDEF and the last two code points of every plane (U+FFFE,
+// U+FFFF, U+1FFFE, ...). They are valid UTF-8, but reserved for a
+// program's internal use: storage uses U+FFFF as the end of key ranges and
+// cannot keep a name holding it, and other systems may replace or refuse
+// them.
+func isNoncharacter(r rune) bool {
+	return 0xFDD0 <= r && r <= 0xFDEF || r&0xFFFE == 0xFFFE
 }
 
 func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

@@ -2,6 +2,7 @@ package skillpath
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -95,6 +96,13 @@ func TestCleanRejects(t *testing.T) {
 		{"\ufeffSKILL.md", ReasonFormatChar},
 		{"a\u2028b", ReasonFormatChar},
 		{"a\xffb", ReasonNotUTF8},
+		// Noncharacters: valid UTF-8 that storage cannot key.
+		{"x\uffff.md", ReasonNoncharacter},
+		{"\ufffe", ReasonNoncharacter},
+		{"a/\ufdd0/b", ReasonNoncharacter},
+		{"a\ufdefb", ReasonNoncharacter},
+		{"a\U0001fffeb", ReasonNoncharacter},
+		{"a\U0010ffff", ReasonNoncharacter},
 		{"\xc0\xae\xc0\xae/x", ReasonNotUTF8}, // overlong "..": invalid UTF-8
 		// Lookalikes that NFKC folds to / \ . : %.
 		{"a\uff0fb", ReasonLookalike},             // fullwidth solidus
@@ -144,6 +152,37 @@ func TestCleanRejects(t *testing.T) {
 	}
 }
 
+// Every one of the 66 noncharacters is rejected, in any position, and the
+// code points around them are not.
+func TestCleanNoncharacters(t *testing.T) {
+	var non []rune
+	for r := rune(0xFDD0); r <= 0xFDEF; r++ {
+		non = append(non, r)
+	}
+	for plane := rune(0); plane <= 0x10; plane++ {
+		non = append(non, plane<<16|0xFFFE, plane<<16|0xFFFF)
+	}
+	if len(non) != 66 {
+		t.Fatalf("%d noncharacters, want 66", len(non))
+	}
+	for _, r := range non {
+		for _, p := range []string{string(r), "a" + string(r) + ".md", "dir/" + string(r) + "/x.md"} {
+			_, err := Clean(p)
+			var e *skillerr.Error
+			if !errors.As(err, &e) || e.Code != skillerr.PathRejected || e.Reason != ReasonNoncharacter || e.Subject != p {
+				t.Errorf("Clean(%+q) = %v, want PathRejected/%s", p, err, ReasonNoncharacter)
+			} else if !strings.Contains(e.Msg, fmt.Sprintf("%U", r)) {
+				t.Errorf("Clean(%+q): message %q does not name %U", p, e.Msg, r)
+			}
+		}
+	}
+	for _, r := range []rune{0xFDCF, 0xFDF0, 0xFFFD, 0x1FFFD, 0x10000, 0x10FFFD} {
+		if _, err := Clean("a" + string(r) + ".md"); err != nil {
+			t.Errorf("Clean(a%+q.md) = %v, want it accepted", string(r), err)
+		}
+	}
+}
+
 // A path exactly at the limit passes; one byte more does not.
 func TestCleanLengthBoundary(t *testing.T) {
 	seg := strings.Repeat("a", 200)
@@ -161,7 +200,7 @@ func TestCleanLengthBoundary(t *testing.T) {
 
 // Whatever Clean accepts, it accepts again unchanged.
 func FuzzClean(f *testing.F) {
-	for _, s := range []string{"a/b", "./a//b/", "..", "a\uff0fb", "%2e", "C:", "x/\u2026", "é"} {
+	for _, s := range []string{"a/b", "./a//b/", "..", "a\uff0fb", "%2e", "C:", "x/\u2026", "é", "x\uffff.md"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, p string) {

@@ -35,6 +35,13 @@ func (t *tree) key(p string) string {
 	return foldKey(p)
 }
 
+// FoldKey returns the key under which Read compares names for collisions
+// (ReasonCollision): two names with the same key would land on one file on
+// a case-insensitive or normalising file system, "PDF.md" and "pdf.md",
+// "ß" and "ss", "é" composed and decomposed. Other packages compare names
+// with it to hold them to the same rule.
+func FoldKey(p string) string { return foldKey(p) }
+
 // foldKey computes key without golang.org/x/text/cases, whose language
 // tables cost about 330 KB of WebAssembly.
 //

@@ -88,6 +88,10 @@ func DefaultLimits() Limits {
 	}
 }
 
+// WithDefaults returns l as Read applies it: each zero or negative field
+// replaced by its default.
+func (l Limits) WithDefaults() Limits { return l.withDefaults() }
+
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
 	if l.MaxEntries <= 0 {
