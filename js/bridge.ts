@@ -268,11 +268,13 @@ export class Registry {
     return (await this.t.call(method, args))[1] ?? new Uint8Array();
   }
 
-  async importZip(bytes: Uint8Array, opts: ImportOptions = {}): Promise<ImportResult> {
+  /** Installs the skills of a .zip or .skill archive: its bytes, or an
+   * ArrayBuffer such as file.arrayBuffer() gives. */
+  async importZip(bytes: Uint8Array | ArrayBuffer, opts: ImportOptions = {}): Promise<ImportResult> {
     const [res] = await this.t.call(
       "registry.importZip",
       { onConflict: opts.onConflict ?? "rename", source: opts.source ?? "" },
-      bytes,
+      asBytes(bytes, "registry.importZip"),
       opts.onProgress as ((p: unknown) => void) | undefined,
     );
     const r = res as Omit<ImportResult, "diagnostics">;
@@ -381,6 +383,10 @@ export interface LoadOptions {
   wasmExecURL?: string | URL;
   /** The IndexedDB database; "skillfs" by default. */
   dbName?: string;
+  /** How long a call (and opening the database) may take before it fails
+   * with code Timeout, in milliseconds: a change waiting for another tab's
+   * registry lock, a storage request that never ends. 120,000 by default. */
+  callTimeoutMs?: number;
 }
 
 interface GoRuntime {
@@ -399,10 +405,14 @@ let instances = 0;
 
 /** Runs the skillfs module in this context and opens its database. */
 export async function loadSkillfs(opts: LoadOptions): Promise<Skillfs> {
+  const timeoutMs = opts.callTimeoutMs ?? 120_000;
+  if (!(timeoutMs >= 1 && timeoutMs <= 2 ** 31)) {
+    throw new SkillfsError(`callTimeoutMs must be a number of milliseconds from 1 to 2^31, not ${timeoutMs}`, "InvalidArgument");
+  }
   const Go = await goRuntime(opts.wasmExecURL);
   const go = new Go();
   const global = `__skillfs_boot_${++instances}_${Date.now()}`;
-  go.argv = ["skillfs", `--global=${global}`, `--db=${opts.dbName ?? "skillfs"}`];
+  go.argv = ["skillfs", `--global=${global}`, `--db=${opts.dbName ?? "skillfs"}`, `--timeout-ms=${Math.ceil(timeoutMs)}`];
   const listeners = new Set<(c: Change) => void>();
   const api = new Promise<ModuleAPI>((resolve, reject) => {
     (globalThis as Record<string, unknown>)[global] = {
@@ -544,7 +554,11 @@ function link(port: AnyPort): Link {
   return {
     send: (m) => port.postMessage(m),
     listen: (fn) => port.addEventListener("message", (e) => fn(e.data as Wire)),
-    onClose: () => {},
+    // Fired when the other end is closed or its context goes away, where
+    // the browser has MessagePort close events (Chromium 156 only behind
+    // --enable-blink-features=MessagePortCloseEvent). Elsewhere a
+    // MessagePort never tells: serveSkillfs's stop() is what ends it.
+    onClose: (fn) => port.addEventListener("close", fn),
     json: false,
   };
 }
@@ -557,13 +571,29 @@ function packBytes(l: Link, b?: Uint8Array): WireBytes | undefined {
   return { b64: btoa(s) };
 }
 
-function unpackBytes(w?: WireBytes): Uint8Array | undefined {
-  if (!w) return undefined;
-  if (w instanceof Uint8Array) return w;
-  const s = atob(w.b64);
+// What crossed a port is not trusted: anything but bytes, or {b64} with a
+// base64 string, is an InvalidArgument.
+function unpackBytes(w: unknown, method: string): Uint8Array | undefined {
+  const b64 = (w as { b64?: unknown } | null)?.b64;
+  if (typeof b64 !== "string") return asBytes(w, method);
+  let s: string;
+  try {
+    s = atob(b64);
+  } catch {
+    throw new SkillfsError("the bytes are not valid base64", "InvalidArgument", "", method);
+  }
   const b = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
   return b;
+}
+
+/** v as a Uint8Array: an ArrayBuffer or any view of one is wrapped, not
+ * copied; undefined and null are none. */
+function asBytes(v: unknown, method: string): Uint8Array | undefined {
+  if (v === undefined || v === null || v instanceof Uint8Array) return v ?? undefined;
+  if (v instanceof ArrayBuffer) return new Uint8Array(v);
+  if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  throw new SkillfsError("the bytes must be a Uint8Array, an ArrayBuffer or another ArrayBuffer view", "InvalidArgument", "", method);
 }
 
 export interface ConnectOptions {
@@ -583,6 +613,8 @@ export function connectSkillfs(port: AnyPort, opts: ConnectOptions = {}): Skillf
   let watchdog: ReturnType<typeof setInterval> | undefined;
   const pending = new Map<number, { resolve: (v: [unknown, Uint8Array | undefined]) => void; reject: (e: SkillfsError) => void; progress?: (p: unknown) => void }>();
   const listeners = new Set<(c: Change) => void>();
+  // Why the host is gone for good: it said goodbye, or the port closed.
+  let gone = "";
   const failAll = (message: string, reason: string) => {
     for (const p of pending.values()) p.reject(new SkillfsError(message, "Internal", reason));
     pending.clear();
@@ -596,7 +628,7 @@ export function connectSkillfs(port: AnyPort, opts: ConnectOptions = {}): Skillf
       return;
     }
     if (m.t === "bye") {
-      failAll("the skillfs host stopped serving this port", "host-gone");
+      failAll((gone = "the skillfs host stopped serving this port"), "host-gone");
       return;
     }
     if (m.t !== "progress" && m.t !== "result" && m.t !== "error") return;
@@ -607,10 +639,17 @@ export function connectSkillfs(port: AnyPort, opts: ConnectOptions = {}): Skillf
       return;
     }
     pending.delete(m.id);
-    if (m.t === "result") p.resolve([m.value, unpackBytes(m.bytes)]);
-    else p.reject(new SkillfsError(m.message, m.code, m.reason, m.subject, m.diagnostics));
+    if (m.t !== "result") {
+      p.reject(new SkillfsError(m.message, m.code, m.reason, m.subject, m.diagnostics));
+      return;
+    }
+    try {
+      p.resolve([m.value, unpackBytes(m.bytes, "")]);
+    } catch (e) {
+      p.reject(toSkillfsError(e));
+    }
   });
-  l.onClose(() => failAll("the skillfs host disconnected", "host-gone"));
+  l.onClose(() => failAll((gone = "the skillfs host disconnected"), "host-gone"));
   // While calls are pending, ping the host; silence past livenessMs means
   // it is gone.
   const watch = () => {
@@ -631,6 +670,7 @@ export function connectSkillfs(port: AnyPort, opts: ConnectOptions = {}): Skillf
     call(method, args, bytes, onProgress) {
       const id = ++next;
       return new Promise((resolve, reject) => {
+        if (gone) throw new SkillfsError(gone, "Internal", "host-gone");
         pending.set(id, { resolve, reject, progress: onProgress });
         l.send({ t: "call", id, method, args, bytes: packBytes(l, bytes), progress: !!onProgress });
         watch();
@@ -648,15 +688,26 @@ export interface ServeOptions {
    * extension page: "admin"; a content script: "agent"; anything else:
    * "none"), never by the caller. */
   capability: Capability;
+  /** How many sessions the other end may hold open; opening one more
+   * closes its oldest. 8 by default. */
+  maxSessions?: number;
 }
 
 /** Serves sk (loaded with loadSkillfs) to the other end of port. The
- * returned function stops serving and tells the other end. */
+ * returned function stops serving and tells the other end.
+ *
+ * The other end reaches only the sessions it opened itself, at most
+ * opts.maxSessions of them, and they are closed when the port
+ * disconnects or serving stops. */
 export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): () => void {
   const l = link(port);
   const t = (sk as unknown as { transport: Transport & { capability?(c: Capability): Transport } }).transport;
   if (!t.capability) throw new SkillfsError("serveSkillfs needs a skillfs loaded in this context", "InvalidArgument");
   const scoped = t.capability(opts.capability);
+  // A port that may call nothing is left to the module, which refuses.
+  const sessions = opts.capability === "admin" || opts.capability === "agent"
+    ? portSessions(scoped, opts.maxSessions ?? 8)
+    : { call: scoped.call, closeAll() {} };
   let serving = true;
   l.listen((m) => {
     if (!serving) return;
@@ -666,23 +717,70 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
     }
     if (m.t !== "call") return;
     const progress = m.progress ? (value: unknown) => l.send({ t: "progress", id: m.id, value }) : undefined;
-    scoped.call(m.method, m.args, unpackBytes(m.bytes), progress).then(
-      ([value, bytes]) => l.send({ t: "result", id: m.id, value, bytes: packBytes(l, bytes) }),
-      (e: unknown) => {
-        const err = toSkillfsError(e);
-        l.send({ t: "error", id: m.id, message: err.message, code: err.code, reason: err.reason, subject: err.subject, diagnostics: err.diagnostics });
-      },
-    );
+    Promise.resolve()
+      .then(() => sessions.call(String(m.method), m.args ?? {}, unpackBytes(m.bytes, String(m.method)), progress))
+      .then(
+        ([value, bytes]) => l.send({ t: "result", id: m.id, value, bytes: packBytes(l, bytes) }),
+        (e: unknown) => {
+          const err = toSkillfsError(e);
+          l.send({ t: "error", id: m.id, message: err.message, code: err.code, reason: err.reason, subject: err.subject, diagnostics: err.diagnostics });
+        },
+      );
   });
   const unsubscribe = opts.capability === "none" ? () => {} : sk.onChange((change) => l.send({ t: "change", change }));
-  l.onClose(() => {
+  const end = () => {
+    if (!serving) return false;
     serving = false;
     unsubscribe();
-  });
+    sessions.closeAll();
+    return true;
+  };
+  l.onClose(end);
   return () => {
-    if (!serving) return;
-    serving = false;
-    unsubscribe();
-    l.send({ t: "bye" });
+    if (end()) l.send({ t: "bye" });
+  };
+}
+
+/** The calls of one served port: session calls only on the sessions it
+ * opened, at most max of them open at a time. */
+function portSessions(t: Transport, max: number) {
+  const open: string[] = []; // the port's sessions, oldest first
+  let opening: Promise<unknown> = Promise.resolve(); // opens run one at a time
+  let closed = false;
+  const close = (id: string) => {
+    if (open.includes(id)) open.splice(open.indexOf(id), 1);
+    return t.call("session.close", { session: id }).catch(() => {});
+  };
+  return {
+    call(method: string, args: Args, bytes?: Uint8Array, onProgress?: (p: unknown) => void): ReturnType<Transport["call"]> {
+      if (method === "resolver.openSession") {
+        const res = opening.then(async () => {
+          while (open.length >= max) await close(open[0]);
+          const r = await t.call(method, args, bytes, onProgress);
+          const id = (r[0] as { session?: unknown } | undefined)?.session;
+          if (typeof id === "string") {
+            if (closed) await close(id);
+            else open.push(id);
+          }
+          return r;
+        });
+        opening = res.catch(() => {});
+        return res;
+      }
+      if (method.startsWith("session.")) {
+        const id = String(args.session);
+        if (!open.includes(id)) {
+          // As the module answers for a session that does not exist: the
+          // port learns nothing of the others'.
+          return Promise.reject(new SkillfsError(`${id}: no open session of this port has this id`, "InvalidArgument", "no-session", id));
+        }
+        if (method === "session.close") open.splice(open.indexOf(id), 1);
+      }
+      return t.call(method, args, bytes, onProgress);
+    },
+    closeAll() {
+      closed = true;
+      void opening.then(() => Promise.all(open.slice().map(close)));
+    },
   };
 }

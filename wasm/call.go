@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"syscall/js"
+	"time"
 
 	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -66,24 +67,15 @@ func (m *module) api() js.Value {
 }
 
 // call runs one method in its own goroutine and returns a Promise of
-// [resultJSON, bytes].
+// [resultJSON, bytes]. The arguments are read at once, while the caller's
+// buffers are as it passed them; one of the wrong kind rejects the Promise
+// and leaves the module serving.
 func (m *module) call(args []js.Value) js.Value {
-	arg := func(i int) js.Value {
-		if i < len(args) {
-			return args[i]
-		}
-		return js.Undefined()
-	}
-	name, capArg := arg(0).String(), capability(arg(1).String())
-	req := request{progress: arg(4)}
-	if a := arg(2); a.Type() == js.TypeString {
-		req.args = json.RawMessage(a.String())
-	}
-	if b := arg(3); b.Truthy() {
-		req.bytes = make([]byte, b.Get("byteLength").Int())
-		js.CopyBytesToGo(req.bytes, b)
-	}
+	name, capArg, req, err := decodeCall(args)
 	return newPromise(func() (js.Value, error) {
+		if err != nil {
+			return js.Value{}, err
+		}
 		meth, ok := methods[name]
 		switch {
 		case capArg != admin && capArg != agent:
@@ -94,9 +86,11 @@ func (m *module) call(args []js.Value) js.Value {
 			return js.Value{}, skillerr.New(skillerr.PermissionDenied, name,
 				"the %q capability does not allow this call", capArg)
 		}
-		res, err := meth.run(context.Background(), m, req)
+		ctx, cancel := context.WithTimeout(context.Background(), m.timeout)
+		defer cancel()
+		res, err := meth.run(ctx, m, req)
 		if err != nil {
-			return js.Value{}, err
+			return js.Value{}, timedOut(ctx, name, m.timeout, err)
 		}
 		out, err := json.Marshal(res.value)
 		if err != nil {
@@ -110,6 +104,77 @@ func (m *module) call(args []js.Value) js.Value {
 		}
 		return js.ValueOf(pair), nil
 	})
+}
+
+// decodeCall reads call's arguments: (method, capability, argsJSON,
+// bytes?, onProgress?). It runs in the JavaScript callback, where a panic
+// would end the Go program, so it checks every kind and recovers from
+// anything it missed.
+func decodeCall(args []js.Value) (name string, capArg capability, req request, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = skillerr.New(skillerr.InvalidArgument, name, "the call's arguments cannot be read: %v", p)
+		}
+	}()
+	arg := func(i int) js.Value {
+		if i < len(args) {
+			return args[i]
+		}
+		return js.Undefined()
+	}
+	if a := arg(0); a.Type() == js.TypeString {
+		name = a.String()
+	}
+	if a := arg(1); a.Type() == js.TypeString {
+		capArg = capability(a.String())
+	}
+	req.progress = arg(4)
+	switch a := arg(2); a.Type() {
+	case js.TypeString:
+		req.args = json.RawMessage(a.String())
+	case js.TypeUndefined, js.TypeNull:
+	default:
+		return name, capArg, req, skillerr.New(skillerr.InvalidArgument, name, "the arguments must be a JSON string, not %s", a.Type())
+	}
+	req.bytes, err = bytesArg(name, arg(3))
+	return name, capArg, req, err
+}
+
+// bytesArg copies the bytes argument of a call: a Uint8Array, an
+// ArrayBuffer or another view of one (a DataView, an Int8Array, …), or
+// undefined or null for none.
+func bytesArg(name string, b js.Value) ([]byte, error) {
+	if b.IsUndefined() || b.IsNull() {
+		return nil, nil
+	}
+	g := js.Global()
+	u8 := g.Get("Uint8Array")
+	switch {
+	case b.Type() != js.TypeObject:
+	case b.InstanceOf(u8):
+	case b.InstanceOf(g.Get("ArrayBuffer")):
+		b = u8.New(b)
+	case g.Get("ArrayBuffer").Call("isView", b).Bool():
+		b = u8.New(b.Get("buffer"), b.Get("byteOffset"), b.Get("byteLength"))
+	default:
+		b = js.Undefined()
+	}
+	if b.Type() != js.TypeObject {
+		return nil, skillerr.New(skillerr.InvalidArgument, name,
+			"the bytes must be a Uint8Array, an ArrayBuffer or another ArrayBuffer view")
+	}
+	out := make([]byte, b.Get("byteLength").Int())
+	js.CopyBytesToGo(out, b)
+	return out, nil
+}
+
+// timedOut gives err the Timeout code when the call's deadline ended it
+// and no layer below said so already.
+func timedOut(ctx context.Context, name string, limit time.Duration, err error) error {
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) || skillerr.CodeOf(err) != skillerr.Internal {
+		return err
+	}
+	return skillerr.Wrap(skillerr.Timeout, name, err, "the call did not finish within %v", limit)
 }
 
 // newPromise runs fn in a goroutine and settles a Promise with its result.

@@ -4,14 +4,16 @@
 // it opens the registry and the resolver over the browser's IndexedDB and
 // maps JavaScript calls onto them; js/bridge.ts is its typed face.
 //
-// The bridge starts it with argv ["skillfs", "--global=NAME", "--db=DB"],
-// after setting globalThis[NAME] to {resolve, reject, onChange}. The module
-// opens database DB and calls resolve with its API object, or reject with
-// an Error:
+// The bridge starts it with argv ["skillfs", "--global=NAME", "--db=DB",
+// "--timeout-ms=N"], after setting globalThis[NAME] to {resolve, reject,
+// onChange}. The module opens database DB and calls resolve with its API
+// object, or reject with an Error:
 //
 //	call(method, capability, argsJSON, bytes?, onProgress?) → Promise<[resultJSON, bytes?]>
 //
-// Changes (from this context or another) are passed to onChange as
+// Each call, and opening the database, must finish within N milliseconds
+// (defaultTimeout without the argument); one that does not fails with code
+// Timeout. Changes (from this context or another) are passed to onChange as
 // {revision, kind, ids}.
 package main
 
@@ -19,25 +21,32 @@ import (
 	"context"
 	"maps"
 	"os"
+	"strconv"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/resolver"
+	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
 func init() { maps.Copy(methods, sessionMethods) }
 
 func main() {
-	// Two fixed arguments from the bridge; the flag package would cost
+	// Three fixed arguments from the bridge; the flag package would cost
 	// 85 KB of the module for them.
-	global, db := "", "skillfs"
+	global, db, timeout := "", "skillfs", defaultTimeout
 	for _, a := range os.Args[1:] {
 		if v, ok := strings.CutPrefix(a, "--global="); ok {
 			global = v
 		} else if v, ok := strings.CutPrefix(a, "--db="); ok {
 			db = v
+		} else if v, ok := strings.CutPrefix(a, "--timeout-ms="); ok {
+			if ms, err := strconv.Atoi(v); err == nil && ms > 0 {
+				timeout = time.Duration(ms) * time.Millisecond
+			}
 		}
 	}
 	if global == "" {
@@ -46,19 +55,35 @@ func main() {
 	}
 	boot := js.Global().Get(global)
 	js.Global().Delete(global)
-	m, err := open(context.Background(), db, boot.Get("onChange"))
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	m, err := open(ctx, db, boot.Get("onChange"))
+	err = timedOut(ctx, "open "+db, timeout, err)
+	cancel()
 	if err != nil {
 		boot.Call("reject", jsError(err))
+		if skillerr.CodeOf(err) == skillerr.Timeout {
+			// The open goes on in IndexedDB; vfs closes the connection
+			// when it arrives, which takes a live Go runtime. Without it
+			// the connection would block every later upgrade or delete of
+			// the database for the page's lifetime.
+			select {}
+		}
 		return
 	}
+	m.timeout = timeout
 	boot.Call("resolve", m.api())
 	select {}
 }
+
+// defaultTimeout bounds a call when the bridge gives no --timeout-ms.
+const defaultTimeout = 2 * time.Minute
 
 // module is one open skillfs: what every call works on.
 type module struct {
 	reg *registry.Registry
 	res *resolver.Resolver
+	// timeout bounds each call.
+	timeout time.Duration
 }
 
 func open(ctx context.Context, name string, onChange js.Value) (*module, error) {

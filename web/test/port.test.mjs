@@ -310,3 +310,148 @@ test('MessagePort: a host that stops serving fails the pending calls at once', {
   });
   assertRejected(out, { code: 'Internal', reason: 'host-gone', subject: '' }, 'a call when the host stops');
 });
+
+// ---- Sessions over a port. ----
+
+// In the host page: counts the host's onChange subscriptions (serveSkillfs
+// takes one per port and must give it back), and tells whether a session
+// id is still open in the module.
+const WATCH_HOST = () => {
+  window.listening = 0;
+  const t = sk.transport;
+  const on = t.onChange.bind(t);
+  t.onChange = (l) => {
+    listening++;
+    const stop = on(l);
+    let done = false;
+    return () => {
+      if (!done) listening--;
+      done = true;
+      return stop();
+    };
+  };
+  window.isOpen = async (id) => (await T.outcome(sk.transport.call('session.status', { session: id }))).ok;
+  window.openCount = async (ids) => (await Promise.all(ids.map(isOpen))).filter(Boolean).length;
+  window.until = (fn, ms = 3000) => new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    (async function poll() {
+      if (await fn()) resolve();
+      else if (performance.now() - t0 > ms) reject(new Error(`not within ${ms} ms: ${fn}`));
+      else setTimeout(poll, 10);
+    })();
+  });
+};
+
+// The module keeps one LRU of sessions for every caller; the host keeps
+// each port to its own few, so an agent cannot push out the page's own.
+test('an agent port cannot evict the admin page\'s session: it holds at most 8, its oldest closed first', { timeout: TEST_MS }, async (t) => {
+  const page = await hosted(t, 'port-evict', 'message', 'agent');
+  await ev(page, WATCH_HOST);
+  const out = await ev(page, async () => {
+    const mine = await sk.openSession({ contextId: 'sidepanel' });
+    const ch = new MessageChannel();
+    T.bridge.serveSkillfs(sk, ch.port1, { capability: 'agent' });
+    const agent = T.bridge.connectSkillfs(ch.port2);
+    const ids = [];
+    for (let i = 0; i < 64; i++) ids.push((await agent.openSession({ contextId: `tab-${i}` })).id);
+    const open = await Promise.all(ids.map(isOpen));
+    // Opened side by side, they still never exceed the limit.
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => client.openSession({ contextId: `burst-${i}` })));
+    const burstOpen = await openCount(burst.map((s) => s.id));
+    return { mine: await T.outcome(mine.status()), open, burstOpen };
+  });
+  assert.equal(out.mine.ok, true, `the side panel's session was closed by an agent's sessions: ${JSON.stringify(out.mine.error)}`);
+  assert.deepEqual(out.open, [...Array(56).fill(false), ...Array(8).fill(true)], 'the port\'s last 8 sessions are open');
+  assert.equal(out.burstOpen, 8);
+});
+
+test('a port reaches only the sessions it opened; the others are "no-session" to it', { timeout: TEST_MS }, async (t) => {
+  const page = await hosted(t, 'port-scope', 'message', 'agent');
+  const out = await ev(page, async () => {
+    const mine = await sk.openSession({ contextId: 'sidepanel' });
+    const theirs = await client.openSession({ contextId: 'tab-1' });
+    const ch = new MessageChannel();
+    T.bridge.serveSkillfs(sk, ch.port1, { capability: 'agent' });
+    const other = T.bridge.connectSkillfs(ch.port2);
+    const call = (c, method, session) => T.outcome(c.transport.call(method, { session }));
+    const res = {
+      own: await call(client, 'session.status', theirs.id),
+      pageSession: await call(client, 'session.status', mine.id),
+      pageSessionClose: await call(client, 'session.close', mine.id),
+      otherPort: await call(other, 'session.catalog', theirs.id),
+      noId: await T.outcome(client.transport.call('session.status', {})),
+    };
+    await theirs.close();
+    res.afterClose = await call(client, 'session.status', theirs.id);
+    res.mineStill = await T.outcome(mine.status());
+    return { res, mine: mine.id, theirs: theirs.id };
+  });
+  const { res } = out;
+  assert.equal(assertOk(res.own, 'its own session')[0].session, out.theirs);
+  const noSession = (o, id, what) => {
+    const e = assertRejected(o, { code: 'InvalidArgument', reason: 'no-session', subject: id }, what);
+    assert.match(e.message, /no open session/);
+  };
+  noSession(res.pageSession, out.mine, 'the page\'s session');
+  noSession(res.pageSessionClose, out.mine, 'closing the page\'s session');
+  noSession(res.otherPort, out.theirs, 'another port\'s session');
+  noSession(res.noId, 'undefined', 'no session id');
+  noSession(res.afterClose, out.theirs, 'its session once closed');
+  assertOk(res.mineStill, 'the page\'s session is untouched');
+});
+
+test('a port\'s sessions and its change listener go when the host stops serving, or the port closes', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  await withTimeout(page.addScriptTag({ content: FAKE_CHROME_PORT }), STEP_MS, 'addScriptTag');
+  await ev(page, async (db) => { window.sk = await T.load(db); }, freshDB('port-end'));
+  await ev(page, WATCH_HOST);
+  const out = await ev(page, async () => {
+    const base = listening;
+    // Serves a new port of kind; returns its client and sessions.
+    const serve = async (kind) => {
+      let host, end;
+      if (kind === 'chrome') [host, end] = chromePortPair();
+      else ({ port1: host, port2: end } = new MessageChannel());
+      const stop = T.bridge.serveSkillfs(sk, host, { capability: 'agent' });
+      const c = T.bridge.connectSkillfs(end);
+      const ids = [];
+      for (let i = 0; i < 3; i++) ids.push((await c.openSession({ contextId: `${kind}-${i}` })).id);
+      return { host, end, stop, c, ids };
+    };
+    const res = {};
+    // stop(): the sessions are closed and the listener removed.
+    const a = await serve('message');
+    res.servingListeners = listening - base;
+    res.openBefore = await openCount(a.ids);
+    a.stop();
+    await until(async () => (await openCount(a.ids)) === 0);
+    res.afterStop = { listeners: listening - base, status: await T.outcome(a.c.transport.call('session.status', { session: a.ids[0] })) };
+    // A chrome.runtime.Port whose other end disconnects.
+    const c = await serve('chrome');
+    c.end.disconnect();
+    await until(async () => (await openCount(c.ids)) === 0);
+    res.afterDisconnect = listening - base;
+    // A MessagePort whose other end closes: Chromium fires "close" on
+    // this end where it has MessagePort close events (behind
+    // --enable-blink-features=MessagePortCloseEvent here); the event is
+    // dispatched by hand so the test does not depend on the flag.
+    const m = await serve('message');
+    m.end.close();
+    m.host.dispatchEvent(new Event('close'));
+    await until(async () => (await openCount(m.ids)) === 0);
+    res.afterClose = listening - base;
+    // Stopping after the port went is a no-op; the module still serves.
+    m.stop();
+    res.list = (await sk.registry.list()).length;
+    return res;
+  });
+  assert.equal(out.servingListeners, 1, 'a served port listens for changes once');
+  assert.equal(out.openBefore, 3);
+  assert.equal(out.afterStop.listeners, 0, 'stop() removes the change listener');
+  assertRejected(out.afterStop.status, { code: 'Internal', reason: 'host-gone', subject: '' }, 'a call after stop()');
+  assert.equal(out.afterDisconnect, 0, 'a disconnect removes the change listener');
+  assert.equal(out.afterClose, 0, 'a close removes the change listener');
+  assert.equal(out.list, 0);
+  assert.deepEqual(b.pageErrors, []);
+});

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { unzipSync } from 'fflate';
 import {
-  ALPHA, BETA, BINARY, TEST_MS, assertOk, assertRejected, b64, closePage, digestOf, ev, freshDB, fromB64, packZip,
-  sizeOf, skillMD, startBrowser, under, zip,
+  ALPHA, BETA, BINARY, STEP_MS, TEST_MS, assertOk, assertRejected, b64, closePage, digestOf, ev, freshDB, fromB64,
+  gotoReady, packZip, sizeOf, skillMD, startBrowser, under, withTimeout, zip,
 } from './helpers.mjs';
 
 /** @type {Awaited<ReturnType<typeof startBrowser>>} */
@@ -20,13 +20,15 @@ after(async () => {
 });
 
 /**
- * Opens a tab with skillfs loaded on a fresh database as window.sk, its
- * changes collected in window.changes; with pack, alpha and beta imported.
+ * Opens a tab with skillfs loaded on a fresh database (window.dbName) as
+ * window.sk, its changes collected in window.changes; with pack, alpha and
+ * beta imported.
  */
 async function fresh(t, what, { pack = true } = {}) {
   const page = await b.openPage();
   t.after(() => closePage(page));
   await ev(page, async (db) => {
+    window.dbName = db;
     window.sk = await T.load(db);
     window.changes = [];
     window.sk.onChange((c) => window.changes.push(c));
@@ -408,6 +410,162 @@ test('SkillNotFound from every call that names a skill', { timeout: TEST_MS }, a
   ]) {
     assertRejected(await reg(page, method, ...args), nf, method);
   }
+  assert.equal(await revision(page), 1);
+});
+
+// The Go side of a call copies its bytes argument in the JavaScript
+// callback, where a panic would end the Go program for good: anything but
+// bytes must be refused there, and the module must keep serving.
+test('importZip takes an ArrayBuffer or any view of one; other bytes are InvalidArgument and the module keeps serving', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'bytes-kinds', { pack: false });
+  const out = await ev(page, async (z) => {
+    const first = await T.outcome(sk.registry.importZip(new ArrayBuffer(16)));
+    const after = await T.outcome(sk.registry.list());
+    const u8 = T.fromB64(z);
+    // What file.arrayBuffer() gives, and a DataView of the middle of a
+    // bigger buffer.
+    const buffer = await T.outcome(sk.registry.importZip(u8.slice().buffer, { source: 'buffer.zip' }));
+    const padded = new Uint8Array(u8.length + 8);
+    padded.set(u8, 4);
+    const view = await T.outcome(sk.registry.importZip(new DataView(padded.buffer, 4, u8.length), { source: 'view.zip', onConflict: 'replace' }));
+    // The bridge's own check, for JavaScript callers without the types.
+    const typed = await T.outcome(sk.registry.importZip('PK\x03\x04'));
+    // The module's check, below the bridge: what reaches call() unwrapped.
+    const raw = {};
+    for (const [what, v] of [['string', 'PK\x03\x04'], ['array', [80, 75, 3, 4]], ['number', 7], ['object', { byteLength: 4 }], ['function', () => 0]]) {
+      raw[what] = await T.outcome(sk.transport.call('registry.importZip', {}, v));
+    }
+    raw.arrayBuffer = await T.outcome(sk.transport.call('registry.importZip', { onConflict: 'replace', source: 'raw.zip' }, u8.slice().buffer));
+    raw.int16 = await T.outcome(sk.transport.call('registry.importZip', { onConflict: 'replace', source: 'int16.zip' },
+      new Int16Array(padded.buffer.slice(4, 4 + (u8.length & ~1)))));
+    const last = await T.outcome(sk.registry.list());
+    return { first, after, buffer, view, typed, raw, last };
+  }, b64(packZip()));
+  assert.equal(out.first.ok, false);
+  assert.equal(out.after.ok, true, `the module stopped serving after a bad argument: ${JSON.stringify(out.after.error)}`);
+  assertRejected(out.first, { code: 'InvalidArchive', reason: 'not-a-zip', subject: '' }, '16 zero bytes as an ArrayBuffer');
+  assert.deepEqual(assertOk(out.buffer, 'an ArrayBuffer').skills.map((s) => [s.id, s.source]), [['alpha', 'buffer.zip'], ['beta', 'buffer.zip']]);
+  const v = assertOk(out.view, 'a DataView');
+  assert.deepEqual(v.replaced, ['alpha', 'beta']);
+  assert.deepEqual(v.skills.map((s) => s.digest), [digestOf(ALPHA), digestOf(BETA)], 'the view\'s bytes, not its whole buffer');
+  const msg = /a Uint8Array, an ArrayBuffer or another ArrayBuffer view/;
+  assert.match(assertRejected(out.typed, { code: 'InvalidArgument', reason: '', subject: 'registry.importZip' }, 'a string').message, msg);
+  for (const what of ['string', 'array', 'number', 'object', 'function']) {
+    const e = assertRejected(out.raw[what], { code: 'InvalidArgument', reason: '', subject: 'registry.importZip' }, `raw ${what}`);
+    assert.match(e.message, msg);
+  }
+  assert.deepEqual(assertOk(out.raw.arrayBuffer, 'a raw ArrayBuffer')[0].replaced, ['alpha', 'beta']);
+  // An Int16Array of a zip cut to an even length: its bytes arrive, as a
+  // truncated archive.
+  assertRejected(out.raw.int16, { code: 'InvalidArchive', reason: 'truncated', subject: '' }, 'a raw Int16Array');
+  assert.deepEqual(assertOk(out.last).map((s) => s.id), ['alpha', 'beta']);
+  assert.deepEqual(b.pageErrors, []);
+});
+
+test('a change waiting for the registry lock longer than callTimeoutMs fails with Timeout; the next call works', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'timeout');
+  const out = await ev(page, async () => {
+    const quick = await T.load(dbName, { callTimeoutMs: 300 });
+    // Another tab of the origin holding the registry lock, as long as it likes.
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await new Promise((granted) => navigator.locks.request(`skillfs/${dbName}/skillfs-registry`, () => { granted(); return held; }));
+    const t0 = performance.now();
+    const blocked = await T.outcome(quick.registry.setEnabled('alpha', false));
+    const waited = performance.now() - t0;
+    const read = await T.outcome(quick.registry.get('alpha')); // reads take no lock
+    release();
+    const next = await T.outcome(quick.registry.setEnabled('alpha', false));
+    const invalid = await Promise.all([0, -1, NaN, 2 ** 32].map((ms) => T.outcome(T.load(dbName, { callTimeoutMs: ms }))));
+    return { blocked, waited, read, next, invalid };
+  });
+  const db = await ev(page, () => dbName);
+  assertRejected(out.blocked, { code: 'Timeout', reason: '', subject: `lock skillfs/${db}/skillfs-registry` }, 'setEnabled behind the lock');
+  assert.ok(out.waited >= 250 && out.waited < 5000, `it waited ${out.waited} ms for a 300 ms limit`);
+  assert.equal(assertOk(out.read, 'a read while the lock is held').enabled, true, 'nothing changed');
+  assert.equal(assertOk(out.next, 'setEnabled after the lock is released').enabled, false);
+  for (const o of out.invalid) assertRejected(o, { code: 'InvalidArgument', reason: '', subject: '' }, 'a callTimeoutMs out of range');
+  assert.equal(await revision(page), 2);
+});
+
+test('loadSkillfs fails with Timeout when the database cannot be opened within callTimeoutMs', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  const db = freshDB('open-timeout');
+  const out = await ev(page, async (db) => {
+    // Another connection upgrading the database until told to stop (10 s
+    // at most): every other open waits for it.
+    let busy = true;
+    const upgrading = new Promise((resolve) => {
+      const req = indexedDB.open(db, 1);
+      req.onupgradeneeded = () => {
+        const st = req.result.createObjectStore('busy');
+        const t0 = performance.now();
+        (function spin() { if (busy && performance.now() - t0 < 10_000) st.get(0).onsuccess = spin; })();
+      };
+      req.onsuccess = () => resolve(req.result);
+    });
+    const t0 = performance.now();
+    const load = await T.outcome(T.load(db, { callTimeoutMs: 300 }));
+    const waited = performance.now() - t0;
+    busy = false;
+    // The module's own open, still pending, closes what it gets: the
+    // database can then be deleted.
+    (await upgrading).close();
+    await new Promise((resolve) => { indexedDB.deleteDatabase(db).onsuccess = resolve; });
+    const again = await T.outcome(T.load(db, { callTimeoutMs: 300 }).then((sk) => sk.registry.list()));
+    return { load, waited, again };
+  }, db);
+  assertRejected(out.load, { code: 'Timeout', reason: '', subject: `IndexedDB ${db}` }, 'an open that waits');
+  assert.ok(out.waited >= 250 && out.waited < 8000, `it waited ${out.waited} ms for a 300 ms limit`);
+  assert.deepEqual(assertOk(out.again, 'a load once the database is free'), []);
+});
+
+// Storage.overrideQuotaForOrigin (DevTools protocol) gives the origin a
+// real quota that IndexedDB enforces: the commit itself fails with the
+// browser's QuotaExceededError. (navigator.storage.estimate() does not
+// report the override, so the registry's estimate check lets it through.)
+// Chromium trusts the space it found free for a few seconds after a write,
+// so the test runs on an origin nothing has written to yet: the same
+// server as http://localhost.
+test('QuotaExceeded: an import over the origin\'s storage quota stores nothing; the module keeps serving', { timeout: TEST_MS }, async (t) => {
+  const page = await withTimeout(b.context.newPage(), STEP_MS, 'new page');
+  t.after(() => closePage(page));
+  const url = new URL(b.url);
+  url.hostname = 'localhost';
+  await gotoReady(page, new URL('index.html', url).href);
+  const db = freshDB('quota');
+  await ev(page, async (db) => {
+    window.sk = await T.load(db);
+    window.changes = [];
+    sk.onChange((c) => changes.push(c));
+  }, db);
+  const origin = url.origin;
+  const cdp = await page.context().newCDPSession(page);
+  const { usage } = await cdp.send('Storage.getUsageAndQuota', { origin });
+  // 300 KB that does not compress, over a quota with 20 KB to spare.
+  let x = 2463534242; // xorshift32
+  const noise = Uint8Array.from({ length: 300_000 }, () => {
+    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    return x & 0xff;
+  });
+  const big = zip({ 'big/SKILL.md': skillMD('big', 'Big.'), 'big/blob.bin': noise });
+  let out;
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + 20_000 });
+  try {
+    out = await importZip(page, big, { source: 'big.zip' });
+  } finally {
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin });
+    await cdp.detach().catch(() => {});
+  }
+  assertRejected(out, { code: 'QuotaExceeded', reason: '', subject: `IndexedDB ${db}` }, 'an import over the quota');
+  assert.match(out.error.message, /quota/);
+  assert.deepEqual(await ok(page, 'list'), [], 'nothing was stored');
+  assert.equal(await revision(page), 0);
+  assert.deepEqual(await changes(page), []);
+  assertRejected(await reg(page, 'get', 'big'), { code: 'SkillNotFound', reason: 'not-installed', subject: 'big' });
+  // With the quota back, the same archive goes in.
+  assert.deepEqual(assertOk(await importZip(page, big, { source: 'big.zip' }), 'the import after').skills.map((s) => s.id), ['big']);
   assert.equal(await revision(page), 1);
 });
 
