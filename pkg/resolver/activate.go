@@ -45,7 +45,9 @@ type parsedSkill struct {
 // ("/skills/<id>/SKILL.md" or "/skills/<id>/") and returns its block: the
 // automatic path, when the model picks a skill. Skills with
 // disable-model-invocation can be activated too; the catalog simply does
-// not offer them.
+// not offer them. A name is resolved as Index.Resolve resolves it: a name
+// that matches several visible skills only in another case fails with
+// Conflict, Reason "ambiguous-name".
 func (s *Session) Activate(ctx context.Context, nameOrLocation string) (SkillBlock, error) {
 	start := time.Now()
 	ent := AuditEntry{Kind: AuditActivate, Skill: nameOrLocation, Path: skillMD}
@@ -71,7 +73,9 @@ func (s *Session) activateName(ctx context.Context, nameOrLocation string, ent *
 // args", "/name args" or "$name args" — and returns the skill's block with
 // args substituted: the explicit path. It refuses skills with
 // user-invocable: false (PermissionDenied, Reason "not-user-invocable"),
-// and text that is not an invocation (InvalidArgument).
+// text that is not an invocation (InvalidArgument), and a name that
+// matches several visible skills only in another case (Conflict, Reason
+// "ambiguous-name").
 func (s *Session) Invoke(ctx context.Context, text string) (SkillBlock, error) {
 	start := time.Now()
 	ent := AuditEntry{Kind: AuditInvoke, Path: skillMD}
@@ -91,8 +95,11 @@ func (s *Session) invoke(ctx context.Context, text string, ent *AuditEntry) (Ski
 			Msg: "this is not an invocation: write /skill:name, /name or $name, then any arguments"}
 	}
 	ent.Skill = name
-	id, ok := sn.find(name)
-	if !ok {
+	id, err := sn.find(name)
+	switch {
+	case err != nil:
+		return SkillBlock{}, err
+	case id == "":
 		return SkillBlock{}, s.r.whyNot(ctx, name)
 	}
 	ent.Skill, ent.Digest = id, sn.metas[id].Digest

@@ -38,6 +38,10 @@ const (
 	ReasonSessionClosed = "session-closed"
 	// ReasonContextID (InvalidArgument): a session needs a context id.
 	ReasonContextID = "context-id"
+	// ReasonAmbiguousName (Conflict): no skill has exactly the name or id
+	// asked for, and several have it but for case or Unicode width; the
+	// message names them.
+	ReasonAmbiguousName = "ambiguous-name"
 )
 
 // errStale is the error of a read that would mix two versions of skill

@@ -1,6 +1,11 @@
 package resolver
 
-import "github.com/skillfs/skillfs/pkg/skillerr"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
 
 // ReasonNotUserInvocable is the Reason of Index.Invoke's PermissionDenied
 // error.
@@ -10,8 +15,8 @@ const ReasonNotUserInvocable = "not-user-invocable"
 // per snapshot of the visible, enabled skills with NewIndex; it is
 // read-only afterwards, so one Index may serve concurrent calls.
 type Index struct {
-	skills  []Skill        // sorted by name, then ID
-	keys    map[string]int // folded name or ID → position in skills
+	skills  []Skill    // sorted by name, then ID
+	names   *nameTable // name or ID → position in skills
 	phrases phraseIndex
 	lex     lexicon
 }
@@ -27,29 +32,49 @@ func NewIndex(skills []Skill) *Index {
 	for k, i := range order {
 		ix.skills[k] = skills[i]
 	}
-	ix.keys = lookupKeys(ix.skills)
+	ix.names = newNameTable(ix.skills, nil)
 	ix.phrases = newPhraseIndex(ix.skills)
 	ix.lex = newLexicon(ix.skills)
 	return ix
 }
 
-// Lookup returns the skill whose name, or else ID, is name, ignoring case
-// and Unicode width.
+// Lookup returns the skill whose name, or else ID, is name (see
+// Resolve). It reports false when no skill has that name, and also when
+// name is ambiguous: it matches several skills only once case and Unicode
+// width are ignored.
 func (ix *Index) Lookup(name string) (Skill, bool) {
-	i, ok := ix.keys[fold(name)]
-	if !ok {
-		return Skill{}, false
-	}
-	return ix.skills[i], true
+	s, err := ix.Resolve(name)
+	return s, err == nil
 }
 
-// Invoke returns the skill the user invoked by name (see ParseInvocation):
-// a SkillNotFound error when no skill has that name or ID, PermissionDenied
-// with ReasonNotUserInvocable when the skill is not user-invocable.
-func (ix *Index) Invoke(name string) (Skill, error) {
-	s, ok := ix.Lookup(name)
-	if !ok {
+// Resolve returns the skill that name names. An exact match wins: the
+// first skill (by name, then ID) whose name is name, or else the skill
+// whose ID is name. Only without one are case and Unicode width ignored,
+// and then only a match that is unique counts: first among names, then
+// among IDs. The errors are SkillNotFound when no skill matches and
+// Conflict with ReasonAmbiguousName, naming the candidates, when several
+// match only that way — "pdf-tools" never resolves to "PDF-tools" while
+// "pdf-tools" itself is there, and "Pdf-Tools" to neither of the two.
+func (ix *Index) Resolve(name string) (Skill, error) {
+	i, candidates := ix.names.resolve(name)
+	if len(candidates) > 0 {
+		return Skill{}, errAmbiguous(name, idsAt(ix.skills, candidates))
+	}
+	if i < 0 {
 		return Skill{}, skillerr.New(skillerr.SkillNotFound, name, "no skill has this name")
+	}
+	return ix.skills[i], nil
+}
+
+// Invoke returns the skill the user invoked by name (see ParseInvocation
+// and Resolve): a SkillNotFound error when no skill has that name or ID, a
+// Conflict error (ReasonAmbiguousName) when the name is ambiguous, and
+// PermissionDenied with ReasonNotUserInvocable when the skill is not
+// user-invocable.
+func (ix *Index) Invoke(name string) (Skill, error) {
+	s, err := ix.Resolve(name)
+	if err != nil {
+		return Skill{}, err
 	}
 	if !s.UserInvocable {
 		return Skill{}, &skillerr.Error{Code: skillerr.PermissionDenied, Reason: ReasonNotUserInvocable, Subject: name,
@@ -58,24 +83,86 @@ func (ix *Index) Invoke(name string) (Skill, error) {
 	return s, nil
 }
 
-// lookupKeys maps the folded name and ID of each of skills, which are
-// sorted, to its position, as Lookup finds them: names win over IDs, and
-// earlier skills over later ones. Sessions use it too, so that a name
-// resolves the same way whether or not the full Index was built.
-func lookupKeys(skills []Skill) map[string]int {
-	keys := make(map[string]int, 2*len(skills))
-	key := func(i int, k string) {
-		if k = fold(k); k != "" {
-			if _, dup := keys[k]; !dup {
-				keys[k] = i
+// nameTable resolves names and IDs to skills as Index.Resolve says.
+// Sessions use it too, so that a name resolves the same way whether or
+// not the full Index was built.
+type nameTable struct {
+	exactName, exactID map[string]int   // → the first position
+	foldName, foldID   map[string][]int // folded → every position, in order
+}
+
+// newNameTable indexes skills, taking them in the order of order (their
+// positions; nil: as they are), which must sort them by name, then ID.
+func newNameTable(skills []Skill, order []int) *nameTable {
+	t := &nameTable{
+		exactName: make(map[string]int, len(skills)), exactID: make(map[string]int, len(skills)),
+		foldName: make(map[string][]int, len(skills)), foldID: make(map[string][]int, len(skills)),
+	}
+	add := func(i int) {
+		s := skills[i]
+		for _, k := range []struct {
+			key    string
+			exact  map[string]int
+			folded map[string][]int
+		}{{s.Name, t.exactName, t.foldName}, {s.ID, t.exactID, t.foldID}} {
+			if k.key == "" {
+				continue
 			}
+			if _, dup := k.exact[k.key]; !dup {
+				k.exact[k.key] = i
+			}
+			f := fold(k.key)
+			k.folded[f] = append(k.folded[f], i)
 		}
 	}
-	for i, s := range skills {
-		key(i, s.Name)
+	if order == nil {
+		for i := range skills {
+			add(i)
+		}
+	} else {
+		for _, i := range order {
+			add(i)
+		}
 	}
-	for i, s := range skills {
-		key(i, s.ID)
+	return t
+}
+
+// resolve returns the position of the skill name names, or -1; when name
+// matches several skills only folded, it returns -1 and their positions.
+func (t *nameTable) resolve(name string) (int, []int) {
+	name = strings.TrimSpace(name)
+	if i, ok := t.exactName[name]; ok {
+		return i, nil
 	}
-	return keys
+	if i, ok := t.exactID[name]; ok {
+		return i, nil
+	}
+	f := fold(name)
+	for _, folded := range []map[string][]int{t.foldName, t.foldID} {
+		switch list := folded[f]; len(list) {
+		case 0:
+		case 1:
+			return list[0], nil
+		default:
+			return -1, list
+		}
+	}
+	return -1, nil
+}
+
+// idsAt returns the IDs of the skills at positions.
+func idsAt(skills []Skill, positions []int) []string {
+	ids := make([]string, len(positions))
+	for k, i := range positions {
+		ids[k] = skills[i].ID
+	}
+	return ids
+}
+
+// errAmbiguous is the error of a name that matches the skills ids only
+// once case and width are ignored.
+func errAmbiguous(name string, ids []string) error {
+	return &skillerr.Error{Code: skillerr.Conflict, Reason: ReasonAmbiguousName, Subject: name,
+		Msg: fmt.Sprintf("no skill is called exactly this, and it matches several skills but for case or width: %s; "+
+			"write the exact name", strings.Join(ids, ", "))}
 }

@@ -17,8 +17,8 @@ import (
 // A name starts with a letter and goes on with letters, digits, "-" and
 // "_"; white space or the end of the text must follow it, so "/usr/bin"
 // and "$5" are not invocations. args is the rest of the text without
-// surrounding white space. The name is returned as written; Index.Lookup
-// finds it regardless of case.
+// surrounding white space. The name is returned as written; Index.Resolve
+// finds it exactly, or else in another case when only one skill has it so.
 func ParseInvocation(text string) (name, args string, ok bool) {
 	text = strings.TrimLeftFunc(text, unicode.IsSpace)
 	var rest string

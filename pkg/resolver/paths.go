@@ -68,8 +68,9 @@ func (r *Resolver) whyNot(ctx context.Context, name string) error {
 }
 
 // resolveName returns the visible skill that nameOrLocation names: a
-// name or id (any case), or a location such as "/skills/<id>/SKILL.md" or
-// "/skills/<id>/".
+// name or id (as Index.Resolve resolves it: exactly, or else in another
+// case when that is unambiguous), or a location such as
+// "/skills/<id>/SKILL.md" or "/skills/<id>/".
 func (s *Session) resolveName(ctx context.Context, sn *snapshot, nameOrLocation string) (string, error) {
 	if strings.ContainsAny(nameOrLocation, `/\`) {
 		id, rel, err := splitPath(nameOrLocation)
@@ -85,7 +86,11 @@ func (s *Session) resolveName(ctx context.Context, sn *snapshot, nameOrLocation 
 		}
 		return id, nil
 	}
-	if id, ok := sn.find(nameOrLocation); ok {
+	id, err := sn.find(nameOrLocation)
+	switch {
+	case err != nil:
+		return "", err
+	case id != "":
 		return id, nil
 	}
 	return "", s.r.whyNot(ctx, strings.TrimSpace(nameOrLocation))

@@ -20,9 +20,38 @@ const pinsLock = "skillfs-pins"
 // activated on every turn of that context.
 type PinResult struct {
 	Pinned []string `json:"pinned"`
-	// Dropped are pins removed because their skill was removed or
-	// disabled, one diagnostic each (Code "pin-dropped", Field the id).
+	// Dropped are pins removed because their skill was removed (also when
+	// another skill was installed under its id since) or disabled, one
+	// diagnostic each (Code "pin-dropped", Field the id).
 	Dropped []skill.Diagnostic `json:"dropped"`
+}
+
+// pin is a stored pin: a skill id and the installed instance of the skill
+// that was pinned, its registry.Meta.CreatedAt. An import that replaces
+// the skill and every edit keep CreatedAt; removing the skill and
+// installing one under the same id gives a new one, so a pin never passes
+// to another skill that merely took the id.
+//
+// Pins stored before instances were recorded are a bare id (a JSON
+// string). They are read as pins of whatever instance is installed when
+// they are first judged, and stored with it from then on: a pin made
+// before the upgrade was made of a skill the user wanted, and dropping
+// every pin on upgrade would lose them all to guard against a remove and
+// re-import that happened before it.
+type pin struct {
+	ID string `json:"id"`
+	// CreatedAt is zero for a pin read from the bare-id form.
+	CreatedAt time.Time `json:"createdAt,omitzero"`
+}
+
+// UnmarshalJSON reads both forms of a stored pin.
+func (p *pin) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		*p = pin{}
+		return json.Unmarshal(b, &p.ID)
+	}
+	type plain pin
+	return json.Unmarshal(b, (*plain)(p))
 }
 
 // Turn is what a session contributes to one turn of its context.
@@ -46,16 +75,33 @@ func (s *Session) Pin(ctx context.Context, id string) (PinResult, error) {
 	if s.isChanged(id) {
 		return PinResult{}, errStale(id)
 	}
-	res, err := s.r.updatePins(ctx, s.contextID, func(pins []string) []string {
-		if !slices.Contains(pins, id) {
-			pins = append(pins, id)
+	// The instance pinned is the one this session sees, which must be
+	// the one installed: a session that has not heard yet that the skill
+	// was removed and another installed under its id cannot pin either.
+	created := sn.metas[id].CreatedAt
+	if m, err := s.r.reg.Get(ctx, id); err != nil || !m.CreatedAt.Equal(created) || !m.Enabled {
+		if err != nil && skillerr.CodeOf(err) != skillerr.SkillNotFound {
+			return PinResult{}, err
 		}
-		return pins
-	})
-	if err == nil {
-		s.activate(id)
+		s.markChanged(sn, id)
+		return PinResult{}, errStale(id)
 	}
-	return res, err
+	res, err := s.r.updatePins(ctx, s.contextID, func(pins []pin) []pin {
+		if i := slices.IndexFunc(pins, func(p pin) bool { return p.ID == id }); i >= 0 {
+			pins[i].CreatedAt = created // a pin of an older instance is renewed
+			return pins
+		}
+		return append(pins, pin{ID: id, CreatedAt: created})
+	})
+	if err != nil {
+		return PinResult{}, err
+	}
+	if !slices.Contains(res.Pinned, id) { // removed or disabled meanwhile
+		s.markChanged(sn, id)
+		return PinResult{}, errStale(id)
+	}
+	s.activate(id)
+	return res, nil
 }
 
 // Unpin removes id from the context's pins. The skill stays activated in
@@ -64,13 +110,14 @@ func (s *Session) Unpin(ctx context.Context, id string) (PinResult, error) {
 	if _, err := s.current(); err != nil {
 		return PinResult{}, err
 	}
-	return s.r.updatePins(ctx, s.contextID, func(pins []string) []string {
-		return slices.DeleteFunc(pins, func(p string) bool { return p == id })
+	return s.r.updatePins(ctx, s.contextID, func(pins []pin) []pin {
+		return slices.DeleteFunc(pins, func(p pin) bool { return p.ID == id })
 	})
 }
 
 // Pinned returns the context's pins, dropping (and persisting the drop
-// of) those whose skill was removed or disabled.
+// of) those whose skill was removed or disabled, including a pin whose
+// skill was removed and another installed under its id.
 func (s *Session) Pinned(ctx context.Context) (PinResult, error) {
 	if _, err := s.current(); err != nil {
 		return PinResult{}, err
@@ -107,23 +154,23 @@ func (s *Session) Turn(ctx context.Context) (Turn, error) {
 }
 
 // pinned reads the pins of contextID and drops those of removed or
-// disabled skills. The common case, nothing to drop, is one read without
-// the lock.
+// disabled skills. The common case, nothing to drop or to record, is one
+// read without the lock.
 func (r *Resolver) pinned(ctx context.Context, contextID string) (PinResult, error) {
 	pins, err := r.readPins(ctx, contextID)
 	if err != nil {
 		return PinResult{}, err
 	}
-	res, err := r.judgePins(ctx, pins)
-	if err != nil || len(res.Dropped) == 0 {
+	res, kept, err := r.judgePins(ctx, pins)
+	if err != nil || samePins(pins, kept) {
 		return res, err
 	}
-	return r.updatePins(ctx, contextID, func(p []string) []string { return p })
+	return r.updatePins(ctx, contextID, func(p []pin) []pin { return p })
 }
 
 // updatePins changes the pins of contextID with edit, under the lock, and
 // drops those of removed or disabled skills in the same commit.
-func (r *Resolver) updatePins(ctx context.Context, contextID string, edit func([]string) []string) (PinResult, error) {
+func (r *Resolver) updatePins(ctx context.Context, contextID string, edit func([]pin) []pin) (PinResult, error) {
 	var res PinResult
 	err := r.db.Lock(ctx, pinsLock, func(ctx context.Context) error {
 		pins, err := r.readPins(ctx, contextID)
@@ -131,15 +178,16 @@ func (r *Resolver) updatePins(ctx context.Context, contextID string, edit func([
 			return err
 		}
 		before := slices.Clone(pins)
-		if res, err = r.judgePins(ctx, edit(pins)); err != nil {
+		var kept []pin
+		if res, kept, err = r.judgePins(ctx, edit(pins)); err != nil {
 			return err
 		}
-		if slices.Equal(before, res.Pinned) {
+		if samePins(before, kept) {
 			return nil
 		}
 		op := vfs.Delete(vfs.StorePins, contextID)
-		if len(res.Pinned) > 0 {
-			b, err := json.Marshal(res.Pinned)
+		if len(kept) > 0 {
+			b, err := json.Marshal(kept)
 			if err != nil {
 				return skillerr.Wrap(skillerr.Internal, contextID, err, "cannot encode the pins")
 			}
@@ -154,12 +202,12 @@ func (r *Resolver) updatePins(ctx context.Context, contextID string, edit func([
 }
 
 // readPins returns the stored pins of contextID.
-func (r *Resolver) readPins(ctx context.Context, contextID string) ([]string, error) {
+func (r *Resolver) readPins(ctx context.Context, contextID string) ([]pin, error) {
 	res, err := r.db.Read(ctx, vfs.Get(vfs.StorePins, contextID))
 	if err != nil {
 		return nil, err
 	}
-	pins := []string{}
+	pins := []pin{}
 	if len(res[0]) == 1 {
 		if err := json.Unmarshal(res[0][0].Value, &pins); err != nil {
 			return nil, skillerr.Wrap(skillerr.Internal, contextID, err, "the stored pins are corrupt")
@@ -168,29 +216,40 @@ func (r *Resolver) readPins(ctx context.Context, contextID string) ([]string, er
 	return pins, nil
 }
 
-// judgePins splits pins into those kept and a diagnostic for each of a
-// removed or disabled skill. It asks the registry, not a snapshot: pins
-// belong to the context, not to one session.
-func (r *Resolver) judgePins(ctx context.Context, pins []string) (PinResult, error) {
+// judgePins splits pins into those kept, each once and with its instance,
+// and a diagnostic for each of a removed or disabled skill, or of a skill
+// installed in place of a removed one. It asks the registry, not a
+// snapshot: pins belong to the context, not to one session.
+func (r *Resolver) judgePins(ctx context.Context, pins []pin) (PinResult, []pin, error) {
 	res := PinResult{Pinned: []string{}, Dropped: []skill.Diagnostic{}}
-	for _, id := range pins {
-		m, err := r.reg.Get(ctx, id)
+	kept := []pin{}
+	for _, p := range pins {
+		m, err := r.reg.Get(ctx, p.ID)
 		why := ""
 		switch {
 		case skillerr.CodeOf(err) == skillerr.SkillNotFound:
 			why = "was removed"
 		case err != nil:
-			return PinResult{}, err
+			return PinResult{}, nil, err
+		case !p.CreatedAt.IsZero() && !p.CreatedAt.Equal(m.CreatedAt):
+			why = "was removed, and the skill installed under its id since is another one"
 		case !m.Enabled:
 			why = "is disabled"
 		}
 		switch {
 		case why != "":
-			res.Dropped = append(res.Dropped, skill.Diagnostic{Code: DiagPinDropped, Severity: skill.SeverityWarning, Field: id,
-				Message: fmt.Sprintf("The pinned skill '%s' %s, so it was unpinned.", id, why)})
-		case !slices.Contains(res.Pinned, id):
-			res.Pinned = append(res.Pinned, id)
+			res.Dropped = append(res.Dropped, skill.Diagnostic{Code: DiagPinDropped, Severity: skill.SeverityWarning, Field: p.ID,
+				Message: fmt.Sprintf("The pinned skill '%s' %s, so it was unpinned.", p.ID, why)})
+		case !slices.Contains(res.Pinned, p.ID):
+			res.Pinned = append(res.Pinned, p.ID)
+			kept = append(kept, pin{ID: p.ID, CreatedAt: m.CreatedAt})
 		}
 	}
-	return res, nil
+	return res, kept, nil
+}
+
+// samePins reports whether a and b are the same pins, of the same
+// instances, in the same order.
+func samePins(a, b []pin) bool {
+	return slices.EqualFunc(a, b, func(p, q pin) bool { return p.ID == q.ID && p.CreatedAt.Equal(q.CreatedAt) })
 }

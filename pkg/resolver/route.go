@@ -291,10 +291,11 @@ func (r *router) score() {
 	})
 }
 
-// invocable returns the position of the user-invocable skill called name.
+// invocable returns the position of the user-invocable skill called name
+// (as Index.Resolve resolves it; an ambiguous name calls none).
 func (r *router) invocable(name string) (int, bool) {
-	doc, ok := r.ix.keys[fold(name)]
-	if !ok || !r.ix.skills[doc].UserInvocable || r.excluded(doc) {
+	doc, _ := r.ix.names.resolve(name)
+	if doc < 0 || !r.ix.skills[doc].UserInvocable || r.excluded(doc) {
 		return -1, false
 	}
 	return doc, true

@@ -248,3 +248,48 @@ func TestLookupAndInvoke(t *testing.T) {
 		t.Errorf("Invoke(usage-audit): %v", err)
 	}
 }
+
+// TestLookupCaseTwins: an exact name or ID always wins over a match in
+// another case, and a match in another case counts only when it is
+// unique.
+func TestLookupCaseTwins(t *testing.T) {
+	ix := NewIndex([]Skill{
+		{ID: "pdf-tools", Name: "pdf-tools", UserInvocable: true},
+		{ID: "PDF-tools", Name: "PDF-tools", UserInvocable: true},
+		{ID: "notes", Name: "notes", UserInvocable: true},
+		{ID: "old-id", Name: "Report", UserInvocable: true},
+		{ID: "report", Name: "summary", UserInvocable: true},
+	})
+	for _, c := range []struct{ name, id string }{
+		{"pdf-tools", "pdf-tools"},
+		{"PDF-tools", "PDF-tools"},
+		{" pdf-tools ", "pdf-tools"},
+		{"NOTES", "notes"},
+		{"report", "report"}, // an exact ID wins over another skill's name in another case
+		{"REPORT", "old-id"}, // in another case, names come first
+	} {
+		if s, err := ix.Resolve(c.name); err != nil || s.ID != c.id {
+			t.Errorf("Resolve(%q) = %q, %v; want %q", c.name, s.ID, err, c.id)
+		}
+	}
+	for _, name := range []string{"Pdf-Tools", "ＰＤＦ-TOOLS"} {
+		_, err := ix.Resolve(name)
+		if skillerr.CodeOf(err) != skillerr.Conflict || skillerr.ReasonOf(err) != ReasonAmbiguousName ||
+			!strings.Contains(err.Error(), "pdf-tools, PDF-tools") && !strings.Contains(err.Error(), "PDF-tools, pdf-tools") {
+			t.Errorf("Resolve(%q): %v, want an ambiguous-name Conflict naming both", name, err)
+		}
+		if _, err := ix.Invoke(name); skillerr.ReasonOf(err) != ReasonAmbiguousName {
+			t.Errorf("Invoke(%q): %v", name, err)
+		}
+		if s, ok := ix.Lookup(name); ok {
+			t.Errorf("Lookup(%q) = %q, want none", name, s.ID)
+		}
+		// Routing does not force an ambiguous invocation either.
+		if res := ix.Route("$"+name+" merge a.pdf", RouteOptions{}); slices.ContainsFunc(res.Candidates, func(c Candidate) bool { return c.Forced }) {
+			t.Errorf("Route($%s) forced %+v", name, res.Candidates)
+		}
+	}
+	if res := ix.Route("$pdf-tools merge a.pdf", RouteOptions{}); len(res.Candidates) == 0 || res.Candidates[0].ID != "pdf-tools" || !res.Candidates[0].Forced {
+		t.Errorf("Route($pdf-tools) = %+v", res.Candidates)
+	}
+}

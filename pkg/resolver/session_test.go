@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -117,6 +118,138 @@ func TestPinDroppedAtOpen(t *testing.T) {
 			t.Errorf("turn = %+v, %v", turn, err)
 		}
 	})
+}
+
+// TestPinsFollowTheInstalledInstance: a pin, like the usage statistics,
+// belongs to the installed instance of its skill. Removing the skill and
+// importing another one under the same id drops the pin (with the usual
+// diagnostic, persisted) and starts the statistics again; replacing the
+// skill by an import, or editing it, keeps both.
+func TestPinsFollowTheInstalledInstance(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		ctx := context.Background()
+		e.installSkills(t, "x", "y")
+		s := e.open(t, SessionOptions{ContextID: "tab-1"})
+		for _, id := range []string{"x", "y"} {
+			if _, err := s.Pin(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.RecordOutcome(ctx, id, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// y is replaced and edited: the same instance.
+		e.install(t, skillFiles("y", "A new version of y.")...)
+		if _, err := e.reg.WriteFile(ctx, "y", "references/more.md", "More.\n"); err != nil {
+			t.Fatal(err)
+		}
+		// x is removed, and another skill imported under its id.
+		created := e.meta(t, "x").CreatedAt
+		if err := e.reg.Remove(ctx, "x"); err != nil {
+			t.Fatal(err)
+		}
+		waitPast(created)
+		e.install(t, skillFiles("x", "A different skill that happens to be called x.")...)
+
+		s2 := e.open(t, SessionOptions{ContextID: "tab-1"})
+		if slices.Contains(s2.Activated(), "x") {
+			t.Fatalf("the pin of the removed x activated the newly imported x: activated %v", s2.Activated())
+		}
+		wantList(t, "activated", s2.Activated(), []string{"y"})
+		if d := s2.Status().Diagnostics; len(d) != 1 || d[0].Code != DiagPinDropped || d[0].Field != "x" {
+			t.Errorf("diagnostics = %+v", d)
+		}
+		recs, err := e.db.Read(ctx, vfs.Get(vfs.StorePins, "tab-1"))
+		if err != nil || len(recs[0]) != 1 || contains(string(recs[0][0].Value), `"x"`) {
+			t.Errorf("stored pins after the drop: %q, %v", recs, err)
+		}
+		stats, err := e.res.readStats(ctx, s2.snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stats["x"] != (Stats{}) || stats["y"] != (Stats{Success: 1}) {
+			t.Errorf("statistics = %+v: want none for the new x, y's kept", stats)
+		}
+		if err := s2.RecordOutcome(ctx, "x", false); err != nil {
+			t.Fatal(err)
+		}
+		if stats, _ = e.res.readStats(ctx, s2.snap); stats["x"] != (Stats{Failure: 1}) {
+			t.Errorf("x's statistics after one failure = %+v: the removed x's success was counted", stats["x"])
+		}
+		// The old session still sees the removed x: it cannot count for,
+		// or pin, the new one.
+		err = s.RecordOutcome(ctx, "x", true)
+		wantErr(t, "RecordOutcome through a session that saw the removed x", err, skillerr.Conflict, ReasonStale)
+		_, err = s.Pin(ctx, "x")
+		wantErr(t, "Pin through a session that saw the removed x", err, skillerr.Conflict, ReasonStale)
+		// Pinning the new x works as ever.
+		if res, err := s2.Pin(ctx, "x"); err != nil || !slices.Equal(res.Pinned, []string{"y", "x"}) {
+			t.Errorf("Pin(x) = %+v, %v", res, err)
+		}
+		wantList(t, "activated with the new pin", e.open(t, SessionOptions{ContextID: "tab-1"}).Activated(), []string{"y", "x"})
+	})
+}
+
+// TestPinsStoredWithoutInstance: pins and statistics stored before they
+// recorded the instance of their skill are read as the installed
+// instance's, and the pins are stored with it from their first reading.
+func TestPinsStoredWithoutInstance(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		ctx := context.Background()
+		e.installSkills(t, "x", "y", "z")
+		e.setEnabled(t, "z", false)
+		if err := e.db.Commit(ctx,
+			vfs.Put(vfs.StorePins, "tab-1", []byte(`["x","gone","y","z","x"]`)),
+			vfs.Put(vfs.StoreStats, "x", []byte(`{"success":2,"failure":1}`))); err != nil {
+			t.Fatal(err)
+		}
+		s := e.open(t, SessionOptions{ContextID: "tab-1"})
+		wantList(t, "activated", s.Activated(), []string{"x", "y"})
+		var dropped []string
+		for _, d := range s.Status().Diagnostics {
+			dropped = append(dropped, d.Field)
+		}
+		wantList(t, "dropped", dropped, []string{"gone", "z"})
+		recs, err := e.db.Read(ctx, vfs.Get(vfs.StorePins, "tab-1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stored []pin
+		if err := json.Unmarshal(recs[0][0].Value, &stored); err != nil {
+			t.Fatal(err)
+		}
+		want := []pin{{ID: "x", CreatedAt: e.meta(t, "x").CreatedAt}, {ID: "y", CreatedAt: e.meta(t, "y").CreatedAt}}
+		if !samePins(stored, want) {
+			t.Errorf("stored pins = %s, want %+v", recs[0][0].Value, want)
+		}
+		// Reading them again writes nothing.
+		commits := e.db.commits.Load()
+		if _, err := s.Pinned(ctx); err != nil || e.db.commits.Load() != commits {
+			t.Errorf("a second read of the pins made %d commits (%v)", e.db.commits.Load()-commits, err)
+		}
+		stats, err := e.res.readStats(ctx, s.snap)
+		if err != nil || stats["x"] != (Stats{Success: 2, Failure: 1}) {
+			t.Errorf("statistics stored without an instance = %+v, %v", stats, err)
+		}
+		if err := s.RecordOutcome(ctx, "x", true); err != nil {
+			t.Fatal(err)
+		}
+		if stats, _ = e.res.readStats(ctx, s.snap); stats["x"] != (Stats{Success: 3, Failure: 1}) {
+			t.Errorf("statistics after one more success = %+v", stats["x"])
+		}
+	})
+}
+
+// waitPast waits until the registry's clock, which stamps CreatedAt to
+// the millisecond, is past t: an import in the same millisecond as the
+// removed skill's would get the same CreatedAt, which only a storage
+// faster than IndexedDB makes possible.
+func waitPast(t time.Time) {
+	for !time.Now().UTC().Truncate(time.Millisecond).After(t) {
+		time.Sleep(100 * time.Microsecond)
+	}
 }
 
 // TestAudit: entries are buffered and written in batches (one commit per
@@ -341,6 +474,77 @@ func TestInvoke(t *testing.T) {
 			t.Errorf("arguments closed the block: %q", b.Content)
 		}
 	})
+}
+
+// TestInvokeCaseTwins: in a database that holds two skills whose ids
+// differ only in case (the registry no longer installs such a pair, but
+// older databases may hold one), the exact id always wins, and a name
+// that matches both only in another case is refused as ambiguous rather
+// than resolved to either.
+func TestInvokeCaseTwins(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		e.install(t, skillFiles("pdf-tools", "GENUINE body")...)
+		e = plantSkill(t, bc, e, skillFiles("PDF-tools", "IMPOSTOR body")...)
+		ctx := context.Background()
+		s := e.open(t, SessionOptions{})
+		wantList(t, "visible", s.Status().Visible, []string{"PDF-tools", "pdf-tools"})
+		b, err := s.Invoke(ctx, "/skill:pdf-tools form.pdf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.ID != "pdf-tools" || !strings.Contains(b.Content, "GENUINE") {
+			t.Fatalf("/skill:pdf-tools resolved to skill %q (%q); the installed pdf-tools was shadowed", b.ID, firstLine(b.Content))
+		}
+		if b := mustActivate(t, s, "PDF-tools"); b.ID != "PDF-tools" || !strings.Contains(b.Content, "IMPOSTOR") {
+			t.Errorf("Activate(PDF-tools) = %q", b.ID)
+		}
+		for _, name := range []string{"Pdf-Tools", "ＰＤＦ-tools"} {
+			_, err = s.Invoke(ctx, "/"+name+" x")
+			wantErr(t, "Invoke of an ambiguous name", err, skillerr.Conflict, ReasonAmbiguousName)
+			if err != nil && (!strings.Contains(err.Error(), "PDF-tools, pdf-tools")) {
+				t.Errorf("the error does not name the candidates: %v", err)
+			}
+			_, err = s.Activate(ctx, name)
+			wantErr(t, "Activate of an ambiguous name", err, skillerr.Conflict, ReasonAmbiguousName)
+		}
+		// A name in another case still works when only one skill has it.
+		e.install(t, skillFiles("notes", "Notes.")...)
+		s2 := e.open(t, SessionOptions{})
+		if b := mustActivate(t, s2, "NOTES"); b.ID != "notes" {
+			t.Errorf("Activate(NOTES) = %q", b.ID)
+		}
+	})
+}
+
+// plantSkill stores the skill of files into e's database beside what is
+// installed, as an older registry could have, by importing it into a
+// database of its own and copying the records over; it returns a fresh
+// registry and resolver on e's database.
+func plantSkill(t *testing.T, bc backendCase, e *env, files ...file) *env {
+	t.Helper()
+	ctx := context.Background()
+	other := newEnv(t, bc)
+	other.install(t, files...)
+	stores := []string{vfs.StoreMeta, vfs.StoreFiles, vfs.StoreBlobs}
+	qs := make([]vfs.Query, len(stores))
+	for i, st := range stores {
+		qs[i] = vfs.GetPrefix(st, "")
+	}
+	res, err := other.db.Read(ctx, qs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []vfs.Op
+	for i, st := range stores {
+		for _, rec := range res[i] {
+			ops = append(ops, vfs.Put(st, rec.Key, rec.Value))
+		}
+	}
+	if err := e.db.Commit(ctx, ops...); err != nil {
+		t.Fatal(err)
+	}
+	return newEnvSameDB(t, e)
 }
 
 // TestReadErrors: what ReadFile says for each kind of bad path.

@@ -2,6 +2,8 @@ package resolver
 
 import (
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
@@ -52,6 +54,11 @@ func (s *Session) ActiveTools() (ToolSet, error) {
 	if err != nil {
 		return ToolSet{}, err
 	}
+	return s.toolSet(active), nil
+}
+
+// toolSet is ActiveTools over the skills active.
+func (s *Session) toolSet(active []Skill) ToolSet {
 	set := ToolSet{Tools: ActiveTools(active, s.available, s.base)}
 	if s.mcp != nil {
 		set.MCPServers = ActiveMCP(active, s.mcp)
@@ -62,18 +69,45 @@ func (s *Session) ActiveTools() (ToolSet, error) {
 		}
 		set.MCPServers = dedupe(set.MCPServers)
 	}
-	return set, nil
+	return set
 }
 
-// CheckTool returns nil when the session's tool policy allows calling
-// tool name with input, and otherwise a ToolNotAllowed error (see the
-// package function CheckTool). It never runs the tool.
+// offers reports whether the turn offers the tool name: it is one of
+// Tools, or a tool ("mcp__server__tool") of one of MCPServers.
+func (ts ToolSet) offers(name string) bool {
+	if slices.Contains(ts.Tools, name) {
+		return true
+	}
+	rest, ok := strings.CutPrefix(name, mcpPrefix)
+	if !ok {
+		return false
+	}
+	server, tool, ok := strings.Cut(rest, "__")
+	return ok && server != "" && tool != "" && slices.Contains(ts.MCPServers, server)
+}
+
+// CheckTool returns nil when the session allows calling tool name with
+// input, and otherwise a ToolNotAllowed error. A call is allowed only
+// when ActiveTools offers the tool (ReasonToolNotActive otherwise) and,
+// when an activated skill declares allowed-tools, the package function
+// CheckTool admits it over the session's tool policy (ReasonToolNotListed,
+// ReasonInputNotMatched, …). It never runs the tool.
 func (s *Session) CheckTool(name, input string) error {
 	active, err := s.activeSkills()
 	if err != nil {
 		return err
 	}
-	return NewToolPolicy(active, s.base).Check(name, input)
+	// The policy first: a restricted policy that does not name the tool
+	// is why ActiveTools leaves it out, and says so more precisely.
+	if err := NewToolPolicy(active, s.base).Check(name, input); err != nil {
+		return err
+	}
+	if !s.toolSet(active).offers(name) {
+		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonToolNotActive, Subject: name,
+			Msg: "this tool is not offered this turn: the host did not list it as available, " +
+				"or it belongs to an MCP server that no activated skill depends on"}
+	}
+	return nil
 }
 
 // IsToolAllowed is CheckTool as a decision rather than an error.

@@ -42,9 +42,9 @@ type snapshot struct {
 	// skills are ids as resolver Skills, in the same order.
 	skills []Skill
 	pos    map[string]int // id → position in ids
-	// lookup maps folded names and ids to positions in ids, as
-	// Index.Lookup resolves them.
-	lookup map[string]int
+	// names resolves names and ids to positions in ids, as
+	// Index.Resolve does.
+	names *nameTable
 	// wanted are skills outside the snapshot whose arrival (an import, an
 	// enable) would change it: selected or depended on, but missing or
 	// disabled.
@@ -113,15 +113,7 @@ func newSnapshot(rev int64, selection []string, list []registry.Meta) *snapshot 
 	for i, id := range sn.ids {
 		sn.skills[i] = skillOf(sn.metas[id])
 	}
-	order := sortedOrder(sn.skills, func(Skill) bool { return true })
-	sorted := make([]Skill, len(order))
-	for k, i := range order {
-		sorted[k] = sn.skills[i]
-	}
-	sn.lookup = lookupKeys(sorted)
-	for k, i := range sn.lookup {
-		sn.lookup[k] = order[i]
-	}
+	sn.names = newNameTable(sn.skills, sortedOrder(sn.skills, func(Skill) bool { return true }))
 	return sn
 }
 
@@ -146,14 +138,18 @@ func skillOf(m *registry.Meta) Skill {
 	}
 }
 
-// find returns the id of the visible skill whose name, or else id, is
-// name, ignoring case and Unicode width.
-func (sn *snapshot) find(name string) (string, bool) {
-	i, ok := sn.lookup[fold(name)]
-	if !ok {
-		return "", false
+// find returns the id of the visible skill that name names, as
+// Index.Resolve resolves it, or "" when none does. An ambiguous name is a
+// Conflict error (ReasonAmbiguousName).
+func (sn *snapshot) find(name string) (string, error) {
+	i, candidates := sn.names.resolve(name)
+	if len(candidates) > 0 {
+		return "", errAmbiguous(name, idsAt(sn.skills, candidates))
 	}
-	return sn.ids[i], true
+	if i < 0 {
+		return "", nil
+	}
+	return sn.ids[i], nil
 }
 
 // skill returns the visible skill id.

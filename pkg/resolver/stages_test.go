@@ -222,3 +222,65 @@ func TestStage3Dependencies(t *testing.T) {
 		}
 	})
 }
+
+// TestIsToolAllowedAgreesWithActiveTools: a call is allowed only for a
+// tool that ActiveTools offers, restricted or not: never a tool the host
+// did not list as available, nor one of an MCP server no activated skill
+// depends on.
+func TestIsToolAllowedAgreesWithActiveTools(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		installGraph(t, e)
+		e.installSkills(t, "plain")
+		ctx := context.Background()
+		s := e.open(t, SessionOptions{AvailableTools: []string{"Read"}, MCPServers: []string{"github", "mail-mcp"}})
+		if _, err := s.Activate(ctx, "plain"); err != nil {
+			t.Fatal(err)
+		}
+		set, _ := s.ActiveTools()
+		for _, tool := range []string{"Bash", "mcp__github__delete_repo", "mcp__mail-mcp__send"} {
+			d, err := s.IsToolAllowed(tool, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Allowed || d.Reason != ReasonToolNotActive || d.Message == "" {
+				t.Errorf("IsToolAllowed(%q) = %+v, but ActiveTools offers only %v and MCP servers %v", tool, d, set.Tools, set.MCPServers)
+			}
+			wantErr(t, "CheckTool("+tool+")", s.CheckTool(tool, ""), skillerr.ToolNotAllowed, ReasonToolNotActive)
+		}
+		if d, _ := s.IsToolAllowed("Read", "notes.md"); !d.Allowed {
+			t.Errorf("Read, which ActiveTools offers, is refused: %+v", d)
+		}
+		// mailer depends on mail-mcp: its tools are offered, and allowed,
+		// once it is activated; github's still are not.
+		mustActivate(t, s, "mailer")
+		wantList(t, "MCP after mailer", mustTools(t, s).MCPServers, []string{"mail-mcp"})
+		for _, c := range []struct {
+			tool string
+			ok   bool
+		}{{"mcp__mail-mcp__send", true}, {"mcp__mail-mcp", false}, {"mcp__github__delete_repo", false}, {"SendMail", false}} {
+			if d, _ := s.IsToolAllowed(c.tool, ""); d.Allowed != c.ok {
+				t.Errorf("after mailer, IsToolAllowed(%q) = %+v, want allowed %v", c.tool, d, c.ok)
+			}
+		}
+		// Every decision agrees with the tool set, restricted or not.
+		s2 := e.open(t, SessionOptions{Skills: []string{"report", "mailer"}, AvailableTools: []string{"Read", "Bash", "Write", "mcp__docs-mcp__search"},
+			MCPServers: []string{"docs-mcp", "color-mcp", "mail-mcp"}})
+		universe := []string{"Read", "Bash", "Write", "Grep", "SendMail", "mcp__docs-mcp__search", "mcp__color-mcp__pick", "mcp__mail-mcp__send", "mcp__github__x"}
+		for _, activate := range []string{"", "mailer", "report"} {
+			if activate != "" {
+				mustActivate(t, s2, activate)
+			}
+			set := mustTools(t, s2)
+			for _, tool := range universe {
+				d, _ := s2.IsToolAllowed(tool, "convert a.png b.png")
+				if d.Allowed && !set.offers(tool) {
+					t.Errorf("after %q, %s is allowed but not offered (%v, %v)", activate, tool, set.Tools, set.MCPServers)
+				}
+				if !d.Allowed && set.offers(tool) && (d.Reason == ReasonToolNotActive || d.Reason == ReasonToolNotListed) {
+					t.Errorf("after %q, %s is offered but refused as %s", activate, tool, d.Reason)
+				}
+			}
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"time"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
@@ -87,13 +88,16 @@ func subset(want, have []string) bool {
 
 // RecordOutcome counts a run of the visible skill id as a success or a
 // failure, for Route's success rate. The statistics are shared by every
-// context of the origin.
+// context of the origin, and belong to the installed instance of the
+// skill (see storedStats): a skill installed under the id of a removed
+// one starts from none.
 func (s *Session) RecordOutcome(ctx context.Context, id string, ok bool) error {
 	sn, err := s.current()
 	if err != nil {
 		return err
 	}
-	if sn.metas[id] == nil {
+	m := sn.metas[id]
+	if m == nil {
 		return s.r.whyNot(ctx, id)
 	}
 	return s.r.db.Lock(ctx, statsLock, func(ctx context.Context) error {
@@ -105,17 +109,39 @@ func (s *Session) RecordOutcome(ctx context.Context, id string, ok bool) error {
 		if err != nil {
 			return err
 		}
+		switch {
+		case st.CreatedAt.IsZero(), st.CreatedAt.Equal(m.CreatedAt):
+		case st.CreatedAt.After(m.CreatedAt):
+			// Counted for a skill installed under the id after the one
+			// this session sees, which is gone.
+			s.markChanged(sn, id)
+			return errStale(id)
+		default:
+			st = storedStats{} // another instance's: start again
+		}
 		if ok {
 			st.Success++
 		} else {
 			st.Failure++
 		}
+		st.CreatedAt = m.CreatedAt
 		b, err := json.Marshal(st)
 		if err != nil {
 			return skillerr.Wrap(skillerr.Internal, id, err, "cannot encode the statistics")
 		}
 		return s.r.db.Commit(ctx, vfs.Put(vfs.StoreStats, id, b))
 	})
+}
+
+// storedStats is the record of a skill's statistics in vfs.StoreStats:
+// the counts and the installed instance they were counted for, its
+// registry.Meta.CreatedAt, as pins record it. Counts of another instance
+// are not read, and are overwritten by the next outcome. Records written
+// before instances were recorded have none and count for whatever
+// instance is installed, which the next outcome records.
+type storedStats struct {
+	Stats
+	CreatedAt time.Time `json:"createdAt,omitzero"`
 }
 
 // readStats returns the statistics of the skills of sn, in one read.
@@ -126,20 +152,23 @@ func (r *Resolver) readStats(ctx context.Context, sn *snapshot) (map[string]Stat
 	}
 	out := make(map[string]Stats)
 	for _, rec := range res[0] {
-		if sn.metas[rec.Key] == nil {
+		m := sn.metas[rec.Key]
+		if m == nil {
 			continue
 		}
 		st, err := decodeStats(rec.Key, []vfs.Record{rec})
 		if err != nil {
 			return nil, err
 		}
-		out[rec.Key] = st
+		if st.CreatedAt.IsZero() || st.CreatedAt.Equal(m.CreatedAt) {
+			out[rec.Key] = st.Stats
+		}
 	}
 	return out, nil
 }
 
-func decodeStats(id string, found []vfs.Record) (Stats, error) {
-	var st Stats
+func decodeStats(id string, found []vfs.Record) (storedStats, error) {
+	var st storedStats
 	if len(found) == 0 {
 		return st, nil
 	}

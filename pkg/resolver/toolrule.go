@@ -51,39 +51,40 @@ func (r toolRule) names(tool string) bool {
 }
 
 // inputAllowed returns "" when a specifier admits input, and otherwise
-// the reason for refusing it.
-func inputAllowed(specs []string, input string) string {
+// the reason for refusing it and, for a command line the splitter
+// refuses, what it found there.
+func inputAllowed(specs []string, input string) (reason, what string) {
 	var commands []string
 	for _, spec := range specs {
 		switch {
 		case strings.HasPrefix(spec, "domain:"):
 			if domainMatches(spec[len("domain:"):], input) {
-				return ""
+				return "", ""
 			}
 		case isPathSpec(spec):
 			if pathMatches(spec, input) {
-				return ""
+				return "", ""
 			}
 		default:
 			commands = append(commands, normalizeCommand(spec))
 		}
 	}
 	if len(commands) == 0 {
-		return ReasonInputNotMatched
+		return ReasonInputNotMatched, ""
 	}
-	parts, ok := commandParts(input)
-	if !ok {
-		return ReasonCommandSubstitution
+	parts, refused := commandParts(input)
+	if refused != nil {
+		return refused.reason, refused.what
 	}
 	if len(parts) == 0 {
-		return ReasonInputNotMatched
+		return ReasonInputNotMatched, ""
 	}
 	for _, part := range parts {
 		if !anyCommandMatches(commands, part) {
-			return ReasonInputNotMatched
+			return ReasonInputNotMatched, ""
 		}
 	}
-	return ""
+	return "", ""
 }
 
 func isPathSpec(spec string) bool {
@@ -118,51 +119,145 @@ func hasWordPrefix(command, prefix string) bool {
 	return command == prefix || strings.HasPrefix(command, prefix+" ")
 }
 
-func normalizeCommand(s string) string { return strings.Join(strings.Fields(s), " ") }
+// normalizeCommand joins the words of a command, or of a command
+// specifier, with one space. Words are split at the shell's blanks only,
+// spaces and tabs: to the shell "git\vstatus" or "git\u00a0x" is one
+// word, and no command named git.
+func normalizeCommand(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' }), " ")
+}
 
-// commandParts splits a shell command line at its unquoted control
-// operators and returns the normalized, non-empty parts; ok is false when
-// it has a command or process substitution.
-func commandParts(s string) (parts []string, ok bool) {
+// refusal is why commandParts refuses a command line: a Reason constant
+// and the construct, in words.
+type refusal struct{ reason, what string }
+
+// commandParts splits a shell command line, as bash and POSIX sh (sh -c)
+// read it, at its unquoted control operators (;, &, |, newline) and
+// returns the normalized, non-empty parts, comments left out. Any other
+// byte, a carriage return or a vertical tab included, is part of a word,
+// as it is to the shell.
+//
+// It models words, single and double quotes, backslash escapes,
+// redirections (2>&1; bash's &>file, as POSIX sh reads it too), ${…}
+// parameter expansions whose braces hold no quote, escape, expansion or
+// parenthesis, and comments: a # that begins a word, outside quotes,
+// runs to the newline, which still ends the command, and nothing in a
+// comment can open a quote. Whatever else could make the shell see
+// commands where the splitter does not is refused rather than guessed
+// at: command and process substitution ($(…), `…`, <(…), >(…)) with
+// ReasonCommandSubstitution; here-documents and here-strings (<<),
+// ANSI-C quotes ($'…'), $[…], other ${…}, backslash-newline
+// continuations, subshells and other parentheses, { …; } groups and
+// unterminated quotes with ReasonUnsupportedShell.
+func commandParts(s string) (parts []string, refused *refusal) {
 	start := 0
-	var quote byte
+	// target: the part begins after the & of bash's "&>file", which
+	// POSIX sh reads as "&" and then a command ">file". A part that is
+	// only that redirection runs nothing in either shell, and is left
+	// out; anything more is a command to vet.
+	target := false
 	cut := func(i int) {
-		if part := normalizeCommand(s[start:i]); part != "" {
+		part := normalizeCommand(s[start:i])
+		if target && isRedirection(part) {
+			part = ""
+		}
+		if part != "" {
 			parts = append(parts, part)
 		}
-		start = i + 1
+		start, target = i+1, false
 	}
+	unsupported := func(what string) ([]string, *refusal) {
+		return nil, &refusal{ReasonUnsupportedShell, what}
+	}
+	var quote byte
+	// wordStart: the next byte begins a word, where # begins a comment.
+	// afterRedir: the previous byte was an unquoted < or >, so & is part
+	// of a redirection (2>&1), not an operator.
+	wordStart, afterRedir := true, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		next := byte(0)
 		if i+1 < len(s) {
 			next = s[i+1]
 		}
+		redir := false
 		switch {
 		case quote == '\'':
 			if c == '\'' {
 				quote = 0
 			}
+		case c == '\\' && next == '\n':
+			return unsupported("a backslash-newline line continuation")
 		case c == '\\':
 			i++
 		case c == '`', c == '$' && next == '(':
-			return nil, false
+			return nil, &refusal{ReasonCommandSubstitution, "a command substitution"}
+		case c == '$' && next == '[':
+			return unsupported("an arithmetic expansion $[...]")
+		case c == '$' && next == '{':
+			end := strings.IndexByte(s[i+2:], '}')
+			if end < 0 || strings.ContainsAny(s[i+2:i+2+end], "'\"`$\\{()\n") {
+				return unsupported("a ${...} expansion with quotes, escapes or expansions inside")
+			}
+			i += 2 + end // the braces hold one literal word
 		case quote == '"':
 			if c == '"' {
 				quote = 0
 			}
+		case c == '$' && next == '\'':
+			return unsupported("an ANSI-C quote $'...'")
 		case c == '\'' || c == '"':
 			quote = c
-		case (c == '<' || c == '>') && next == '(':
-			return nil, false
-		case c == '&' && (next == '>' || i > 0 && (s[i-1] == '>' || s[i-1] == '<')):
-			// A redirection such as 2>&1 or &>file, not an operator.
-		case c == ';' || c == '&' || c == '|' || c == '\n' || c == '\r':
+		case c == '#' && wordStart:
+			// A comment: left out of the part, up to the newline, which
+			// the next round cuts at.
 			cut(i)
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				end = len(s) - i
+			}
+			i += end - 1
+			start = i + 1
+			continue
+		case (c == '<' || c == '>') && next == '(':
+			return nil, &refusal{ReasonCommandSubstitution, "a process substitution"}
+		case c == '<' && next == '<':
+			return unsupported("a here-document or here-string (<<)")
+		case c == '<' || c == '>':
+			redir = true
+		case c == '(' || c == ')':
+			return unsupported("a subshell or other parentheses")
+		case (c == '{' || c == '}') && wordStart && (next == 0 || strings.IndexByte(" \t\n;&|<>()", next) >= 0):
+			return unsupported("a { ...; } command group")
+		case c == '&' && afterRedir:
+			// A redirection such as 2>&1, not an operator.
+			redir = true
+		case c == ';' || c == '&' || c == '|' || c == '\n':
+			cut(i)
+			target = c == '&' && next == '>'
 		}
+		afterRedir = redir
+		// A word begins after a blank, a newline or an operator outside
+		// quotes. An escaped byte was skipped with its backslash, which
+		// begins none.
+		wordStart = quote == 0 && strings.IndexByte(" \t\n;&|<>", c) >= 0
+	}
+	if quote != 0 {
+		return unsupported("an unterminated quote")
 	}
 	cut(len(s))
-	return parts, true
+	return parts, nil
+}
+
+// isRedirection reports whether the normalized part is only an output
+// redirection to one word: ">file", ">> file".
+func isRedirection(part string) bool {
+	rest, ok := strings.CutPrefix(part, ">")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimPrefix(strings.TrimPrefix(rest, ">"), " ")
+	return rest != "" && !strings.ContainsAny(rest, " <>&")
 }
 
 // pathMatches matches a path against a path specifier. A path that

@@ -17,12 +17,22 @@ const (
 	// ReasonCommandSubstitution: the command has $(…), `…`, <(…) or >(…),
 	// whose inner command no pattern can vet.
 	ReasonCommandSubstitution = "command-substitution"
+	// ReasonUnsupportedShell: the command has shell syntax that could
+	// hide a second command and that the command splitter does not
+	// model (here-documents, $'…' quotes, line continuations, subshells,
+	// { …; } groups, unterminated quotes…), so no pattern can vet it.
+	ReasonUnsupportedShell = "unsupported-shell-syntax"
+	// ReasonToolNotActive (sessions only): the tool is not among those
+	// ActiveTools offers this turn — not in SessionOptions.AvailableTools,
+	// or a tool of an MCP server that no activated skill depends on.
+	ReasonToolNotActive = "tool-not-active"
 )
 
 // ToolPolicy says which tool calls a turn allows.
 type ToolPolicy struct {
 	// Restricted is false when no active skill declares allowed-tools;
-	// every tool is allowed then.
+	// the policy admits every call then (a session still allows only the
+	// tools its ActiveTools offers).
 	Restricted bool
 	// Rules are the allowed-tools patterns in force when Restricted, in
 	// order, without duplicates.
@@ -102,7 +112,8 @@ func ActiveMCP(activated []Skill, servers []string) []string {
 
 // CheckTool returns nil when the allowedTools patterns admit a call of the
 // tool name with input, and otherwise a ToolNotAllowed error whose Reason
-// is one of the Reason constants and whose Subject is name.
+// is ReasonToolNotListed, ReasonInputNotMatched, ReasonCommandSubstitution
+// or ReasonUnsupportedShell, and whose Subject is name.
 //
 // A pattern is a tool name, alone or with a specifier in parentheses:
 //
@@ -120,13 +131,22 @@ func ActiveMCP(activated []Skill, servers []string) []string {
 // "domain:" means a URL; a specifier without blanks that contains "/" and
 // does not end in ":*" means a path (cleaned, so "./a" is "a"; a leading
 // "/" is absolute); anything else means a shell command line. A command
-// is split at unquoted ;, &, |, && and || (not the & of 2>&1), and every
-// part must be admitted by some pattern, so that Bash(git:*) does not let
-// "git status; rm -rf ~" through; $(…), `…`, <(…) and >(…) are refused.
-// Redirections stay part of a command. A path's wildcards never match
-// ;&|`$<> or a newline, and a path that climbs out of where it starts
-// ("../x") matches nothing. Malformed patterns, such as "Bash(" or
-// "Bash()", admit nothing.
+// line is read as bash and POSIX sh read it: it is split at unquoted ;,
+// &, |, && and || (not the & of 2>&1) and newlines, words are separated
+// by spaces and tabs only, and every part must be admitted by some
+// pattern, so that Bash(git:*) does not let "git status; rm -rf ~"
+// through. bash's "&>file" passes when nothing follows the file, which
+// POSIX sh would run as a command. Comments (a # that begins a word, to
+// the end of its line) are left out, and cannot hide the next line.
+// $(…), `…`, <(…) and >(…) are refused (ReasonCommandSubstitution), and
+// so is syntax the splitter does not model and that could hide a second
+// command (ReasonUnsupportedShell): here-documents and here-strings (<<),
+// $'…' and $[…], ${…} with quotes, escapes or expansions inside,
+// backslash-newline continuations, parentheses, { …; } groups and
+// unterminated quotes. Redirections stay part of a command. A path's
+// wildcards never match ;&|`$<> or a newline, and a path that climbs out
+// of where it starts ("../x") matches nothing. Malformed patterns, such as
+// "Bash(" or "Bash()", admit nothing.
 func CheckTool(allowedTools []string, name, input string) error {
 	var specs, forms []string
 	named := false
@@ -145,12 +165,15 @@ func CheckTool(allowedTools []string, name, input string) error {
 		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonToolNotListed, Subject: name,
 			Msg: "the active skills do not allow this tool"}
 	}
-	reason := inputAllowed(specs, input)
+	reason, what := inputAllowed(specs, input)
 	if reason == "" {
 		return nil
 	}
-	return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: reason, Subject: name,
-		Msg: "the active skills allow this tool only as " + strings.Join(forms, ", ")}
+	msg := "the active skills allow this tool only as " + strings.Join(forms, ", ")
+	if what != "" {
+		msg = "the command has " + what + ", which no allowed-tools pattern can vet; " + msg
+	}
+	return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: reason, Subject: name, Msg: msg}
 }
 
 // IsToolAllowed reports whether CheckTool admits the call.

@@ -1,0 +1,67 @@
+//go:build !(js && wasm)
+
+package resolver
+
+import (
+	"math/rand"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestCommandSplitAgreesWithShells checks the command splitter against
+// the shells themselves: random command lines made of the bytes and
+// words that matter to a shell are vetted with Bash(git:*), and every one
+// admitted is run by bash and by POSIX sh (dash), where git is a function
+// that does nothing and any other command reports itself. None may run
+// anything but git.
+func TestCommandSplitAgreesWithShells(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a shell a few thousand times")
+	}
+	tokens := []string{
+		"git ", "git", "rm ", "x", " ", "\t", "\n", "\r", "\v", "\f", "\u00a0",
+		";", "&", "|", "&&", "||", ";;", "|&", ">&", "&>", ">|", "2>&1", "<", ">", "<<", "<(",
+		"#", " #", "a#", "'#'", "\\#", "'", "\"", "\\", "\\ ", "\\;", "\\'", "\\\"", "\\\n", "`",
+		"$", "$x", "$#", "$'", "$\"", "$((", "${x}", "${x:-a}", "${#x}", "${x#y}", "${x:-a;b #c}",
+		"{", "}", "(", ")", "!", "*", "~", "=", "[[", "]]", "if ", "then ", "fi", "case ", " in ", "esac", "function f", "coproc ",
+	}
+	// A few bytes that change how a line splits, often enough together
+	// to make the rarer combinations.
+	few := []string{"git ", "rm ", " #", "'", "\"", "\n", ";", "&", ">", "\\", " "}
+	for _, shell := range []string{"bash", "dash"} {
+		if _, err := exec.LookPath(shell); err != nil {
+			t.Logf("no %s here", shell)
+			continue
+		}
+		rng := rand.New(rand.NewSource(2))
+		admitted := 0
+		for n := range 2000 {
+			var b strings.Builder
+			b.WriteString("git ")
+			alphabet := tokens
+			if n%2 == 1 {
+				alphabet = few
+			}
+			for k := rng.Intn(10); k >= 0; k-- {
+				b.WriteString(alphabet[rng.Intn(len(alphabet))])
+			}
+			in := b.String()
+			if CheckTool([]string{"Bash(git:*)"}, "Bash", in) != nil {
+				continue
+			}
+			admitted++
+			script := "git(){ :; }; command_not_found_handle(){ echo RAN \"$1\"; }; rm(){ echo RAN rm; }\n" + in
+			cmd := exec.Command(shell, "-c", script)
+			cmd.Dir = t.TempDir()
+			out, _ := cmd.CombinedOutput()
+			if strings.Contains(string(out), "RAN") || strings.Contains(string(out), "not found") {
+				parts, _ := commandParts(in)
+				t.Errorf("%s: %q was admitted as %q, but runs another command: %q", shell, in, parts, out)
+			}
+		}
+		if admitted < 100 {
+			t.Errorf("%s: only %d command lines were admitted; the test tests little", shell, admitted)
+		}
+	}
+}
