@@ -7,7 +7,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
@@ -130,11 +129,9 @@ func (s *Session) load(ctx context.Context, sn *snapshot, id, args string) (Skil
 	}, nil
 }
 
-// prefetchLimit is the size (all files) up to which a skill is read whole,
-// in one transaction, at its first activation. A transaction costs about
-// as much as hashing 32 KiB in the browser, so below this size one read
-// and a digest check beat two reads; and the skill's other files are
-// then cached for level 3.
+// prefetchLimit is the size (all files) up to which a skill's first
+// activation reads all its contents, not only SKILL.md: in the same
+// transaction they cost little more, and level 3 then finds them cached.
 const prefetchLimit = 32 << 10
 
 // parsed returns the body and resources of the snapshot's version of
@@ -143,88 +140,67 @@ func (s *Session) parsed(ctx context.Context, sn *snapshot, id string) (*parsedS
 	if s.isChanged(id) {
 		return nil, errStale(id)
 	}
-	m := sn.metas[id]
-	if v, ok := s.r.cache.get(cacheKey{kind: cacheParsed, id: id, digest: m.Digest}); ok {
+	if v, ok := s.r.cache.get(cacheKey{kind: cacheParsed, id: id, digest: sn.metas[id].Digest}); ok {
 		return v.(*parsedSkill), nil
 	}
-	if _, cached := s.r.cache.get(cacheKey{kind: cacheFile, id: id, digest: m.Digest, path: skillMD}); !cached && m.Size <= prefetchLimit {
-		return s.prefetch(ctx, sn, id)
-	}
-	return s.readParsed(ctx, sn, id)
+	return s.readSkill(ctx, sn, id)
 }
 
-// readParsed reads the file list, then SKILL.md, so that SKILL.md's
-// generation, checked by read, proves the version at a moment after the
-// list was taken. When SKILL.md comes from the cache (read earlier) the
-// skill's directory is checked after the list instead.
-func (s *Session) readParsed(ctx context.Context, sn *snapshot, id string) (*parsedSkill, error) {
-	digest := sn.metas[id].Digest
-	entries, err := s.r.reg.Tree(ctx, id)
+// readSkill reads skill id in one transaction: its tree, and SKILL.md (every
+// file's contents when the skill is small). Every file carries the
+// generation of the version that wrote it, so any that differs from the
+// snapshot's digest, or a missing SKILL.md, means the skill changed or
+// went: the session never parses one version's SKILL.md with another's
+// file list.
+func (s *Session) readSkill(ctx context.Context, sn *snapshot, id string) (*parsedSkill, error) {
+	m := sn.metas[id]
+	whole := m.Size <= prefetchLimit
+	tree, err := vfs.SkillQueries(id, whole)
+	if err != nil {
+		return nil, err
+	}
+	mdPath, mdQueries, err := s.r.fsys.FileQueries(id + "/" + skillMD)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.r.db.Read(ctx, append(tree, mdQueries...)...)
+	if err != nil {
+		return nil, err
+	}
+	files, err := vfs.DecodeSkill(id, res[:len(tree)])
+	if err != nil {
+		return nil, err
+	}
+	md, gen, err := vfs.DecodeFile(mdPath, res[len(tree):])
 	if skillerr.CodeOf(err) == skillerr.SkillNotFound {
-		s.markChanged(sn, id) // removed since the snapshot
-		return nil, errStale(id)
-	}
-	if err != nil {
+		gen = "" // removed since the snapshot
+	} else if err != nil {
 		return nil, err
 	}
-	md, fresh, err := s.read(sn, id, skillMD)
-	if err != nil {
-		return nil, err
-	}
-	if !fresh {
-		if info, err := s.r.fsys.Stat(id); err != nil || vfs.Generation(info) != digest {
-			s.markChanged(sn, id)
-			return nil, errStale(id)
-		}
-	}
+	stale := gen != m.Digest
 	var paths []string
-	for _, e := range entries {
-		if !e.IsDir {
-			paths = append(paths, e.Path)
+	for _, f := range files {
+		stale = stale || f.Gen != m.Digest
+		if !f.Mode.IsDir() {
+			paths = append(paths, f.Path)
 		}
 	}
-	return s.r.parse(id, digest, md, paths)
-}
-
-// prefetch reads the whole of the small skill id in one transaction. The
-// files carry no generation this way, so the version is proven by
-// recomputing its digest from the contents read: equal digests are the
-// same files.
-func (s *Session) prefetch(ctx context.Context, sn *snapshot, id string) (*parsedSkill, error) {
-	digest := sn.metas[id].Digest
-	qs, err := vfs.SkillQueries(id, true)
-	if err != nil {
-		return nil, err
-	}
-	res, err := s.r.db.Read(ctx, qs...)
-	if err != nil {
-		return nil, err
-	}
-	files, err := vfs.DecodeSkill(id, res)
-	if err != nil {
-		return nil, err
-	}
-	if registry.Digest(files) != digest { // another version, or removed
+	if stale {
 		s.markChanged(sn, id)
 		return nil, errStale(id)
 	}
-	var md []byte
-	var paths []string
-	for _, f := range files {
-		if f.Mode.IsDir() {
-			continue
+	if whole {
+		for _, f := range files {
+			if !f.Mode.IsDir() {
+				data := f.Data
+				if data == nil {
+					data = []byte{}
+				}
+				s.r.cache.put(cacheKey{kind: cacheFile, id: id, digest: m.Digest, path: f.Path}, data, int64(len(data)))
+			}
 		}
-		data := f.Data
-		if data == nil {
-			data = []byte{}
-		}
-		s.r.cache.put(cacheKey{kind: cacheFile, id: id, digest: digest, path: f.Path}, data, int64(len(data)))
-		if f.Path == skillMD {
-			md = data
-		}
-		paths = append(paths, f.Path)
 	}
-	return s.r.parse(id, digest, md, paths)
+	return s.r.parse(id, m.Digest, md, paths)
 }
 
 // parse turns the SKILL.md and file paths of a version of skill id into
