@@ -199,7 +199,10 @@ export interface RouteResult {
 }
 
 export interface RouteOptions {
+  /** The conversation's earlier user messages, oldest first; the last three count. */
   history?: string[];
+  /** Where the conversation happens: the page's title, the task at hand. */
+  context?: string;
 }
 
 export interface SessionStatus {
@@ -343,6 +346,8 @@ export class Session {
   }
   activeTools(): Promise<ActiveTools> { return this.value("session.activeTools"); }
   isToolAllowed(name: string, input = ""): Promise<ToolDecision> { return this.value("session.isToolAllowed", { name, input }); }
+  /** Resolves when the call is allowed; rejects with ToolNotAllowed when not. */
+  async checkTool(name: string, input = ""): Promise<void> { await this.value("session.checkTool", { name, input }); }
   route(query: string, opts: RouteOptions = {}): Promise<RouteResult> { return this.value("session.route", { query, ...opts }); }
   async recordOutcome(id: string, ok: boolean): Promise<void> { await this.value("session.recordOutcome", { id, ok }); }
   pin(id: string): Promise<PinResult> { return this.value("session.pin", { id }); }
@@ -650,21 +655,30 @@ export function connectSkillfs(port: AnyPort, opts: ConnectOptions = {}): Skillf
     }
   });
   l.onClose(() => failAll((gone = "the skillfs host disconnected"), "host-gone"));
-  // While calls are pending, ping the host; silence past livenessMs means
-  // it is gone.
+  // While calls are pending, ping the host: a ping still unanswered
+  // livenessMs after it was sent means the host is gone. A tick that comes
+  // late (a busy or throttled page) pings again rather than judging a host
+  // it did not ask.
+  const every = Math.max(50, livenessMs / 4);
   const watch = () => {
     if (watchdog !== undefined) return;
-    lastHeard = Date.now();
+    let pingAt = 0; // when the unanswered ping went out; 0: none
+    let lastTick = Date.now();
     watchdog = setInterval(() => {
+      const now = Date.now();
+      const late = now - lastTick > 2 * every;
+      lastTick = now;
+      if (lastHeard >= pingAt) pingAt = 0;
       if (pending.size === 0) {
         clearInterval(watchdog);
         watchdog = undefined;
-      } else if (Date.now() - lastHeard > livenessMs) {
-        failAll(`the skillfs host did not answer for ${livenessMs} ms`, "host-gone");
-      } else {
+      } else if (pingAt === 0 || late) {
+        pingAt = now;
         l.send({ t: "ping" });
+      } else if (now - pingAt > livenessMs) {
+        failAll(`the skillfs host did not answer for ${livenessMs} ms`, "host-gone");
       }
-    }, Math.max(50, livenessMs / 4));
+    }, every);
   };
   return new Skillfs({
     call(method, args, bytes, onProgress) {
@@ -705,8 +719,13 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
   if (!t.capability) throw new SkillfsError("serveSkillfs needs a skillfs loaded in this context", "InvalidArgument");
   const scoped = t.capability(opts.capability);
   // A port that may call nothing is left to the module, which refuses.
+  let shared: AgentSession[] | undefined;
+  if (opts.capability === "agent") {
+    shared = agentSessions.get(t) ?? [];
+    agentSessions.set(t, shared);
+  }
   const sessions = opts.capability === "admin" || opts.capability === "agent"
-    ? portSessions(scoped, opts.maxSessions ?? 8)
+    ? portSessions(scoped, opts.maxSessions ?? 8, shared)
     : { call: scoped.call, closeAll() {} };
   let serving = true;
   l.listen((m) => {
@@ -727,7 +746,10 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
         },
       );
   });
-  const unsubscribe = opts.capability === "none" ? () => {} : sk.onChange((change) => l.send({ t: "change", change }));
+  const unsubscribe = opts.capability === "none" ? () => {} : sk.onChange((change) =>
+    // An agent learns that something changed, not which skills: disabled
+    // ones stay invisible to it.
+    l.send({ t: "change", change: opts.capability === "agent" ? { ...change, ids: [] } : change }));
   const end = () => {
     if (!serving) return false;
     serving = false;
@@ -741,14 +763,32 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
   };
 }
 
+/** Sessions that agent ports opened in one skillfs, oldest first, across
+ * all its ports: they share the module's pool of sessions with the
+ * extension's own pages, so together they may hold at most
+ * maxAgentSessions, and making room closes only one of theirs. */
+const agentSessions = new WeakMap<Transport, AgentSession[]>();
+const maxAgentSessions = 32;
+
+interface AgentSession {
+  id: string;
+  port: string[]; // the open list of the port that opened it
+}
+
 /** The calls of one served port: session calls only on the sessions it
- * opened, at most max of them open at a time. */
-function portSessions(t: Transport, max: number) {
+ * opened, at most max of them open at a time; shared is the list of all
+ * agent ports' sessions when this port is one. */
+function portSessions(t: Transport, max: number, shared?: AgentSession[]) {
   const open: string[] = []; // the port's sessions, oldest first
   let opening: Promise<unknown> = Promise.resolve(); // opens run one at a time
   let closed = false;
-  const close = (id: string) => {
-    if (open.includes(id)) open.splice(open.indexOf(id), 1);
+  const forget = (id: string, owner = open) => {
+    if (owner.includes(id)) owner.splice(owner.indexOf(id), 1);
+    const at = shared?.findIndex((s) => s.id === id) ?? -1;
+    if (at >= 0) shared!.splice(at, 1);
+  };
+  const close = (id: string, owner = open) => {
+    forget(id, owner);
     return t.call("session.close", { session: id }).catch(() => {});
   };
   return {
@@ -756,11 +796,16 @@ function portSessions(t: Transport, max: number) {
       if (method === "resolver.openSession") {
         const res = opening.then(async () => {
           while (open.length >= max) await close(open[0]);
+          while (shared && shared.length >= maxAgentSessions) await close(shared[0].id, shared[0].port);
           const r = await t.call(method, args, bytes, onProgress);
           const id = (r[0] as { session?: unknown } | undefined)?.session;
           if (typeof id === "string") {
-            if (closed) await close(id);
-            else open.push(id);
+            if (closed) {
+              await close(id);
+            } else {
+              open.push(id);
+              shared?.push({ id, port: open });
+            }
           }
           return r;
         });
@@ -774,13 +819,17 @@ function portSessions(t: Transport, max: number) {
           // port learns nothing of the others'.
           return Promise.reject(new SkillfsError(`${id}: no open session of this port has this id`, "InvalidArgument", "no-session", id));
         }
-        if (method === "session.close") open.splice(open.indexOf(id), 1);
+        if (method === "session.close") forget(id);
+        // The module reads keys regardless of case: forward the checked
+        // id under the one spelling, and no other.
+        args = Object.fromEntries(Object.entries(args).filter(([k]) => k.toLowerCase() !== "session"));
+        args.session = id;
       }
       return t.call(method, args, bytes, onProgress);
     },
     closeAll() {
       closed = true;
-      void opening.then(() => Promise.all(open.slice().map(close)));
+      void opening.then(() => Promise.all(open.slice().map((id) => close(id))));
     },
   };
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"syscall/js"
 	"time"
 
@@ -33,10 +34,23 @@ type request struct {
 	progress js.Value // a function, or undefined
 }
 
-// decode unmarshals the call's arguments into v.
+// decode unmarshals the call's arguments into v. encoding/json matches
+// names regardless of case, and the last of two wins, so arguments whose
+// names differ only in case are refused: a host that checked "session"
+// must not see "Session" acted on.
 func (r request) decode(v any) error {
 	if len(r.args) == 0 {
 		return nil
+	}
+	var names map[string]json.RawMessage
+	if json.Unmarshal(r.args, &names) == nil {
+		seen := make(map[string]bool, len(names))
+		for n := range names {
+			if seen[strings.ToLower(n)] {
+				return skillerr.New(skillerr.InvalidArgument, n, "two arguments have this name, in different cases")
+			}
+			seen[strings.ToLower(n)] = true
+		}
 	}
 	if err := json.Unmarshal(r.args, v); err != nil {
 		return skillerr.Wrap(skillerr.InvalidArgument, "", err, "the arguments do not have the expected shape")

@@ -96,11 +96,20 @@ var sessionMethods = map[string]method{
 	}) (result, error) {
 		return value(s.IsToolAllowed(a.Name, a.Input))
 	}),
+	// session.checkTool is isToolAllowed as an error: ToolNotAllowed, for
+	// a host that routes tool calls through a try/catch.
+	"session.checkTool": sessionMethod(func(_ context.Context, s *resolver.Session, a struct {
+		Name  string `json:"name"`
+		Input string `json:"input"`
+	}) (result, error) {
+		return result{}, s.CheckTool(a.Name, a.Input)
+	}),
 	"session.route": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
 		Query   string   `json:"query"`
 		History []string `json:"history"`
+		Context string   `json:"context"`
 	}) (result, error) {
-		return value(s.Route(ctx, a.Query, resolver.RouteOptions{History: a.History}))
+		return value(s.Route(ctx, a.Query, resolver.RouteOptions{History: a.History, Context: a.Context}))
 	}),
 	"session.recordOutcome": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
 		ID string `json:"id"`

@@ -100,13 +100,14 @@ type weightedTerm struct {
 // covers, from 0 to 1: BM25 normalised by what a document having every
 // term would score.
 //
-// Terms of the history count historyWeight and only when some skill has
-// them: history adds context without diluting the message. A word of the
+// Terms of the context (recent history, where the conversation happens)
+// count historyWeight and only when some skill has them: context adds to
+// the message without diluting it. A word of the
 // message no skill has counts unknownWordWeight of its IDF, so that
 // "write me a story about a file" is not wholly about files; a CJK bigram
 // no skill has is ignored, since most bigrams of a sentence straddle two
 // words and mean nothing.
-func (lx *lexicon) intents(q string, history []string) map[int]float64 {
+func (lx *lexicon) intents(q string, context []string) map[int]float64 {
 	var ts []weightedTerm
 	seen := map[string]bool{}
 	for _, t := range terms(q) {
@@ -115,7 +116,7 @@ func (lx *lexicon) intents(q string, history []string) map[int]float64 {
 			ts = append(ts, weightedTerm{term: t, weight: 1})
 		}
 	}
-	for _, h := range history[max(0, len(history)-historyTurns):] {
+	for _, h := range context {
 		for _, t := range terms(fold(h)) {
 			if !seen[t.text] && len(lx.postings[t.text]) > 0 {
 				seen[t.text] = true

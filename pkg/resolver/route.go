@@ -57,6 +57,9 @@ type RouteOptions struct {
 	// History holds the conversation's earlier user messages, oldest
 	// first; the last three add context to the message.
 	History []string
+	// Context describes where the conversation happens — the page's
+	// title, the task at hand — and adds to the message as history does.
+	Context string
 	// Stats are the skills' past runs, by ID.
 	Stats map[string]Stats
 	// Ready reports whether a skill can run now (its tools and MCP servers
@@ -212,7 +215,11 @@ func (r *router) recall(query string) {
 		}
 	}
 	q := fold(text)
-	intents := r.ix.lex.intents(q, r.opts.History)
+	context := r.opts.History[max(0, len(r.opts.History)-historyTurns):]
+	if r.opts.Context != "" {
+		context = append(slices.Clip(context), r.opts.Context)
+	}
+	intents := r.ix.lex.intents(q, context)
 	hits := r.ix.phrases.match(q)
 	if forced >= 0 {
 		r.add(forced, SourceForced, intents[forced], hits[forced])

@@ -181,6 +181,10 @@ func TestRouteStatsReadinessHistory(t *testing.T) {
 		{"longer history", "and tomorrow?", RouteOptions{History: []string{"translate this", "what's the weather in Paris"}}, "translate=0.5076 weather=0.5076"},
 		// Only the last three messages count.
 		{"old history", "and tomorrow?", RouteOptions{History: []string{"what's the weather in Paris", "a", "b", "c"}}, ""},
+		// Where the conversation happens counts like a message of history,
+		// besides the last three.
+		{"context", "and tomorrow?", RouteOptions{Context: "Weather forecast for Paris"}, "weather=0.6703"},
+		{"context and old history", "and tomorrow?", RouteOptions{History: []string{"translate this", "a", "b", "c"}, Context: "weather in Paris"}, "weather=0.6018"},
 		// Only the most relevant: no longer in conflict with the others.
 		{"top 1", "write me a story about a file", RouteOptions{TopK: 1}, "pdf-tools=0.5301"},
 	} {

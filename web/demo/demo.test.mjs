@@ -7,6 +7,8 @@
 
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +87,46 @@ test('a hostile upload is refused with a readable error and changes nothing', as
   await h.page.setInputFiles('#file', { name: 'not-a-zip.skill', mimeType: 'application/zip', buffer: Buffer.from('this is not a zip archive') });
   await h.page.locator('#import-result .error').waitFor();
   assert.match(await h.page.locator('#import-result .error').textContent(), /^InvalidArchive \(not-a-zip\)/);
+  assert.equal(await rows().count(), 5);
+});
+
+test('dropping a valid pack installs it with a progress bar; export and delete work', async () => {
+  // Watch the progress bar while the import runs.
+  await h.page.evaluate(() => {
+    const bar = document.querySelector('#progress');
+    window.progressSeen = { shown: false, max: 0 };
+    new MutationObserver(() => {
+      if (!bar.hidden) window.progressSeen.shown = true;
+      window.progressSeen.max = Math.max(window.progressSeen.max, bar.value);
+    }).observe(bar, { attributes: true, attributeFilter: ['hidden', 'value'] });
+    const set = Object.getOwnPropertyDescriptor(HTMLProgressElement.prototype, 'value').set;
+    Object.defineProperty(bar, 'value', {
+      get: () => bar.getAttribute('value') === null ? 0 : Number(bar.getAttribute('value')),
+      set(v) { set.call(bar, v); bar.setAttribute('value', String(v)); },
+    });
+  });
+  await h.page.selectOption('#conflict', 'rename');
+  await h.page.setInputFiles('#file', join(DEMO, 'sample-pack.zip'));
+  await h.page.locator('#import-result .ok').waitFor();
+  assert.match(await h.page.locator('#import-result .ok').textContent(), /^Installed citation-style-v2, commit-message-v2, pdf-tools-v2, release-notes-v2, web-research-v2 from sample-pack\.zip\.$/);
+  await h.page.waitForFunction(() => document.querySelectorAll('#skills tbody tr').length === 10);
+  assert.deepEqual(await h.page.evaluate(() => window.progressSeen), { shown: true, max: 1 });
+
+  const [download] = await Promise.all([
+    h.page.waitForEvent('download'),
+    h.page.locator('tr[data-id="pdf-tools-v2"] button', { hasText: 'Export' }).click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'pdf-tools-v2.zip');
+  const saved = join(await mkdtemp(join(tmpdir(), 'skillfs-demo-')), 'export.zip');
+  await download.saveAs(saved);
+  const zip = await readFile(saved);
+  assert.equal(zip.subarray(0, 4).toString('latin1'), 'PK\x03\x04');
+  assert.ok(zip.includes('pdf-tools-v2/SKILL.md'), 'the export holds the skill under its id');
+
+  for (const id of ['citation-style-v2', 'commit-message-v2', 'pdf-tools-v2', 'release-notes-v2', 'web-research-v2']) {
+    await h.page.locator(`tr[data-id="${id}"] button`, { hasText: 'Delete' }).click();
+    await h.page.locator(`tr[data-id="${id}"]`).waitFor({ state: 'detached' });
+  }
   assert.equal(await rows().count(), 5);
 });
 

@@ -144,13 +144,14 @@ test('MessagePort, capability "agent": registry calls are refused with Permissio
     setTimeout(() => reject(new Error('no answer in 5 s')), 5000);
   }));
   assert.deepEqual({ t: raw.t, id: raw.id, code: raw.code, subject: raw.subject }, { t: 'error', id: 7, code: 'PermissionDenied', subject: 'registry.list' });
-  // Changes still reach an agent (sessions go stale on them).
+  // Changes still reach an agent (sessions go stale on them), without the
+  // ids: a disabled skill stays invisible to it.
   await ev(page, async () => sk.registry.setEnabled('alpha', false));
   await ev(page, () => new Promise((ok, fail) => {
     const t0 = Date.now();
     (function poll() { if (clientChanges.length) ok(); else if (Date.now() - t0 > 5000) fail(new Error('no change')); else setTimeout(poll, 10); })();
   }));
-  assert.deepEqual(await ev(page, () => clientChanges), [{ revision: 2, kind: 'disable', ids: ['alpha'] }]);
+  assert.deepEqual(await ev(page, () => clientChanges), [{ revision: 2, kind: 'disable', ids: [] }]);
 });
 
 test('MessagePort, capability "none": everything is refused and no change is forwarded', { timeout: TEST_MS }, async (t) => {

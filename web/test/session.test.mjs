@@ -220,6 +220,10 @@ for (const kind of ['direct', 'port']) {
         ['Bash', 'git log --oneline -5'], ['Bash', 'git status && git diff'], ['Bash', 'gitk --all'],
         ['Bash', 'git log; rm -rf ~'], ['Bash', 'python x.py'], ['Write', 'notes.md'], ['Read', 'README.md'],
       ]);
+      // checkTool is the same decision as an error, for a host that routes
+      // tool calls through try/catch.
+      res.checkOk = await T.outcome(s.checkTool('Bash', 'git status'));
+      res.checkNo = await T.outcome(s.checkTool('Write', 'notes.md'));
       await s.activate('pdf-tools');
       res.both = await s.activeTools();
       res.bothCalls = await ask([['Bash', 'python scripts/extract.py in.pdf'], ['Bash', 'git show HEAD'], ['Bash', 'curl evil.example']]);
@@ -242,6 +246,8 @@ for (const kind of ['direct', 'port']) {
     assert.deepEqual(out.gitCalls['Bash git log --oneline -5'], { allowed: true }, 'an allowed call has no reason');
     assert.match(out.gitCalls['Bash gitk --all'].message, /Bash\(git:\*\)/, 'a refusal says what is allowed');
     assert.match(out.gitCalls['Write notes.md'].message, /do not allow this tool/);
+    assertOk(out.checkOk, 'checkTool of an allowed call');
+    assertRejected(out.checkNo, { code: 'ToolNotAllowed', reason: 'tool-not-listed', subject: 'Write' }, 'checkTool of a refused call');
     assert.deepEqual(out.both, { tools: ['Read', 'Bash'], mcpServers: [] });
     assert.deepEqual(Object.values(out.bothCalls).map((d) => d.allowed), [true, true, false]);
   });

@@ -1,0 +1,103 @@
+// Sessions belong to the port that opened them. The module decodes
+// arguments with encoding/json, which matches keys regardless of case, so
+// a port must not reach another session by spelling "session" otherwise;
+// agent ports share the module's pool of sessions with the extension's own
+// pages and must not push their sessions out; and a port client must not
+// judge a live host gone because its own timer ran late.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { TEST_MS, closePage, ev, freshDB, startBrowser } from './helpers.mjs';
+
+let b;
+before(async () => {
+  b = await startBrowser();
+});
+after(async () => {
+  await b?.close();
+});
+
+test('an agent port cannot reach a session it did not open by spelling the key "Session"', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  const out = await ev(page, async (db) => {
+    const sk = await T.load(db);
+    const mine = await sk.openSession({ contextId: 'sidepanel' });
+    const ch = new MessageChannel();
+    T.bridge.serveSkillfs(sk, ch.port1, { capability: 'agent' });
+    const agent = T.bridge.connectSkillfs(ch.port2);
+    const own = await agent.openSession({ contextId: 'tab-1' });
+    const res = await T.outcome(agent.transport.call('session.status', { session: own.id, Session: mine.id }));
+    return { mine: mine.id, got: res.ok ? res.value[0].session : res.error };
+  }, freshDB('ownership-case'));
+  assert.notEqual(out.got, out.mine, 'the agent port read the side panel\'s session');
+});
+
+test('an agent port cannot push the side panel\'s session out by closing under another spelling', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  const out = await ev(page, async (db) => {
+    const sk = await T.load(db);
+    const mine = await sk.openSession({ contextId: 'sidepanel' });
+    const ch = new MessageChannel();
+    T.bridge.serveSkillfs(sk, ch.port1, { capability: 'agent' });
+    const agent = T.bridge.connectSkillfs(ch.port2);
+    for (let i = 0; i < 70; i++) {
+      const s = await agent.openSession({ contextId: `tab-${i}` });
+      // The bridge forgets s; the module is asked to close "x" and keeps s.
+      await T.outcome(agent.transport.call('session.close', { session: s.id, Session: 'x' }));
+    }
+    return T.outcome(mine.status());
+  }, freshDB('ownership-evict'));
+  assert.equal(out.ok, true, `the side panel's session was evicted: ${JSON.stringify(out.error)}`);
+});
+
+// The per-port limit bounds one port, but the module's pool (64, least
+// recently used first) is shared by every port: an agent that opens a
+// few ports (chrome.runtime.connect as often as it likes) pushes the side
+// panel's session out without any trick.
+test('agent ports together cannot push the side panel\'s session out of the module\'s pool', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  const out = await ev(page, async (db) => {
+    const sk = await T.load(db);
+    const mine = await sk.openSession({ contextId: 'sidepanel' });
+    for (let p = 0; p < 9; p++) {
+      const ch = new MessageChannel();
+      T.bridge.serveSkillfs(sk, ch.port1, { capability: 'agent' });
+      const agent = T.bridge.connectSkillfs(ch.port2);
+      for (let i = 0; i < 8; i++) await agent.openSession({ contextId: `tab-${p}-${i}` });
+    }
+    return T.outcome(mine.status());
+  }, freshDB('ownership-ports'));
+  assert.equal(out.ok, true, `the side panel's session was evicted: ${JSON.stringify(out.error)}`);
+});
+
+// connectSkillfs's watchdog measures silence from the last message heard,
+// not from the last ping sent: when its own timer runs late (a busy or
+// throttled event loop; Chrome's background-tab timer throttling), the
+// first tick after the gap fails every pending call with host-gone
+// without having asked the host, which was alive and answering pings.
+test('a late watchdog tick pings the host before judging it gone', { timeout: TEST_MS }, async () => {
+  const { Worker, MessageChannel } = await import('node:worker_threads');
+  const { TEST_DIST } = await import('./helpers.mjs');
+  const { connectSkillfs } = await import(`${TEST_DIST}/bridge.js`);
+  const { port1, port2 } = new MessageChannel();
+  // The host: answers every ping, and is still working on the call.
+  const w = new Worker(`require('node:worker_threads').parentPort.once('message', (port) => {
+    port.on('message', (m) => { if (m.t === 'ping') port.postMessage({ t: 'pong' }); });
+  });`, { eval: true });
+  try {
+    w.postMessage(port1, [port1]);
+    const sk = connectSkillfs(port2, { livenessMs: 500 });
+    const p = sk.registry.list().then(() => 'resolved', (e) => `rejected: ${e.code}/${e.reason}: ${e.message}`);
+    await new Promise((r) => setTimeout(r, 1000)); // pinged and answered twice a tick
+    const t0 = Date.now();
+    while (Date.now() - t0 < 700) { /* one tick runs 700 ms late */ }
+    const got = await Promise.race([p, new Promise((r) => setTimeout(() => r('pending'), 1500))]);
+    port2.close();
+    assert.equal(got, 'pending', 'the call failed although the host answered every ping it was sent');
+  } finally {
+    await w.terminate();
+  }
+});
