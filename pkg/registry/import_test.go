@@ -312,6 +312,9 @@ func testImportFoldedConflicts(t *testing.T, bc backendCase) {
 			(se.Subject != "PDF-tools" || !strings.Contains(se.Msg, `"pdf-tools"`)) {
 			t.Errorf("the error %v should name PDF-tools and the installed pdf-tools", err)
 		}
+		if !sameDump(before, dump(t, e.db)) {
+			t.Error("a refused import changed the database")
+		}
 		// Full case folding and normalisation, as zipguard compares names.
 		e.importZip(t, zipOf(t, "straße", skillFiles("", "straße")...), ImportOptions{})
 		before = dump(t, e.db)

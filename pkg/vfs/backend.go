@@ -169,24 +169,6 @@ func checkQueries(qs []Query) error {
 	return nil
 }
 
-// storesOf returns the distinct stores ops or queries touch, which is the
-// scope of the transaction that runs them.
-func storesOf[T any](items []T, store func(T) string) []string {
-	var names []string
-	for _, it := range items {
-		if s := store(it); !slices.Contains(names, s) {
-			names = append(names, s)
-		}
-	}
-	return names
-}
-
-// sortRecords orders records by key bytes, so both backends agree
-// (IndexedDB orders by UTF-16 code units).
-func sortRecords(recs []Record) {
-	slices.SortFunc(recs, func(a, b Record) int { return strings.Compare(a.Key, b.Key) })
-}
-
 func errClosed(subject string) error {
 	return &skillerr.Error{Code: skillerr.Internal, Reason: ReasonClosed, Subject: subject,
 		Msg: "the skills database is closed"}

@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"syscall/js"
 
@@ -347,4 +349,22 @@ func idbErr(subject string, err error) error {
 		return ctxErr(subject, err)
 	}
 	return skillerr.Wrap(skillerr.Internal, subject, err, "IndexedDB request failed")
+}
+
+// storesOf returns the distinct stores ops or queries touch, which is the
+// scope of the transaction that runs them.
+func storesOf[T any](items []T, store func(T) string) []string {
+	var names []string
+	for _, it := range items {
+		if s := store(it); !slices.Contains(names, s) {
+			names = append(names, s)
+		}
+	}
+	return names
+}
+
+// sortRecords orders records by key bytes, so both backends agree
+// (IndexedDB orders by UTF-16 code units).
+func sortRecords(recs []Record) {
+	slices.SortFunc(recs, func(a, b Record) int { return strings.Compare(a.Key, b.Key) })
 }
