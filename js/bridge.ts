@@ -53,6 +53,13 @@ export interface SkillMeta {
   baseDir: string;
   source: string;
   enabled: boolean;
+  /**
+   * The installed instance of the skill: an opaque id, new whenever the
+   * skill is installed fresh (also under the id of one removed, however
+   * soon), kept by replacing imports and every edit. Pins and usage
+   * statistics are bound to it. Compare it only for equality.
+   */
+  instance: string;
   createdAt: string;
   updatedAt: string;
   version: string;

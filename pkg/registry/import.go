@@ -154,12 +154,13 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 				return nil, err
 			}
 			m.Source, m.CreatedAt, m.UpdatedAt, m.Enabled = opts.Source, now, now, true
+			m.Instance = newInstance()
 			if rec, ok := old[m.ID]; ok {
 				prev, err := decodeMeta(rec)
 				if err != nil {
 					return nil, err
 				}
-				m.CreatedAt, m.Enabled = prev.CreatedAt, prev.Enabled
+				m.Instance, m.CreatedAt, m.Enabled = prev.Instance, prev.CreatedAt, prev.Enabled
 				res.Replaced = append(res.Replaced, m.ID)
 			}
 			tree, err := replaceTree(m.ID, m.Digest, files)

@@ -65,6 +65,10 @@ func testImportSingle(t *testing.T, bc backendCase) {
 		WhenToUse: "When a PDF is involved.", ArgumentHint: "[file]", Arguments: []string{"file", "pages"},
 		CostHint: "high", ParallelSafe: true, Always: true,
 	}
+	if len(m.Instance) != 16 {
+		t.Errorf("instance = %q, want 16 hexadecimal digits", m.Instance)
+	}
+	want.Instance = m.Instance
 	gotDiags := m.Diagnostics
 	m.Diagnostics, want.Diagnostics = nil, nil
 	if jsonOf(t, m) != jsonOf(t, want) {
@@ -109,7 +113,7 @@ func testImportSingle(t *testing.T, bc backendCase) {
 		t.Fatal(err)
 	}
 	wantKeys := strings.Fields(`allowedTools always antiTriggers argumentHint arguments baseDir costHint createdAt
-		dependencies description diagnostics digest disableModelInvocation enabled fileCount id location name
+		dependencies description diagnostics digest disableModelInvocation enabled fileCount id instance location name
 		parallelSafe size source triggers updatedAt userInvocable version whenToUse`)
 	if got := sortedKeys(keys); !slices.Equal(got, wantKeys) {
 		t.Errorf("JSON keys = %v\nwant %v", got, wantKeys)
@@ -179,7 +183,7 @@ func testImportReplace(t *testing.T, bc backendCase) {
 		ImportOptions{OnConflict: ConflictReplace, Source: "b.zip"})
 	m := res.Skills[0]
 	if m.ID != "x" || m.Description != "New." || m.Source != "b.zip" || m.Enabled ||
-		!m.CreatedAt.Equal(first.CreatedAt) || !m.UpdatedAt.Equal(t0.Add(time.Hour)) || m.Digest == first.Digest {
+		!m.CreatedAt.Equal(first.CreatedAt) || m.Instance != first.Instance || !m.UpdatedAt.Equal(t0.Add(time.Hour)) || m.Digest == first.Digest {
 		t.Errorf("replaced meta = %s", jsonOf(t, m))
 	}
 	if !slices.Equal(res.Replaced, []string{"x"}) {

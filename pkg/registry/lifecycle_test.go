@@ -139,3 +139,69 @@ func testExport(t *testing.T, bc backendCase) {
 	_, err = e.reg.ExportZip(ctx, "../x")
 	wantErr(t, "bad id", err, skillerr.PathRejected, "")
 }
+
+// testInstance: Meta.Instance is new for every fresh install, even with a
+// clock that never moves (so CreatedAt is equal), and kept by every change
+// of the installed skill.
+func testInstance(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc) // e.clock stands still at t0 unless advanced
+	ctx := context.Background()
+	first := e.importZip(t, packOf(t, "a", "b"), ImportOptions{}).Skills[0]
+	if len(first.Instance) != 16 || strings.Trim(first.Instance, "0123456789abcdef") != "" {
+		t.Fatalf("instance %q is not 16 hexadecimal digits", first.Instance)
+	}
+	if b := mustGet(t, e.reg, "b"); b.Instance == first.Instance {
+		t.Errorf("a and b share the instance %q", b.Instance)
+	}
+	seen := []string{first.Instance, mustGet(t, e.reg, "b").Instance}
+	same := func(what string, m Meta, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if m.Instance != first.Instance || mustGet(t, e.reg, "a").Instance != first.Instance {
+			t.Errorf("%s changed the instance: %q, want %q", what, m.Instance, first.Instance)
+		}
+	}
+
+	// Every change of the installed skill keeps it.
+	res, err := e.reg.Import(ctx, zipOf(t, "a", skillFiles("", "a", "version: 2")...), ImportOptions{OnConflict: ConflictReplace})
+	if err != nil || len(res.Replaced) != 1 {
+		t.Fatalf("replace: %+v, %v", res, err)
+	}
+	same("a replacing import", res.Skills[0], nil)
+	m, err := e.reg.WriteFile(ctx, "a", "references/more.md", "More.\n")
+	same("WriteFile", m, err)
+	m, err = e.reg.Mkdir(ctx, "a", "assets")
+	same("Mkdir", m, err)
+	m, err = e.reg.RemovePath(ctx, "a", "assets")
+	same("RemovePath", m, err)
+	m, err = e.reg.SetEnabled(ctx, "a", false)
+	same("SetEnabled", m, err)
+	m, err = e.reg.SetDependencies(ctx, "a", Dependencies{Skills: []string{"b"}})
+	same("SetDependencies", m, err)
+
+	// A rename to -vN is a fresh install.
+	renamed := e.importZip(t, packOf(t, "a"), ImportOptions{}).Skills[0]
+	if renamed.ID != "a-v2" || slices.Contains(seen, renamed.Instance) {
+		t.Errorf("renamed import = %s %q; want a-v2 with a new instance", renamed.ID, renamed.Instance)
+	}
+	seen = append(seen, renamed.Instance)
+
+	// Removed and imported again in the same instant: the same CreatedAt,
+	// another instance, every time.
+	for range 3 {
+		if err := e.reg.Remove(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		again := e.importZip(t, packOf(t, "a"), ImportOptions{}).Skills[0]
+		if !again.CreatedAt.Equal(first.CreatedAt) {
+			t.Fatalf("CreatedAt %v, want %v: the clock moved", again.CreatedAt, first.CreatedAt)
+		}
+		if slices.Contains(seen, again.Instance) || mustGet(t, e.reg, "a").Instance != again.Instance {
+			t.Errorf("re-imported a has instance %q; seen before: %q", again.Instance, seen)
+		}
+		seen = append(seen, again.Instance)
+	}
+
+}

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -30,7 +31,16 @@ type Meta struct {
 	Source string `json:"source"`
 	// Enabled is false for a skill that is stored but hidden from every
 	// agent-facing read.
-	Enabled   bool      `json:"enabled"`
+	Enabled bool `json:"enabled"`
+	// Instance identifies the installed instance of the skill: an opaque
+	// random id given when the skill is installed fresh (an import of an
+	// id not installed, a rename to -vN included) and kept by every change
+	// of it (an import that replaces it, edits, SetEnabled,
+	// SetDependencies). A skill removed and installed again under its id
+	// is another instance, however soon, unlike CreatedAt, which is
+	// stamped to the millisecond. Things bound to what the user installed,
+	// such as pins and usage statistics, are bound to it.
+	Instance  string    `json:"instance"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 	// Version is the version the frontmatter declares, "" when none.
@@ -165,6 +175,14 @@ func Digest(files []vfs.File) string {
 		h.Write(f.Data)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// newInstance returns a fresh Meta.Instance: 16 hexadecimal digits of
+// crypto/rand, which never collide in practice.
+func newInstance() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // never fails (Go 1.24 and later)
+	return hex.EncodeToString(b[:])
 }
 
 // metaOp returns the op that stores m.

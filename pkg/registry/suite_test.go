@@ -71,6 +71,7 @@ func TestSuite(t *testing.T) {
 		{"Quota", testQuota},
 		{"Enable", testEnable},
 		{"Remove", testRemove},
+		{"Instance", testInstance},
 		{"Export", testExport},
 		{"Files", testFiles},
 		{"EditSkillMD", testEditSkillMD},

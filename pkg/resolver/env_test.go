@@ -80,9 +80,15 @@ func newEnv(t testing.TB, bc backendCase, opts ...func(*Options)) *env {
 // envOn opens a registry and a resolver on db.
 func envOn(t testing.TB, db vfs.Backend, opts ...func(*Options)) *env {
 	t.Helper()
+	return envWith(t, db, registry.Options{}, opts...)
+}
+
+// envWith opens a registry with regOpts and a resolver on db.
+func envWith(t testing.TB, db vfs.Backend, regOpts registry.Options, opts ...func(*Options)) *env {
+	t.Helper()
 	e := &env{db: newCountingDB(db)}
 	var err error
-	if e.reg, err = registry.Open(context.Background(), e.db, registry.Options{}); err != nil {
+	if e.reg, err = registry.Open(context.Background(), e.db, regOpts); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.reg.Close() })

@@ -27,31 +27,13 @@ type PinResult struct {
 }
 
 // pin is a stored pin: a skill id and the installed instance of the skill
-// that was pinned, its registry.Meta.CreatedAt. An import that replaces
-// the skill and every edit keep CreatedAt; removing the skill and
-// installing one under the same id gives a new one, so a pin never passes
-// to another skill that merely took the id.
-//
-// Pins stored before instances were recorded are a bare id (a JSON
-// string). They are read as pins of whatever instance is installed when
-// they are first judged, and stored with it from then on: a pin made
-// before the upgrade was made of a skill the user wanted, and dropping
-// every pin on upgrade would lose them all to guard against a remove and
-// re-import that happened before it.
+// that was pinned, its registry.Meta.Instance. An import that replaces the
+// skill and every edit keep the instance; removing the skill and
+// installing one under the same id gives a new one, however soon, so a pin
+// never passes to another skill that merely took the id.
 type pin struct {
-	ID string `json:"id"`
-	// CreatedAt is zero for a pin read from the bare-id form.
-	CreatedAt time.Time `json:"createdAt,omitzero"`
-}
-
-// UnmarshalJSON reads both forms of a stored pin.
-func (p *pin) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
-		*p = pin{}
-		return json.Unmarshal(b, &p.ID)
-	}
-	type plain pin
-	return json.Unmarshal(b, (*plain)(p))
+	ID       string `json:"id"`
+	Instance string `json:"instance"`
 }
 
 // Turn is what a session contributes to one turn of its context.
@@ -78,8 +60,8 @@ func (s *Session) Pin(ctx context.Context, id string) (PinResult, error) {
 	// The instance pinned is the one this session sees, which must be
 	// the one installed: a session that has not heard yet that the skill
 	// was removed and another installed under its id cannot pin either.
-	created := sn.metas[id].CreatedAt
-	if m, err := s.r.reg.Get(ctx, id); err != nil || !m.CreatedAt.Equal(created) || !m.Enabled {
+	instance := sn.metas[id].Instance
+	if m, err := s.r.reg.Get(ctx, id); err != nil || m.Instance != instance || !m.Enabled {
 		if err != nil && skillerr.CodeOf(err) != skillerr.SkillNotFound {
 			return PinResult{}, err
 		}
@@ -88,10 +70,10 @@ func (s *Session) Pin(ctx context.Context, id string) (PinResult, error) {
 	}
 	res, err := s.r.updatePins(ctx, s.contextID, func(pins []pin) []pin {
 		if i := slices.IndexFunc(pins, func(p pin) bool { return p.ID == id }); i >= 0 {
-			pins[i].CreatedAt = created // a pin of an older instance is renewed
+			pins[i].Instance = instance // a pin of an older instance is renewed
 			return pins
 		}
-		return append(pins, pin{ID: id, CreatedAt: created})
+		return append(pins, pin{ID: id, Instance: instance})
 	})
 	if err != nil {
 		return PinResult{}, err
@@ -231,7 +213,7 @@ func (r *Resolver) judgePins(ctx context.Context, pins []pin) (PinResult, []pin,
 			why = "was removed"
 		case err != nil:
 			return PinResult{}, nil, err
-		case !p.CreatedAt.IsZero() && !p.CreatedAt.Equal(m.CreatedAt):
+		case p.Instance != m.Instance:
 			why = "was removed, and the skill installed under its id since is another one"
 		case !m.Enabled:
 			why = "is disabled"
@@ -242,7 +224,7 @@ func (r *Resolver) judgePins(ctx context.Context, pins []pin) (PinResult, []pin,
 				Message: fmt.Sprintf("The pinned skill '%s' %s, so it was unpinned.", p.ID, why)})
 		case !slices.Contains(res.Pinned, p.ID):
 			res.Pinned = append(res.Pinned, p.ID)
-			kept = append(kept, pin{ID: p.ID, CreatedAt: m.CreatedAt})
+			kept = append(kept, pin{ID: p.ID, Instance: m.Instance})
 		}
 	}
 	return res, kept, nil
@@ -251,5 +233,5 @@ func (r *Resolver) judgePins(ctx context.Context, pins []pin) (PinResult, []pin,
 // samePins reports whether a and b are the same pins, of the same
 // instances, in the same order.
 func samePins(a, b []pin) bool {
-	return slices.EqualFunc(a, b, func(p, q pin) bool { return p.ID == q.ID && p.CreatedAt.Equal(q.CreatedAt) })
+	return slices.Equal(a, b)
 }

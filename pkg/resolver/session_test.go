@@ -2,7 +2,6 @@ package resolver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
@@ -121,13 +121,15 @@ func TestPinDroppedAtOpen(t *testing.T) {
 }
 
 // TestPinsFollowTheInstalledInstance: a pin, like the usage statistics,
-// belongs to the installed instance of its skill. Removing the skill and
-// importing another one under the same id drops the pin (with the usual
-// diagnostic, persisted) and starts the statistics again; replacing the
-// skill by an import, or editing it, keeps both.
+// belongs to the installed instance of its skill (registry.Meta.Instance).
+// Removing the skill and importing another one under the same id drops
+// the pin (with the usual diagnostic, persisted) and starts the statistics
+// again, although the registry's clock stands still so that both have one
+// CreatedAt; replacing the skill by an import, or editing it, keeps both.
 func TestPinsFollowTheInstalledInstance(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bc backendCase) {
-		e := newEnv(t, bc)
+		instant := time.Date(2026, 11, 2, 10, 30, 0, 0, time.UTC)
+		e := envWith(t, bc.open(t), registry.Options{Now: func() time.Time { return instant }})
 		ctx := context.Background()
 		e.installSkills(t, "x", "y")
 		s := e.open(t, SessionOptions{ContextID: "tab-1"})
@@ -145,12 +147,15 @@ func TestPinsFollowTheInstalledInstance(t *testing.T) {
 			t.Fatal(err)
 		}
 		// x is removed, and another skill imported under its id.
-		created := e.meta(t, "x").CreatedAt
+		removed := e.meta(t, "x")
 		if err := e.reg.Remove(ctx, "x"); err != nil {
 			t.Fatal(err)
 		}
-		waitPast(created)
 		e.install(t, skillFiles("x", "A different skill that happens to be called x.")...)
+		if m := e.meta(t, "x"); !m.CreatedAt.Equal(removed.CreatedAt) || m.Instance == removed.Instance {
+			t.Fatalf("the new x: created %v, instance %q; the removed x: created %v, instance %q",
+				m.CreatedAt, m.Instance, removed.CreatedAt, removed.Instance)
+		}
 
 		s2 := e.open(t, SessionOptions{ContextID: "tab-1"})
 		if slices.Contains(s2.Activated(), "x") {
@@ -189,67 +194,6 @@ func TestPinsFollowTheInstalledInstance(t *testing.T) {
 		}
 		wantList(t, "activated with the new pin", e.open(t, SessionOptions{ContextID: "tab-1"}).Activated(), []string{"y", "x"})
 	})
-}
-
-// TestPinsStoredWithoutInstance: pins and statistics stored before they
-// recorded the instance of their skill are read as the installed
-// instance's, and the pins are stored with it from their first reading.
-func TestPinsStoredWithoutInstance(t *testing.T) {
-	eachBackend(t, func(t *testing.T, bc backendCase) {
-		e := newEnv(t, bc)
-		ctx := context.Background()
-		e.installSkills(t, "x", "y", "z")
-		e.setEnabled(t, "z", false)
-		if err := e.db.Commit(ctx,
-			vfs.Put(vfs.StorePins, "tab-1", []byte(`["x","gone","y","z","x"]`)),
-			vfs.Put(vfs.StoreStats, "x", []byte(`{"success":2,"failure":1}`))); err != nil {
-			t.Fatal(err)
-		}
-		s := e.open(t, SessionOptions{ContextID: "tab-1"})
-		wantList(t, "activated", s.Activated(), []string{"x", "y"})
-		var dropped []string
-		for _, d := range s.Status().Diagnostics {
-			dropped = append(dropped, d.Field)
-		}
-		wantList(t, "dropped", dropped, []string{"gone", "z"})
-		recs, err := e.db.Read(ctx, vfs.Get(vfs.StorePins, "tab-1"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var stored []pin
-		if err := json.Unmarshal(recs[0][0].Value, &stored); err != nil {
-			t.Fatal(err)
-		}
-		want := []pin{{ID: "x", CreatedAt: e.meta(t, "x").CreatedAt}, {ID: "y", CreatedAt: e.meta(t, "y").CreatedAt}}
-		if !samePins(stored, want) {
-			t.Errorf("stored pins = %s, want %+v", recs[0][0].Value, want)
-		}
-		// Reading them again writes nothing.
-		commits := e.db.commits.Load()
-		if _, err := s.Pinned(ctx); err != nil || e.db.commits.Load() != commits {
-			t.Errorf("a second read of the pins made %d commits (%v)", e.db.commits.Load()-commits, err)
-		}
-		stats, err := e.res.readStats(ctx, s.snap)
-		if err != nil || stats["x"] != (Stats{Success: 2, Failure: 1}) {
-			t.Errorf("statistics stored without an instance = %+v, %v", stats, err)
-		}
-		if err := s.RecordOutcome(ctx, "x", true); err != nil {
-			t.Fatal(err)
-		}
-		if stats, _ = e.res.readStats(ctx, s.snap); stats["x"] != (Stats{Success: 3, Failure: 1}) {
-			t.Errorf("statistics after one more success = %+v", stats["x"])
-		}
-	})
-}
-
-// waitPast waits until the registry's clock, which stamps CreatedAt to
-// the millisecond, is past t: an import in the same millisecond as the
-// removed skill's would get the same CreatedAt, which only a storage
-// faster than IndexedDB makes possible.
-func waitPast(t time.Time) {
-	for !time.Now().UTC().Truncate(time.Millisecond).After(t) {
-		time.Sleep(100 * time.Microsecond)
-	}
 }
 
 // TestAudit: entries are buffered and written in batches (one commit per

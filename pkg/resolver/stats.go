@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"time"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
@@ -109,22 +108,25 @@ func (s *Session) RecordOutcome(ctx context.Context, id string, ok bool) error {
 		if err != nil {
 			return err
 		}
-		switch {
-		case st.CreatedAt.IsZero(), st.CreatedAt.Equal(m.CreatedAt):
-		case st.CreatedAt.After(m.CreatedAt):
-			// Counted for a skill installed under the id after the one
-			// this session sees, which is gone.
-			s.markChanged(sn, id)
-			return errStale(id)
-		default:
-			st = storedStats{} // another instance's: start again
+		if st.Instance != "" && st.Instance != m.Instance {
+			// Counted for another instance: either the one this
+			// session sees is gone, or the counts are of one that is.
+			cur, err := s.r.reg.Get(ctx, id)
+			if err != nil && skillerr.CodeOf(err) != skillerr.SkillNotFound {
+				return err
+			}
+			if err != nil || cur.Instance != m.Instance {
+				s.markChanged(sn, id)
+				return errStale(id)
+			}
+			st = storedStats{} // a removed instance's: start again
 		}
 		if ok {
 			st.Success++
 		} else {
 			st.Failure++
 		}
-		st.CreatedAt = m.CreatedAt
+		st.Instance = m.Instance
 		b, err := json.Marshal(st)
 		if err != nil {
 			return skillerr.Wrap(skillerr.Internal, id, err, "cannot encode the statistics")
@@ -135,13 +137,12 @@ func (s *Session) RecordOutcome(ctx context.Context, id string, ok bool) error {
 
 // storedStats is the record of a skill's statistics in vfs.StoreStats:
 // the counts and the installed instance they were counted for, its
-// registry.Meta.CreatedAt, as pins record it. Counts of another instance
-// are not read, and are overwritten by the next outcome. Records written
-// before instances were recorded have none and count for whatever
-// instance is installed, which the next outcome records.
+// registry.Meta.Instance, as pins record it. Counts of another instance
+// are not read, and are overwritten by the next outcome of the installed
+// one.
 type storedStats struct {
 	Stats
-	CreatedAt time.Time `json:"createdAt,omitzero"`
+	Instance string `json:"instance"`
 }
 
 // readStats returns the statistics of the skills of sn, in one read.
@@ -160,7 +161,7 @@ func (r *Resolver) readStats(ctx context.Context, sn *snapshot) (map[string]Stat
 		if err != nil {
 			return nil, err
 		}
-		if st.CreatedAt.IsZero() || st.CreatedAt.Equal(m.CreatedAt) {
+		if st.Instance == m.Instance {
 			out[rec.Key] = st.Stats
 		}
 	}

@@ -75,7 +75,8 @@ function expectedMeta(id, files, description, source) {
   };
 }
 
-const withoutTimes = ({ createdAt, updatedAt, ...rest }) => rest;
+/** A record without what differs from one install to the next. */
+const withoutTimes = ({ createdAt, updatedAt, instance, ...rest }) => rest;
 
 // ---- 1. Every registry call. ----
 
@@ -99,7 +100,9 @@ test('importZip installs a pack in one commit, reports progress, and list/get/re
     expectedMeta('alpha', ALPHA, 'Alpha does the first thing.', 'pack.zip'),
     expectedMeta('beta', BETA, 'Beta does the second thing.', 'pack.zip'),
   ]);
+  assert.notEqual(r.skills[0].instance, r.skills[1].instance);
   for (const s of r.skills) {
+    assert.match(s.instance, /^[0-9a-f]{16}$/);
     assert.equal(s.createdAt, s.updatedAt);
     const at = Date.parse(s.createdAt);
     assert.ok(at >= started - 2000 && at <= Date.now() + 2000, `createdAt ${s.createdAt} is not now`);
@@ -245,7 +248,7 @@ test('exportZip is deterministic, and importing it with "replace" keeps the dige
     assert.deepEqual(entries[p], typeof data === 'string' ? new TextEncoder().encode(data) : data, p);
   }
 
-  // Replace keeps the digest, the creation time and the enabled state.
+  // Replace keeps the digest, the creation time, the instance and the enabled state.
   await ok(page, 'setEnabled', 'beta', false);
   const res = await importZip(page, one, { onConflict: 'replace', source: 'beta.zip' });
   const r = assertOk(res, 'import of the export');
@@ -256,6 +259,7 @@ test('exportZip is deterministic, and importing it with "replace" keeps the dige
   assert.equal(s.digest, before.digest);
   assert.equal(s.digest, digestOf(BETA));
   assert.equal(s.createdAt, before.createdAt);
+  assert.equal(s.instance, before.instance);
   assert.equal(s.enabled, false);
   assert.equal(s.source, 'beta.zip');
   assert.equal(r.revision, 3);
