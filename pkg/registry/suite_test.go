@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"maps"
 	"slices"
@@ -15,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/skillerr/skillerrtest"
 	"github.com/skillfs/skillfs/pkg/vfs"
 	"github.com/skillfs/skillfs/pkg/zipguard"
 )
@@ -281,22 +280,8 @@ func sameDump(a, b map[string]map[string][]byte) bool {
 	return maps.EqualFunc(a, b, func(x, y map[string][]byte) bool { return maps.EqualFunc(x, y, bytes.Equal) })
 }
 
-// wantErr fails unless err carries code (and reason, when not "").
-func wantErr(t testing.TB, what string, err error, code skillerr.Code, reason string) *skillerr.Error {
-	t.Helper()
-	var e *skillerr.Error
-	if !errors.As(err, &e) {
-		t.Errorf("%s: error %v (%T) is not a *skillerr.Error", what, err, err)
-		return nil
-	}
-	if e.Code != code || (reason != "" && e.Reason != reason) {
-		t.Errorf("%s: got %s/%s (%v), want %s/%s", what, e.Code, e.Reason, err, code, reason)
-	}
-	if e.Msg == "" {
-		t.Errorf("%s: error has no message", what)
-	}
-	return e
-}
+// wantErr checks an error's code and reason; see skillerrtest.Want.
+var wantErr = skillerrtest.Want
 
 // jsonOf returns v as JSON, to compare values with times in them.
 func jsonOf(t testing.TB, v any) string {

@@ -3,7 +3,6 @@ package resolver
 import (
 	"bytes"
 	"context"
-	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -12,7 +11,7 @@ import (
 	"time"
 
 	"github.com/skillfs/skillfs/pkg/registry"
-	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/skillerr/skillerrtest"
 	"github.com/skillfs/skillfs/pkg/vfs"
 	"github.com/skillfs/skillfs/pkg/zipguard"
 )
@@ -186,21 +185,8 @@ func (e *env) meta(t testing.TB, id string) registry.Meta {
 	return m
 }
 
-// wantErr fails unless err carries code (and reason, when not "").
-func wantErr(t testing.TB, what string, err error, code skillerr.Code, reason string) {
-	t.Helper()
-	var e *skillerr.Error
-	if !errors.As(err, &e) {
-		t.Errorf("%s: error %v (%T) is not a *skillerr.Error", what, err, err)
-		return
-	}
-	if e.Code != code || (reason != "" && e.Reason != reason) {
-		t.Errorf("%s: got %s/%s (%v), want %s/%s", what, e.Code, e.Reason, err, code, reason)
-	}
-	if e.Msg == "" {
-		t.Errorf("%s: the error has no message", what)
-	}
-}
+// wantErr checks an error's code and reason; see skillerrtest.Want.
+var wantErr = skillerrtest.Want
 
 func mustRead(t testing.TB, s *Session, p string) string {
 	t.Helper()

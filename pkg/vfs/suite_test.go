@@ -18,6 +18,7 @@ import (
 
 	"github.com/hack-pad/hackpadfs"
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/skillerr/skillerrtest"
 )
 
 // backendCase names a backend and opens a fresh, empty one.
@@ -124,18 +125,8 @@ func sameDump(a, b map[string]map[string][]byte) bool {
 	return maps.EqualFunc(a, b, func(x, y map[string][]byte) bool { return maps.EqualFunc(x, y, bytes.Equal) })
 }
 
-// wantCode fails unless err carries code (and reason, when not "").
-func wantCode(t testing.TB, what string, err error, code skillerr.Code, reason string) {
-	t.Helper()
-	var e *skillerr.Error
-	if !errors.As(err, &e) {
-		t.Errorf("%s: error %v (%T) is not a *skillerr.Error", what, err, err)
-		return
-	}
-	if e.Code != code || (reason != "" && e.Reason != reason) {
-		t.Errorf("%s: got %s/%s (%v), want %s/%s", what, e.Code, e.Reason, err, code, reason)
-	}
-}
+// wantCode checks an error's code and reason; see skillerrtest.Want.
+var wantCode = skillerrtest.Want
 
 func testTreeRoundTrip(t *testing.T, db Backend) {
 	putSkills(t, db, "g1", map[string][]File{"pdf": pdfTree, "pdf-tools": toolsTree})
