@@ -17,15 +17,28 @@ after(async () => {
   await b?.close();
 });
 
-test('an agent port cannot reach a session it did not open by spelling the key "Session"', { timeout: TEST_MS }, async (t) => {
+// sidePanelAndAgent runs in the page: skillfs loaded on db, a session of
+// its own (the side panel's), and a client of a MessagePort it serves with
+// the agent capability.
+const SETUP = `window.sidePanelAndAgent = async (db) => {
+  const sk = await T.load(db);
+  const mine = await sk.openSession({ contextId: 'sidepanel' });
+  const ch = new MessageChannel();
+  T.bridge.serveSkillfs(sk, ch.port1, { capability: 'agent' });
+  return { sk, mine, agent: T.bridge.connectSkillfs(ch.port2) };
+};`;
+
+async function setupPage(t) {
   const page = await b.openPage();
   t.after(() => closePage(page));
+  await page.addScriptTag({ content: SETUP });
+  return page;
+}
+
+test('an agent port cannot reach a session it did not open by spelling the key "Session"', { timeout: TEST_MS }, async (t) => {
+  const page = await setupPage(t);
   const out = await ev(page, async (db) => {
-    const sk = await T.load(db);
-    const mine = await sk.openSession({ contextId: 'sidepanel' });
-    const ch = new MessageChannel();
-    T.bridge.serveSkillfs(sk, ch.port1, { capability: 'agent' });
-    const agent = T.bridge.connectSkillfs(ch.port2);
+    const { mine, agent } = await sidePanelAndAgent(db);
     const own = await agent.openSession({ contextId: 'tab-1' });
     const res = await T.outcome(agent.transport.call('session.status', { session: own.id, Session: mine.id }));
     return { mine: mine.id, got: res.ok ? res.value[0].session : res.error };
@@ -34,14 +47,9 @@ test('an agent port cannot reach a session it did not open by spelling the key "
 });
 
 test('an agent port cannot push the side panel\'s session out by closing under another spelling', { timeout: TEST_MS }, async (t) => {
-  const page = await b.openPage();
-  t.after(() => closePage(page));
+  const page = await setupPage(t);
   const out = await ev(page, async (db) => {
-    const sk = await T.load(db);
-    const mine = await sk.openSession({ contextId: 'sidepanel' });
-    const ch = new MessageChannel();
-    T.bridge.serveSkillfs(sk, ch.port1, { capability: 'agent' });
-    const agent = T.bridge.connectSkillfs(ch.port2);
+    const { mine, agent } = await sidePanelAndAgent(db);
     for (let i = 0; i < 70; i++) {
       const s = await agent.openSession({ contextId: `tab-${i}` });
       // The bridge forgets s; the module is asked to close "x" and keeps s.
@@ -52,16 +60,14 @@ test('an agent port cannot push the side panel\'s session out by closing under a
   assert.equal(out.ok, true, `the side panel's session was evicted: ${JSON.stringify(out.error)}`);
 });
 
-// The per-port limit bounds one port, but the module's pool (64, least
-// recently used first) is shared by every port: an agent that opens a
-// few ports (chrome.runtime.connect as often as it likes) pushes the side
-// panel's session out without any trick.
+// The per-port limit bounds one port, and the module's pool (64, least
+// recently used first) is shared by every port: agent ports together are
+// held to half of it, so an agent that opens ports as often as it likes
+// (chrome.runtime.connect) still cannot push the side panel's session out.
 test('agent ports together cannot push the side panel\'s session out of the module\'s pool', { timeout: TEST_MS }, async (t) => {
-  const page = await b.openPage();
-  t.after(() => closePage(page));
+  const page = await setupPage(t);
   const out = await ev(page, async (db) => {
-    const sk = await T.load(db);
-    const mine = await sk.openSession({ contextId: 'sidepanel' });
+    const { sk, mine } = await sidePanelAndAgent(db);
     for (let p = 0; p < 9; p++) {
       const ch = new MessageChannel();
       T.bridge.serveSkillfs(sk, ch.port1, { capability: 'agent' });
@@ -73,11 +79,10 @@ test('agent ports together cannot push the side panel\'s session out of the modu
   assert.equal(out.ok, true, `the side panel's session was evicted: ${JSON.stringify(out.error)}`);
 });
 
-// connectSkillfs's watchdog measures silence from the last message heard,
-// not from the last ping sent: when its own timer runs late (a busy or
-// throttled event loop; Chrome's background-tab timer throttling), the
-// first tick after the gap fails every pending call with host-gone
-// without having asked the host, which was alive and answering pings.
+// connectSkillfs's watchdog judges a host gone only when a ping stays
+// unanswered: when its own timer runs late (a busy or throttled event
+// loop; Chrome's background-tab timer throttling), the late tick pings
+// again instead of failing the calls of a host that was answering.
 test('a late watchdog tick pings the host before judging it gone', { timeout: TEST_MS }, async () => {
   const { Worker, MessageChannel } = await import('node:worker_threads');
   const { TEST_DIST } = await import('./helpers.mjs');
