@@ -18,7 +18,7 @@ WASM_PKGS := ./pkg/...
 NOISE     := could not unmarshal event: unknown IPAddressSpace value
 FUZZTIME  ?= 20s
 
-.PHONY: help test test-native test-wasm test-demo lint demo demo-build build cli fuzz bench deps clean
+.PHONY: help test test-native test-wasm test-demo lint demo demo-build build cli fuzz bench bench-size deps clean
 
 include web/node.mk
 include web/test/test.mk
@@ -106,7 +106,15 @@ bench: build $(WASMEXEC) $(CHROMIUM) $(NODE_DEPS)
 	$(GO) run ./internal/benchpack/cmd/benchpack -o $(BIN)/bench
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchtime=$(BENCHTIME) -exec=$(WASMEXEC) ./pkg/registry ./pkg/resolver 2>&1 | grep -v "$(NOISE)"
 	$(NODE) web/bench/run.mjs $(BIN)/bench/pack.zip --runs 3 --coldstart $(BIN)/bench/small1000.zip
-	@printf '%-22s %9d bytes raw  %9d bytes gzipped\n' $(DIST)/skillfs.wasm $$(wc -c < $(DIST)/skillfs.wasm) $$(gzip -9 -c $(DIST)/skillfs.wasm | wc -c)
+	@$(MAKE) --no-print-directory bench-size
+
+# The module's size as shipped, and where it goes by Go package (from a
+# build that keeps the function names, which the shipped one strips).
+bench-size: build
+	$(NODE) web/bench/size.mjs $(DIST)/skillfs.wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -o $(BIN)/bench/skillfs-names.wasm ./wasm
+	GOOS=js GOARCH=wasm $(GO) list -deps ./wasm > $(BIN)/bench/skillfs-packages.txt
+	$(GO) run ./internal/wasmsize/cmd/wasmsize $(BIN)/bench/skillfs-names.wasm $(BIN)/bench/skillfs-packages.txt
 
 clean:
 	rm -rf $(BIN) dist node_modules
