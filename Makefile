@@ -105,7 +105,9 @@ BENCHTIME ?= 5x
 bench: build $(WASMEXEC) $(CHROMIUM) $(NODE_DEPS)
 	$(GO) run ./internal/benchpack/cmd/benchpack -o $(BIN)/bench
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchtime=$(BENCHTIME) -exec=$(WASMEXEC) ./pkg/registry ./pkg/resolver 2>&1 | grep -v "$(NOISE)"
-	$(NODE) web/bench/run.mjs $(BIN)/bench/pack.zip --runs 3 --coldstart $(BIN)/bench/small1000.zip
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(BIN)/bench/hello.wasm ./internal/benchpack/hello
+	$(NODE) web/bench/run.mjs $(BIN)/bench/pack.zip --runs 3 --timeout 600 --coldstart $(BIN)/bench/small1000.zip --hello $(BIN)/bench/hello.wasm \
+	  --list $(BIN)/bench/small1000.zip --list $(BIN)/bench/small10000.zip
 	@$(MAKE) --no-print-directory bench-size
 
 # The module's size as shipped, and where it goes by Go package (from a

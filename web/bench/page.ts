@@ -9,11 +9,13 @@
 // that exports a Benchmark, import it here and register it below.
 
 import { get, names, register, type ImportResult, type ReadResult } from './registry.ts';
-import { coldStart, skillfs } from './skillfs.ts';
+import { limit } from './limit.ts';
+import { coldStart, listBench, skillfs } from './skillfs.ts';
 import { zenfs } from './zenfs.ts';
 
 register('zenfs', zenfs); // baseline: first registered
 register('skillfs', skillfs);
+register('limit', limit); // the browser alone: fflate + one IndexedDB transaction
 
 const zips = new Map<string, Uint8Array>();
 
@@ -35,7 +37,8 @@ export interface BenchPage {
   importZip(name: string, zipUrl: string): Promise<ImportResult>;
   readFile(name: string, entry: string): Promise<ReadResult | null>;
   cleanup(name: string): Promise<void>;
-  coldStart(zipUrl: string): ReturnType<typeof coldStart>;
+  coldStart(zipUrl: string, helloUrl: string): ReturnType<typeof coldStart>;
+  listBench(zipUrl: string): ReturnType<typeof listBench>;
 }
 
 const bench: BenchPage = {
@@ -53,8 +56,11 @@ const bench: BenchPage = {
   async cleanup(name) {
     await get(name).cleanup?.();
   },
-  async coldStart(zipUrl) {
-    return coldStart(await fetchZip(zipUrl));
+  async coldStart(zipUrl, helloUrl) {
+    return coldStart(await fetchZip(zipUrl), helloUrl);
+  },
+  async listBench(zipUrl) {
+    return listBench(await fetchZip(zipUrl));
   },
 };
 

@@ -6,6 +6,13 @@
 // registered stack (zenfs, the AIPex stack) is the baseline of the ratio.
 //
 //   node web/bench/run.mjs ZIP [--runs N] [--timeout SECONDS] [--json FILE]
+//                          [--coldstart PACK.zip --hello HELLO.wasm] [--list PACK.zip]...
+//
+// The stack "limit" is the browser alone (fflate + one IndexedDB
+// transaction): every row shows its time as a multiple of the limit's.
+// --coldstart times fetch + instantiate + open + list beside a bare Go
+// module run to the end of main (--hello); each --list pack times
+// registry.list() beside a raw getAll + JSON.parse of the same records.
 //
 // Exits non-zero with a readable message on any failure, and after
 // --timeout seconds (default 120) at the latest.
@@ -24,7 +31,7 @@ const OUT = resolve(process.env.BENCH_OUT ?? join(REPO, '.bin/bench'));
 
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
-  process.stderr.write('usage: node web/bench/run.mjs ZIP [--runs N] [--timeout SECONDS] [--json FILE] [--coldstart SMALLPACK.zip]\n');
+  process.stderr.write('usage: node web/bench/run.mjs ZIP [--runs N] [--timeout SECONDS] [--json FILE] [--coldstart SMALLPACK.zip --hello HELLO.wasm] [--list PACK.zip]...\n');
   process.exit(2);
 }
 
@@ -37,6 +44,8 @@ try {
       timeout: { type: 'string', default: process.env.BENCH_TIMEOUT ?? '120' },
       json: { type: 'string' },
       coldstart: { type: 'string' },
+      hello: { type: 'string' },
+      list: { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -50,6 +59,7 @@ const runs = Number(args.values.runs);
 const timeoutS = Number(args.values.timeout);
 if (!Number.isInteger(runs) || runs < 1 || runs > 50) usage('--runs must be an integer in 1..50');
 if (!(timeoutS > 0)) usage('--timeout must be a positive number of seconds');
+if (Boolean(args.values.coldstart) !== Boolean(args.values.hello)) usage('--coldstart and --hello go together');
 
 /** @type {import('../harness/browser.mjs').Opened | undefined} */
 let h;
@@ -93,6 +103,8 @@ async function main() {
 
   const routes = { '/input.zip': zipPath };
   if (args.values.coldstart) routes['/coldstart.zip'] = resolve(args.values.coldstart);
+  if (args.values.hello) routes['/hello.wasm'] = resolve(args.values.hello);
+  args.values.list.forEach((p, i) => (routes[`/list${i}.zip`] = resolve(p)));
   const dist = join(REPO, 'dist');
   if (existsSync(dist)) routes['/dist/'] = dist; // skillfs.wasm, wasm_exec.js, ...
 
@@ -138,6 +150,10 @@ async function main() {
 
   // Report.
   const base = median(results[names[0]].imports.map((x) => x.ms));
+  // Against the limit, imports are compared once their store is open: the
+  // module's own start is the cold-start figure below.
+  const opened = (x) => x.ms - (x.setupMs ?? 0);
+  const floor = results.limit ? median(results.limit.imports.map(opened)) : NaN;
   const rows = names.map((name) => {
     const { imports, reads } = results[name];
     const ms = imports.map((x) => x.ms);
@@ -150,6 +166,7 @@ async function main() {
       files: imports[0].files,
       mb: imports[0].bytes / 1e6,
       vsBaseline: med / base,
+      vsLimit: median(imports.map(opened)) / floor,
       setupMedianMs: imports.every((x) => typeof x.setupMs === 'number') ? round(median(imports.map((x) => x.setupMs))) : null,
       maxStallMs: imports.every((x) => typeof x.maxStallMs === 'number') ? round(Math.max(...imports.map((x) => x.maxStallMs))) : null,
       coldMountMs: reads.length ? round(median(reads.map((x) => x.mountMs))) : null,
@@ -168,7 +185,7 @@ async function main() {
   );
   console.log(`cold read: ${zip.readEntry.name} (${(zip.readEntry.size / 1e3).toFixed(1)} KB) after reopening the store\n`);
   printTable(
-    ['stack', 'import median', 'min', 'max', 'of which setup', 'files', 'MB', `time vs ${names[0]}`, `${names[0]} / stack`, 'longest stall', 'cold open', 'cold read'],
+    ['stack', 'import median', 'min', 'max', 'of which setup', 'files', 'MB', `time vs ${names[0]}`, `${names[0]} / stack`, 'vs limit, store open', 'longest stall', 'cold open', 'cold read'],
     rows.map((r) => [
       r.stack,
       `${r.importMedianMs.toFixed(1)} ms`,
@@ -179,6 +196,7 @@ async function main() {
       r.mb.toFixed(2),
       `${r.vsBaseline.toFixed(2)}x`,
       `${(1 / r.vsBaseline).toFixed(1)}x faster`,
+      Number.isNaN(r.vsLimit) ? '-' : `${r.vsLimit.toFixed(2)}x`,
       r.maxStallMs === null ? '-' : `${r.maxStallMs.toFixed(1)} ms`,
       r.coldMountMs === null ? '-' : `${r.coldMountMs.toFixed(1)} ms`,
       r.coldReadMs === null ? '-' : `${r.coldReadMs.toFixed(2)} ms`,
@@ -188,14 +206,25 @@ async function main() {
   // instantiate the module, open the database, list every skill.
   let coldStart;
   if (args.values.coldstart) {
-    coldStart = await call('skillfs cold start', (u) => window.bench.coldStart(u), '/coldstart.zip');
+    coldStart = await call('skillfs cold start', ([u, w]) => window.bench.coldStart(u, w), ['/coldstart.zip', '/hello.wasm']);
     console.log(
       `\nskillfs cold start (fetch + instantiate + open + list ${coldStart.skills} skills): ` +
-        `median ${coldStart.medianMs.toFixed(1)} ms of ${coldStart.runsMs.map((x) => x.toFixed(1)).join(', ')}`,
+        `median ${coldStart.medianMs.toFixed(1)} ms of ${coldStart.runsMs.map((x) => x.toFixed(1)).join(', ')}; ` +
+        `a bare Go module to the end of main: ${coldStart.helloMedianMs.toFixed(1)} ms ` +
+        `(${(coldStart.medianMs / coldStart.helloMedianMs).toFixed(1)}x)`,
+    );
+  }
+  const lists = [];
+  for (let i = 0; i < args.values.list.length; i++) {
+    const l = await call(`list bench ${args.values.list[i]}`, (u) => window.bench.listBench(u), `/list${i}.zip`);
+    lists.push(l);
+    console.log(
+      `list of ${l.skills} skills on a fresh module: ${l.listMs.toFixed(1)} ms; ` +
+        `raw getAll + JSON.parse: ${l.rawMs.toFixed(1)} ms (${(l.listMs / l.rawMs).toFixed(2)}x the limit)`,
     );
   }
   if (args.values.json) {
-    const report = { zip: { path: zipPath, ...zip }, chromium: version, runs, rows, coldStart };
+    const report = { zip: { path: zipPath, ...zip }, chromium: version, runs, rows, coldStart, lists };
     writeFileSync(args.values.json, JSON.stringify(report, null, 2) + '\n');
   }
   await h.close();

@@ -66,20 +66,83 @@ export const skillfs: Benchmark = {
   },
 };
 
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+export interface ColdStart {
+  skills: number;
+  /** skillfs: fetch + instantiate + open + list, per run. */
+  runsMs: number[];
+  medianMs: number;
+  /** The floor: a Go module that does nothing, fetched, compiled and run to the end of main. */
+  helloMedianMs: number;
+}
+
 /** Cold start, as an extension page pays it on every open: fetch and
- * instantiate the module, open its database, list every skill. The pack
- * is imported once first, untimed. */
-export async function coldStart(zip: Uint8Array, runs = 5): Promise<{ medianMs: number; runsMs: number[]; skills: number }> {
+ * instantiate the module, open its database, list every skill; beside it
+ * the same for a bare Go hello world, alternating run by run. The pack is
+ * imported once first, untimed. */
+export async function coldStart(zip: Uint8Array, helloURL: string, runs = 5): Promise<ColdStart> {
   const db = `bench-coldstart-${Date.now()}`;
   await (await open(db)).registry.importZip(zip, { source: 'coldstart.zip' });
+  const Go = (globalThis as unknown as { Go: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> } }).Go;
   const runsMs: number[] = [];
+  const helloMs: number[] = [];
   let skills = 0;
   for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
+    let t0 = performance.now();
+    const go = new Go();
+    const { instance } = await WebAssembly.instantiateStreaming(fetch(helloURL, { cache: 'no-store' }), go.importObject);
+    await go.run(instance);
+    helloMs.push(performance.now() - t0);
+    t0 = performance.now();
     const sk = await open(db);
     skills = (await sk.registry.list()).length;
     runsMs.push(performance.now() - t0);
   }
-  const sorted = [...runsMs].sort((a, b) => a - b);
-  return { medianMs: sorted[Math.floor(sorted.length / 2)], runsMs, skills };
+  return { medianMs: median(runsMs), runsMs, skills, helloMedianMs: median(helloMs) };
+}
+
+export interface ListBench {
+  skills: number;
+  /** registry.list() on a module just opened (nothing cached), median. */
+  listMs: number;
+  /** The floor: getAll on the same records store and JSON.parse of each, median. */
+  rawMs: number;
+}
+
+/** List on a fresh module against a raw getAll + JSON.parse of the same
+ * records, alternating run by run. The pack is imported once, untimed. */
+export async function listBench(zip: Uint8Array, runs = 5): Promise<ListBench> {
+  const db = `bench-list-${Date.now()}`;
+  await (await open(db)).registry.importZip(zip, { source: 'list.zip' });
+  const listMs: number[] = [];
+  const rawMs: number[] = [];
+  let skills = 0;
+  for (let i = 0; i < runs; i++) {
+    const sk = await open(db);
+    let t0 = performance.now();
+    skills = (await sk.registry.list()).length;
+    listMs.push(performance.now() - t0);
+
+    const idb = await new Promise<IDBDatabase>((ok, fail) => {
+      const r = indexedDB.open(db);
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => fail(r.error);
+    });
+    t0 = performance.now();
+    const values = await new Promise<Uint8Array[]>((ok, fail) => {
+      const r = idb.transaction('meta', 'readonly').objectStore('meta').getAll();
+      r.onsuccess = () => ok(r.result as Uint8Array[]);
+      r.onerror = () => fail(r.error);
+    });
+    const dec = new TextDecoder();
+    const parsed = values.map((v) => JSON.parse(dec.decode(v)) as unknown);
+    rawMs.push(performance.now() - t0);
+    idb.close();
+    if (parsed.length !== skills) throw new Error(`raw getAll found ${parsed.length} records, list ${skills}`);
+  }
+  return { skills, listMs: median(listMs), rawMs: median(rawMs) };
 }
