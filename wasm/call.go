@@ -62,6 +62,8 @@ func (r request) decode(v any) error {
 // cross as a Uint8Array.
 type result struct {
 	value any
+	// json, when set, is the value already encoded: sent as it is.
+	json  []byte
 	bytes []byte
 }
 
@@ -106,9 +108,11 @@ func (m *module) call(args []js.Value) js.Value {
 		if err != nil {
 			return js.Value{}, timedOut(ctx, name, m.timeout, err)
 		}
-		out, err := json.Marshal(res.value)
-		if err != nil {
-			return js.Value{}, skillerr.Wrap(skillerr.Internal, name, err, "cannot encode the result")
+		out := res.json
+		if out == nil {
+			if out, err = json.Marshal(res.value); err != nil {
+				return js.Value{}, skillerr.Wrap(skillerr.Internal, name, err, "cannot encode the result")
+			}
 		}
 		pair := []any{string(out), nil}
 		if res.bytes != nil {

@@ -44,7 +44,8 @@ var methods = map[string]method{
 		}))
 	}),
 	"registry.list": adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, _ request) (result, error) {
-		return value(reg.List(ctx))
+		b, err := reg.ListJSON(ctx) // the records as stored: JSON.parse decodes them faster than Go
+		return result{json: b}, err
 	}),
 	"registry.get": adminMethod(func(ctx context.Context, reg *registry.Registry, a idArgs, _ request) (result, error) {
 		return value(reg.Get(ctx, a.ID))

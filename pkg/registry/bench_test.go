@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"testing"
 
@@ -45,30 +46,42 @@ func BenchmarkImportPack(b *testing.B) {
 
 // BenchmarkOpenList1000 opens a database holding 1,000 skills, as a new
 // page would (the IndexedDB handle included), opens a registry on it and
-// lists the skills.
+// lists the skills: decoded for Go (List), and as the bridge hands them to
+// JavaScript (ListJSON).
 func BenchmarkOpenList1000(b *testing.B) {
 	ctx := context.Background()
 	db := benchCase.open(b)
 	if _, err := openReg(b, db, Options{}).Import(ctx, benchpack.Small(1000), ImportOptions{}); err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		h := benchCase.again(b, db)
-		r, err := Open(ctx, h, Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		list, err := r.List(ctx)
-		if err != nil || len(list) != 1000 {
-			b.Fatalf("List: %d, %v", len(list), err)
-		}
-		b.StopTimer()
-		r.Close()
-		if h != vfs.Backend(db.Reopener) {
-			h.Close()
-		}
-		b.StartTimer()
+	for _, bc := range []struct {
+		name string
+		list func(*Registry) (int, error)
+	}{
+		{"List", func(r *Registry) (int, error) { l, err := r.List(ctx); return len(l), err }},
+		{"ListJSON", func(r *Registry) (int, error) {
+			l, err := r.ListJSON(ctx)
+			return bytes.Count(l, []byte(`"instance"`)), err
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				h := benchCase.again(b, db)
+				r, err := Open(ctx, h, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if n, err := bc.list(r); err != nil || n != 1000 {
+					b.Fatalf("%s: %d skills, %v", bc.name, n, err)
+				}
+				b.StopTimer()
+				r.Close()
+				if h != vfs.Backend(db.Reopener) {
+					h.Close()
+				}
+				b.StartTimer()
+			}
+		})
 	}
 }
 

@@ -8,21 +8,26 @@ import (
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
-// listCache holds List's records between changes. Decoding a thousand
-// records costs tens of milliseconds in the browser, and every change
-// names the skills it touched, so after a change only those records are
-// read again — when nothing else changed in between, which the revision
-// read with them tells. Otherwise, or after a gap in the changes heard,
-// the whole store is read again.
+// listCache holds the records between changes. Every change names the
+// skills it touched, so after a change only those records are read again —
+// when nothing else changed in between, which the revision read with them
+// tells. Otherwise, or after a gap in the changes heard, the whole store is
+// read again.
+//
+// The records are kept as stored, JSON, and decoded only when Go needs
+// them: ListJSON hands them to JavaScript as they are, which is what a
+// side panel's list costs (decoding a thousand records costs tens of
+// milliseconds in the browser; JSON.parse does it several times faster).
 type listCache struct {
-	list  []Meta // sorted by id
-	rev   int64  // the revision list reflects
+	recs  []vfs.Record // sorted by key, the skill's id
+	metas []Meta       // recs decoded, nil until List needs them
+	rev   int64        // the revision recs reflect
 	valid bool
 	// stale are the ids changed since rev, by the changes up to want.
 	stale []string
 	want  int64
-	// epoch counts the changes noted, so that a List whose read raced with
-	// a change does not cache what it read.
+	// epoch counts the changes noted, so that a read that raced with a
+	// change does not cache what it read.
 	epoch uint64
 }
 
@@ -45,31 +50,50 @@ func (c *listCache) noteChange(ch Change) {
 	}
 }
 
-// cachedList returns the records, reading what the cache lacks.
-func (r *Registry) cachedList(ctx context.Context) ([]Meta, error) {
+// current returns the cache brought up to date, reading what it lacks.
+func (r *Registry) current(ctx context.Context) (listCache, error) {
 	r.mu.Lock()
 	c := r.cache
 	c.stale = slices.Clone(c.stale)
 	r.mu.Unlock()
 	if c.valid && len(c.stale) == 0 {
-		return c.list, nil
+		return c, nil
 	}
 	next, ok, err := r.patchList(ctx, c)
 	if err != nil {
-		return nil, err
+		return listCache{}, err
 	}
 	if !ok {
 		if next, err = r.readList(ctx); err != nil {
-			return nil, err
+			return listCache{}, err
 		}
 	}
+	r.keep(c.epoch, next)
+	return next, nil
+}
+
+// keep caches c, read or decoded while the cache was at epoch, unless a
+// change was noted since.
+func (r *Registry) keep(epoch uint64, c listCache) {
 	r.mu.Lock()
-	if r.cache.epoch == c.epoch {
-		next.epoch = c.epoch
-		r.cache = next
+	if r.cache.epoch == epoch {
+		c.epoch = epoch
+		r.cache = c
 	}
 	r.mu.Unlock()
-	return next.list, nil
+}
+
+// cachedList returns the records decoded.
+func (r *Registry) cachedList(ctx context.Context) ([]Meta, error) {
+	c, err := r.current(ctx)
+	if err != nil || c.metas != nil {
+		return c.metas, err
+	}
+	if c.metas, err = decodeMetas(c.recs); err != nil {
+		return nil, err
+	}
+	r.keep(c.epoch, c)
+	return c.metas, nil
 }
 
 // readList reads every record and the revision they reflect.
@@ -78,12 +102,8 @@ func (r *Registry) readList(ctx context.Context) (listCache, error) {
 	if err != nil {
 		return listCache{}, err
 	}
-	list, err := decodeMetas(res[0])
-	if err != nil {
-		return listCache{}, err
-	}
 	rev, err := decodeRevision(res[1])
-	return listCache{list: list, rev: rev, valid: true}, err
+	return listCache{recs: res[0], rev: rev, valid: true}, err
 }
 
 // patchList reads the stale records of c and applies them, reporting
@@ -105,24 +125,36 @@ func (r *Registry) patchList(ctx context.Context, c listCache) (listCache, bool,
 	if rev, err := decodeRevision(res[len(ids)]); err != nil || rev != c.want {
 		return c, false, err
 	}
-	list := slices.Clone(c.list)
+	next := listCache{recs: slices.Clone(c.recs), metas: slices.Clone(c.metas), rev: c.want, valid: true}
 	for i, id := range ids {
-		at, found := slices.BinarySearchFunc(list, id, func(m Meta, id string) int { return strings.Compare(m.ID, id) })
-		if len(res[i]) == 0 {
-			if found {
-				list = slices.Delete(list, at, at+1)
+		at, found := slices.BinarySearchFunc(next.recs, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
+		switch {
+		case len(res[i]) == 0 && found:
+			next.recs = slices.Delete(next.recs, at, at+1)
+			if next.metas != nil {
+				next.metas = slices.Delete(next.metas, at, at+1)
 			}
-			continue
-		}
-		m, err := decodeMeta(res[i][0])
-		if err != nil {
-			return c, false, err
-		}
-		if found {
-			list[at] = m
-		} else {
-			list = slices.Insert(list, at, m)
+		case len(res[i]) == 0:
+		default:
+			rec := res[i][0]
+			var m Meta
+			if next.metas != nil {
+				if m, err = decodeMeta(rec); err != nil {
+					return c, false, err
+				}
+			}
+			if found {
+				next.recs[at] = rec
+				if next.metas != nil {
+					next.metas[at] = m
+				}
+			} else {
+				next.recs = slices.Insert(next.recs, at, rec)
+				if next.metas != nil {
+					next.metas = slices.Insert(next.metas, at, m)
+				}
+			}
 		}
 	}
-	return listCache{list: list, rev: c.want, valid: true}, true, nil
+	return next, true, nil
 }

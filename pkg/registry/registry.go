@@ -109,6 +109,29 @@ func (r *Registry) List(ctx context.Context) ([]Meta, error) {
 	return out, nil
 }
 
+// ListJSON returns what List returns as a JSON array, made of the stored
+// records as they are: for callers that only pass the list on, such as the
+// JavaScript bridge, it decodes nothing.
+func (r *Registry) ListJSON(ctx context.Context) ([]byte, error) {
+	c, err := r.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n := 2
+	for _, rec := range c.recs {
+		n += len(rec.Value) + 1
+	}
+	out := make([]byte, 1, n)
+	out[0] = '['
+	for i, rec := range c.recs {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, rec.Value...)
+	}
+	return append(out, ']'), nil
+}
+
 // Visible returns the enabled skills, sorted by id: the only ones agents
 // may see.
 func (r *Registry) Visible(ctx context.Context) ([]Meta, error) {
@@ -122,14 +145,17 @@ func (r *Registry) Visible(ctx context.Context) ([]Meta, error) {
 // Get returns the record of skill id, or a SkillNotFound error.
 func (r *Registry) Get(ctx context.Context, id string) (Meta, error) {
 	r.mu.Lock()
-	list, listed := r.cache.list, r.cache.valid && len(r.cache.stale) == 0
+	c := r.cache
 	r.mu.Unlock()
-	if listed {
-		i, ok := slices.BinarySearchFunc(list, id, func(m Meta, id string) int { return strings.Compare(m.ID, id) })
-		if !ok {
+	if c.valid && len(c.stale) == 0 {
+		i, ok := slices.BinarySearchFunc(c.recs, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
+		switch {
+		case !ok:
 			return Meta{}, notInstalled(id)
+		case c.metas != nil:
+			return c.metas[i].clone(), nil
 		}
-		return list[i].clone(), nil
+		return decodeMeta(c.recs[i])
 	}
 	res, err := r.db.Read(ctx, vfs.Get(vfs.StoreMeta, id))
 	if err != nil {

@@ -301,11 +301,20 @@ func ids(metas []Meta) []string {
 	return out
 }
 
+// mustList lists r's skills, and checks that ListJSON, called first so
+// that List decodes what it cached, says the same.
 func mustList(t testing.TB, r *Registry) []Meta {
 	t.Helper()
+	raw, err := r.ListJSON(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	list, err := r.List(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want, _ := json.Marshal(list); !bytes.Equal(raw, want) {
+		t.Errorf("ListJSON and List differ:\n%s\n%s", raw, want)
 	}
 	return list
 }
