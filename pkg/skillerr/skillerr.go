@@ -8,6 +8,7 @@ package skillerr
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 )
 
 // Code is a stable, machine-readable error class. Its string form crosses
@@ -63,8 +64,13 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Is lets errors.Is(err, &Error{Code: c}) match on the code alone.
+// Is lets errors.Is(err, &Error{Code: c}) match on the code alone. A
+// PathRejected error also matches fs.ErrInvalid, which is what io/fs
+// callers expect for a name that cannot be used.
 func (e *Error) Is(target error) bool {
+	if target == fs.ErrInvalid && e.Code == PathRejected {
+		return true
+	}
 	t, ok := target.(*Error)
 	return ok && t.Code == e.Code && t.Reason == "" && t.Subject == "" && t.Msg == ""
 }

@@ -43,6 +43,7 @@ const (
 	ReasonNotEmpty     = "not-empty"
 	ReasonIsDir        = "is-dir"
 	ReasonNotDir       = "not-dir"
+	ReasonIntoItself   = "into-itself"
 	ReasonBadTree      = "bad-tree"
 	ReasonBadSlug      = "bad-slug"
 	ReasonInjected     = "injected-fault"

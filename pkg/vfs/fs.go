@@ -220,9 +220,10 @@ func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
 }
 
 // Rename implements hackpadfs.RenameFS; both names must be in the view.
+// See rename for what it refuses.
 func (f *FS) Rename(oldname, newname string) error {
 	return f.write(oldname, func(oldp string) error {
-		return f.write(newname, func(newp string) error { return f.kv.Rename(oldp, newp) })
+		return f.write(newname, func(newp string) error { return rename(context.Background(), f.db, oldp, newp) })
 	})
 }
 

@@ -67,9 +67,11 @@ func fileKeyOrRoot(p string) string {
 	return fileKey(p)
 }
 
-// record turns the StoreFiles lookup of p into a keyvalue.FileRecord whose
-// contents and directory names load on demand.
-func (s kvStore) record(p string, found []Record) (keyvalue.FileRecord, error) {
+// record turns the StoreFiles and StoreBlobs lookups of p, read in one
+// transaction, into a keyvalue.FileRecord. The contents come from that
+// same read, so an open file never pairs one version's size with
+// another's bytes; directory names load on demand.
+func (s kvStore) record(p string, found, blobs []Record) (keyvalue.FileRecord, error) {
 	m := rootMeta
 	if p != "." {
 		if len(found) == 0 {
@@ -81,14 +83,10 @@ func (s kvStore) record(p string, found []Record) (keyvalue.FileRecord, error) {
 		}
 	}
 	getData := func() (blob.Blob, error) {
-		res, err := s.db.Read(context.Background(), Get(StoreBlobs, fileKey(p)))
-		switch {
-		case err != nil:
-			return nil, err
-		case len(res[0]) == 0:
+		if len(blobs) == 0 {
 			return nil, hackpadfs.ErrNotExist
 		}
-		return blob.NewBytes(res[0][0].Value), nil
+		return blob.NewBytes(blobs[0].Value), nil
 	}
 	getNames := func() ([]string, error) {
 		res, err := s.db.Read(context.Background(), GetPrefix(StoreFiles, childPrefix(p)))
@@ -174,7 +172,8 @@ func (t *kvTxn) Commit(ctx context.Context) ([]keyvalue.OpResult, error) {
 	for _, op := range t.ops {
 		switch {
 		case op.get:
-			qs = append(qs, Get(StoreFiles, fileKeyOrRoot(op.path)))
+			key := fileKeyOrRoot(op.path)
+			qs = append(qs, Get(StoreFiles, key), Get(StoreBlobs, key))
 		case op.err != nil:
 			return nil, op.err
 		default:
@@ -197,8 +196,8 @@ func (t *kvTxn) Commit(ctx context.Context) ([]keyvalue.OpResult, error) {
 	for i, op := range t.ops {
 		results[i].Op = keyvalue.OpID(i)
 		if op.get {
-			results[i].Record, results[i].Err = t.store.record(op.path, found[0])
-			found = found[1:]
+			results[i].Record, results[i].Err = t.store.record(op.path, found[0], found[1])
+			found = found[2:]
 		}
 		if op.h != nil {
 			if err := op.h.Handle(t, results[i]); err != nil && results[i].Err == nil {

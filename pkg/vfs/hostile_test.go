@@ -1,0 +1,179 @@
+package vfs
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"testing"
+	"time"
+
+	"github.com/hack-pad/hackpadfs"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// TestHostileFS runs the checks of the file system's answers to callers
+// that race it or ask the impossible, on every backend of this platform.
+func TestHostileFS(t *testing.T) {
+	tests := []struct {
+		name string
+		fn   func(*testing.T, Backend)
+	}{
+		{"OpenReadsOneVersion", testOpenReadsOneVersion},
+		{"RenameRefusals", testRenameRefusals},
+		{"RenameDirectory", testRenameDirectory},
+	}
+	for _, bc := range testBackends {
+		t.Run(bc.name, func(t *testing.T) {
+			for _, tc := range tests {
+				t.Run(tc.name, func(t *testing.T) { tc.fn(t, bc.open(t)) })
+			}
+		})
+	}
+}
+
+// An open file reads the version it was opened on, metadata and contents
+// from one transaction, however the file is rewritten before the first
+// Read: shorter (a truncated read before), longer, or replaced with the
+// whole skill.
+func testOpenReadsOneVersion(t *testing.T, db Backend) {
+	old := "---\nname: pdf\n---\nUse me."
+	putSkills(t, db, "g1", map[string][]File{"pdf": pdfTree})
+	f := newFS(t, db)
+	for _, tc := range []struct {
+		name    string
+		rewrite func() error
+	}{
+		{"shorter", func() error { return hackpadfs.WriteFullFile(f, "pdf/SKILL.md", []byte("x"), 0o644) }},
+		{"longer", func() error {
+			return hackpadfs.WriteFullFile(f, "pdf/SKILL.md", []byte(old+" and much more text than before"), 0o644)
+		}},
+		{"reimported", func() error {
+			ops, err := DeleteSkill("pdf")
+			if err != nil {
+				return err
+			}
+			put, err := PutSkill("pdf", "g2", []File{{Path: "SKILL.md", Data: []byte("new")}})
+			if err != nil {
+				return err
+			}
+			return db.Commit(context.Background(), append(ops, put...)...)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := hackpadfs.WriteFullFile(f, "pdf/SKILL.md", []byte(old), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			file, err := f.Open("/skills/pdf/SKILL.md")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer file.Close()
+			if err := tc.rewrite(); err != nil {
+				t.Fatal(err)
+			}
+			info, err := file.Stat()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(file)
+			if err != nil || string(got) != old || info.Size() != int64(len(old)) {
+				t.Errorf("read %q (size %d), %v; want the version opened, %q", got, info.Size(), err, old)
+			}
+		})
+	}
+}
+
+// Rename refuses what would corrupt the tree or never end, with the io/fs
+// error for it, and leaves every record as it was.
+func testRenameRefusals(t *testing.T, db Backend) {
+	putSkills(t, db, "g1", map[string][]File{"pdf": pdfTree, "pdf-tools": toolsTree})
+	f := newFS(t, db)
+	before := dump(t, db)
+	for _, tc := range []struct {
+		old, new string
+		is       error
+		code     skillerr.Code
+		reason   string
+	}{
+		{"pdf/SKILL.md", "pdf/references", hackpadfs.ErrIsDir, skillerr.InvalidArgument, ReasonIsDir},
+		{"pdf/scripts", "pdf/references", fs.ErrExist, skillerr.Conflict, ReasonNotEmpty},
+		{"pdf/scripts", "pdf/SKILL.md", hackpadfs.ErrNotDir, skillerr.InvalidArgument, ReasonNotDir},
+		{"pdf/SKILL.md", "pdf/missing/SKILL.md", fs.ErrNotExist, skillerr.SkillNotFound, ReasonNotExist},
+		{"pdf/scripts", "pdf/missing/deeper", fs.ErrNotExist, skillerr.SkillNotFound, ReasonNotExist},
+		{"pdf/SKILL.md", "pdf/SKILL.md/x", hackpadfs.ErrNotDir, skillerr.InvalidArgument, ReasonNotDir},
+		{"pdf/references", "pdf/references/deep/inside", fs.ErrInvalid, skillerr.InvalidArgument, ReasonIntoItself},
+		{"pdf", "pdf/references/pdf", fs.ErrInvalid, skillerr.InvalidArgument, ReasonIntoItself},
+		{"pdf/nothing", "pdf/else", fs.ErrNotExist, skillerr.SkillNotFound, ReasonNotExist},
+	} {
+		done := make(chan error, 1)
+		go func() { done <- f.Rename(tc.old, tc.new) }()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("Rename(%s, %s) did not return", tc.old, tc.new)
+		}
+		what := "Rename(" + tc.old + ", " + tc.new + ")"
+		wantCode(t, what, err, tc.code, tc.reason)
+		if !errors.Is(err, tc.is) {
+			t.Errorf("%s = %v, want it to match %v", what, err, tc.is)
+		}
+		if !sameDump(before, dump(t, db)) {
+			t.Fatalf("%s changed the stored records", what)
+		}
+	}
+}
+
+// A directory moves whole, in one commit: every file below it, contents
+// and modes kept, nothing left at the old name.
+func testRenameDirectory(t *testing.T, db Backend) {
+	putSkills(t, db, "g1", map[string][]File{"pdf": pdfTree})
+	f := newFS(t, db)
+	if err := f.Mkdir("pdf/empty2", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Rename("pdf/references", "pdf/empty2/refs"); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := f.ReadFile("pdf/empty2/refs/deep/er/notes.md"); err != nil || string(data) != "notes" {
+		t.Errorf("moved file: %q, %v", data, err)
+	}
+	if _, err := f.Stat("pdf/references"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("old directory after rename: %v", err)
+	}
+	if _, err := f.Stat("pdf/references/deep/er/notes.md"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("old file after rename: %v", err)
+	}
+	// Onto an empty directory: replaced, as POSIX rename does.
+	if err := f.Rename("pdf/scripts", "pdf/empty"); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := f.Stat("pdf/empty/run.py"); err != nil || info.Mode() != 0o755 {
+		t.Errorf("moved onto an empty directory: %v, %v", info, err)
+	}
+	// A file onto a file replaces it.
+	if err := f.Rename("pdf/empty/run.py", "pdf/SKILL.md"); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := f.ReadFile("pdf/SKILL.md"); err != nil || string(data) != "print('hi')\n" {
+		t.Errorf("file onto file: %q, %v", data, err)
+	}
+	entries, err := f.ReadDir("pdf/empty")
+	if err != nil || len(entries) != 0 {
+		t.Errorf("ReadDir after the move: %v, %v", entries, err)
+	}
+}
+
+// PathRejected errors match fs.ErrInvalid, as io/fs expects of a name it
+// cannot use.
+func TestPathRejectedIsInvalid(t *testing.T) {
+	f := newFS(t, NewMemory())
+	for _, name := range []string{"../etc/passwd", "/skills/../x", "a\x00b"} {
+		_, err := f.Stat(name)
+		wantCode(t, "Stat("+name+")", err, skillerr.PathRejected, "")
+		if !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("Stat(%q) = %v, want it to match fs.ErrInvalid", name, err)
+		}
+	}
+}
