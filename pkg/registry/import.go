@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/source"
 	"github.com/skillfs/skillfs/pkg/vfs"
 	"github.com/skillfs/skillfs/pkg/zipguard"
 )
@@ -45,6 +46,15 @@ type ImportOptions struct {
 	OnConflict ConflictPolicy
 	// Source is recorded as Meta.Source: a file name or a URL.
 	Source string
+	// Origin, when set, is recorded as Meta.Origin of every skill
+	// installed: where it is published, and the digest verified.
+	Origin *source.Origin
+	// Target, when set, makes the import an update of the installed skill
+	// Target: the archive must hold exactly one skill, which replaces it
+	// whatever its name (the name in its SKILL.md is rewritten to Target),
+	// and OnConflict does not apply. A Target not installed fails with
+	// SkillNotFound.
+	Target string
 	// Progress, when set, is called while the writes are prepared, once
 	// before the commit and once after it.
 	Progress func(Progress)
@@ -120,6 +130,10 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 	if err != nil {
 		return nil, err
 	}
+	if opts.Target != "" && len(cands) != 1 {
+		return nil, &skillerr.Error{Code: skillerr.InvalidArchive, Reason: "not-one-skill", Subject: opts.Target,
+			Msg: fmt.Sprintf("an update must hold exactly one skill; this archive holds %d", len(cands))}
+	}
 	total := Progress{Phase: PhasePrepare}
 	for _, c := range cands {
 		total.FilesTotal += len(c.files)
@@ -142,6 +156,12 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 			old[rec.Key] = rec
 		}
 		ids, err := assignIDs(cands, old, policy)
+		if opts.Target != "" {
+			if _, ok := old[opts.Target]; !ok {
+				return nil, notInstalled(opts.Target)
+			}
+			ids, err = []string{opts.Target}, nil
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -154,6 +174,10 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 				return nil, err
 			}
 			m.Source, m.CreatedAt, m.UpdatedAt, m.Enabled = opts.Source, now, now, true
+			if opts.Origin != nil {
+				o := *opts.Origin
+				m.Origin = &o
+			}
 			m.Instance = newInstance()
 			if rec, ok := old[m.ID]; ok {
 				prev, err := decodeMeta(rec)

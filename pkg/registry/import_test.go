@@ -113,7 +113,7 @@ func testImportSingle(t *testing.T, bc backendCase) {
 		t.Fatal(err)
 	}
 	wantKeys := strings.Fields(`allowedTools always antiTriggers argumentHint arguments baseDir costHint createdAt
-		dependencies description diagnostics digest disableModelInvocation enabled fileCount id instance location name
+		dependencies description diagnostics digest disableModelInvocation enabled fileCount id instance location name origin
 		parallelSafe size source triggers updatedAt userInvocable version whenToUse`)
 	if got := sortedKeys(keys); !slices.Equal(got, wantKeys) {
 		t.Errorf("JSON keys = %v\nwant %v", got, wantKeys)

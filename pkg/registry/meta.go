@@ -13,6 +13,7 @@ import (
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/skillpath"
+	"github.com/skillfs/skillfs/pkg/source"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
@@ -29,6 +30,10 @@ type Meta struct {
 	// Source is where the skill came from: a file name or a URL, as the
 	// importer said.
 	Source string `json:"source"`
+	// Origin, for a skill installed from where it is published (a
+	// discovery index, an MCP server, a URL), records that place and the
+	// digest verified; nil for one imported from bytes a page held.
+	Origin *source.Origin `json:"origin"`
 	// Enabled is false for a skill that is stored but hidden from every
 	// agent-facing read.
 	Enabled bool `json:"enabled"`
@@ -149,6 +154,10 @@ func (m Meta) clone() Meta {
 	m.AntiTriggers = slices.Clone(m.AntiTriggers)
 	m.Arguments = slices.Clone(m.Arguments)
 	m.Diagnostics = slices.Clone(m.Diagnostics)
+	if m.Origin != nil {
+		o := *m.Origin
+		m.Origin = &o
+	}
 	return m
 }
 

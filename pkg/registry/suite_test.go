@@ -67,6 +67,7 @@ func TestSuite(t *testing.T) {
 		{"ImportRejects", testImportRejects},
 		{"ImportFoldedConflicts", testImportFoldedConflicts},
 		{"ImportNoncharacterEntry", testImportNoncharacterEntry},
+		{"ImportUpdate", testImportUpdate},
 		{"Quota", testQuota},
 		{"Enable", testEnable},
 		{"Remove", testRemove},

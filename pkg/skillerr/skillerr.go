@@ -31,6 +31,15 @@ const (
 	ToolNotAllowed   Code = "ToolNotAllowed"
 	Timeout          Code = "Timeout"
 	InvalidArgument  Code = "InvalidArgument"
+	// Integrity: downloaded bytes do not match the digest they were
+	// published with; nothing of them was used.
+	Integrity Code = "Integrity"
+	// InvalidIndex: a discovery index or an MCP skills listing that
+	// cannot be used as a whole (malformed, an unknown schema).
+	InvalidIndex Code = "InvalidIndex"
+	// FetchFailed: the host could not fetch what a source points to (a
+	// network error, an HTTP status, a server without skills).
+	FetchFailed Code = "FetchFailed"
 	// Internal marks a failure that is not the caller's fault (a storage
 	// error, a bug). Errors without a Code report it.
 	Internal Code = "Internal"

@@ -1,0 +1,54 @@
+package registry
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/source"
+)
+
+// testImportUpdate: an import with Origin records it, and one with Target
+// replaces exactly that skill, whatever the new version's name, keeping
+// its instance and whether it is enabled; a refused update changes
+// nothing.
+func testImportUpdate(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	o := &source.Origin{Kind: source.KindIndex, Index: "https://a.test/.well-known/agent-skills/index.json",
+		Entry: "x", URL: "https://a.test/x.zip", Type: source.TypeArchive, Digest: "sha256:old", Verified: true}
+	first := e.importZip(t, zipOf(t, "x", file{"SKILL.md", mdOf("x", "Old.")}), ImportOptions{Source: o.URL, Origin: o}).Skills[0]
+	if first.Origin == nil || *first.Origin != *o {
+		t.Fatalf("origin = %+v, want %+v", first.Origin, o)
+	}
+	if _, err := e.reg.SetEnabled(ctx, "x", false); err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.reg.Get(ctx, "x")
+	if err != nil || got.Origin == nil || *got.Origin != *o {
+		t.Fatalf("Get: origin %+v, %v", got.Origin, err)
+	}
+
+	before := dump(t, e.db)
+	_, err = e.reg.Import(ctx, packOf(t, "x", "y"), ImportOptions{Target: "x", Origin: o})
+	wantErr(t, "update with a pack", err, skillerr.InvalidArchive, "not-one-skill")
+	_, err = e.reg.Import(ctx, zipOf(t, "z", file{"SKILL.md", mdOf("z", "Z.")}), ImportOptions{Target: "nope", Origin: o})
+	wantErr(t, "update of a skill not installed", err, skillerr.SkillNotFound, "")
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("a refused update changed the database")
+	}
+
+	e.clock.advance(time.Hour)
+	o2 := *o
+	o2.Digest = "sha256:new"
+	res := e.importZip(t, zipOf(t, "renamed", file{"SKILL.md", mdOf("renamed", "New.")}), ImportOptions{Target: "x", Origin: &o2, OnConflict: ConflictFail})
+	m := res.Skills[0]
+	if m.ID != "x" || m.Name != "x" || m.Description != "New." || m.Instance != first.Instance || m.Enabled || *m.Origin != o2 {
+		t.Errorf("updated meta = %s", jsonOf(t, m))
+	}
+	if c := e.lastChange(t); c.Kind != KindReplace {
+		t.Errorf("change = %+v", c)
+	}
+	checkGenerations(t, e.reg, m)
+}

@@ -1,0 +1,71 @@
+package source
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// Reasons carried by Integrity errors.
+const (
+	ReasonDigestMismatch  = "digest-mismatch"
+	ReasonMalformedDigest = "malformed-digest"
+)
+
+// Sum returns the digest of data as sources publish it: "sha256:" and the
+// 64 lowercase hexadecimal digits of its SHA-256.
+func Sum(data []byte) string {
+	h := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(h[:])
+}
+
+// checkDigest requires d to be a digest as Sum writes it.
+func checkDigest(d, subject string) error {
+	hexPart, ok := strings.CutPrefix(d, "sha256:")
+	if ok && len(hexPart) == 64 && strings.Trim(hexPart, "0123456789abcdef") == "" {
+		return nil
+	}
+	return &skillerr.Error{Code: skillerr.Integrity, Reason: ReasonMalformedDigest, Subject: subject,
+		Msg: fmt.Sprintf("the published digest %q is not \"sha256:\" and 64 lowercase hexadecimal digits", clip(d))}
+}
+
+// Verify returns nil when the digest of data is want, else an Integrity
+// error about subject. Callers verify before they parse a single byte.
+func Verify(data []byte, want, subject string) error {
+	if err := checkDigest(want, subject); err != nil {
+		return err
+	}
+	if got := Sum(data); got != want {
+		return &skillerr.Error{Code: skillerr.Integrity, Reason: ReasonDigestMismatch, Subject: subject,
+			Msg: fmt.Sprintf("the %d bytes received have digest %s, but the source published %s; nothing of them was used", len(data), got, want)}
+	}
+	return nil
+}
+
+// ManifestDigest returns the digest of a skill made of files, each with the
+// digest of its bytes, as the discovery RFC defines a skill-level digest:
+// the SHA-256 of "path\x00hex\n" for each file in byte order of path. It
+// identifies a skill served file by file (MCP, a v0.1.0 index) so that a
+// new listing can be compared without downloading anything.
+func ManifestDigest(files []FileRef) string {
+	sorted := slices.Clone(files)
+	slices.SortFunc(sorted, func(a, b FileRef) int { return strings.Compare(a.Path, b.Path) })
+	h := sha256.New()
+	for _, f := range sorted {
+		fmt.Fprintf(h, "%s\x00%s\n", f.Path, strings.TrimPrefix(f.Digest, "sha256:"))
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// clip shortens s for a message: publishers' strings are untrusted.
+func clip(s string) string {
+	const max = 100
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + "…"
+}

@@ -1,0 +1,268 @@
+package source
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// The schemas and well-known paths of the discovery index.
+const (
+	SchemaV2 = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
+	SchemaV1 = "https://schemas.agentskills.io/discovery/0.1.0/schema.json"
+	// PathV2 is where a site publishes its v0.2.0 index; PathV1 the legacy one.
+	PathV2 = "/.well-known/agent-skills/index.json"
+	PathV1 = "/.well-known/skills/index.json"
+)
+
+// The versions Index.Version reports.
+const (
+	V2 = "0.2.0"
+	V1 = "0.1.0"
+)
+
+// The artifact types of an index entry, and "files" for a skill fetched
+// file by file (a v0.1.0 entry, an MCP skill).
+const (
+	TypeSkillMD = "skill-md"
+	TypeArchive = "archive"
+	TypeFiles   = "files"
+)
+
+// Limits of what ParseIndex and ParseMCP accept: a listing is read whole
+// into memory before anything else happens.
+const (
+	MaxIndexSize = 4 << 20
+	MaxEntries   = 1000
+)
+
+// Reasons of InvalidIndex errors and of Refusals.
+const (
+	ReasonMalformed     = "malformed"
+	ReasonUnknownSchema = "unknown-schema"
+	ReasonUnknownType   = "unknown-type"
+	ReasonBadEntry      = "bad-entry"
+	ReasonBadURL        = "bad-url"
+	ReasonNotListed     = "not-listed"
+	ReasonDynamic       = "dynamic-resources"
+	ReasonUnverified    = "unverified" // a warning: the source publishes no digest
+)
+
+// Entry is one skill an index publishes, with its URL resolved against
+// the index's.
+type Entry struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"` // TypeSkillMD, TypeArchive, or TypeFiles for v0.1.0
+	Description string `json:"description"`
+	URL         string `json:"url"`    // absolute; for TypeFiles the skill's directory, ending in "/"
+	Digest      string `json:"digest"` // "" in a v0.1.0 index
+	// Files are a v0.1.0 entry's files, each with its absolute URL.
+	Files []FileRef `json:"files"`
+}
+
+// FileRef is one file of a skill fetched file by file.
+type FileRef struct {
+	Path   string `json:"path"`   // clean, relative to the skill
+	URL    string `json:"url"`    // where it is fetched: an http(s) URL or a skill:// resource URI
+	Digest string `json:"digest"` // "" when the source publishes none
+	Size   int64  `json:"size"`   // as published, -1 when unknown
+}
+
+// Refusal is an entry or skill left out, and why: a warning when nothing
+// else could be done (an unknown type), an error when it was refused.
+type Refusal struct {
+	Name    string        `json:"name"`
+	Code    skillerr.Code `json:"code"`
+	Reason  string        `json:"reason"`
+	Message string        `json:"message"`
+}
+
+func refusal(name string, err error) Refusal {
+	r := Refusal{Name: name, Code: skillerr.CodeOf(err), Reason: skillerr.ReasonOf(err), Message: err.Error()}
+	if e := (*skillerr.Error)(nil); errors.As(err, &e) {
+		r.Message = e.Msg
+	}
+	return r
+}
+
+// Index is a parsed discovery index.
+type Index struct {
+	URL     string    `json:"url"`
+	Version string    `json:"version"` // V2 or V1
+	Entries []Entry   `json:"entries"`
+	Skipped []Refusal `json:"skipped"` // entries left out, with a warning each
+}
+
+// rawIndex is the index as published; fields are checked one by one.
+type rawIndex struct {
+	Schema *string           `json:"$schema"`
+	Skills []json.RawMessage `json:"skills"`
+}
+
+type rawEntry struct {
+	Name        string          `json:"name"`
+	Type        string          `json:"type"`
+	Description string          `json:"description"`
+	URL         string          `json:"url"`
+	Digest      string          `json:"digest"`
+	Files       json.RawMessage `json:"files"`
+}
+
+// ParseIndex parses the index data fetched from indexURL.
+//
+// An index with $schema SchemaV2 is v0.2.0: every entry needs a name, a
+// known type, a URL (resolved against indexURL as RFC 3986 says) and a
+// well-formed digest. One without $schema (or with SchemaV1) is v0.1.0:
+// entries list files under <index dir>/<name>/, with no digests, and
+// installing them comes with a warning. Any other $schema is refused:
+// guessing at a format is how unverified content gets in. An entry of an
+// unknown type, or one that is malformed, is left out with a warning in
+// Skipped; the others remain usable.
+func ParseIndex(indexURL string, data []byte) (*Index, error) {
+	base, err := httpURL(indexURL)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxIndexSize {
+		return nil, &skillerr.Error{Code: skillerr.TooLarge, Reason: "index-too-large", Subject: indexURL,
+			Msg: fmt.Sprintf("the index is %d bytes; the limit is %d", len(data), MaxIndexSize)}
+	}
+	var raw rawIndex
+	if err := json.Unmarshal(data, &raw); err != nil || raw.Skills == nil {
+		return nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonMalformed, Subject: indexURL, Err: err,
+			Msg: "this is not a discovery index: a JSON object with a \"skills\" list"}
+	}
+	idx := &Index{URL: base.String(), Version: V1, Entries: []Entry{}, Skipped: []Refusal{}}
+	switch {
+	case raw.Schema == nil || *raw.Schema == SchemaV1:
+	case *raw.Schema == SchemaV2:
+		idx.Version = V2
+	default:
+		return nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonUnknownSchema, Subject: indexURL,
+			Msg: fmt.Sprintf("the index declares the schema %q, which this version of skillfs does not know; it was not read", clip(*raw.Schema))}
+	}
+	if len(raw.Skills) > MaxEntries {
+		return nil, &skillerr.Error{Code: skillerr.TooLarge, Reason: "too-many-entries", Subject: indexURL,
+			Msg: fmt.Sprintf("the index lists %d skills; the limit is %d", len(raw.Skills), MaxEntries)}
+	}
+	seen := map[string]bool{}
+	for i, msg := range raw.Skills {
+		var re rawEntry
+		if err := json.Unmarshal(msg, &re); err != nil {
+			idx.Skipped = append(idx.Skipped, Refusal{Name: fmt.Sprintf("#%d", i+1), Code: skillerr.InvalidIndex,
+				Reason: ReasonBadEntry, Message: "the entry is not an object with string fields"})
+			continue
+		}
+		e, err := parseEntry(base, idx.Version, re)
+		if err == nil && seen[e.Name] {
+			err = &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonBadEntry, Subject: e.Name,
+				Msg: "the index lists this name twice; only the first is used"}
+		}
+		if err != nil {
+			name := re.Name
+			if name == "" {
+				name = fmt.Sprintf("#%d", i+1)
+			}
+			idx.Skipped = append(idx.Skipped, refusal(clip(name), err))
+			continue
+		}
+		seen[e.Name] = true
+		idx.Entries = append(idx.Entries, e)
+	}
+	return idx, nil
+}
+
+func parseEntry(base *url.URL, version string, re rawEntry) (Entry, error) {
+	if err := checkName(re.Name); err != nil {
+		return Entry{}, err
+	}
+	e := Entry{Name: re.Name, Description: re.Description, Files: []FileRef{}}
+	if version == V1 {
+		var files []string
+		if err := json.Unmarshal(re.Files, &files); err != nil || len(files) == 0 {
+			return Entry{}, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonBadEntry, Subject: re.Name,
+				Msg: "a v0.1.0 entry needs a list of its files"}
+		}
+		dir, err := resolve(base, re.Name+"/")
+		if err != nil {
+			return Entry{}, err
+		}
+		e.Type, e.URL = TypeFiles, dir.String()
+		for _, p := range files {
+			f, err := fileUnder(dir, p, "", -1)
+			if err != nil {
+				return Entry{}, err
+			}
+			e.Files = append(e.Files, f)
+		}
+		return e, checkFileSet(re.Name, e.Files)
+	}
+	switch re.Type {
+	case TypeSkillMD, TypeArchive:
+	default:
+		return Entry{}, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonUnknownType, Subject: re.Name,
+			Msg: fmt.Sprintf("the entry's type %q is not one this version of skillfs installs (skill-md, archive); it was skipped", clip(re.Type))}
+	}
+	if err := checkDigest(re.Digest, re.Name); err != nil {
+		return Entry{}, err
+	}
+	u, err := resolve(base, re.URL)
+	if err != nil {
+		return Entry{}, err
+	}
+	e.Type, e.URL, e.Digest = re.Type, u.String(), re.Digest
+	return e, nil
+}
+
+// Select returns the entries of idx named in names, in the order of
+// names, or all of them when names is empty; each name not in the index
+// is refused.
+func (idx *Index) Select(names []string) ([]Entry, []Refusal) {
+	if len(names) == 0 {
+		return slices.Clone(idx.Entries), nil
+	}
+	var out []Entry
+	var refused []Refusal
+	for _, n := range names {
+		i := slices.IndexFunc(idx.Entries, func(e Entry) bool { return e.Name == n })
+		if i < 0 {
+			refused = append(refused, Refusal{Name: n, Code: skillerr.SkillNotFound, Reason: ReasonNotListed,
+				Message: "the index does not list a usable skill of this name"})
+			continue
+		}
+		out = append(out, idx.Entries[i])
+	}
+	return out, refused
+}
+
+// httpURL parses s as an absolute http or https URL.
+func httpURL(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonBadURL, Subject: clip(s), Err: err,
+			Msg: "this is not an absolute http or https URL"}
+	}
+	return u, nil
+}
+
+// resolve resolves ref against base (RFC 3986, section 5) and requires an
+// http or https result: an index must not send its client to file: or
+// javascript: URLs.
+func resolve(base *url.URL, ref string) (*url.URL, error) {
+	r, err := url.Parse(ref)
+	if err != nil || ref == "" {
+		return nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonBadURL, Subject: clip(ref), Err: err,
+			Msg: "the entry's URL cannot be parsed"}
+	}
+	u := base.ResolveReference(r)
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonBadURL, Subject: clip(ref),
+			Msg: "the entry's URL does not resolve to an http or https URL"}
+	}
+	u.Fragment = ""
+	return u, nil
+}

@@ -1,0 +1,46 @@
+package source
+
+// The kinds of Origin.
+const (
+	KindIndex = "index" // an entry of a discovery index
+	KindMCP   = "mcp"   // a skill of an MCP server
+	KindURL   = "url"   // a plain URL
+)
+
+// Origin records where an installed skill came from and what it was
+// verified against, so that the source can be asked later whether it
+// publishes something else now.
+type Origin struct {
+	Kind string `json:"kind"`
+	// Index and Entry: the index's URL and the entry's name (KindIndex).
+	Index string `json:"index,omitempty"`
+	Entry string `json:"entry,omitempty"`
+	// Server and URI: the MCP server's URL and the skill's
+	// skill://…/SKILL.md URI (KindMCP).
+	Server string `json:"server,omitempty"`
+	URI    string `json:"uri,omitempty"`
+	// URL is the artifact fetched (KindIndex, KindURL); for a skill
+	// fetched file by file, the directory its files are under.
+	URL  string `json:"url,omitempty"`
+	Type string `json:"type"` // TypeSkillMD, TypeArchive or TypeFiles
+	// Digest identifies what was installed: the published digest of the
+	// artifact's bytes, or ManifestDigest of a skill's files. When the
+	// source published none (Verified false), it is the digest of what
+	// was received, which only tells later whether that changed.
+	Digest   string `json:"digest"`
+	Verified bool   `json:"verified"`
+}
+
+// ForEntry returns the origin of index entry e, installed from idx.
+func ForEntry(idx *Index, e Entry, received string) Origin {
+	o := Origin{Kind: KindIndex, Index: idx.URL, Entry: e.Name, URL: e.URL, Type: e.Type, Digest: e.Digest, Verified: e.Digest != ""}
+	if !o.Verified {
+		o.Digest = received
+	}
+	return o
+}
+
+// ForMCP returns the origin of MCP skill s of server.
+func ForMCP(server string, s MCPSkill) Origin {
+	return Origin{Kind: KindMCP, Server: server, URI: s.URI, Type: TypeFiles, Digest: s.Digest, Verified: true}
+}

@@ -1,0 +1,263 @@
+package source
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/skillerr/skillerrtest"
+	"github.com/skillfs/skillfs/pkg/zipguard"
+)
+
+const indexURL = "https://site.test/.well-known/agent-skills/index.json"
+
+func indexOf(t *testing.T, schema any, entries ...any) []byte {
+	t.Helper()
+	m := map[string]any{"skills": entries}
+	if schema != nil {
+		m["$schema"] = schema
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func entry(name, typ, url, digest string) map[string]any {
+	return map[string]any{"name": name, "type": typ, "description": "d", "url": url, "digest": digest}
+}
+
+var d1 = Sum([]byte("one"))
+
+func TestParseIndexV2(t *testing.T) {
+	idx, err := ParseIndex(indexURL, indexOf(t, SchemaV2,
+		entry("rel", TypeArchive, "rel.zip", d1),
+		entry("up", TypeSkillMD, "../../skills/up/SKILL.md", d1),
+		entry("abs", TypeArchive, "https://cdn.test/a.tar.gz#frag", d1),
+		entry("net", TypeArchive, "//other.test/n.zip", d1),
+		entry("query", TypeArchive, "?v=2", d1),
+		entry("weird", "mcp-server", "w", d1),
+		entry("js", TypeArchive, "javascript:alert(1)", d1),
+		entry("nodigest", TypeArchive, "n.zip", ""),
+		entry("upper", TypeArchive, "n.zip", "sha256:"+strings.Repeat("A", 64)),
+		entry("Bad_Name", TypeArchive, "n.zip", d1),
+		entry("rel", TypeArchive, "again.zip", d1),
+		"not an object",
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if idx.Version != V2 {
+		t.Errorf("version %q", idx.Version)
+	}
+	// RFC 3986 section 5.4's resolution against the index's URL.
+	want := map[string]string{
+		"rel":   "https://site.test/.well-known/agent-skills/rel.zip",
+		"up":    "https://site.test/skills/up/SKILL.md",
+		"abs":   "https://cdn.test/a.tar.gz",
+		"net":   "https://other.test/n.zip",
+		"query": "https://site.test/.well-known/agent-skills/index.json?v=2",
+	}
+	if len(idx.Entries) != len(want) {
+		t.Errorf("entries = %+v", idx.Entries)
+	}
+	for _, e := range idx.Entries {
+		if want[e.Name] != e.URL || e.Digest != d1 {
+			t.Errorf("%s: url %q digest %q, want %q", e.Name, e.URL, e.Digest, want[e.Name])
+		}
+	}
+	skipped := map[string]string{}
+	for _, r := range idx.Skipped {
+		skipped[r.Name] = string(r.Code) + "/" + r.Reason
+		if r.Message == "" {
+			t.Errorf("%s: no message", r.Name)
+		}
+	}
+	for name, code := range map[string]string{
+		"weird": "InvalidIndex/unknown-type", "js": "InvalidIndex/bad-url", "nodigest": "Integrity/malformed-digest",
+		"upper": "Integrity/malformed-digest", "Bad_Name": "InvalidIndex/bad-entry", "rel": "InvalidIndex/bad-entry",
+		"#12": "InvalidIndex/bad-entry",
+	} {
+		if skipped[name] != code {
+			t.Errorf("%s skipped as %q, want %q", name, skipped[name], code)
+		}
+	}
+	sel, refused := idx.Select([]string{"abs", "missing"})
+	if len(sel) != 1 || sel[0].Name != "abs" || len(refused) != 1 || refused[0].Code != skillerr.SkillNotFound {
+		t.Errorf("Select = %+v, %+v", sel, refused)
+	}
+}
+
+func TestParseIndexRefused(t *testing.T) {
+	_, err := ParseIndex(indexURL, indexOf(t, "https://schemas.agentskills.io/discovery/9.0.0/schema.json", entry("a", TypeArchive, "a.zip", d1)))
+	skillerrtest.Want(t, "unknown schema", err, skillerr.InvalidIndex, ReasonUnknownSchema)
+	_, err = ParseIndex(indexURL, []byte(`{"skills": 3}`))
+	skillerrtest.Want(t, "skills not a list", err, skillerr.InvalidIndex, ReasonMalformed)
+	_, err = ParseIndex(indexURL, []byte(`<html>`))
+	skillerrtest.Want(t, "not JSON", err, skillerr.InvalidIndex, ReasonMalformed)
+	_, err = ParseIndex("file:///etc/index.json", indexOf(t, SchemaV2))
+	skillerrtest.Want(t, "file URL", err, skillerr.InvalidArgument, ReasonBadURL)
+	_, err = ParseIndex(indexURL, make([]byte, MaxIndexSize+1))
+	skillerrtest.Want(t, "too large", err, skillerr.TooLarge, "")
+}
+
+func TestParseIndexV1(t *testing.T) {
+	u := "https://site.test/.well-known/skills/index.json"
+	idx, err := ParseIndex(u, indexOf(t, nil,
+		map[string]any{"name": "pdf", "description": "PDFs", "files": []string{"SKILL.md", "references/a b.md"}},
+		map[string]any{"name": "esc", "description": "x", "files": []string{"SKILL.md", "../../etc/passwd"}},
+		map[string]any{"name": "nomd", "description": "x", "files": []string{"README.md"}},
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if idx.Version != V1 || len(idx.Entries) != 1 {
+		t.Fatalf("index = %+v", idx)
+	}
+	e := idx.Entries[0]
+	if e.Type != TypeFiles || e.Digest != "" || e.URL != "https://site.test/.well-known/skills/pdf/" ||
+		e.Files[1].URL != "https://site.test/.well-known/skills/pdf/references/a%20b.md" || e.Files[1].Digest != "" {
+		t.Errorf("entry = %+v", e)
+	}
+	if len(idx.Skipped) != 2 || idx.Skipped[0].Code != skillerr.PathRejected || idx.Skipped[1].Reason != zipguard.ReasonNoSkill {
+		t.Errorf("skipped = %+v", idx.Skipped)
+	}
+}
+
+func TestVerify(t *testing.T) {
+	if err := Verify([]byte("one"), d1, "x"); err != nil {
+		t.Error(err)
+	}
+	skillerrtest.Want(t, "mismatch", Verify([]byte("one!"), d1, "x"), skillerr.Integrity, ReasonDigestMismatch)
+	skillerrtest.Want(t, "md5", Verify([]byte("one"), "md5:abc", "x"), skillerr.Integrity, ReasonMalformedDigest)
+	_, err := Artifact(TypeArchive, d1, "", []byte("two"), "x")
+	skillerrtest.Want(t, "artifact", err, skillerr.Integrity, ReasonDigestMismatch)
+}
+
+// The worked example of the discovery RFC's skill-level digest.
+func TestManifestDigest(t *testing.T) {
+	got := ManifestDigest([]FileRef{
+		{Path: "scripts/run.sh", Digest: Sum([]byte("#!/bin/sh\n"))},
+		{Path: "SKILL.md", Digest: Sum([]byte("# Hello\n"))},
+	})
+	if got != "sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e" {
+		t.Errorf("got %s", got)
+	}
+}
+
+const md = "---\nname: hello\ndescription: Says hello.\n---\nHi.\n"
+
+func TestArtifactSkillMD(t *testing.T) {
+	zb, err := Artifact(TypeSkillMD, Sum([]byte(md)), "hello", []byte(md), "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	arc, err := zipguard.Read(zb, zipguard.Limits{})
+	if err != nil || len(arc.Skills) != 1 || arc.Skills[0].Name != "hello" || string(arc.Skills[0].Files[0].Data) != md {
+		t.Fatalf("archive = %+v, %v", arc, err)
+	}
+}
+
+func mcpList(t *testing.T, skills ...any) []byte {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"skills": skills})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func mcpSkill(dir string, files map[string]string, extra ...map[string]any) map[string]any {
+	var res []any
+	for p, data := range files {
+		res = append(res, map[string]any{"uri": "skill://" + dir + "/" + p, "digest": Sum([]byte(data)), "size": len(data)})
+	}
+	res = append(res, anys(extra)...)
+	return map[string]any{"uri": "skill://" + dir + "/SKILL.md", "frontmatter": map[string]any{"name": dir[strings.LastIndexByte(dir, '/')+1:], "description": "d"}, "resources": res}
+}
+
+func anys(ms []map[string]any) []any {
+	out := make([]any, len(ms))
+	for i, m := range ms {
+		out[i] = m
+	}
+	return out
+}
+
+func TestParseMCP(t *testing.T) {
+	good := map[string]string{"SKILL.md": md, "ref/a b.md": "A"}
+	good2 := mcpSkill("team/hello", good)
+	good2["resources"] = append(good2["resources"].([]any)[:1], map[string]any{"uri": "skill://team/hello/ref/a%20b.md", "digest": Sum([]byte("A")), "size": 1})
+	good2["resources"] = append(good2["resources"].([]any), map[string]any{"uri": "skill://team/hello/SKILL.md", "digest": Sum([]byte(md)), "size": len(md)})
+	good2["resources"] = good2["resources"].([]any)[1:]
+	escape := mcpSkill("esc", map[string]string{"SKILL.md": md}, map[string]any{"uri": "skill://esc/../other/x", "digest": d1, "size": 3})
+	outside := mcpSkill("out", map[string]string{"SKILL.md": md}, map[string]any{"uri": "skill://other/x", "digest": d1, "size": 3})
+	encoded := mcpSkill("enc", map[string]string{"SKILL.md": md}, map[string]any{"uri": "skill://enc/%2e%2e/x", "digest": d1, "size": 3})
+	dynamic := map[string]any{"uri": "skill://dyn/SKILL.md", "frontmatter": map[string]any{"name": "dyn"}, "resources": "dynamic"}
+	huge := mcpSkill("huge", map[string]string{"SKILL.md": md}, map[string]any{"uri": "skill://huge/big.bin", "digest": d1, "size": 1 << 40})
+	skills, refused, err := ParseMCP(mcpList(t, good2, escape, outside, encoded, dynamic, huge))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skills) != 1 || skills[0].Name != "hello" || len(skills[0].Files) != 2 {
+		t.Fatalf("skills = %+v", skills)
+	}
+	if f := skills[0].Files; f[0].Path != "ref/a b.md" || f[0].URL != "skill://team/hello/ref/a%20b.md" {
+		t.Errorf("files = %+v", f)
+	}
+	got := map[string]string{}
+	for _, r := range refused {
+		got[r.Name] = string(r.Code) + "/" + r.Reason
+	}
+	for name, code := range map[string]string{
+		"esc": "PathRejected/dot-dot", "out": "PathRejected/outside-skill", "enc": "PathRejected/dot-dot",
+		"dyn": "Integrity/dynamic-resources", "huge": "TooLarge/file-too-large",
+	} {
+		if got[name] != code {
+			t.Errorf("%s refused as %q, want %q (all: %v)", name, got[name], code, got)
+		}
+	}
+}
+
+func TestAssemble(t *testing.T) {
+	files := []FileRef{{Path: "SKILL.md", Digest: Sum([]byte(md))}, {Path: "ref.md", Digest: Sum([]byte("truth"))}}
+	blob := []byte(md + "truth")
+	zb, err := Assemble("hello", files, []int64{int64(len(md)), 5}, blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if arc, err := zipguard.Read(zb, zipguard.Limits{}); err != nil || len(arc.Skills[0].Files) != 2 {
+		t.Fatalf("archive: %+v, %v", arc, err)
+	}
+	_, err = Assemble("hello", files, []int64{int64(len(md)), 5}, []byte(md+"lies!"))
+	if e := skillerrtest.Want(t, "lying file", err, skillerr.Integrity, ReasonDigestMismatch); e != nil && e.Subject != "ref.md" {
+		t.Errorf("subject %q", e.Subject)
+	}
+	_, err = Assemble("hello", files, []int64{int64(len(md)), 4}, blob)
+	skillerrtest.Want(t, "lengths", err, skillerr.InvalidArgument, "")
+	bad := append(files[:1:1], FileRef{Path: "../x", Digest: Sum([]byte("truth"))})
+	_, err = Assemble("hello", bad, []int64{int64(len(md)), 5}, blob)
+	skillerrtest.Want(t, "escaping path", err, skillerr.PathRejected, "dot-dot")
+}
+
+func TestCheck(t *testing.T) {
+	idx, err := ParseIndex(indexURL, indexOf(t, SchemaV2, entry("a", TypeArchive, "a.zip", d1), entry("b", TypeArchive, "b.zip", Sum([]byte("new")))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := func(id, entry, digest string) Installed {
+		return Installed{ID: id, Origin: Origin{Kind: KindIndex, Index: indexURL, Entry: entry, Digest: digest, Verified: true}}
+	}
+	ups := CheckIndex([]Installed{in("a", "a", d1), in("b", "b", d1), in("c", "c", d1),
+		{ID: "other", Origin: Origin{Kind: KindURL, URL: "https://x.test/a.zip"}}}, idx)
+	got := fmt.Sprintln(ups[0].Status, ups[1].Status, ups[1].Latest == Sum([]byte("new")), ups[2].Status, len(ups))
+	if got != "current changed true gone 3\n" {
+		t.Errorf("updates = %s: %+v", got, ups)
+	}
+	if u := CheckBytes(Installed{ID: "u", Origin: Origin{Kind: KindURL, Digest: d1}}, []byte("one")); u.Status != StatusCurrent {
+		t.Errorf("CheckBytes = %+v", u)
+	}
+}

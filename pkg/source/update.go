@@ -1,0 +1,86 @@
+package source
+
+import "slices"
+
+// The statuses of Update.
+const (
+	StatusCurrent = "current" // the source publishes what is installed
+	StatusChanged = "changed" // it publishes something else: Latest
+	StatusGone    = "gone"    // it no longer publishes the skill
+	// StatusUnknown: the source publishes no digest to compare; only
+	// fetching it again would tell.
+	StatusUnknown = "unknown"
+)
+
+// Installed is an installed skill with the origin it was installed from.
+type Installed struct {
+	ID     string `json:"id"`
+	Origin Origin `json:"origin"`
+}
+
+// Update is what a source says about an installed skill now.
+type Update struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	// Installed is the digest recorded at install; Latest the one the
+	// source publishes now ("" when gone or unknown).
+	Installed string `json:"installed"`
+	Latest    string `json:"latest"`
+	Origin    Origin `json:"origin"`
+}
+
+func compare(in Installed, latest string, listed bool) Update {
+	u := Update{ID: in.ID, Installed: in.Origin.Digest, Latest: latest, Origin: in.Origin}
+	switch {
+	case !listed:
+		u.Status, u.Latest = StatusGone, ""
+	case latest == "":
+		u.Status = StatusUnknown
+	case latest == in.Origin.Digest:
+		u.Status = StatusCurrent
+	default:
+		u.Status = StatusChanged
+	}
+	return u
+}
+
+// CheckIndex compares the skills in installed that came from idx with
+// what idx publishes now, by digest: nothing needs downloading to tell.
+// Skills from other sources are left out.
+func CheckIndex(installed []Installed, idx *Index) []Update {
+	out := []Update{}
+	for _, in := range installed {
+		if in.Origin.Kind != KindIndex || in.Origin.Index != idx.URL {
+			continue
+		}
+		i := slices.IndexFunc(idx.Entries, func(e Entry) bool { return e.Name == in.Origin.Entry })
+		if i < 0 {
+			out = append(out, compare(in, "", false))
+			continue
+		}
+		out = append(out, compare(in, idx.Entries[i].Digest, true))
+	}
+	return out
+}
+
+// CheckMCP compares the skills in installed that came from server with
+// the skills it lists now, by the digests of their files.
+func CheckMCP(installed []Installed, server string, skills []MCPSkill) []Update {
+	out := []Update{}
+	for _, in := range installed {
+		if in.Origin.Kind != KindMCP || in.Origin.Server != server {
+			continue
+		}
+		i := slices.IndexFunc(skills, func(s MCPSkill) bool { return s.URI == in.Origin.URI })
+		if i < 0 {
+			out = append(out, compare(in, "", false))
+			continue
+		}
+		out = append(out, compare(in, skills[i].Digest, true))
+	}
+	return out
+}
+
+// CheckBytes compares an installed skill with the artifact data fetched
+// again from its URL.
+func CheckBytes(in Installed, data []byte) Update { return compare(in, Sum(data), true) }
