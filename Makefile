@@ -60,7 +60,7 @@ cli:
 # The module and its bridge: what an extension ships.
 DIST      := dist
 GO_SRC    := go.mod go.sum $(shell find pkg wasm -name '*.go' ! -name '*_test.go')
-build: $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DIST)/bridge.js $(DIST)/bridge.d.ts
+build: $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DIST)/bridge.js $(DIST)/mcp.js $(DIST)/bridge.d.ts
 
 $(DIST)/skillfs.wasm: $(GO_SRC)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
@@ -69,10 +69,16 @@ $(DIST)/wasm_exec.js:
 	@mkdir -p $(DIST)
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $@
 
-$(DIST)/bridge.js: js/bridge.ts $(NODE_DEPS)
-	node_modules/.bin/esbuild js/bridge.ts --bundle --format=esm --target=es2022 --outfile=$@
+# The MCP client (the official SDK, ~700 KB unminified) is its own module,
+# which bridge.js imports only when installFromMcp or an MCP update needs it.
+JS_SRC    := $(wildcard js/*.ts)
+$(DIST)/bridge.js: $(JS_SRC) $(NODE_DEPS)
+	node_modules/.bin/esbuild js/bridge.ts --bundle --format=esm --target=es2022 --external:./mcp.js --outfile=$@
 
-$(DIST)/bridge.d.ts: js/bridge.ts $(NODE_DEPS)
+$(DIST)/mcp.js: $(JS_SRC) $(NODE_DEPS)
+	node_modules/.bin/esbuild js/mcp.ts --bundle --format=esm --target=es2022 --external:./bridge.js --outfile=$@
+
+$(DIST)/bridge.d.ts: $(JS_SRC) $(NODE_DEPS)
 	node_modules/.bin/tsc js/bridge.ts --ignoreConfig --strict --declaration --emitDeclarationOnly --target es2022 --lib es2022,dom --outDir $(DIST)
 
 SAMPLE    := web/sample-pack

@@ -4,11 +4,16 @@
 // port (connectSkillfs / serveSkillfs). It holds no logic of its own beyond
 // moving calls across; the module decides, and enforces capabilities.
 
+import { Sources, type FetchOptions, type IndexPreview, type InstallOptions, type InstallReport, type Origin, type UpdateInfo, type UpdateResult } from "./sources.js";
+
+export type { FetchOptions, IndexEntry, IndexPreview, InstallOptions, InstallReport, Origin, Refusal, UpdateInfo, UpdateResult } from "./sources.js";
+
 /** Stable error codes; see pkg/skillerr. */
 export type ErrorCode =
   | "SkillNotFound" | "InvalidManifest" | "InvalidArchive" | "PathRejected"
   | "PermissionDenied" | "Conflict" | "QuotaExceeded" | "Disabled" | "NotVisible"
   | "NotText" | "TooLarge" | "ToolNotAllowed" | "Timeout" | "InvalidArgument"
+  | "Integrity" | "InvalidIndex" | "FetchFailed"
   | "Internal";
 
 /** One problem found in a SKILL.md. */
@@ -52,6 +57,9 @@ export interface SkillMeta {
   /** "/skills/<id>/" */
   baseDir: string;
   source: string;
+  /** Where the skill is published and the digest it was verified against;
+   * null for one imported from bytes (importZip). */
+  origin: Origin | null;
   enabled: boolean;
   /**
    * The installed instance of the skill: an opaque id, new whenever the
@@ -268,7 +276,11 @@ export class Skillfs {
 
 /** The management side: admin capability only. */
 export class Registry {
-  constructor(private readonly t: Transport) {}
+  private readonly sources: Sources;
+
+  constructor(private readonly t: Transport) {
+    this.sources = new Sources((m, a, b, p) => t.call(m, a, b, p));
+  }
 
   private async value<T>(method: string, args: Args = {}): Promise<T> {
     return (await this.t.call(method, args))[0] as T;
@@ -289,6 +301,42 @@ export class Registry {
     );
     const r = res as Omit<ImportResult, "diagnostics">;
     return { ...r, diagnostics: Object.fromEntries(r.skills.map((s) => [s.id, s.diagnostics])) };
+  }
+
+  /**
+   * Installs the skills a discovery index publishes (all, or those named):
+   * /.well-known/agent-skills/index.json (v0.2.0, every artifact verified
+   * by its digest) or the legacy /.well-known/skills/index.json (v0.1.0,
+   * unverified, with a warning). This context fetches, within opts'
+   * bounds; each skill is installed in its own commit, or refused whole
+   * and reported.
+   */
+  installFromIndex(url: string, opts: InstallOptions & { names?: string[] } = {}): Promise<InstallReport> {
+    return this.sources.installFromIndex(url, opts);
+  }
+  /** What a discovery index offers, for a person to review; nothing is installed. */
+  previewIndex(url: string, opts: FetchOptions = {}): Promise<IndexPreview> { return this.sources.previewIndex(url, opts); }
+  /** Installs the skills of an MCP server with the skills extension
+   * (SEP-2640), all or those named (by name or skill:// URI): every file's
+   * digest and path checked before anything is stored. */
+  installFromMcp(serverUrl: string, opts: InstallOptions & { skills?: string[] } = {}): Promise<InstallReport> {
+    return this.sources.installFromMcp(serverUrl, opts);
+  }
+  /** Installs a .zip, .skill or .tar.gz archive or a lone SKILL.md from
+   * url; with opts.digest ("sha256:…") the bytes must match it. Throws
+   * what refuses it. */
+  installFromUrl(url: string, opts: InstallOptions & { digest?: string } = {}): Promise<InstallReport> {
+    return this.sources.installFromUrl(url, opts);
+  }
+  /** Asks the source of every installed skill that has one whether it
+   * publishes something else now: indexes and MCP servers by digest, so
+   * nothing unchanged is downloaded; a plain URL is fetched to compare. */
+  async checkUpdates(opts: FetchOptions = {}): Promise<UpdateInfo[]> { return this.sources.checkUpdates(await this.list(), opts); }
+  /** Installs what the source of skill id publishes now, in one commit
+   * that replaces it (sessions that see it go stale), unless it is what
+   * is installed already. */
+  async update(id: string, opts: InstallOptions & { digest?: string } = {}): Promise<UpdateResult> {
+    return this.sources.update(await this.get(id), opts);
   }
 
   list(): Promise<SkillMeta[]> { return this.value("registry.list"); }

@@ -32,7 +32,10 @@ import (
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
-func init() { maps.Copy(methods, sessionMethods) }
+func init() {
+	maps.Copy(methods, sessionMethods)
+	maps.Copy(methods, sourceMethods)
+}
 
 func main() {
 	// Three fixed arguments from the bridge; the flag package would cost

@@ -96,13 +96,20 @@ func checkFileSet(name string, files []FileRef) error {
 }
 
 // Artifact returns the archive to import for an artifact of type typ
-// (TypeSkillMD or TypeArchive) whose bytes are data, published with digest
-// (verified before anything else; "" when the source publishes none). A
-// SKILL.md becomes a one-file archive under dir ("" for the archive root).
+// (TypeSkillMD, TypeArchive, or "" to tell by its first bytes) whose bytes
+// are data, published with digest (verified before anything else; "" when
+// the source publishes none). A SKILL.md becomes a one-file archive under
+// dir ("" for the archive root).
 func Artifact(typ, digest, dir string, data []byte, subject string) ([]byte, error) {
 	if digest != "" {
 		if err := Verify(data, digest, subject); err != nil {
 			return nil, err
+		}
+	}
+	if typ == "" {
+		typ = TypeSkillMD
+		if bytes.HasPrefix(data, []byte("PK")) || bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+			typ = TypeArchive // a zip, or a gzip (.tar.gz)
 		}
 	}
 	switch typ {

@@ -31,13 +31,9 @@ type Origin struct {
 	Verified bool   `json:"verified"`
 }
 
-// ForEntry returns the origin of index entry e, installed from idx.
-func ForEntry(idx *Index, e Entry, received string) Origin {
-	o := Origin{Kind: KindIndex, Index: idx.URL, Entry: e.Name, URL: e.URL, Type: e.Type, Digest: e.Digest, Verified: e.Digest != ""}
-	if !o.Verified {
-		o.Digest = received
-	}
-	return o
+// ForEntry returns the origin of index entry e of idx.
+func ForEntry(idx *Index, e Entry) Origin {
+	return Origin{Kind: KindIndex, Index: idx.URL, Entry: e.Name, URL: e.URL, Type: e.Type, Digest: e.Digest, Verified: e.Digest != ""}
 }
 
 // ForMCP returns the origin of MCP skill s of server.

@@ -25,13 +25,14 @@ EXT_BUNDLE = node_modules/.bin/esbuild --bundle --format=iife --target=es2022 --
 # writes $(BIN)/skills. The three scripts are classic scripts (a content
 # script cannot be an ES module, and the service worker is classic so it can
 # importScripts wasm_exec.js), so each is one IIFE bundle with js/bridge.ts
-# (the source of $(DIST)/bridge.js) inside.
+# (the source of $(DIST)/bridge.js) inside. Only the side panel installs
+# from MCP servers, so only its bundle carries the MCP client (js/mcp.ts).
 extension-build: build cli $(NODE_DEPS)
 	@mkdir -p $(EXT_DIR)
 	cp $(EXT_SRC)/manifest.json $(EXT_SRC)/sidepanel.html $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(EXT_DIR)/
-	$(EXT_BUNDLE) $(EXT_SRC)/background.ts --outfile=$(EXT_DIR)/background.js
+	$(EXT_BUNDLE) $(EXT_SRC)/background.ts --external:./mcp.js --outfile=$(EXT_DIR)/background.js
 	$(EXT_BUNDLE) $(EXT_SRC)/sidepanel.ts --outfile=$(EXT_DIR)/sidepanel.js
-	$(EXT_BUNDLE) $(EXT_SRC)/content.ts --outfile=$(EXT_DIR)/content.js
+	$(EXT_BUNDLE) $(EXT_SRC)/content.ts --external:./mcp.js --outfile=$(EXT_DIR)/content.js
 	$(BIN)/skills pack web/sample-pack -o $(EXT_DIR)/sample-pack.zip
 
 test-extension: extension-build $(CHROMIUM)

@@ -24,7 +24,7 @@ TEST_GO_SRC := go.mod go.sum $(shell find pkg wasm -name '*.go' ! -name '*_test.
 
 .PHONY: test-browser
 
-test-browser: $(NODE_DEPS) $(CHROMIUM) $(TEST_DIST)/skillfs.wasm $(TEST_DIST)/wasm_exec.js $(TEST_DIST)/bridge.js
+test-browser: $(NODE_DEPS) $(CHROMIUM) $(TEST_DIST)/skillfs.wasm $(TEST_DIST)/wasm_exec.js $(TEST_DIST)/bridge.js $(TEST_DIST)/mcp.js
 	SKILLFS_TEST_DIST=$(TEST_DIST) CHROMIUM=$(CHROMIUM) \
 	  $(NODE) --test --test-concurrency=1 --test-reporter=spec web/test/
 
@@ -37,5 +37,8 @@ $(TEST_DIST)/wasm_exec.js: $(TEST_GOROOT)/lib/wasm/wasm_exec.js
 	@mkdir -p $(@D)
 	cp $< $@
 
-$(TEST_DIST)/bridge.js: js/bridge.ts $(NODE_DEPS)
-	node_modules/.bin/esbuild js/bridge.ts --bundle --format=esm --target=es2022 --log-level=warning --outfile=$@
+$(TEST_DIST)/bridge.js: $(wildcard js/*.ts) $(NODE_DEPS)
+	node_modules/.bin/esbuild js/bridge.ts --bundle --format=esm --target=es2022 --log-level=warning --external:./mcp.js --outfile=$@
+
+$(TEST_DIST)/mcp.js: $(wildcard js/*.ts) $(NODE_DEPS)
+	node_modules/.bin/esbuild js/mcp.ts --bundle --format=esm --target=es2022 --log-level=warning --external:./bridge.js --outfile=$@

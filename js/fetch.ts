@@ -1,0 +1,125 @@
+// js/fetch.ts: every byte skillfs installs from the network comes through
+// here, in the host (the extension holds the host permissions; the module
+// never touches the network): bounded in time and size before the download
+// completes, and abortable.
+
+import { SkillfsError } from "./bridge.js";
+
+/** Bounds of one install's downloads. */
+export interface FetchOptions {
+  /** How long each download may take, in milliseconds; 30,000 by default. */
+  timeoutMs?: number;
+  /** The most bytes one artifact may have; the archive guard's 34 MiB by
+   * default. Checked against Content-Length before the body is read, and
+   * counted while it arrives. */
+  maxBytes?: number;
+  /** Aborts every download of the call. */
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_BYTES = 34 << 20;
+/** What pkg/source accepts of an index or a listing (source.MaxIndexSize). */
+export const MAX_INDEX_BYTES = 4 << 20;
+
+/** A fetch whose responses are cut off (with TooLarge) at maxBytes and
+ * whose requests end at the deadline or the caller's abort. */
+export function cappedFetch(o: FetchOptions, maxBytes = o.maxBytes ?? DEFAULT_MAX_BYTES): typeof fetch {
+  return async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    const ctl = new AbortController();
+    const ms = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timer = setTimeout(() => ctl.abort(new SkillfsError(`${url} did not answer within ${ms} ms`, "Timeout", "download-timeout", url)), ms);
+    const onAbort = () => ctl.abort(new SkillfsError("the download was aborted", "FetchFailed", "aborted", url));
+    if (o.signal?.aborted) onAbort();
+    o.signal?.addEventListener("abort", onAbort, { once: true });
+    init?.signal?.addEventListener("abort", () => ctl.abort(init.signal!.reason), { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      o.signal?.removeEventListener("abort", onAbort);
+    };
+    let res: Response;
+    try {
+      res = await fetch(input, { ...init, signal: ctl.signal, credentials: "omit" });
+    } catch (e) {
+      done();
+      throw reasonOf(ctl.signal) ?? new SkillfsError(`cannot fetch ${url}: ${(e as Error)?.message ?? e}`, "FetchFailed", "network", url);
+    }
+    const tooLarge = (n: number) => new SkillfsError(`${url} is larger than the ${maxBytes} bytes allowed (${n} bytes or more)`, "TooLarge", "download-too-large", url);
+    const declared = Number(res.headers.get("content-length") ?? NaN);
+    if (declared > maxBytes) {
+      const e = tooLarge(declared);
+      done();
+      ctl.abort(e);
+      throw e;
+    }
+    if (!res.body) {
+      done();
+      return new Response(new Uint8Array(), { status: res.status, statusText: res.statusText, headers: res.headers });
+    }
+    let total = 0;
+    const counted = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, c) {
+        total += chunk.byteLength;
+        if (total > maxBytes) {
+          const e = tooLarge(total);
+          done();
+          c.error(e);
+          ctl.abort(e);
+          return;
+        }
+        c.enqueue(chunk);
+      },
+      flush: done,
+    }), { signal: ctl.signal });
+    return new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+/** The bytes at url, or a SkillfsError: FetchFailed (network, HTTP status,
+ * abort), Timeout, TooLarge. */
+export async function fetchBytes(url: string, o: FetchOptions, maxBytes?: number): Promise<Uint8Array> {
+  const res = await cappedFetch(o, maxBytes)(url, { cache: "no-store", redirect: "follow" });
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => {});
+    throw new SkillfsError(`${url} answered HTTP ${res.status}`, "FetchFailed", "http-status", url);
+  }
+  // Read chunk by chunk: a reader rejects with the stream's own error
+  // (TooLarge, Timeout), where arrayBuffer() would say "network error".
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  try {
+    const reader = res.body!.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      total += value.byteLength;
+    }
+  } catch (e) {
+    throw asSkillfsError(e, url);
+  }
+  return concat(parts, total);
+}
+
+/** parts one after the other, total bytes in all. */
+export function concat(parts: Uint8Array[], total = parts.reduce((n, p) => n + p.byteLength, 0)): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+function reasonOf(s: AbortSignal): SkillfsError | undefined {
+  return s.aborted && s.reason instanceof SkillfsError ? s.reason : undefined;
+}
+
+/** e as a SkillfsError: the TooLarge or Timeout that cut a body off, or a
+ * network failure. */
+export function asSkillfsError(e: unknown, url: string): SkillfsError {
+  if (e instanceof SkillfsError) return e;
+  return new SkillfsError(`cannot fetch ${url}: ${(e as Error)?.message ?? e}`, "FetchFailed", "network", url);
+}

@@ -1,0 +1,288 @@
+// js/sources.ts: the host's half of installing skills from where they are
+// published — a discovery index, an MCP server, a URL. It fetches (see
+// fetch.ts, mcp.ts) and hands the module bytes; the module (pkg/source)
+// parses, resolves, checks containment and verifies every digest before
+// the registry installs anything, in one commit per skill.
+
+import { SkillfsError, type ConflictPolicy, type ErrorCode, type ImportProgress, type ImportResult, type SkillMeta } from "./bridge.js";
+import { DEFAULT_MAX_BYTES, MAX_INDEX_BYTES, concat, fetchBytes, type FetchOptions } from "./fetch.js";
+
+export type { FetchOptions } from "./fetch.js";
+
+/** Where an installed skill came from (SkillMeta.origin), and the digest
+ * it was verified against. */
+export interface Origin {
+  kind: "index" | "mcp" | "url";
+  /** The discovery index's URL and the entry's name. */
+  index?: string;
+  entry?: string;
+  /** The MCP server's URL and the skill's skill://…/SKILL.md URI. */
+  server?: string;
+  uri?: string;
+  /** The artifact fetched. */
+  url?: string;
+  type: "skill-md" | "archive" | "files" | "";
+  digest: string;
+  /** false when the source published no digest (a v0.1.0 index, a URL
+   * given without one): digest is then what was received. */
+  verified: boolean;
+}
+
+/** An entry or skill left out of an install, and why. */
+export interface Refusal {
+  name: string;
+  code: ErrorCode;
+  reason: string;
+  message: string;
+}
+
+export interface InstallReport {
+  /** The skills installed, each in its own commit. */
+  installed: SkillMeta[];
+  /** What was refused (a wrong digest, too large, an escaping path, an
+   * invalid archive): nothing of it was stored. */
+  refused: Refusal[];
+  /** What was skipped or installed with a caveat: an unknown entry type,
+   * a v0.1.0 index without digests. */
+  warnings: Refusal[];
+}
+
+export interface InstallOptions extends FetchOptions {
+  onConflict?: ConflictPolicy;
+  onProgress?: (p: ImportProgress) => void;
+}
+
+/** A skill a discovery index offers, for a person to review. */
+export interface IndexEntry {
+  name: string;
+  type: "skill-md" | "archive" | "files";
+  description: string;
+  url: string;
+  digest: string;
+}
+
+export interface IndexPreview {
+  url: string;
+  version: "0.2.0" | "0.1.0";
+  entries: IndexEntry[];
+  /** Entries left out, with a warning each. */
+  skipped: Refusal[];
+}
+
+export interface UpdateInfo {
+  id: string;
+  /** current: the source publishes what is installed; changed: something
+   * else (latest); gone: no longer; unknown: it publishes no digest;
+   * error: it could not be asked (code, message). */
+  status: "current" | "changed" | "gone" | "unknown" | "error";
+  installed: string;
+  latest: string;
+  origin: Origin;
+  code?: ErrorCode;
+  message?: string;
+}
+
+export interface UpdateResult {
+  /** "current": nothing was downloaded or changed. */
+  status: "updated" | "current";
+  skill: SkillMeta;
+}
+
+type Call = (method: string, args: Record<string, unknown>, bytes?: Uint8Array, onProgress?: (p: unknown) => void) => Promise<[unknown, Uint8Array | undefined]>;
+
+interface FileRef { path: string; url: string; digest: string; size: number }
+interface EntryPlan extends IndexEntry { files: FileRef[]; origin: Origin }
+interface McpPlan { name: string; description: string; uri: string; files: FileRef[]; digest: string; origin: Origin }
+interface IndexPlan { url: string; version: IndexPreview["version"]; entries: EntryPlan[]; skipped: Refusal[]; refused: Refusal[] }
+interface McpListPlan { skills: McpPlan[]; skipped: Refusal[]; refused: Refusal[] }
+
+const refusalOf = (name: string, e: unknown): Refusal => {
+  const err = e instanceof SkillfsError ? e : new SkillfsError(String((e as Error)?.message ?? e), "Internal");
+  return { name, code: err.code, reason: err.reason, message: err.message };
+};
+
+/** Errors that end a whole call rather than one entry's install. */
+const fatal = (e: unknown) => e instanceof SkillfsError && (e.code === "PermissionDenied" || e.reason === "aborted");
+
+/** The flows behind Registry.installFrom*, checkUpdates and update. */
+export class Sources {
+  constructor(private readonly call: Call) {}
+
+  private async value<T>(method: string, args: Record<string, unknown>, bytes?: Uint8Array, onProgress?: (p: ImportProgress) => void): Promise<T> {
+    return (await this.call(method, args, bytes, onProgress as ((p: unknown) => void) | undefined))[0] as T;
+  }
+
+  private async index(url: string, names: string[] | undefined, o: FetchOptions): Promise<IndexPlan> {
+    return this.value<IndexPlan>("source.parseIndex", { url, names: names ?? [] }, await fetchBytes(url, o, MAX_INDEX_BYTES));
+  }
+
+  async previewIndex(url: string, o: FetchOptions = {}): Promise<IndexPreview> {
+    const p = await this.index(url, undefined, o);
+    return {
+      url: p.url, version: p.version, skipped: p.skipped,
+      entries: p.entries.map(({ name, type, description, url, digest }) => ({ name, type, description, url, digest })),
+    };
+  }
+
+  async installFromIndex(url: string, o: InstallOptions & { names?: string[] } = {}): Promise<InstallReport> {
+    const plan = await this.index(url, o.names, o);
+    const report: InstallReport = { installed: [], refused: [...plan.refused], warnings: [...plan.skipped] };
+    for (const e of plan.entries) {
+      if (!e.origin.verified) {
+        report.warnings.push({ name: e.name, code: "Integrity", reason: "unverified",
+          message: "the index (v0.1.0) publishes no digests: what was received could not be verified" });
+      }
+      await this.attempt(report, e.name, () => this.installEntry(e, o));
+    }
+    return report;
+  }
+
+  private installEntry(e: EntryPlan, o: InstallOptions, target = ""): Promise<ImportResult> {
+    return e.type === "files"
+      ? this.installFiles(e.origin, e.name, e.files, (u) => fetchBytes(u, o), o, target)
+      : this.installArtifact(e.origin, e.name, e.url, o, target);
+  }
+
+  private async installArtifact(origin: Origin, dir: string, url: string, o: InstallOptions, target = ""): Promise<ImportResult> {
+    return this.installBytes(origin, dir, await fetchBytes(url, o), o, target);
+  }
+
+  private installBytes(origin: Origin, dir: string, bytes: Uint8Array, o: InstallOptions, target = ""): Promise<ImportResult> {
+    return this.value<ImportResult>("registry.installArtifact", { origin, dir, target, onConflict: o.onConflict ?? "rename" }, bytes, o.onProgress);
+  }
+
+  private async installFiles(origin: Origin, dir: string, files: FileRef[], get: (url: string) => Promise<Uint8Array>, o: InstallOptions, target = ""): Promise<ImportResult> {
+    const parts: Uint8Array[] = [];
+    let total = 0;
+    const max = o.maxBytes ?? DEFAULT_MAX_BYTES;
+    for (const f of files) {
+      const b = await get(f.url);
+      total += b.byteLength;
+      if (total > max) throw new SkillfsError(`the skill's files are larger than the ${max} bytes allowed`, "TooLarge", "download-too-large", dir);
+      parts.push(b);
+    }
+    const blob = concat(parts, total);
+    return this.value<ImportResult>("registry.installFiles", {
+      origin, dir, files, lengths: parts.map((p) => p.byteLength), target, onConflict: o.onConflict ?? "rename",
+    }, blob, o.onProgress);
+  }
+
+  private async attempt(report: InstallReport, name: string, run: () => Promise<ImportResult>): Promise<void> {
+    try {
+      report.installed.push(...(await run()).skills);
+    } catch (e) {
+      if (fatal(e)) throw e;
+      report.refused.push(refusalOf(name, e));
+    }
+  }
+
+  async installFromMcp(serverUrl: string, o: InstallOptions & { skills?: string[] } = {}): Promise<InstallReport> {
+    const mcp = await (await import("./mcp.js")).connectMcp(serverUrl, o);
+    try {
+      const plan = await this.value<McpListPlan>("source.parseMcp", { server: serverUrl, skills: o.skills ?? [] }, await mcp.list());
+      const report: InstallReport = { installed: [], refused: [...plan.skipped, ...plan.refused], warnings: [] };
+      for (const s of plan.skills) {
+        await this.attempt(report, s.name, () => this.installFiles(s.origin, s.name, s.files, (u) => mcp.read(u), o));
+      }
+      return report;
+    } finally {
+      await mcp.close();
+    }
+  }
+
+  async installFromUrl(url: string, o: InstallOptions & { digest?: string } = {}): Promise<InstallReport> {
+    const origin: Origin = { kind: "url", url, type: "", digest: o.digest ?? "", verified: !!o.digest };
+    const report: InstallReport = { installed: [], refused: [], warnings: [] };
+    if (!o.digest) {
+      report.warnings.push({ name: url, code: "Integrity", reason: "unverified", message: "no digest was given: what was received could not be verified" });
+    }
+    const res = await this.installArtifact(origin, "", url, o);
+    report.installed.push(...res.skills);
+    return report;
+  }
+
+  async checkUpdates(list: SkillMeta[], o: FetchOptions = {}): Promise<UpdateInfo[]> {
+    const sourced = list.filter((m) => m.origin);
+    const out: UpdateInfo[] = [];
+    const failed = (ids: SkillMeta[], e: unknown) => {
+      if (fatal(e)) throw e;
+      const r = refusalOf("", e);
+      for (const m of ids) out.push({ id: m.id, status: "error", installed: m.origin!.digest, latest: "", origin: m.origin!, code: r.code, message: r.message });
+    };
+    const by = (key: (m: SkillMeta) => string | undefined) => {
+      const groups = new Map<string, SkillMeta[]>();
+      for (const m of sourced) {
+        const k = key(m);
+        if (k !== undefined) groups.set(k, [...(groups.get(k) ?? []), m]);
+      }
+      return groups;
+    };
+    for (const [url, ms] of by((m) => (m.origin!.kind === "index" ? m.origin!.index : undefined))) {
+      try {
+        out.push(...await this.value<UpdateInfo[]>("source.checkIndex", { url }, await fetchBytes(url, o, MAX_INDEX_BYTES)));
+      } catch (e) {
+        failed(ms, e);
+      }
+    }
+    for (const [server, ms] of by((m) => (m.origin!.kind === "mcp" ? m.origin!.server : undefined))) {
+      try {
+        const mcp = await (await import("./mcp.js")).connectMcp(server, o);
+        try {
+          out.push(...await this.value<UpdateInfo[]>("source.checkMcp", { server }, await mcp.list()));
+        } finally {
+          await mcp.close();
+        }
+      } catch (e) {
+        failed(ms, e);
+      }
+    }
+    // A plain URL publishes no digest: it is fetched again to compare.
+    for (const m of sourced.filter((m) => m.origin!.kind === "url")) {
+      try {
+        out.push(await this.value<UpdateInfo>("source.checkBytes", { id: m.id }, await fetchBytes(m.origin!.url!, o)));
+      } catch (e) {
+        failed([m], e);
+      }
+    }
+    return out;
+  }
+
+  async update(m: SkillMeta, o: InstallOptions & { digest?: string } = {}): Promise<UpdateResult> {
+    const origin = m.origin;
+    if (!origin) throw new SkillfsError("the skill was imported from bytes, not installed from a source", "InvalidArgument", "no-origin", m.id);
+    const gone = () => new SkillfsError("the source no longer publishes this skill", "SkillNotFound", "gone", m.id);
+    let res: ImportResult;
+    switch (origin.kind) {
+      case "index": {
+        const plan = await this.index(origin.index!, [origin.entry!], o);
+        const e = plan.entries[0];
+        if (!e) throw gone();
+        if (e.origin.verified && e.digest === origin.digest) return { status: "current", skill: m };
+        res = await this.installEntry(e, o, m.id);
+        break;
+      }
+      case "mcp": {
+        const mcp = await (await import("./mcp.js")).connectMcp(origin.server!, o);
+        try {
+          const plan = await this.value<McpListPlan>("source.parseMcp", { server: origin.server, skills: [origin.uri] }, await mcp.list());
+          const s = plan.skills[0];
+          if (!s) throw gone();
+          if (s.digest === origin.digest) return { status: "current", skill: m };
+          res = await this.installFiles(s.origin, s.name, s.files, (u) => mcp.read(u), o, m.id);
+        } finally {
+          await mcp.close();
+        }
+        break;
+      }
+      default: {
+        const bytes = await fetchBytes(origin.url!, o);
+        const check = await this.value<UpdateInfo>("source.checkBytes", { id: m.id }, bytes);
+        if (check.status === "current") return { status: "current", skill: m };
+        // A digest given now pins the new bytes as one given at install did.
+        const next: Origin = { kind: "url", url: origin.url, type: origin.type, digest: o.digest ?? "", verified: !!o.digest };
+        res = await this.installBytes(next, "", bytes, o, m.id);
+      }
+    }
+    return { status: "updated", skill: res.skills[0] };
+  }
+}

@@ -1,0 +1,44 @@
+package source
+
+// PrepareArtifact verifies data, the artifact fetched for origin o, and
+// returns the archive to import (a SKILL.md is wrapped under dir) and the
+// origin to record. An origin whose source published no digest (Verified
+// false) records the digest of what was received.
+func PrepareArtifact(o Origin, dir string, data []byte) ([]byte, Origin, error) {
+	digest := o.Digest
+	if !o.Verified {
+		digest, o.Digest = "", Sum(data)
+	}
+	zb, err := Artifact(o.Type, digest, dir, data, subjectOf(o))
+	return zb, o, err
+}
+
+// PrepareFiles verifies the files of skill dir fetched one by one for
+// origin o (see Assemble) and returns the archive to import and the origin
+// to record: its digest is ManifestDigest of the files as received, which
+// is the published one when every file was verified.
+func PrepareFiles(o Origin, dir string, files []FileRef, lengths []int64, blob []byte) ([]byte, Origin, error) {
+	zb, err := Assemble(dir, files, lengths, blob)
+	if err != nil {
+		return nil, o, err
+	}
+	received := make([]FileRef, len(files))
+	var at int64
+	for i, f := range files {
+		received[i] = FileRef{Path: f.Path, Digest: Sum(blob[at : at+lengths[i]])}
+		at += lengths[i]
+	}
+	o.Digest = ManifestDigest(received)
+	return zb, o, nil
+}
+
+// subjectOf names what an origin points to, for errors.
+func subjectOf(o Origin) string {
+	switch {
+	case o.URL != "":
+		return o.URL
+	case o.URI != "":
+		return o.URI
+	}
+	return o.Entry
+}

@@ -1,0 +1,150 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+
+	"github.com/skillfs/skillfs/pkg/registry"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/source"
+)
+
+// installArgs are the arguments shared by the install methods: the origin
+// the bridge was handed by parseIndex or parseMcp (or made for a URL), the
+// directory name a lone SKILL.md gets, and the registry's options.
+type installArgs struct {
+	Origin     source.Origin           `json:"origin"`
+	Dir        string                  `json:"dir"`
+	OnConflict registry.ConflictPolicy `json:"onConflict"`
+	// Target is the id of the installed skill an update replaces.
+	Target string `json:"target"`
+}
+
+func (a installArgs) importOptions(o source.Origin, r request) registry.ImportOptions {
+	return registry.ImportOptions{OnConflict: a.OnConflict, Source: originURL(o), Origin: &o, Target: a.Target, Progress: progressTo(r)}
+}
+
+// originURL is what Meta.Source shows of an origin.
+func originURL(o source.Origin) string {
+	if o.Kind == source.KindMCP {
+		return o.Server + " " + o.URI
+	}
+	return o.URL
+}
+
+type entryPlan struct {
+	source.Entry
+	Origin source.Origin `json:"origin"`
+}
+
+type mcpPlan struct {
+	source.MCPSkill
+	Origin source.Origin `json:"origin"`
+}
+
+// installedWithOrigin returns the installed skills that have an origin.
+func installedWithOrigin(ctx context.Context, reg *registry.Registry) ([]source.Installed, error) {
+	list, err := reg.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []source.Installed
+	for _, m := range list {
+		if m.Origin != nil {
+			out = append(out, source.Installed{ID: m.ID, Origin: *m.Origin})
+		}
+	}
+	return out, nil
+}
+
+// sourceMethods turn what the bridge fetched into verified installs; the
+// decisions are pkg/source's.
+var sourceMethods = map[string]method{
+	"source.parseIndex": adminMethod(func(_ context.Context, _ *registry.Registry, a struct {
+		URL   string   `json:"url"`
+		Names []string `json:"names"`
+	}, r request) (result, error) {
+		idx, err := source.ParseIndex(a.URL, r.bytes)
+		if err != nil {
+			return result{}, err
+		}
+		sel, refused := idx.Select(a.Names)
+		plans := make([]entryPlan, len(sel))
+		for i, e := range sel {
+			plans[i] = entryPlan{e, source.ForEntry(idx, e)}
+		}
+		return value(map[string]any{"url": idx.URL, "version": idx.Version, "entries": plans,
+			"skipped": idx.Skipped, "refused": nonNil(refused)}, nil)
+	}),
+	"source.parseMcp": adminMethod(func(_ context.Context, _ *registry.Registry, a struct {
+		Server string   `json:"server"`
+		Skills []string `json:"skills"`
+	}, r request) (result, error) {
+		skills, skipped, err := source.ParseMCP(r.bytes)
+		if err != nil {
+			return result{}, err
+		}
+		sel, refused := source.SelectMCP(skills, a.Skills)
+		plans := make([]mcpPlan, len(sel))
+		for i, s := range sel {
+			plans[i] = mcpPlan{s, source.ForMCP(a.Server, s)}
+		}
+		return value(map[string]any{"skills": plans, "skipped": skipped, "refused": nonNil(refused)}, nil)
+	}),
+	"registry.installArtifact": adminMethod(func(ctx context.Context, reg *registry.Registry, a installArgs, r request) (result, error) {
+		zb, o, err := source.PrepareArtifact(a.Origin, a.Dir, r.bytes)
+		if err != nil {
+			return result{}, err
+		}
+		return value(reg.Import(ctx, zb, a.importOptions(o, r)))
+	}),
+	"registry.installFiles": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+		installArgs
+		Files   []source.FileRef `json:"files"`
+		Lengths []int64          `json:"lengths"`
+	}, r request) (result, error) {
+		zb, o, err := source.PrepareFiles(a.Origin, a.Dir, a.Files, a.Lengths, r.bytes)
+		if err != nil {
+			return result{}, err
+		}
+		return value(reg.Import(ctx, zb, a.importOptions(o, r)))
+	}),
+	"source.checkIndex": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+		URL string `json:"url"`
+	}, r request) (result, error) {
+		idx, err := source.ParseIndex(a.URL, r.bytes)
+		if err != nil {
+			return result{}, err
+		}
+		in, err := installedWithOrigin(ctx, reg)
+		return value(source.CheckIndex(in, idx), err)
+	}),
+	"source.checkMcp": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+		Server string `json:"server"`
+	}, r request) (result, error) {
+		skills, _, err := source.ParseMCP(r.bytes)
+		if err != nil {
+			return result{}, err
+		}
+		in, err := installedWithOrigin(ctx, reg)
+		return value(source.CheckMCP(in, a.Server, skills), err)
+	}),
+	"source.checkBytes": adminMethod(func(ctx context.Context, reg *registry.Registry, a idArgs, r request) (result, error) {
+		m, err := reg.Get(ctx, a.ID)
+		if err != nil {
+			return result{}, err
+		}
+		if m.Origin == nil {
+			return result{}, skillerr.New(skillerr.InvalidArgument, a.ID, "the skill was imported from bytes, not installed from a source")
+		}
+		return value(source.CheckBytes(source.Installed{ID: m.ID, Origin: *m.Origin}, r.bytes), nil)
+	}),
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

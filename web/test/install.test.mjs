@@ -1,0 +1,259 @@
+// Installing and updating skills from where they are published, in real
+// Chromium through js/bridge.ts: a site serving Agent Skills discovery
+// indexes over real HTTP on 127.0.0.1 and a real MCP server (the official
+// SDK) with the skills extension. What should install installs; the rest
+// is refused with its code and leaves nothing behind. An update of a
+// changed artifact is found by its digest and applied in one commit; an
+// unchanged one is not downloaded again.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { SCHEMA_V2, serveMcp, serveSite, sha256, tarGz } from '../harness/publish.mjs';
+import { ALPHA, TEST_MS, assertOk, closePage, ev, freshDB, skillMD, startBrowser, zip } from './helpers.mjs';
+
+/** @type {Awaited<ReturnType<typeof startBrowser>>} */
+let b;
+before(async () => {
+  b = await startBrowser();
+});
+after(async () => {
+  await b?.close();
+});
+
+const MAX = 100_000; // maxBytes of every install below
+
+/** n pseudo-random bytes (xorshift32), which no compression shrinks. */
+function noise(n) {
+  let x = 2463534242;
+  return Uint8Array.from({ length: n }, () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return x & 0xff;
+  });
+}
+
+const MD = skillMD('md-skill', 'A lone SKILL.md.');
+const zipFiles = (body) => ({ 'SKILL.md': skillMD('zip-skill', 'A zipped skill.', body), 'references/r.md': 'R\n' });
+
+/** The site: a v0.2.0 index with every kind of entry, a v0.1.0 index, and
+ * an index of an unknown schema. */
+async function publisher() {
+  const files = new Map();
+  const site = await serveSite(files);
+  const zipSkill = zip(zipFiles('# Zip\n'));
+  const huge = zip({ 'SKILL.md': skillMD('huge', 'Too large.'), 'big.bin': noise(MAX + 1000) });
+  const put = (path, body, type) => files.set(path, { body, type });
+  put('/skills/md-skill/SKILL.md', MD, 'text/markdown');
+  put('/.well-known/agent-skills/zip-skill.zip', zipSkill, 'application/zip');
+  put('/.well-known/agent-skills/bad.zip', zip({ 'SKILL.md': skillMD('bad-digest', 'Lies.') }), 'application/zip');
+  put('/.well-known/agent-skills/huge.zip', huge, 'application/zip');
+  files.set('/.well-known/agent-skills/huge-chunked.zip', { body: huge, chunked: true });
+  const index = {
+    $schema: SCHEMA_V2,
+    skills: [
+      { name: 'md-skill', type: 'skill-md', description: 'A lone SKILL.md.', url: '../../skills/md-skill/SKILL.md', digest: sha256(MD) },
+      { name: 'zip-skill', type: 'archive', description: 'A zipped skill.', url: 'zip-skill.zip', digest: sha256(zipSkill) },
+      { name: 'bad-digest', type: 'archive', description: 'Lies.', url: 'bad.zip', digest: sha256('something else') },
+      { name: 'huge', type: 'archive', description: 'Too large.', url: `${site.url}/.well-known/agent-skills/huge.zip`, digest: sha256(huge) },
+      { name: 'huge-chunked', type: 'archive', description: 'Too large, no length.', url: 'huge-chunked.zip', digest: sha256(huge) },
+      { name: 'future', type: 'mcp-bundle', description: 'A type from the future.', url: 'f', digest: sha256('f') },
+    ],
+  };
+  put('/.well-known/agent-skills/index.json', JSON.stringify(index), 'application/json');
+  put('/.well-known/skills/index.json', JSON.stringify({ skills: [{ name: 'legacy', description: 'v0.1.0.', files: ['SKILL.md', 'notes/n.md'] }] }), 'application/json');
+  put('/.well-known/skills/legacy/SKILL.md', skillMD('legacy', 'v0.1.0.'), 'text/markdown');
+  put('/.well-known/skills/legacy/notes/n.md', 'N\n', 'text/markdown');
+  put('/other/index.json', JSON.stringify({ $schema: 'https://schemas.agentskills.io/discovery/9.0.0/schema.json', skills: [] }), 'application/json');
+  return { ...site, index, v2: `${site.url}/.well-known/agent-skills/index.json`, v1: `${site.url}/.well-known/skills/index.json` };
+}
+
+/** The MCP server: a good skill with a text and a binary file, one whose
+ * digest lies, one with a resource that escapes its directory. */
+async function mcp() {
+  const skills = new Map([
+    ['mcp-good', { frontmatter: { name: 'mcp-good', description: 'Served over MCP.' },
+      files: { 'SKILL.md': skillMD('mcp-good', 'Served over MCP.'), 'references/a b.md': 'A\n', 'assets/x.bin': noise(300) } }],
+    ['mcp-liar', { frontmatter: { name: 'mcp-liar', description: 'Lies.' },
+      files: { 'SKILL.md': skillMD('mcp-liar', 'Lies.'), 'ref.md': 'the truth\n' }, lies: { 'ref.md': sha256('a lie\n') } }],
+    ['mcp-escape', { frontmatter: { name: 'mcp-escape', description: 'Escapes.' },
+      files: { 'SKILL.md': skillMD('mcp-escape', 'Escapes.') },
+      extra: [{ uri: 'skill://mcp-escape/../mcp-good/SKILL.md', digest: sha256('x'), size: 1 }] }],
+  ]);
+  return serveMcp(skills);
+}
+
+async function fresh(t) {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  await ev(page, async (db) => {
+    window.sk = await T.load(db);
+  }, freshDB('install'));
+  return page;
+}
+
+const reg = (page, method, ...args) => ev(page, ([m, a]) => T.outcome(sk.registry[m](...a)), [method, args]);
+const ids = async (page) => assertOk(await reg(page, 'list')).map((s) => s.id);
+const codes = (refusals) => Object.fromEntries(refusals.map((r) => [r.name, `${r.code}/${r.reason}`]));
+
+test('a discovery index: what verifies installs, the rest is refused or skipped and leaves nothing', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  const report = assertOk(await reg(page, 'installFromIndex', site.v2, { maxBytes: MAX }), 'installFromIndex');
+  assert.deepEqual(report.installed.map((s) => s.id).sort(), ['md-skill', 'zip-skill']);
+  assert.deepEqual(codes(report.refused), {
+    'bad-digest': 'Integrity/digest-mismatch',
+    huge: 'TooLarge/download-too-large',
+    'huge-chunked': 'TooLarge/download-too-large',
+  });
+  assert.deepEqual(codes(report.warnings), { future: 'InvalidIndex/unknown-type' });
+  assert.deepEqual(await ids(page), ['md-skill', 'zip-skill']);
+  // The lone SKILL.md was resolved per RFC 3986 against the index's URL.
+  const md = report.installed.find((s) => s.id === 'md-skill');
+  assert.deepEqual(md.origin, { kind: 'index', index: site.v2, entry: 'md-skill', url: `${site.url}/skills/md-skill/SKILL.md`,
+    type: 'skill-md', digest: sha256(MD), verified: true });
+  assert.equal(assertOk(await ev(page, () => T.outcome(sk.registry.readText('md-skill', 'SKILL.md')))), MD);
+  // The oversized artifacts were cut off, never stored; the wrong digest was
+  // downloaded once and refused.
+  assert.equal(site.log.filter((l) => l === 'GET /.well-known/agent-skills/bad.zip').length, 1);
+
+  // Only the names asked for.
+  const page2 = await fresh(t);
+  const some = assertOk(await reg(page2, 'installFromIndex', site.v2, { names: ['zip-skill', 'nope'] }));
+  assert.deepEqual(some.installed.map((s) => s.id), ['zip-skill']);
+  assert.deepEqual(codes(some.refused), { nope: 'SkillNotFound/not-listed' });
+  const preview = assertOk(await reg(page2, 'previewIndex', site.v2));
+  assert.deepEqual(preview.entries.map((e) => e.name), ['md-skill', 'zip-skill', 'bad-digest', 'huge', 'huge-chunked']);
+});
+
+test('a v0.1.0 index installs with a warning; an unknown schema is refused', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  const report = assertOk(await reg(page, 'installFromIndex', site.v1));
+  assert.deepEqual(report.installed.map((s) => [s.id, s.fileCount, s.origin.verified, s.origin.type]), [['legacy', 2, false, 'files']]);
+  assert.deepEqual(codes(report.warnings), { legacy: 'Integrity/unverified' });
+  const other = await reg(page, 'installFromIndex', `${site.url}/other/index.json`);
+  assert.equal(other.ok, false);
+  assert.deepEqual([other.error.code, other.error.reason], ['InvalidIndex', 'unknown-schema']);
+  const missing = await reg(page, 'installFromIndex', `${site.url}/nothing/index.json`);
+  assert.deepEqual([missing.error.code, missing.error.reason], ['FetchFailed', 'http-status']);
+  assert.deepEqual(await ids(page), ['legacy']);
+});
+
+test('a plain URL: a SKILL.md, a zip, a pinned digest', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  const zipURL = `${site.url}/.well-known/agent-skills/zip-skill.zip`;
+  const wrong = await reg(page, 'installFromUrl', zipURL, { digest: sha256('no') });
+  assert.deepEqual([wrong.error.code, wrong.error.reason], ['Integrity', 'digest-mismatch']);
+  const big = await reg(page, 'installFromUrl', `${site.url}/.well-known/agent-skills/huge.zip`, { maxBytes: MAX });
+  assert.deepEqual([big.error.code, big.error.reason], ['TooLarge', 'download-too-large']);
+  assert.deepEqual(await ids(page), []);
+  const z = assertOk(await reg(page, 'installFromUrl', zipURL, { digest: sha256(site.files.get('/.well-known/agent-skills/zip-skill.zip').body) }));
+  assert.deepEqual([z.installed[0].id, z.installed[0].origin.verified, z.warnings.length], ['zip-skill', true, 0]);
+  const m = assertOk(await reg(page, 'installFromUrl', `${site.url}/skills/md-skill/SKILL.md`));
+  assert.deepEqual([m.installed[0].id, m.installed[0].origin.verified], ['md-skill', false]);
+  assert.deepEqual(codes(m.warnings), { [`${site.url}/skills/md-skill/SKILL.md`]: 'Integrity/unverified' });
+});
+
+test('an MCP server (SEP-2640): verified files install; a lying digest and an escaping path are refused', { timeout: TEST_MS }, async (t) => {
+  const server = await mcp();
+  t.after(server.close);
+  const page = await fresh(t);
+  const report = assertOk(await reg(page, 'installFromMcp', server.url), 'installFromMcp');
+  assert.deepEqual(report.installed.map((s) => [s.id, s.fileCount]), [['mcp-good', 3]]);
+  assert.deepEqual(codes(report.refused), { 'mcp-liar': 'Integrity/digest-mismatch', 'mcp-escape': 'PathRejected/dot-dot' });
+  assert.deepEqual(await ids(page), ['mcp-good']);
+  // The escaping resource was never read; the liar's was, and refused.
+  assert.equal(server.log.some((l) => l.includes('mcp-escape')), false);
+  assert.equal(server.log.includes('resources/read skill://mcp-liar/ref.md'), true);
+  const bin = assertOk(await ev(page, () => T.outcome(sk.registry.readFile('mcp-good', 'assets/x.bin').then((u) => [...u]))));
+  assert.deepEqual(bin, [...noise(300)]);
+  assert.deepEqual(report.installed[0].origin.kind, 'mcp');
+
+  const notMcp = await reg(page, 'installFromMcp', 'http://127.0.0.1:9/mcp', { timeoutMs: 5000 });
+  assert.equal(notMcp.error.code, 'FetchFailed');
+});
+
+test('updates: found by digest without downloading what is unchanged, applied in one commit a session notices', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const server = await mcp();
+  t.after(server.close);
+  const page = await fresh(t);
+  assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['md-skill', 'zip-skill'] }));
+  assertOk(await reg(page, 'installFromMcp', server.url, { skills: ['mcp-good'] }));
+  const zipURL = `${site.url}/.well-known/agent-skills/zip-skill.zip`;
+  assertOk(await reg(page, 'installFromUrl', zipURL, { onConflict: 'rename' }));
+
+  site.log.length = 0;
+  server.log.length = 0;
+  const same = assertOk(await reg(page, 'checkUpdates'));
+  assert.deepEqual(same.map((u) => [u.id, u.status]).sort(), [['mcp-good', 'current'], ['md-skill', 'current'], ['zip-skill', 'current'], ['zip-skill-v2', 'current']]);
+  // Index and MCP sources were compared by digest: nothing but the index
+  // and the listing was fetched. The plain URL publishes no digest.
+  assert.deepEqual(site.log.sort(), ['GET /.well-known/agent-skills/index.json', 'GET /.well-known/agent-skills/zip-skill.zip']);
+  assert.deepEqual(server.log, ['skills/list']);
+
+  // The publisher changes zip-skill and an MCP file.
+  const changed = zip(zipFiles('# Zip, version 2\n'));
+  site.files.set('/.well-known/agent-skills/zip-skill.zip', { body: changed });
+  site.index.skills[1].digest = sha256(changed);
+  site.files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify(site.index) });
+  server.skills.get('mcp-good').files['references/a b.md'] = 'A, version 2\n';
+
+  const ups = assertOk(await reg(page, 'checkUpdates'));
+  const status = Object.fromEntries(ups.map((u) => [u.id, u.status]));
+  assert.deepEqual(status, { 'md-skill': 'current', 'zip-skill': 'changed', 'mcp-good': 'changed', 'zip-skill-v2': 'changed' });
+  assert.equal(ups.find((u) => u.id === 'zip-skill').latest, sha256(changed));
+
+  // A session that sees zip-skill is told when the update lands.
+  const before = assertOk(await reg(page, 'get', 'zip-skill'));
+  await ev(page, async () => {
+    window.s = await sk.openSession({ contextId: 'c' });
+    await s.activate('zip-skill');
+  });
+  site.log.length = 0;
+  const up = assertOk(await reg(page, 'update', 'zip-skill'));
+  assert.equal(up.status, 'updated');
+  assert.equal(up.skill.instance, before.instance);
+  assert.equal(up.skill.origin.digest, sha256(changed));
+  assert.match(assertOk(await ev(page, () => T.outcome(sk.registry.readText('zip-skill', 'SKILL.md')))), /version 2/);
+  assert.equal((await ev(page, () => s.status())).stale, true);
+  assert.deepEqual(site.log.sort(), ['GET /.well-known/agent-skills/index.json', 'GET /.well-known/agent-skills/zip-skill.zip']);
+
+  // An unchanged one is not downloaded again.
+  site.log.length = 0;
+  assert.equal(assertOk(await reg(page, 'update', 'md-skill')).status, 'current');
+  assert.deepEqual(site.log, ['GET /.well-known/agent-skills/index.json']);
+
+  const mu = assertOk(await reg(page, 'update', 'mcp-good'));
+  assert.equal(mu.status, 'updated');
+  assert.equal(assertOk(await ev(page, () => T.outcome(sk.registry.readText('mcp-good', 'references/a b.md')))), 'A, version 2\n');
+
+  // A changed artifact whose digest lies is refused and changes nothing.
+  site.index.skills[1].digest = sha256('not it');
+  site.files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify(site.index) });
+  const lie = await reg(page, 'update', 'zip-skill');
+  assert.deepEqual([lie.error.code, lie.error.reason], ['Integrity', 'digest-mismatch']);
+  assert.equal(assertOk(await reg(page, 'get', 'zip-skill')).digest, up.skill.digest);
+  assert.deepEqual((await reg(page, 'checkUpdates')).value.map((u) => [u.id, u.status]).sort(),
+    [['mcp-good', 'current'], ['md-skill', 'current'], ['zip-skill', 'changed'], ['zip-skill-v2', 'changed']]);
+});
+
+test('an agent over a port cannot install', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  const out = await ev(page, async (url) => {
+    const { port1, port2 } = new MessageChannel();
+    T.bridge.serveSkillfs(sk, port1, { capability: 'agent' });
+    const agent = T.bridge.connectSkillfs(port2);
+    return T.outcome(agent.registry.installFromIndex(url));
+  }, site.v2);
+  assert.equal(out.error.code, 'PermissionDenied');
+  assert.deepEqual(await ids(page), []);
+});
