@@ -103,6 +103,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./pkg/skill
 	$(GO) test -run='^$$' -fuzz=FuzzRead -fuzztime=$(FUZZTIME) ./pkg/zipguard
 	$(GO) test -run='^$$' -fuzz=FuzzClean -fuzztime=$(FUZZTIME) ./pkg/skillpath
+	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./pkg/source
 
 # Benchmarks: figures are printed, never asserted. The Go benchmarks run in
 # headless Chromium against real IndexedDB; the import comparison runs

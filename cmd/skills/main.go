@@ -5,6 +5,8 @@
 //	skills read-properties PATH          print a skill's properties as JSON
 //	skills to-prompt PATH...             print the <available_skills> block
 //	skills pack DIR -o FILE.zip          write a deterministic archive
+//	skills index DIR -o index.json       write a discovery index (v0.2.0) and its artifacts
+//	skills install-check [--digest D] URL  check what installing URL would do
 //
 // A PATH is a skill directory, a folder of skills, or a .zip/.skill archive.
 package main
@@ -28,6 +30,8 @@ const usage = `usage:
   skills read-properties PATH
   skills to-prompt PATH...
   skills pack DIR -o FILE.zip
+  skills index DIR -o index.json
+  skills install-check [--digest sha256:HEX] URL
 
 A PATH is a skill directory, a folder of skills, or a .zip/.skill archive.
 `
@@ -49,6 +53,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"read-properties": readProperties,
 		"to-prompt":       toPrompt,
 		"pack":            pack,
+		"index":           index,
+		"install-check":   installCheck,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

@@ -67,7 +67,7 @@ const readB64 = (page, id, path) => ev(page, async ([id, path]) => T.toB64(await
 function expectedMeta(id, files, description, source) {
   const count = Object.keys(files).length;
   return {
-    id, name: id, description, location: `/skills/${id}/SKILL.md`, baseDir: `/skills/${id}/`, source,
+    id, name: id, description, location: `/skills/${id}/SKILL.md`, baseDir: `/skills/${id}/`, source, origin: null,
     enabled: true, version: '', digest: digestOf(files), size: sizeOf(files), fileCount: count,
     allowedTools: [], userInvocable: true, disableModelInvocation: false,
     dependencies: { tools: [], mcp: [], skills: [] }, triggers: [], antiTriggers: [], whenToUse: '',
