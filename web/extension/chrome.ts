@@ -32,6 +32,16 @@ export interface Chrome {
     getURL(path: string): string;
     connect(info?: { name?: string }): Port;
     onConnect: { addListener(fn: (port: Port) => void): void };
+    sendMessage(message: unknown): Promise<unknown>;
+    /** Return true to answer later through sendResponse. */
+    onMessage: { addListener(fn: (message: unknown, sender: MessageSender, sendResponse: (r: unknown) => void) => boolean | void): void };
+  };
+  tabs: {
+    /** Without the "tabs" permission, url is set only for sites the host permissions cover. */
+    query(q: { active?: boolean; lastFocusedWindow?: boolean }): Promise<{ id?: number; url?: string }[]>;
+    sendMessage<T>(tabId: number, message: unknown): Promise<T>;
+    onActivated: { addListener(fn: () => void): void };
+    onUpdated: { addListener(fn: (tabId: number, info: { status?: string }) => void): void };
   };
   sidePanel?: {
     setPanelBehavior(behavior: { openPanelOnActionClick: boolean }): Promise<void>;

@@ -15,6 +15,7 @@
 
 import { connectSkillfs, SkillfsError } from '../../js/bridge.ts';
 import { chrome, PORT_NAME } from './chrome.ts';
+import { INDEX_PATHS, type SiteIndexMessage } from './site-skills.ts';
 
 /** The outcome of one step, as the page sees it. */
 type Outcome = { ok: true; value: unknown } | { ok: false; error: { name: string; code?: string; reason?: string; message: string } };
@@ -78,3 +79,28 @@ if (document.querySelector('meta[name="skillfs-agent-demo"]')) {
     (e: unknown) => show({ error: String((e as Error)?.message ?? e), code: e instanceof SkillfsError ? e.code : undefined }, 'error'),
   );
 }
+
+// Whether this site publishes an Agent Skills discovery index. The agent
+// only notices and tells the side panel (which asks, or hears it when the
+// check ends); what to install is the user's choice, in the panel.
+const siteIndex: Promise<string | null> = (async () => {
+  for (const p of INDEX_PATHS) {
+    try {
+      const res = await fetch(p, { credentials: 'omit', cache: 'no-store' });
+      await res.body?.cancel();
+      if (res.ok) return new URL(p, location.href).href;
+    } catch {
+      // Not published there.
+    }
+  }
+  return null;
+})();
+void siteIndex.then((url) => {
+  const m: SiteIndexMessage = { t: 'site-index', url };
+  if (url) chrome.runtime.sendMessage(m).catch(() => {}); // no panel open: nobody listens
+});
+chrome.runtime.onMessage.addListener((m, _sender, sendResponse) => {
+  if ((m as { t?: string })?.t !== 'site-index?') return;
+  void siteIndex.then((url) => sendResponse({ t: 'site-index', url } satisfies SiteIndexMessage));
+  return true;
+});

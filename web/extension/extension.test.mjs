@@ -14,7 +14,9 @@ import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
+import { zipSync } from 'fflate';
 import { launch, serve, withTimeout } from '../harness/index.mjs';
+import { SCHEMA_V2, serveSite, sha256 } from '../harness/publish.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
@@ -314,4 +316,51 @@ test('when Chrome stops the idle worker, a content script wakes it and the side 
   } finally {
     await withTimeout(cdp.detach(), 5_000, 'CDP detach').catch(() => {});
   }
+});
+
+test('the side panel offers the skills of the site you are on; only the user\'s click installs them', { timeout: 50_000 }, async (t) => {
+  assert.ok(h.panel, 'needs the side panel test');
+  const md = (name, d) => `---\nname: ${name}\ndescription: ${d}\n---\n# ${name}\n`;
+  const shopMD = md('shop-search', 'Search the shop.');
+  const cart = zipSync({ 'SKILL.md': new TextEncoder().encode(md('shop-cart', 'Fill the cart.')), 'references/api.md': new TextEncoder().encode('API\n') });
+  const files = new Map([
+    ['/shop.html', { body: '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>a shop</title><p>A shop that publishes skills.</p>\n', type: 'text/html' }],
+    ['/.well-known/agent-skills/shop-search/SKILL.md', { body: shopMD, type: 'text/markdown' }],
+    ['/.well-known/agent-skills/shop-cart.zip', { body: cart, type: 'application/zip' }],
+    ['/.well-known/agent-skills/index.json', { type: 'application/json', body: JSON.stringify({ $schema: SCHEMA_V2, skills: [
+      { name: 'shop-search', type: 'skill-md', description: 'Search the shop.', url: 'shop-search/SKILL.md', digest: sha256(shopMD) },
+      { name: 'shop-cart', type: 'archive', description: 'Fill the cart.', url: 'shop-cart.zip', digest: sha256(cart) },
+      { name: 'shop-lies', type: 'archive', description: 'Its digest lies.', url: 'shop-cart.zip', digest: sha256('other bytes') },
+      { name: 'shop-future', type: 'mcp-bundle', description: 'An unknown type.', url: 'x', digest: sha256('x') },
+    ] }) }],
+  ]);
+  const pub = await serveSite(files);
+  t.after(pub.close);
+  const page = await withTimeout(browser.context.newPage(), STEP_MS, 'new page');
+  t.after(() => page.close().catch(() => {}));
+  await page.goto(`${pub.url}/shop.html`, { waitUntil: 'load', timeout: STEP_MS });
+  await page.bringToFront();
+  // The content script noticed the index; the panel offers its skills.
+  await h.panel.waitForFunction(() => ['offered', 'error'].includes(document.getElementById('site-skills')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
+  const offered = await h.panel.evaluate(() => {
+    const s = document.getElementById('site-skills');
+    return { state: s.dataset.state, hidden: s.hidden, title: s.querySelector('h2')?.textContent, names: [...s.querySelectorAll('li')].map((li) => li.dataset.name), report: document.getElementById('site-report')?.textContent };
+  });
+  assert.deepEqual(offered.names, ['shop-search', 'shop-cart', 'shop-lies'], j(offered));
+  assert.equal(offered.title, `${new URL(pub.url).host} publishes 3 skills`);
+  assert.equal(offered.hidden, false);
+  assert.match(offered.report, /Skipped shop-future/);
+  // Offering installed nothing, and the agent fetched the index only to notice it.
+  assert.equal(await h.panel.locator('#skills').getAttribute('data-count'), '5');
+  assert.ok(!pub.log.some((l) => l.includes('shop-cart.zip')), j(pub.log));
+
+  await h.panel.click('#site-install', { timeout: STEP_MS });
+  await h.panel.waitForFunction(() => ['done', 'error'].includes(document.getElementById('site-skills')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
+  const done = await h.panel.evaluate(() => ({ ...document.getElementById('site-skills').dataset, report: document.getElementById('site-report')?.textContent }));
+  assert.equal(done.state, 'done', j(done));
+  assert.equal(done.installed, 'shop-search shop-cart');
+  assert.equal(done.refused, 'shop-lies:Integrity');
+  await h.panel.waitForFunction(() => document.getElementById('skills')?.dataset.count === '7', undefined, { timeout: STEP_MS, polling: 50 });
+  const ids = await h.panel.locator('#skills li').evaluateAll((lis) => lis.map((li) => li.dataset.id));
+  assert.deepEqual(ids, [...SAMPLE_IDS, 'shop-cart', 'shop-search'].sort());
 });

@@ -10,6 +10,7 @@
 
 import { connectSkillfs, SkillfsError, type Skillfs, type SkillMeta } from '../../js/bridge.ts';
 import { chrome, PORT_NAME } from './chrome.ts';
+import { mountSiteSkills } from './site-skills.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const installBtn = $<HTMLButtonElement>('install');
@@ -117,6 +118,7 @@ async function installSamplePack() {
 }
 
 installBtn.addEventListener('click', () => void installSamplePack());
+mountSiteSkills($('site-skills'), skillfs, () => void refresh());
 refreshBtn.addEventListener('click', () => void refresh());
 
 void refresh().then(() => {

@@ -1,0 +1,126 @@
+// The side panel's "skills of the site you are on": when the page in the
+// active tab publishes an Agent Skills discovery index, the panel says so
+// and lists its skills for the user to review. Nothing installs until the
+// user clicks Install, here, in an extension page: the content script (the
+// agent) only reports the index it noticed, and agents stay read-only.
+
+import { SkillfsError, type InstallReport, type Skillfs, type SkillMeta } from '../../js/bridge.ts';
+import { chrome } from './chrome.ts';
+
+/** The well-known paths a site publishes its index at (v0.2.0, then v0.1.0). */
+export const INDEX_PATHS = ['/.well-known/agent-skills/index.json', '/.well-known/skills/index.json'];
+
+/** The message a content script sends when its page publishes an index,
+ * and the one the panel sends a tab to ask. */
+export interface SiteIndexMessage {
+  t: 'site-index';
+  url: string | null;
+}
+
+/** The index url the content script of the active tab reported, if it is
+ * one of that tab's site's well-known indexes. */
+async function activeSiteIndex(): Promise<string | null> {
+  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  if (tab?.id === undefined || !tab.url) return null;
+  let reply: SiteIndexMessage | undefined;
+  try {
+    reply = await chrome.tabs.sendMessage(tab.id, { t: 'site-index?' });
+  } catch {
+    return null; // no content script in that tab
+  }
+  if (!reply?.url) return null;
+  // Only the tab's own site's well-known index: what a page says is a claim.
+  const url = new URL(reply.url);
+  return url.origin === new URL(tab.url).origin && INDEX_PATHS.includes(url.pathname) && !url.search ? url.href : null;
+}
+
+/**
+ * Fills section with the skills the active tab's site publishes, keeps it
+ * current as tabs change, and installs the ones the user picks. sk gives
+ * the connection; installed is called after an install.
+ */
+export function mountSiteSkills(section: HTMLElement, sk: () => Skillfs, installed: () => void) {
+  const title = document.createElement('h2');
+  const list = document.createElement('ul');
+  const install = document.createElement('button');
+  install.id = 'site-install';
+  install.textContent = 'Install selected';
+  const report = document.createElement('p');
+  report.id = 'site-report';
+  report.setAttribute('role', 'status');
+  section.replaceChildren(title, list, install, report);
+  let current: string | null = null;
+
+  const check = async () => {
+    const url = await activeSiteIndex().catch(() => null);
+    if (url === current && !section.hidden) return;
+    current = url;
+    section.hidden = true;
+    section.dataset.state = 'none';
+    if (!url) return;
+    try {
+      const preview = await sk().registry.previewIndex(url);
+      const have = new Set((await sk().registry.list()).flatMap((m: SkillMeta) =>
+        m.origin?.kind === 'index' && m.origin.index === preview.url ? [m.origin.entry] : []));
+      const n = preview.entries.length;
+      title.textContent = `${new URL(url).host} publishes ${n} skill${n === 1 ? '' : 's'}`;
+      list.replaceChildren(...preview.entries.map((e) => {
+        const li = document.createElement('li');
+        li.dataset.name = e.name;
+        const box = document.createElement('input');
+        box.type = 'checkbox';
+        box.checked = !have.has(e.name);
+        box.disabled = have.has(e.name);
+        const label = document.createElement('label');
+        const name = document.createElement('code');
+        name.textContent = e.name;
+        label.append(box, ' ', name, ` — ${e.description}${have.has(e.name) ? ' (installed)' : ''}${e.digest ? '' : ' (unverified: the index has no digests)'}`);
+        li.append(label);
+        return li;
+      }));
+      section.dataset.count = String(n);
+      report.textContent = preview.skipped.map((s) => `Skipped ${s.name}: ${s.message}`).join('\n');
+      section.dataset.state = 'offered';
+      section.hidden = false;
+    } catch (e) {
+      report.textContent = e instanceof SkillfsError ? `${e.code}: ${e.message}` : String(e);
+      section.dataset.state = 'error';
+      section.hidden = false;
+    }
+  };
+
+  install.addEventListener('click', async () => {
+    if (!current) return;
+    const names = [...list.querySelectorAll('li')].filter((li) => li.querySelector('input')?.checked).map((li) => li.dataset.name!);
+    if (names.length === 0) return;
+    install.disabled = true;
+    section.dataset.state = 'installing';
+    try {
+      const r: InstallReport = await sk().registry.installFromIndex(current, { names });
+      report.textContent = [
+        ...r.installed.map((s) => `Installed ${s.id}.`),
+        ...r.refused.map((s) => `Refused ${s.name}: ${s.code} (${s.reason}): ${s.message}`),
+        ...r.warnings.map((s) => `Warning for ${s.name}: ${s.message}`),
+      ].join('\n');
+      section.dataset.installed = r.installed.map((s) => s.id).join(' ');
+      section.dataset.refused = r.refused.map((s) => `${s.name}:${s.code}`).join(' ');
+      section.dataset.state = 'done';
+      installed();
+    } catch (e) {
+      report.textContent = e instanceof SkillfsError ? `${e.code}: ${e.message}` : String(e);
+      section.dataset.state = 'error';
+    } finally {
+      install.disabled = false;
+    }
+  });
+
+  chrome.tabs.onActivated.addListener(() => void check());
+  chrome.tabs.onUpdated.addListener((_id, info) => {
+    if (info.status === 'complete') void check();
+  });
+  // A content script that finishes noticing an index says so.
+  chrome.runtime.onMessage.addListener((m) => {
+    if ((m as SiteIndexMessage)?.t === 'site-index') void check();
+  });
+  void check();
+}
