@@ -11,22 +11,34 @@ import (
 // only mentioned when no skill is found.
 const manifest = "SKILL.md"
 
-// findSkills returns the skill directories among files: directories that
-// hold SKILL.md and are not inside another skill directory, sorted.
-func findSkills(files []entry) ([]string, error) {
-	found := make(map[string]bool)
+// findSkills marks the skill directories among ms (directories holding an
+// entry named SKILL.md, of whatever type: a link named SKILL.md makes a
+// skill that then fails for holding a link) and returns the outermost ones,
+// sorted by path. A SKILL.md inside another skill's directory belongs to
+// that skill.
+func findSkills(ms []member) ([]*node, error) {
 	var variant string
-	for _, e := range files {
-		switch base := path.Base(e.path); {
+	for i := range ms {
+		m := &ms[i]
+		switch base := path.Base(m.path); {
+		case m.kind == kindDir:
 		case base == manifest:
-			found[path.Dir(e.path)] = true
+			if m.node.parent != nil {
+				m.node.parent.skill = true
+			}
 		case variant == "" && strings.EqualFold(base, manifest):
-			variant = e.f.Name
+			variant = m.name
 		}
 	}
-	var top []string
-	for d := range found {
-		if _, nested := owner(path.Dir(d), found); !nested || d == "." {
+	var top []*node
+	seen := make(map[*node]bool)
+	for i := range ms {
+		m := &ms[i]
+		if m.kind == kindDir || path.Base(m.path) != manifest || m.node.parent == nil {
+			continue
+		}
+		if d := ownerOf(m.node.parent); d != nil && !seen[d] {
+			seen[d] = true
 			top = append(top, d)
 		}
 	}
@@ -36,53 +48,38 @@ func findSkills(files []entry) ([]string, error) {
 		}
 		return nil, fail(ReasonNoSkill, "", nil, "no SKILL.md found in the archive")
 	}
-	slices.Sort(top)
-	return top, nil
-}
-
-// owner returns the outermost directory of dirs that is p or an ancestor
-// of p, walking up from p so the cost is the path's depth.
-func owner(p string, dirs map[string]bool) (dir string, ok bool) {
-	for {
-		if dirs[p] {
-			dir, ok = p, true
-		}
-		if p == "." {
-			return dir, ok
-		}
-		p = path.Dir(p)
+	paths := make(map[*node]string, len(top))
+	for _, d := range top {
+		paths[d] = d.path()
 	}
+	slices.SortFunc(top, func(a, b *node) int { return strings.Compare(paths[a], paths[b]) })
+	return top, nil
 }
 
 // layout names the archive's layout and gathers each skill's files, with
 // paths relative to the skill directory. files is sorted by path, so each
-// skill's files are too.
-func layout(dirs []string, files []File) (Layout, []Skill) {
+// skill's files are too; owners[i] is the skill directory of files[i].
+func layout(dirs []*node, files []File, owners []*node) (Layout, []Skill) {
 	skills := make([]Skill, len(dirs))
-	index := make(map[string]int, len(dirs))
-	isSkill := make(map[string]bool, len(dirs))
+	index := make(map[*node]int, len(dirs))
 	for i, d := range dirs {
-		skills[i].Dir = d
-		if d != "." {
-			skills[i].Name = path.Base(d)
+		skills[i].Dir = d.path()
+		if d.parent != nil {
+			skills[i].Name = d.name
 		}
 		index[d] = i
-		isSkill[d] = true
 	}
-	for _, f := range files {
-		d, ok := owner(path.Dir(f.Path), isSkill)
-		if !ok {
-			continue
+	for i, f := range files {
+		s := &skills[index[owners[i]]]
+		if s.Dir != "." {
+			f.Path = f.Path[len(s.Dir)+1:]
 		}
-		if d != "." {
-			f.Path = strings.TrimPrefix(f.Path, d+"/")
-		}
-		skills[index[d]].Files = append(skills[index[d]].Files, f)
+		s.Files = append(s.Files, f)
 	}
 	switch {
 	case len(dirs) > 1:
 		return LayoutPack, skills
-	case dirs[0] == ".":
+	case dirs[0].parent == nil:
 		return LayoutRoot, skills
 	default:
 		return LayoutWrapped, skills

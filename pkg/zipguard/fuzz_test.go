@@ -12,7 +12,7 @@ import (
 // Read must never panic, must fail only with a *skillerr.Error of the two
 // codes it documents, and whatever it accepts must be clean and Writable.
 func FuzzRead(f *testing.F) {
-	for _, h := range hostileCorpus() {
+	for _, h := range append(hostileCorpus(), layoutCorpus()...) {
 		f.Add(h.zip(f))
 	}
 	f.Add(build(f, file("SKILL.md", skillMD), file("scripts/a.py", "x")))

@@ -13,7 +13,6 @@ package zipguard
 import (
 	"archive/zip"
 	"bytes"
-	"cmp"
 	"compress/flate"
 	"errors"
 	"fmt"
@@ -26,7 +25,6 @@ import (
 	"time"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
-	"github.com/skillfs/skillfs/pkg/skillpath"
 )
 
 // Reasons carried by InvalidArchive errors.
@@ -51,6 +49,19 @@ const (
 	ReasonSizeMismatch      = "size-mismatch"
 	ReasonChecksum          = "checksum"
 	ReasonNoSkill           = "no-skill"
+	ReasonHardlink          = "hardlink"
+	// The archive is not in the one form every reader reads alike.
+	ReasonPrefix         = "prefix"          // bytes before the first entry: a polyglot or self-extractor
+	ReasonTrailing       = "trailing-data"   // bytes after the end of the archive
+	ReasonSecondArchive  = "second-archive"  // zip records in the end record's comment
+	ReasonGap            = "gap"             // bytes between entries that belong to none
+	ReasonHeaderMismatch = "header-mismatch" // a local header or data descriptor disagrees with the central directory
+)
+
+// File modes kept: scripts keep their executable bit, nothing else survives.
+const (
+	fileMode fs.FileMode = 0o644
+	execMode fs.FileMode = 0o755
 )
 
 // Limits bound what Read accepts. A zero or negative field means the
@@ -153,122 +164,82 @@ type Skill struct {
 
 // Archive is the clean tree Read returns.
 type Archive struct {
-	Files   []File // every kept file, sorted by Path
-	Skills  []Skill
-	Layout  Layout
-	Dropped []string // entry names left out as operating-system clutter, in archive order
+	Files  []File // every kept file (the files of the skills), sorted by Path
+	Skills []Skill
+	Layout Layout
+	// Dropped lists, in archive order, the entry names left out: those
+	// outside every skill directory (directories excepted) and
+	// operating-system clutter.
+	Dropped []string
 }
 
-// entry is a central directory entry that passed the name checks.
-type entry struct {
-	f    *zip.File
-	path string // clean
-	dir  bool
-}
-
-// Read checks the zip archive in data and returns its files and skills.
+// Read checks the zip archive in data and returns its skills.
 //
 // Skills are the directories holding a file named exactly "SKILL.md". A
 // SKILL.md inside another skill's directory belongs to that skill. Hidden
 // folders are searched like any other (openai/skills keeps skills in
-// ".curated/"). Files outside every skill directory, such as a repository's
-// README, are kept in Archive.Files but belong to no skill. An archive with no
-// skill is rejected with ReasonNoSkill.
+// ".curated/"). An archive with no skill is rejected with ReasonNoSkill.
 //
+// An entry outside every skill directory (a repository's README, the
+// symbolic links a repository keeps beside its skills) belongs to no skill:
+// it is dropped and listed in Archive.Dropped, whatever its type, and never
+// read. Inside a skill, a link or special file fails the whole archive.
 // Entries under __MACOSX/, AppleDouble "._*" files, .DS_Store, Thumbs.db
-// and desktop.ini are dropped and listed in Archive.Dropped. Directory
-// entries only shape the tree; empty directories are not kept.
+// and desktop.ini are dropped and listed too. Directory entries only shape
+// the tree; empty directories are not kept.
+//
+// The archive must have the one form every zip reader reads alike (see
+// checkLayout): no prefix, no trailing bytes, local headers that agree
+// with the central directory.
 func Read(data []byte, limits Limits) (*Archive, error) {
 	l := limits.withDefaults()
 	if int64(len(data)) > l.MaxArchiveSize {
 		return nil, fail(ReasonArchiveTooLarge, "", nil, "the archive is %d bytes; the limit is %d", len(data), l.MaxArchiveSize)
 	}
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	// ErrInsecurePath comes with a usable reader; the name checks below
-	// are stricter than archive/zip's.
+	// ErrInsecurePath comes with a usable reader; the name checks are
+	// stricter than archive/zip's.
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return nil, openError(data, err)
 	}
 	if len(zr.File) > l.MaxEntries {
 		return nil, fail(ReasonTooManyEntries, "", nil, "the archive has %d entries; the limit is %d", len(zr.File), l.MaxEntries)
 	}
-
-	a := &Archive{}
-	t := newTree()
-	var files []entry
-	for _, f := range zr.File {
-		e, drop, err := checkEntry(f, l)
-		if err != nil {
-			return nil, err
-		}
-		if drop {
-			a.Dropped = append(a.Dropped, f.Name)
-			continue
-		}
-		if reason, msg := t.add(e.path, e.dir); reason != "" {
-			return nil, fail(reason, f.Name, nil, "%s", msg)
-		}
-		if !e.dir {
-			files = append(files, e)
-		}
-	}
-	if err := checkOverlap(zr.File, int64(len(data))); err != nil {
+	if err := checkLayout(data, zr.File); err != nil {
 		return nil, err
 	}
-	if err := checkSizes(files, l); err != nil {
-		return nil, err
+	ms := make([]member, len(zr.File))
+	for i, f := range zr.File {
+		ms[i] = zipMember(f)
 	}
-	skillDirs, err := findSkills(files)
-	if err != nil {
-		return nil, err
-	}
-
-	for _, e := range files {
-		b, err := inflate(e.f)
-		if err != nil {
-			return nil, err
-		}
-		mode := fs.FileMode(0o644)
-		if e.f.Mode()&0o111 != 0 {
-			mode = 0o755
-		}
-		a.Files = append(a.Files, File{Path: e.path, Data: b, Mode: mode, Modified: e.f.Modified})
-	}
-	slices.SortFunc(a.Files, func(x, y File) int { return strings.Compare(x.Path, y.Path) })
-	a.Layout, a.Skills = layout(skillDirs, a.Files)
-	return a, nil
+	return assemble(ms, l)
 }
 
-// checkEntry applies the per-entry rules: name, type, flags, method, depth.
-// drop reports operating-system clutter to leave out.
-func checkEntry(f *zip.File, l Limits) (e entry, drop bool, err error) {
-	p, err := skillpath.Clean(f.Name)
-	if err != nil {
-		return e, false, err
+// zipMember describes a central directory entry.
+func zipMember(f *zip.File) member {
+	m := member{
+		name:     f.Name,
+		exec:     f.Mode()&0o111 != 0,
+		modified: f.Modified,
+		size:     int64(min(f.UncompressedSize64, 1<<62)),
+		packed:   int64(min(f.CompressedSize64, 1<<62)),
+		read:     func() ([]byte, error) { return inflate(f) },
 	}
-	dir := strings.HasSuffix(f.Name, "/") || f.Mode().IsDir()
-	if IsClutter(p) {
-		return e, true, nil
+	switch mode := f.Mode(); {
+	case mode&fs.ModeSymlink != 0:
+		m.kind = kindSymlink
+	case mode.Type()&^fs.ModeDir != 0:
+		m.kind, m.special = kindSpecial, mode.Type().String()
+	case strings.HasSuffix(f.Name, "/") || mode.IsDir():
+		m.kind = kindDir
 	}
-	if p == skillpath.Root && !dir {
-		return e, false, fail(ReasonEmptyName, f.Name, nil, "a file entry has no name")
+	switch {
+	case f.Flags&flagEncrypted != 0:
+		m.refused = fail(ReasonEncrypted, f.Name, nil, "the entry is encrypted")
+	case f.Method != zip.Store && f.Method != zip.Deflate:
+		m.refused = fail(ReasonUnsupportedMethod, f.Name, nil, "compression method %d is not supported (only stored and deflated)", f.Method)
 	}
-	switch m := f.Mode(); {
-	case m&fs.ModeSymlink != 0:
-		return e, false, fail(ReasonSymlink, f.Name, nil, "the archive contains a symbolic link")
-	case m.Type()&^fs.ModeDir != 0:
-		return e, false, fail(ReasonSpecialFile, f.Name, nil, "the archive contains a special file (%v)", m.Type())
-	}
-	if f.Flags&0x1 != 0 {
-		return e, false, fail(ReasonEncrypted, f.Name, nil, "the entry is encrypted")
-	}
-	if f.Method != zip.Store && f.Method != zip.Deflate {
-		return e, false, fail(ReasonUnsupportedMethod, f.Name, nil, "compression method %d is not supported (only stored and deflated)", f.Method)
-	}
-	if depth := strings.Count(p, "/") + 1; depth > l.MaxDepth {
-		return e, false, fail(ReasonTooDeep, f.Name, nil, "the path is %d levels deep; the limit is %d", depth, l.MaxDepth)
-	}
-	return entry{f: f, path: p, dir: dir}, false, nil
+	return m
 }
 
 // IsClutter reports whether the slash-separated path p is clutter that
@@ -281,74 +252,6 @@ func IsClutter(p string) bool {
 	base := path.Base(p)
 	return base == ".DS_Store" || strings.HasPrefix(base, "._") ||
 		strings.EqualFold(base, "Thumbs.db") || strings.EqualFold(base, "desktop.ini")
-}
-
-// localHeaderLen is the fixed part of a local file header, which precedes
-// every entry's data.
-const localHeaderLen = 30
-
-// checkOverlap requires every entry's local header and data to occupy their
-// own bytes of the archive. Overlapping entries are how a few kilobytes
-// inflate into gigabytes (David Fifield, "A better zip bomb"): many central
-// directory entries share, or quote, one compressed kernel. Honest
-// archivers never overlap entries, so no ratio threshold is involved.
-func checkOverlap(files []*zip.File, size int64) error {
-	type span struct {
-		start, end int64
-		i          int // index in the central directory
-	}
-	spans := make([]span, 0, len(files))
-	for i, f := range files {
-		off, err := f.DataOffset()
-		if err != nil {
-			return fail(ReasonCorrupt, f.Name, err, "the entry's local header is missing or damaged")
-		}
-		if f.CompressedSize64 > uint64(size) || off+int64(f.CompressedSize64) > size {
-			return fail(ReasonCorrupt, f.Name, nil, "the entry's data runs past the end of the archive")
-		}
-		spans = append(spans, span{off - localHeaderLen, off + int64(f.CompressedSize64), i})
-	}
-	slices.SortFunc(spans, func(a, b span) int {
-		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end))
-	})
-	for k := 1; k < len(spans); k++ {
-		if a, b := spans[k-1], spans[k]; b.start < a.end {
-			// Name the entry that comes later in the central directory.
-			first, later := files[min(a.i, b.i)], files[max(a.i, b.i)]
-			return fail(ReasonOverlap, later.Name, nil, "the entry overlaps %q in the archive (a zip bomb trick)", first.Name)
-		}
-	}
-	return nil
-}
-
-// checkSizes applies the size and ratio limits to the sizes the central
-// directory declares. inflate then holds every entry to its declared size,
-// so a lie is caught without inflating more than the limits allow.
-func checkSizes(files []entry, l Limits) error {
-	var total, packed int64
-	for _, e := range files {
-		f := e.f
-		if f.UncompressedSize64 > uint64(l.MaxFileSize) {
-			return fail(ReasonFileTooLarge, f.Name, nil, "the file inflates to %d bytes; the limit is %d", f.UncompressedSize64, l.MaxFileSize)
-		}
-		n := int64(f.UncompressedSize64)
-		if tooCompressed(n, int64(f.CompressedSize64), l) {
-			return fail(ReasonRatio, f.Name, nil, "the file inflates %d bytes to %d, more than %g:1", f.CompressedSize64, n, l.MaxRatio)
-		}
-		total += n
-		packed += int64(f.CompressedSize64)
-		if total > l.MaxTotalSize {
-			return fail(ReasonTotalTooLarge, f.Name, nil, "the archive inflates to more than %d bytes", l.MaxTotalSize)
-		}
-	}
-	if tooCompressed(total, packed, l) {
-		return fail(ReasonRatio, "", nil, "the archive inflates %d bytes to %d, more than %g:1", packed, total, l.MaxRatio)
-	}
-	return nil
-}
-
-func tooCompressed(inflated, compressed int64, l Limits) bool {
-	return inflated >= l.RatioMinSize && float64(inflated) > l.MaxRatio*float64(max(compressed, 1))
 }
 
 // inflate returns the entry's content, reading at most one byte more than

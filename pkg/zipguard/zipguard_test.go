@@ -13,22 +13,26 @@ import (
 
 func TestReadRejectsHostileArchives(t *testing.T) {
 	for _, h := range hostileCorpus() {
-		t.Run(h.name, func(t *testing.T) {
-			a, err := Read(h.zip(t), h.limits)
-			if err == nil {
-				t.Fatalf("Read accepted it: %d files, layout %q", len(a.Files), a.Layout)
-			}
-			var e *skillerr.Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error %T (%v) is not a *skillerr.Error", err, err)
-			}
-			if string(e.Code) != h.code || e.Reason != h.reason || e.Subject != h.subject {
-				t.Fatalf("got {%s %s %q} (%v), want {%s %s %q}", e.Code, e.Reason, e.Subject, err, h.code, h.reason, h.subject)
-			}
-			if e.Msg == "" {
-				t.Fatal("empty message")
-			}
-		})
+		t.Run(h.name, func(t *testing.T) { expectRefusal(t, h, h.zip(t)) })
+	}
+}
+
+// expectRefusal reads data with h's limits and requires h's error.
+func expectRefusal(t *testing.T, h hostile, data []byte) {
+	t.Helper()
+	a, err := Read(data, h.limits)
+	if err == nil {
+		t.Fatalf("Read accepted it: %d files, layout %q", len(a.Files), a.Layout)
+	}
+	var e *skillerr.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %T (%v) is not a *skillerr.Error", err, err)
+	}
+	if string(e.Code) != h.code || e.Reason != h.reason || e.Subject != h.subject {
+		t.Fatalf("got {%s %s %q} (%v), want {%s %s %q}", e.Code, e.Reason, e.Subject, err, h.code, h.reason, h.subject)
+	}
+	if e.Msg == "" {
+		t.Fatal("empty message")
 	}
 }
 
@@ -83,11 +87,12 @@ func TestReadLayouts(t *testing.T) {
 			skills: []skillView{{Dir: "pdf", Name: "pdf", Files: []string{"SKILL.md", "scripts/fill.py"}}},
 		},
 		{
-			name:   "wrapped in a repository download",
-			ents:   []zent{file("repo-main/README.md", "r"), file("repo-main/skills/pdf/SKILL.md", skillMD), file("repo-main/skills/pdf/forms.md", "f")},
-			layout: LayoutWrapped,
-			files:  []string{"repo-main/README.md", "repo-main/skills/pdf/SKILL.md", "repo-main/skills/pdf/forms.md"},
-			skills: []skillView{{Dir: "repo-main/skills/pdf", Name: "pdf", Files: []string{"SKILL.md", "forms.md"}}},
+			name:    "wrapped in a repository download",
+			ents:    []zent{file("repo-main/README.md", "r"), file("repo-main/skills/pdf/SKILL.md", skillMD), file("repo-main/skills/pdf/forms.md", "f")},
+			layout:  LayoutWrapped,
+			files:   []string{"repo-main/skills/pdf/SKILL.md", "repo-main/skills/pdf/forms.md"},
+			skills:  []skillView{{Dir: "repo-main/skills/pdf", Name: "pdf", Files: []string{"SKILL.md", "forms.md"}}},
+			dropped: []string{"repo-main/README.md"},
 		},
 		{
 			name:   "wrapped skill owns its nested SKILL.md",
@@ -111,13 +116,13 @@ func TestReadLayouts(t *testing.T) {
 				file("repo-main/skills/b/scripts/s.sh", "s"), file("repo-main/other/c/SKILL.md", skillMD),
 			},
 			layout: LayoutPack,
-			files: []string{"repo-main/LICENSE", "repo-main/README.md", "repo-main/other/c/SKILL.md",
-				"repo-main/skills/a/SKILL.md", "repo-main/skills/b/SKILL.md", "repo-main/skills/b/scripts/s.sh"},
+			files:  []string{"repo-main/other/c/SKILL.md", "repo-main/skills/a/SKILL.md", "repo-main/skills/b/SKILL.md", "repo-main/skills/b/scripts/s.sh"},
 			skills: []skillView{
 				{Dir: "repo-main/other/c", Name: "c", Files: []string{"SKILL.md"}},
 				{Dir: "repo-main/skills/a", Name: "a", Files: []string{"SKILL.md"}},
 				{Dir: "repo-main/skills/b", Name: "b", Files: []string{"SKILL.md", "scripts/s.sh"}},
 			},
+			dropped: []string{"repo-main/LICENSE", "repo-main/README.md"},
 		},
 		{
 			name:   "pack in hidden folders (openai/skills)",

@@ -1,39 +1,12 @@
 package zipguard
 
 import (
-	"fmt"
-	"path"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
-
-// tree records the files and directories of an archive under a folded key,
-// so that names which would land on the same file on a case-insensitive or
-// normalising file system (macOS, Windows) are caught: "A.md" and "a.md",
-// "é" composed and decomposed, a file "x" and a directory "x/".
-type tree struct {
-	nodes map[string]node
-}
-
-type node struct {
-	path string
-	dir  bool
-}
-
-func newTree() *tree {
-	return &tree{nodes: make(map[string]node)}
-}
-
-// key returns NFKC(fold(NFKC(p))): Unicode full case folding
-// (CaseFolding.txt C+F, without the Turkic rules) after NFKC, the same order
-// as Unicode's NFKC_Casefold, normalising again because folding can
-// denormalise.
-func (t *tree) key(p string) string {
-	return foldKey(p)
-}
 
 // FoldKey returns the key under which Read compares names for collisions
 // (ReasonCollision): two names with the same key would land on one file on
@@ -42,7 +15,7 @@ func (t *tree) key(p string) string {
 // with it to hold them to the same rule.
 func FoldKey(p string) string { return foldKey(p) }
 
-// foldKey computes key without golang.org/x/text/cases, whose language
+// foldKey computes FoldKey without golang.org/x/text/cases, whose language
 // tables cost about 330 KB of WebAssembly.
 //
 // Simple foldings come from the standard library (foldRune). Of the full
@@ -119,30 +92,5 @@ func inOrbit(r, f rune) bool {
 		if x = unicode.SimpleFold(x); x == r {
 			return false
 		}
-	}
-}
-
-// add records p, a clean path, and its parent directories. It returns a
-// reason and message when p clashes with a recorded name, or "".
-func (t *tree) add(p string, dir bool) (reason, msg string) {
-	if parent := path.Dir(p); parent != "." {
-		if reason, msg := t.add(parent, true); reason != "" {
-			return reason, msg
-		}
-	}
-	k := t.key(p)
-	n, ok := t.nodes[k]
-	switch {
-	case !ok:
-		t.nodes[k] = node{p, dir}
-		return "", ""
-	case n.path != p:
-		return ReasonCollision, fmt.Sprintf("the name clashes with %q: they differ only in case or Unicode normalisation", n.path)
-	case n.dir && dir:
-		return "", ""
-	case !n.dir && !dir:
-		return ReasonDuplicate, "the archive holds this file twice"
-	default:
-		return ReasonCollision, "the name is both a file and a directory"
 	}
 }

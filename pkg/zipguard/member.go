@@ -1,0 +1,175 @@
+package zipguard
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/skillfs/skillfs/pkg/skillpath"
+)
+
+// kind is what an archive entry is, whatever the format says it with.
+type kind uint8
+
+const (
+	kindFile kind = iota
+	kindDir
+	kindSymlink
+	kindHardlink
+	kindSpecial // device, pipe, socket, or a type the reader does not keep
+)
+
+// member is one entry of an archive of any format, as the shared rules see
+// it. The format readers fill it; assemble decides.
+type member struct {
+	name     string // as written in the archive
+	path     string // clean
+	kind     kind
+	special  string // what a kindSpecial entry is, for the message
+	exec     bool   // marked executable
+	modified time.Time
+	size     int64 // inflated size the archive declares
+	packed   int64 // compressed size, or -1 when the format does not say (tar)
+	// refused is a format-specific reason not to read the entry
+	// (encryption, an unknown method): it matters only inside a skill.
+	refused error
+	node    *node
+	// read returns the content; called once per kept file, in archive
+	// order, after every rule has passed.
+	read func() ([]byte, error)
+}
+
+// classify cleans the names of ms and drops clutter, in archive order. It
+// returns the entries that remain, each with its node in t, and the names
+// of those dropped.
+func classify(ms []member, t *tree) (kept []member, dropped []string, err error) {
+	kept = ms[:0]
+	for _, m := range ms {
+		p, err := skillpath.Clean(m.name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if IsClutter(p) {
+			dropped = append(dropped, m.name)
+			continue
+		}
+		if p == skillpath.Root && m.kind != kindDir {
+			return nil, nil, fail(ReasonEmptyName, m.name, nil, "a file entry has no name")
+		}
+		m.path = p
+		m.node = t.insert(p)
+		kept = append(kept, m)
+	}
+	return kept, dropped, nil
+}
+
+// assemble applies the rules every format shares and returns the clean
+// tree. Entries outside every skill directory are dropped whatever their
+// type (a repository's README, its symbolic links), and listed; inside a
+// skill, a link or special file fails the whole archive, as do clashing
+// names, depth and size limits. Only then is any content read.
+func assemble(ms []member, l Limits) (*Archive, error) {
+	t := newTree()
+	ms, dropped, err := classify(ms, t)
+	if err != nil {
+		return nil, err
+	}
+	skills, err := findSkills(ms)
+	if err != nil {
+		return nil, err
+	}
+	var files []*member
+	for i := range ms {
+		m := &ms[i]
+		if ownerOf(m.node) == nil {
+			if m.kind != kindDir {
+				dropped = append(dropped, m.name)
+			}
+			continue
+		}
+		if err := checkKept(m, l); err != nil {
+			return nil, err
+		}
+		if reason, msg := t.keep(m.node, m.kind == kindDir); reason != "" {
+			return nil, fail(reason, m.name, nil, "%s", msg)
+		}
+		if m.kind == kindFile {
+			files = append(files, m)
+		}
+	}
+	if err := checkSizes(files, l); err != nil {
+		return nil, err
+	}
+	a := &Archive{Dropped: dropped}
+	for _, m := range files {
+		b, err := m.read()
+		if err != nil {
+			return nil, err
+		}
+		mode := fileMode
+		if m.exec {
+			mode = execMode
+		}
+		a.Files = append(a.Files, File{Path: m.path, Data: b, Mode: mode, Modified: m.modified})
+	}
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(x, y int) int { return strings.Compare(files[x].path, files[y].path) })
+	sorted := make([]File, len(files))
+	owners := make([]*node, len(files))
+	for i, k := range order {
+		sorted[i], owners[i] = a.Files[k], files[k].node.owner
+	}
+	a.Files = sorted
+	a.Layout, a.Skills = layout(skills, a.Files, owners)
+	return a, nil
+}
+
+// checkKept applies the per-entry rules to an entry inside a skill.
+func checkKept(m *member, l Limits) error {
+	switch m.kind {
+	case kindSymlink:
+		return fail(ReasonSymlink, m.name, nil, "the skill contains a symbolic link; links are never followed or stored")
+	case kindHardlink:
+		return fail(ReasonHardlink, m.name, nil, "the skill contains a hard link; links are never followed or stored")
+	case kindSpecial:
+		return fail(ReasonSpecialFile, m.name, nil, "the skill contains a special file (%s)", m.special)
+	}
+	if m.refused != nil {
+		return m.refused
+	}
+	if depth := strings.Count(m.path, "/") + 1; depth > l.MaxDepth {
+		return fail(ReasonTooDeep, m.name, nil, "the path is %d levels deep; the limit is %d", depth, l.MaxDepth)
+	}
+	return nil
+}
+
+// checkSizes applies the size and ratio limits to the sizes the archive
+// declares. The readers then hold every entry to its declared size, so a
+// lie is caught without inflating more than the limits allow.
+func checkSizes(files []*member, l Limits) error {
+	var total, packed int64
+	for _, m := range files {
+		if m.size > l.MaxFileSize {
+			return fail(ReasonFileTooLarge, m.name, nil, "the file inflates to %d bytes; the limit is %d", m.size, l.MaxFileSize)
+		}
+		if m.packed >= 0 && tooCompressed(m.size, m.packed, l) {
+			return fail(ReasonRatio, m.name, nil, "the file inflates %d bytes to %d, more than %g:1", m.packed, m.size, l.MaxRatio)
+		}
+		total += m.size
+		packed += max(m.packed, 0)
+		if total > l.MaxTotalSize {
+			return fail(ReasonTotalTooLarge, m.name, nil, "the archive inflates to more than %d bytes", l.MaxTotalSize)
+		}
+	}
+	if packed > 0 && tooCompressed(total, packed, l) {
+		return fail(ReasonRatio, "", nil, "the archive inflates %d bytes to %d, more than %g:1", packed, total, l.MaxRatio)
+	}
+	return nil
+}
+
+func tooCompressed(inflated, compressed int64, l Limits) bool {
+	return inflated >= l.RatioMinSize && float64(inflated) > l.MaxRatio*float64(max(compressed, 1))
+}
