@@ -144,7 +144,7 @@ func TestReadRejectsAmbiguousArchives(t *testing.T) {
 			if _, err := zip.NewReader(bytes.NewReader(z), int64(len(z))); err != nil && h.reason != ReasonCorrupt {
 				t.Fatalf("archive/zip refuses the fixture (%v): it tests nothing", err)
 			}
-			expectRefusal(t, h, z)
+			expectRefusal(t, Read, h, z)
 		})
 	}
 }
@@ -267,6 +267,6 @@ func TestReadDropsEntriesOutsideSkills(t *testing.T) {
 			return build(t, file("pdf/SKILL.md", skillMD), enc(t, "pdf/secret.bin"))
 		}, code: "InvalidArchive", reason: ReasonEncrypted, subject: "pdf/secret.bin"},
 	} {
-		t.Run(h.name, func(t *testing.T) { expectRefusal(t, h, h.zip(t)) })
+		t.Run(h.name, func(t *testing.T) { expectRefusal(t, Read, h, h.zip(t)) })
 	}
 }
