@@ -76,7 +76,9 @@ func BenchmarkRoute1000(b *testing.B) {
 	opts := RouteOptions{History: []string{"earlier we talked about " + benchQueries[3]}, Stats: map[string]Stats{}}
 	i := 0
 	for b.Loop() {
-		ix.Route(benchQueries[i%len(benchQueries)], opts)
+		if _, err := ix.Route(benchQueries[i%len(benchQueries)], opts); err != nil {
+			b.Fatal(err)
+		}
 		i++
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillfs/skillfs/pkg/routing"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -15,10 +16,9 @@ const ReasonNotUserInvocable = "not-user-invocable"
 // per snapshot of the visible, enabled skills with NewIndex; it is
 // read-only afterwards, so one Index may serve concurrent calls.
 type Index struct {
-	skills  []Skill    // sorted by name, then ID
-	names   *nameTable // name or ID → position in skills
-	phrases phraseIndex
-	lex     lexicon
+	skills []Skill    // sorted by name, then ID
+	names  *nameTable // name or ID → position in skills
+	route  *routing.Index
 }
 
 // NewIndex indexes skills. Disabled or invisible skills must be left out
@@ -33,8 +33,11 @@ func NewIndex(skills []Skill) *Index {
 		ix.skills[k] = skills[i]
 	}
 	ix.names = newNameTable(ix.skills, nil)
-	ix.phrases = newPhraseIndex(ix.skills)
-	ix.lex = newLexicon(ix.skills)
+	rs := make([]routing.Skill, len(ix.skills))
+	for i, s := range ix.skills {
+		rs[i] = routingSkill(s)
+	}
+	ix.route = routing.NewIndex(rs)
 	return ix
 }
 
@@ -111,7 +114,7 @@ func newNameTable(skills []Skill, order []int) *nameTable {
 			if _, dup := k.exact[k.key]; !dup {
 				k.exact[k.key] = i
 			}
-			f := fold(k.key)
+			f := routing.Fold(k.key)
 			k.folded[f] = append(k.folded[f], i)
 		}
 	}
@@ -137,7 +140,7 @@ func (t *nameTable) resolve(name string) (int, []int) {
 	if i, ok := t.exactID[name]; ok {
 		return i, nil
 	}
-	f := fold(name)
+	f := routing.Fold(name)
 	for _, folded := range []map[string][]int{t.foldName, t.foldID} {
 		switch list := folded[f]; len(list) {
 		case 0:

@@ -589,13 +589,13 @@ func TestRouteOutcome(t *testing.T) {
 			t.Fatalf("route = %+v", res)
 		}
 		c := res.Candidates[0]
-		if c.Breakdown.SuccessRate != round4(4.0/6) || c.Breakdown.Readiness != 0 {
+		if c.Breakdown.SuccessRate != 0.6667 || c.Breakdown.Readiness != 0 {
 			t.Errorf("weather's breakdown = %+v: want success 4/6 and not ready (no weather-mcp)", c.Breakdown)
 		}
 		// Stored for every context.
 		s2 := newEnvSameDB(t, e).open(t, SessionOptions{})
 		res, _ = s2.Route(ctx, "weather please", RouteOptions{})
-		if len(res.Candidates) == 0 || res.Candidates[0].Breakdown.SuccessRate != round4(4.0/6) {
+		if len(res.Candidates) == 0 || res.Candidates[0].Breakdown.SuccessRate != 0.6667 {
 			t.Errorf("another resolver reads %+v", res.Candidates)
 		}
 		err = s.RecordOutcome(ctx, "ghost", true)

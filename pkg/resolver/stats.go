@@ -68,7 +68,7 @@ func (s *Session) Route(ctx context.Context, query string, opts RouteOptions) (R
 		return m != nil && subset(m.Dependencies.Tools, s.available) && subset(m.Dependencies.MCP, s.mcp)
 	}
 	opts.Exclude = s.isChanged
-	return sn.routing().Route(query, opts), nil
+	return sn.routing().Route(query, opts)
 }
 
 // subset reports whether every name of want is in have; nil have means

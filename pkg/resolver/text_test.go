@@ -1,7 +1,6 @@
 package resolver
 
 import (
-	"slices"
 	"testing"
 	"unicode/utf8"
 )
@@ -44,55 +43,6 @@ func TestTruncate(t *testing.T) {
 		}
 		if n := utf8.RuneCountInString(got); n > c.limit {
 			t.Errorf("truncate(%q, %d) has %d runes", c.in, c.limit, n)
-		}
-	}
-}
-
-func TestTerms(t *testing.T) {
-	var got []string
-	for _, tm := range terms(fold("Extract the PDFs with pdf-tools: 查一下天气 的 A 3 libraries' ＡＰＩ")) {
-		got = append(got, tm.text)
-	}
-	want := []string{"extract", "pdf", "pdf", "tool", "查一", "下天", "天气", "3", "library", "api"}
-	if !slices.Equal(got, want) {
-		t.Errorf("terms = %q, want %q", got, want)
-	}
-}
-
-func TestPhraseMatch(t *testing.T) {
-	skills := []Skill{
-		{ID: "a", Triggers: []string{"pr", "天气", "c++", "Pull  Request", "git"}, AntiTriggers: []string{"天气 api"}},
-		{ID: "b", Triggers: []string{"pdf"}},
-		{ID: "hidden", Triggers: []string{"print"}, DisableModelInvocation: true},
-	}
-	idx := newPhraseIndex(skills)
-	for _, c := range []struct {
-		query    string
-		triggers []string // of skill a
-		anti     bool
-		b        bool
-	}{
-		{"print this", nil, false, false},
-		{"open a pr now", []string{"pr"}, false, false},
-		{"pr", []string{"pr"}, false, false},
-		{"pr-123", []string{"pr"}, false, false},
-		{"明天天气怎么样", []string{"天气"}, false, false},
-		{"天气 api 文档", []string{"天气"}, true, false},
-		{"write c++ code", []string{"c++"}, false, false},
-		{"review the pull request", []string{"pull request"}, false, false},
-		{"github actions", nil, false, false},
-		{"git pr", []string{"git", "pr"}, false, false},
-		{"pdf文件", nil, false, true},
-		{"pdfs", nil, false, false},
-	} {
-		hits := idx.match(fold(c.query))
-		var triggers []string
-		anti := false
-		if h := hits[0]; h != nil {
-			triggers, anti = h.triggers, h.anti
-		}
-		if !slices.Equal(triggers, c.triggers) || anti != c.anti || (hits[1] != nil) != c.b || hits[2] != nil {
-			t.Errorf("%q: triggers %q anti %v, b %v, hidden %v", c.query, triggers, anti, hits[1] != nil, hits[2] != nil)
 		}
 	}
 }

@@ -1,17 +1,18 @@
-package resolver
+package routing
 
 import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/kljensen/snowball/english"
 	"golang.org/x/text/unicode/norm"
 )
 
-// fold returns s as routing compares text: NFKC-normalized (so full-width
+// Fold returns s as routing compares text: NFKC-normalized (so full-width
 // "ＰＤＦ" is "pdf"), lower-cased, each run of white space one space, none
 // at either end.
-func fold(s string) string {
+func Fold(s string) string {
 	return strings.Join(strings.Fields(strings.ToLower(norm.NFKC.String(s))), " ")
 }
 
@@ -22,9 +23,9 @@ func isCJK(r rune) bool {
 	return r >= 0x1100 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
-// isWordRune reports whether r belongs to a word of a script written with
+// IsWordRune reports whether r belongs to a word of a script written with
 // spaces between words.
-func isWordRune(r rune) bool {
+func IsWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 	}
@@ -36,10 +37,10 @@ func isWordRune(r rune) bool {
 func unitEnd(s string, i int) int {
 	r, size := utf8.DecodeRuneInString(s[i:])
 	end := i + size
-	if isWordRune(r) {
+	if IsWordRune(r) {
 		for end < len(s) {
 			r, n := utf8.DecodeRuneInString(s[end:])
-			if !isWordRune(r) {
+			if !IsWordRune(r) {
 				break
 			}
 			end += n
@@ -57,8 +58,9 @@ type term struct {
 }
 
 // terms splits folded text into index terms: words of letters and digits
-// (so "pdf-tools" is "pdf" and "tool"), with plurals stemmed and stop
-// words and single letters dropped, and CJK runs as overlapping character bigrams, or the
+// (so "pdf-tools" is "pdf" and "tool"), stemmed by the Snowball English
+// stemmer ("merging" and "merge" are "merg"), with stop words and single
+// letters dropped; and CJK runs as overlapping character bigrams, or the
 // character alone in a run of one, so that "查一下天气" shares "天气" with
 // "天气预报".
 func terms(folded string) []term {
@@ -66,15 +68,16 @@ func terms(folded string) []term {
 	for i := 0; i < len(folded); {
 		r, size := utf8.DecodeRuneInString(folded[i:])
 		switch {
-		case isWordRune(r):
+		case IsWordRune(r):
 			end := unitEnd(folded, i)
-			if w := stem(folded[i:end]); !stopWords[w] && (len(w) > 1 || w[0] >= '0' && w[0] <= '9') {
-				out = append(out, term{text: w})
+			w := folded[i:end]
+			if !stopWords[w] && (len(w) > 1 || w[0] >= '0' && w[0] <= '9') {
+				out = append(out, term{text: stem(w)})
 			}
 			i = end
 		case isCJK(r):
-			var run []rune
 			end := i
+			var run []rune
 			for end < len(folded) {
 				r, n := utf8.DecodeRuneInString(folded[end:])
 				if !isCJK(r) {
@@ -92,6 +95,27 @@ func terms(folded string) []term {
 	return out
 }
 
+// stem returns the Snowball stem of an English word; other words (those
+// with letters outside ASCII) are left as they are, since the English
+// stemmer would mangle them.
+func stem(w string) string {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			return w
+		}
+	}
+	if len(w) <= 2 {
+		return w
+	}
+	st := english.Stem(w, false)
+	// Snowball keeps the "s" of a plural without a vowel before it:
+	// acronyms such as "pdfs" or "csvs", common in requests.
+	if st == w && len(w) > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's' && !strings.ContainsAny(w, "aeiouy") {
+		return w[:len(w)-1]
+	}
+	return st
+}
+
 func appendCJK(out []term, run []rune) []term {
 	if len(run) == 1 {
 		if t := string(run); !stopWords[t] {
@@ -107,27 +131,16 @@ func appendCJK(out []term, run []rune) []term {
 	return out
 }
 
-// stem strips English plural endings, so that "tables" finds "table".
-func stem(w string) string {
-	switch {
-	case len(w) > 4 && strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
-		!strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		return w[:len(w)-1]
-	}
-	return w
-}
-
 // stopWords say nothing about which skill a message needs. They are
-// written as stem leaves them: "doe" is "does".
+// matched before stemming.
 var stopWords = setOf(
-	"about", "all", "an", "and", "any", "are", "as", "at", "be", "but", "by", "can", "could",
-	"do", "doe", "for", "from", "get", "give", "has", "have", "help", "how", "if", "in", "into",
-	"is", "it", "its", "just", "me", "my", "need", "not", "of", "on", "or", "our", "out", "please",
-	"should", "skill", "so", "some", "that", "the", "their", "them", "then", "there", "these",
-	"this", "those", "to", "up", "us", "use", "used", "using", "want", "was", "we", "what",
-	"when", "where", "which", "who", "will", "with", "would", "you", "your",
+	"a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can",
+	"could", "do", "does", "doing", "done", "for", "from", "get", "give", "got", "has", "have", "help",
+	"here", "how", "i", "if", "in", "into", "is", "it", "its", "it's", "just", "let", "like", "make",
+	"me", "my", "need", "needs", "not", "now", "of", "on", "one", "or", "our", "out", "please", "should",
+	"skill", "skills", "so", "some", "something", "that", "the", "their", "them", "then", "there",
+	"these", "this", "those", "to", "up", "us", "use", "used", "using", "want", "was", "we", "what",
+	"when", "where", "which", "who", "will", "with", "would", "you", "your", "i'm", "can't", "don't",
 	"一下", "一个", "一些", "帮我", "请帮", "我们", "你们", "我想", "可以", "这个", "那个", "什么",
 	"怎么", "如何", "需要", "使用", "技能", "的", "了", "吗", "吧", "呢", "请", "我", "你", "是", "在", "和", "把",
 )

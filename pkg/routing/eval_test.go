@@ -1,0 +1,280 @@
+package routing
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillfs/skillfs/internal/realskills"
+)
+
+// evalCase is a request of testdata/eval.tsv and the names of the skills
+// that count as right for it (none: no skill fits).
+type evalCase struct {
+	want    []string
+	request string
+	heldOut bool // every other request is held out of tuning
+}
+
+func readEval(t testing.TB) []evalCase {
+	f, err := os.Open("testdata/eval.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []evalCase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		want, request, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("eval.tsv: no tab in %q", line)
+		}
+		c := evalCase{request: request, heldOut: len(cases)%2 == 1}
+		if want != "-" {
+			c.want = strings.Split(want, "|")
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// ranker is what the evaluation compares: the names of the best skills
+// for a request, best first, and the one it would pick alone ("" for
+// none).
+type ranker func(request string) (ranked []string, pick string)
+
+// scores are an evaluation's figures, in percent.
+type scores struct {
+	top1, top3       float64 // over requests a skill fits
+	pickPrecision    float64 // of the picks, the right ones
+	picks            int
+	falsePositive    float64 // of the requests no skill fits, those given a pick
+	fit, none, right int
+}
+
+func evaluate(cases []evalCase, rank ranker) scores {
+	var s scores
+	var top1, top3, noneFP int
+	for _, c := range cases {
+		ranked, pick := rank(c.request)
+		if c.want == nil {
+			s.none++
+			if pick != "" {
+				noneFP++
+				s.picks++
+			}
+			continue
+		}
+		s.fit++
+		if len(ranked) > 0 && slices.Contains(c.want, ranked[0]) {
+			top1++
+		}
+		if slices.ContainsFunc(ranked[:min(3, len(ranked))], func(n string) bool { return slices.Contains(c.want, n) }) {
+			top3++
+		}
+		if pick != "" {
+			s.picks++
+			if slices.Contains(c.want, pick) {
+				s.right++
+			}
+		}
+	}
+	pct := func(a, b int) float64 {
+		if b == 0 {
+			return math.NaN()
+		}
+		return 100 * float64(a) / float64(b)
+	}
+	s.top1, s.top3 = pct(top1, s.fit), pct(top3, s.fit)
+	s.pickPrecision, s.falsePositive = pct(s.right, s.picks), pct(noneFP, s.none)
+	return s
+}
+
+func (s scores) String() string {
+	return fmt.Sprintf("top-1 %5.1f%%  top-3 %5.1f%%  auto-pick precision %5.1f%% (%d picks)  none picked %5.1f%%  [%d requests + %d that fit none]",
+		s.top1, s.top3, s.pickPrecision, s.picks, s.falsePositive, s.fit, s.none)
+}
+
+// routerRanker ranks with Route.
+func routerRanker(ix *Index) ranker {
+	return func(q string) ([]string, string) {
+		r, err := ix.Route(q, Options{})
+		if err != nil {
+			panic(err)
+		}
+		names := make([]string, len(r.Candidates))
+		byID := map[string]string{}
+		for i, c := range r.Candidates {
+			names[i] = c.Name
+			byID[c.ID] = c.Name
+		}
+		return names, byID[r.Plan.Primary]
+	}
+}
+
+// bm25 is the baseline: plain BM25 (k1 1.2, b 0.75) over each skill's
+// name and description, words lower-cased without stemming, CJK as
+// bigrams; it picks its best skill whenever one shares a word with the
+// request.
+type bm25 struct {
+	names    []string
+	postings map[string]map[int]int
+	lens     []float64
+	avg      float64
+}
+
+func plainTerms(s string) []string {
+	var out []string
+	for _, t := range splitPlain(Fold(s)) {
+		out = append(out, t)
+	}
+	return out
+}
+
+// splitPlain splits folded text as terms does, but keeps every word as it
+// is.
+func splitPlain(folded string) []string {
+	var out []string
+	for i := 0; i < len(folded); {
+		end := unitEnd(folded, i)
+		u := folded[i:end]
+		r := []rune(u)
+		switch {
+		case IsWordRune(r[0]):
+			out = append(out, u)
+		case isCJK(r[0]):
+			// A run of CJK units: gather it and split it in bigrams.
+			j := end
+			run := r
+			for j < len(folded) {
+				e := unitEnd(folded, j)
+				rr := []rune(folded[j:e])
+				if !isCJK(rr[0]) {
+					break
+				}
+				run = append(run, rr...)
+				j = e
+			}
+			for _, t := range appendCJK(nil, run) {
+				out = append(out, t.text)
+			}
+			end = j
+		}
+		i = end
+	}
+	return out
+}
+
+func newBM25(skills []Skill) *bm25 {
+	b := &bm25{postings: map[string]map[int]int{}}
+	for i, s := range skills {
+		b.names = append(b.names, s.Name)
+		ts := plainTerms(s.Name + " " + s.Description)
+		b.lens = append(b.lens, float64(len(ts)))
+		b.avg += float64(len(ts))
+		for _, t := range ts {
+			if b.postings[t] == nil {
+				b.postings[t] = map[int]int{}
+			}
+			b.postings[t][i]++
+		}
+	}
+	b.avg /= float64(len(skills))
+	return b
+}
+
+func (b *bm25) rank(q string) ([]string, string) {
+	scores := map[int]float64{}
+	n := float64(len(b.names))
+	seen := map[string]bool{}
+	for _, t := range plainTerms(q) {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		ps := b.postings[t]
+		idf := math.Log(1 + (n-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		for d, tf := range ps {
+			f := float64(tf)
+			scores[d] += idf * f * 2.2 / (f + 1.2*(0.25+0.75*b.lens[d]/b.avg))
+		}
+	}
+	docs := top(scores, 10, func(int) bool { return false })
+	names := make([]string, len(docs))
+	for i, d := range docs {
+		names[i] = b.names[d]
+	}
+	if len(names) == 0 {
+		return nil, ""
+	}
+	return names, names[0]
+}
+
+// realIndexSkills are the real downloads' skills as routing sees them.
+func realIndexSkills(t testing.TB) []Skill {
+	real, err := realskills.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(real) == 0 {
+		t.Skip("SKIPPED: no real repository downloads (set SKILLFS_REAL_REPOS to a folder of OWNER+NAME.zip files)")
+	}
+	skills := make([]Skill, len(real))
+	ids := map[string]int{}
+	for i, s := range real {
+		id := s.Name
+		if ids[id]++; ids[id] > 1 {
+			id = fmt.Sprintf("%s-v%d", id, ids[id])
+		}
+		skills[i] = Skill{ID: id, Name: s.Name, Description: s.Description, WhenToUse: s.WhenToUse,
+			Triggers: s.Triggers, AntiTriggers: s.AntiTriggers, CostHint: s.CostHint, ParallelSafe: s.ParallelSafe,
+			DisableModelInvocation: s.DisableModelInvocation}
+	}
+	return skills
+}
+
+// TestEvaluation prints how the router and the BM25 baseline do on the
+// requests of testdata/eval.tsv with the real downloads' skills: over all
+// requests, over the half used to tune the router, and over the held-out
+// half. It prints figures, asserting none: `make bench` shows them.
+func TestEvaluation(t *testing.T) {
+	skills := realIndexSkills(t)
+	cases := readEval(t)
+	router, baseline := routerRanker(NewIndex(skills)), newBM25(skills).rank
+	for _, part := range []struct {
+		name string
+		keep func(evalCase) bool
+	}{
+		{"all", func(evalCase) bool { return true }},
+		{"tuning half", func(c evalCase) bool { return !c.heldOut }},
+		{"held-out half", func(c evalCase) bool { return c.heldOut }},
+	} {
+		sub := slices.DeleteFunc(slices.Clone(cases), func(c evalCase) bool { return !part.keep(c) })
+		t.Logf("%d skills, %s:", len(skills), part.name)
+		t.Logf("  router: %s", evaluate(sub, router))
+		t.Logf("  BM25:   %s", evaluate(sub, baseline))
+	}
+	// SKILLFS_EVAL_MISSES=1 lists the tuning half's misses, which is all
+	// that tuning may look at.
+	if testing.Verbose() && os.Getenv("SKILLFS_EVAL_MISSES") != "" {
+		for _, c := range cases {
+			if c.heldOut {
+				continue
+			}
+			ranked, pick := router(c.request)
+			bm, _ := baseline(c.request)
+			top := ranked[:min(3, len(ranked))]
+			if c.want == nil && pick != "" || c.want != nil && (len(ranked) == 0 || !slices.Contains(c.want, ranked[0]) || pick != "" && !slices.Contains(c.want, pick)) {
+				t.Logf("MISS %q want %v: top %v pick %q (bm25 %v)", c.request, c.want, top, pick, bm[:min(3, len(bm))])
+			}
+		}
+	}
+}

@@ -1,0 +1,61 @@
+package routing
+
+import (
+	"fmt"
+	"strings"
+)
+
+// explain says in words why c scored as it did, one sentence per
+// component worth mentioning, for a UI to show beside the score.
+func explain(c Candidate, st Stats) []string {
+	b := c.Breakdown
+	var why []string
+	switch c.Source {
+	case SourceForced:
+		why = append(why, "You asked for this skill by name.")
+	case SourceTrigger:
+		why = append(why, fmt.Sprintf("Your request contains its trigger phrase %s.", quoteList(c.Triggers)))
+	case SourceSemantic:
+		why = append(why, "Its description is close in meaning to your request.")
+	default:
+		why = append(why, "It shares words with your request.")
+	}
+	switch {
+	case b.Intent >= 0.99:
+		why = append(why, "It matches your request's distinctive words fully.")
+	case b.Intent > 0:
+		why = append(why, fmt.Sprintf("It matches %d%% of what distinguishes your request.", int(b.Intent*100+0.5)))
+	default:
+		why = append(why, "None of your request's distinctive words are in its name or description.")
+	}
+	if runs := st.Success + st.Failure; runs > 0 {
+		why = append(why, fmt.Sprintf("It succeeded %d of the %d times it was used.", st.Success, runs))
+	}
+	if b.Readiness == 0 {
+		why = append(why, "A tool or MCP server it needs is not available now.")
+	}
+	switch b.Cost {
+	case 1:
+		why = append(why, "It is marked as cheap to run.")
+	case 0:
+		why = append(why, "It is marked as costly to run.")
+	}
+	if b.Conflict == 0 && !c.Forced {
+		why = append(why, "Another skill scores about as well.")
+	}
+	if b.AntiTrigger < 0 {
+		why = append(why, "Your request contains a phrase it says it is not for.")
+	}
+	if len(c.Identical) > 0 {
+		why = append(why, fmt.Sprintf("Identical copies count once: %s.", strings.Join(c.Identical, ", ")))
+	}
+	return why
+}
+
+func quoteList(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = `"` + s + `"`
+	}
+	return strings.Join(q, ", ")
+}

@@ -1,0 +1,212 @@
+package routing
+
+import (
+	"math"
+	"slices"
+)
+
+// BM25's term-frequency saturation.
+const bm25K1 = 1.2
+
+// field is a part of a skill that lexical recall reads, with how much one
+// of its words counts and how much its length dilutes them (BM25F).
+type field struct {
+	weight float64
+	b      float64
+	text   func(Skill) []string
+}
+
+// fields: a word of the name counts most, then a trigger's, then
+// when_to_use's, then the description's; long descriptions are diluted,
+// names and triggers hardly at all, since they are short by nature. A
+// skill whose name is the message's word thus beats one that mentions it
+// in passing.
+var fields = []field{
+	{weight: 3, b: 0.2, text: func(s Skill) []string { return []string{s.Name} }},
+	{weight: 2, b: 0.2, text: func(s Skill) []string { return s.Triggers[:min(len(s.Triggers), MaxPhrases)] }},
+	{weight: 1.5, b: 0.75, text: func(s Skill) []string { return []string{s.WhenToUse} }},
+	{weight: 1, b: 0.75, text: func(s Skill) []string { return []string{s.Description} }},
+}
+
+const (
+	// historyTurns is how many of the latest history messages routing
+	// reads, and historyWeight how much one of their terms counts against
+	// a term of the message itself.
+	historyTurns  = 3
+	historyWeight = 0.5
+	// unknownWordWeight is the share of its IDF that a word of the
+	// message no skill uses counts for.
+	unknownWordWeight = 0.5
+)
+
+// nameBoost is how much more relevant a skill is when the message holds
+// every word of its name (proportionally for some of them): "deploy to
+// Vercel" is for deploy-to-vercel before a skill that mentions Vercel.
+const nameBoost = 0.5
+
+type posting struct {
+	doc int     // position in Index.skills
+	tf  float64 // BM25F's pseudo-frequency: weighted, length-normalised
+}
+
+// lexicon is a BM25F index over each skill's fields.
+type lexicon struct {
+	postings map[string][]posting
+	docs     int
+	// nameTerms are each skill's distinct name terms: a message that
+	// holds all of them names the skill's subject outright.
+	nameTerms [][]string
+}
+
+func newLexicon(skills []Skill) lexicon {
+	lx := lexicon{postings: map[string][]posting{}, nameTerms: make([][]string, len(skills))}
+	// Field lengths, for their average.
+	lens := make([][]float64, len(fields))
+	avg := make([]float64, len(fields))
+	toks := make([][][]term, len(fields))
+	for f, fd := range fields {
+		lens[f] = make([]float64, len(skills))
+		toks[f] = make([][]term, len(skills))
+		for i, s := range skills {
+			if s.DisableModelInvocation {
+				continue
+			}
+			for _, t := range fd.text(s) {
+				ts := terms(Fold(t))
+				toks[f][i] = append(toks[f][i], ts...)
+			}
+			lens[f][i] = float64(len(toks[f][i]))
+			avg[f] += lens[f][i]
+		}
+	}
+	for _, s := range skills {
+		if !s.DisableModelInvocation {
+			lx.docs++
+		}
+	}
+	for f := range avg {
+		if lx.docs > 0 {
+			avg[f] /= float64(lx.docs)
+		}
+		avg[f] = max(avg[f], 1)
+	}
+	tf := map[string]float64{}
+	var order []string // first occurrences, so that postings are built in a fixed order
+	for i, s := range skills {
+		if s.DisableModelInvocation {
+			continue
+		}
+		clear(tf)
+		order = order[:0]
+		for _, t := range toks[0][i] {
+			if !slices.Contains(lx.nameTerms[i], t.text) {
+				lx.nameTerms[i] = append(lx.nameTerms[i], t.text)
+			}
+		}
+		for f, fd := range fields {
+			norm := 1 - fd.b + fd.b*lens[f][i]/avg[f]
+			for _, t := range toks[f][i] {
+				if _, ok := tf[t.text]; !ok {
+					order = append(order, t.text)
+				}
+				tf[t.text] += fd.weight / norm
+			}
+		}
+		for _, t := range order {
+			lx.postings[t] = append(lx.postings[t], posting{doc: i, tf: tf[t]})
+		}
+	}
+	return lx
+}
+
+// idf is BM25's inverse document frequency of a term n documents have.
+func (lx *lexicon) idf(n int) float64 {
+	return math.Log(1 + (float64(lx.docs-n)+0.5)/(float64(n)+0.5))
+}
+
+// weightedTerm is a term of the message or its context.
+type weightedTerm struct {
+	term
+	weight float64
+}
+
+// relevance returns, for each document that shares a term with the
+// folded message q (or its context), BM25F normalised to 0..1: the
+// IDF-weighted share of the message's terms it has, each counted by its
+// saturated frequency tf/(k1+tf), which a word of the name brings to 0.7
+// and one passing mention in an average description to 0.45.
+//
+// Terms of the context (recent history, where the conversation happens)
+// count historyWeight and only when some skill has them: context adds to
+// the message without diluting it. A word of the message no skill has
+// counts unknownWordWeight of its IDF, so that "write me a story about a
+// file" is not wholly about files; a CJK bigram no skill has is ignored,
+// since most bigrams of a sentence straddle two words and mean nothing.
+func (lx *lexicon) relevance(q string, context []string) map[int]float64 {
+	var ts []weightedTerm
+	seen := map[string]bool{}
+	for _, t := range terms(q) {
+		if !seen[t.text] {
+			seen[t.text] = true
+			ts = append(ts, weightedTerm{term: t, weight: 1})
+		}
+	}
+	for _, h := range context {
+		for _, t := range terms(Fold(h)) {
+			if !seen[t.text] && len(lx.postings[t.text]) > 0 {
+				seen[t.text] = true
+				ts = append(ts, weightedTerm{term: t, weight: historyWeight})
+			}
+		}
+	}
+	scores := map[int]float64{}
+	total := 0.0
+	for _, t := range ts {
+		ps := lx.postings[t.text]
+		if len(ps) == 0 { // only the message's own terms can be unknown
+			if !t.cjk {
+				total += unknownWordWeight * lx.idf(0)
+			}
+			continue
+		}
+		w := t.weight * lx.idf(len(ps))
+		total += w
+		for _, p := range ps {
+			scores[p.doc] += w * p.tf / (bm25K1 + p.tf)
+		}
+	}
+	for d := range scores {
+		scores[d] /= total
+		if names := lx.nameTerms[d]; len(names) > 0 {
+			in := 0
+			for _, n := range names {
+				if seen[n] {
+					in++
+				}
+			}
+			scores[d] *= 1 + nameBoost*float64(in)/float64(len(names))
+		}
+	}
+	return scores
+}
+
+// top returns the k documents with the highest scores, ties in document
+// order, leaving out those skip rejects.
+func top(scores map[int]float64, k int, skip func(int) bool) []int {
+	docs := make([]int, 0, len(scores))
+	for d := range scores {
+		if !skip(d) {
+			docs = append(docs, d)
+		}
+	}
+	slices.SortFunc(docs, func(a, b int) int {
+		if scores[a] != scores[b] {
+			if scores[a] > scores[b] {
+				return -1
+			}
+			return 1
+		}
+		return a - b
+	})
+	return docs[:min(k, len(docs))]
+}

@@ -1,0 +1,93 @@
+package routing
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+func TestRouteLimits(t *testing.T) {
+	ix := NewIndex([]Skill{{ID: "pdf", Name: "pdf", Description: "PDF files."}})
+	long := strings.Repeat("pdf ", MaxQueryBytes/4+1)
+	for _, c := range []struct {
+		name  string
+		query string
+		opts  Options
+		code  skillerr.Code
+	}{
+		{"query", long, Options{}, skillerr.TooLarge},
+		{"context", "pdf", Options{Context: long}, skillerr.TooLarge},
+		{"history message", "pdf", Options{History: []string{long}}, skillerr.TooLarge},
+		{"history length", "pdf", Options{History: make([]string, MaxHistory+1)}, skillerr.TooLarge},
+		{"threshold", "pdf", Options{Threshold: 1.5}, skillerr.InvalidArgument},
+		{"margin", "pdf", Options{Margin: -0.1}, skillerr.InvalidArgument},
+		{"topK", "pdf", Options{TopK: MaxTopK + 1}, skillerr.InvalidArgument},
+		{"negative topK", "pdf", Options{TopK: -1}, skillerr.InvalidArgument},
+	} {
+		if _, err := ix.Route(c.query, c.opts); skillerr.CodeOf(err) != c.code {
+			t.Errorf("%s: %v, want %s", c.name, err, c.code)
+		}
+	}
+	if _, err := ix.Route(long[:MaxQueryBytes], Options{History: make([]string, MaxHistory)}); err != nil {
+		t.Errorf("at the limits: %v", err)
+	}
+}
+
+// generatedSkills is a small catalog with the features of the real
+// downloads that routing meets: byte-identical copies under two names
+// (docx and docx-v2, as K-Dense's copies of anthropics' skills), CRLF and
+// long descriptions, names that are the subject ("pdf") beside skills
+// that mention it in passing, "Use when" descriptions, triggers in
+// another language.
+func generatedSkills() []Skill {
+	long := strings.Repeat("Handles experiments, datasets, pipelines and reports for laboratories. ", 20)
+	return []Skill{
+		{ID: "pdf", Name: "pdf", Description: "Use this skill for PDF files: merging, splitting, extracting text and tables,\r\nfilling forms."},
+		{ID: "canvas-design", Name: "canvas-design", Description: "Create visual art as .png and .pdf documents with a design philosophy."},
+		{ID: "docx", Name: "docx", Description: "Create, read and edit Word documents (.docx) with tracked changes."},
+		{ID: "docx-v2", Name: "docx", Description: "Create, read and edit Word documents (.docx) with tracked changes."},
+		{ID: "xlsx", Name: "xlsx", Description: "Spreadsheets: formulas, pivot tables and charts in Excel workbooks."},
+		{ID: "systematic-debugging", Name: "systematic-debugging", Description: "Use when encountering any bug, test failure or unexpected behavior, before proposing fixes."},
+		{ID: "test-driven-development", Name: "test-driven-development", Description: "Use when implementing any feature or bugfix, before writing implementation code."},
+		{ID: "lab-toolkit", Name: "lab-toolkit", Description: long},
+		{ID: "weather", Name: "weather", Description: "Forecasts for a city.", Triggers: []string{"天气", "forecast"}},
+	}
+}
+
+// TestGeneratedEvaluation is the always-running counterpart of
+// TestEvaluation: the same measures on a generated catalog, where the
+// router must pick right, never pick for a request no skill fits, and
+// rank at least as well as BM25.
+func TestGeneratedEvaluation(t *testing.T) {
+	skills := generatedSkills()
+	cases := []evalCase{
+		{want: []string{"pdf"}, request: "merge these PDFs"},
+		{want: []string{"pdf"}, request: "PDF"},
+		{want: []string{"docx"}, request: "edit my Word document"},
+		{want: []string{"xlsx"}, request: "build a pivot in Excel"},
+		{want: []string{"systematic-debugging"}, request: "my tests fail and I don't know why, find the bug"},
+		{want: []string{"test-driven-development"}, request: "implement the feature test first"},
+		{want: []string{"weather"}, request: "明天天气怎么样"},
+		{request: "tell me a joke"},
+		{request: "book a table for two"},
+		{request: "你好"},
+	}
+	ix := NewIndex(skills)
+	router := evaluate(cases, routerRanker(ix))
+	baseline := evaluate(cases, newBM25(skills).rank)
+	t.Logf("router: %s", router)
+	t.Logf("BM25:   %s", baseline)
+	if router.top1 < baseline.top1 || router.falsePositive > 0 || router.right != router.picks {
+		t.Errorf("router %s; BM25 %s", router, baseline)
+	}
+	// The copies of docx count once: one candidate naming the other.
+	r, err := ix.Route("edit my Word document", Options{})
+	if err != nil || len(r.Candidates) == 0 || r.Candidates[0].ID != "docx" || len(r.Candidates[0].Identical) != 1 || r.Plan.Primary != "docx" {
+		t.Errorf("identical copies: %+v, %v", r, err)
+	}
+	// "PDF" alone names pdf's subject: pdf, not a skill that mentions it.
+	if r, _ := ix.Route("PDF", Options{}); r.Candidates[0].ID != "pdf" {
+		t.Errorf("PDF: %+v", r.Candidates)
+	}
+}
