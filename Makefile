@@ -111,7 +111,9 @@ fuzz:
 BENCHTIME ?= 5x
 bench: build $(WASMEXEC) $(CHROMIUM) $(NODE_DEPS)
 	$(GO) run ./internal/benchpack/cmd/benchpack -o $(BIN)/bench
-	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchtime=$(BENCHTIME) -exec=$(WASMEXEC) ./pkg/registry ./pkg/resolver 2>&1 | grep -v "$(NOISE)"
+	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchtime=$(BENCHTIME) -exec=$(WASMEXEC) ./pkg/registry ./pkg/resolver ./pkg/routing 2>&1 | grep -v "$(NOISE)"
+	@echo "Routing evaluation (real skills from $${SKILLFS_REAL_REPOS:-/work/data}; testdata/eval.tsv):"
+	$(GO) test -count=1 -run '^(TestEvaluation|TestGeneratedEvaluation)$$' -v ./pkg/routing | grep -E 'router|BM25|skills,|SKIP'
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(BIN)/bench/hello.wasm ./internal/benchpack/hello
 	$(NODE) web/bench/run.mjs $(BIN)/bench/pack.zip --runs 3 --timeout 600 --coldstart $(BIN)/bench/small1000.zip --hello $(BIN)/bench/hello.wasm \
 	  --list $(BIN)/bench/small1000.zip --list $(BIN)/bench/small10000.zip

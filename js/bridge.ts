@@ -180,30 +180,52 @@ export interface ToolDecision {
   message?: string;
 }
 
+/** A candidate's score, component by component (seed 004's weights). */
 export interface ScoreBreakdown {
+  /** How well the skill matches the request, 0..1: lexical relevance over
+   * name, triggers, when_to_use and description (or semantic similarity). */
   intent: number;
+  /** 1 when named by the user, 0.9 when a trigger occurs, 0.6 otherwise. */
   trigger: number;
+  /** (successes + 1) / (runs + 2): 0.5 for a skill never run. */
   successRate: number;
+  /** 1 when its tools and MCP servers are available, 0 when not. */
   readiness: number;
+  /** 1 for cost hint low, 0.5 for medium or none, 0 for high. */
   cost: number;
+  /** 1 when no other candidate scores within 0.05 of it, 0 otherwise. */
   conflict: number;
+  /** -0.5 when one of its anti-triggers occurs, 0 otherwise. */
   antiTrigger: number;
 }
 
 export interface RouteCandidate {
   id: string;
   name: string;
-  /** How the skill was recalled: forced, trigger or lexical. */
-  source: string;
+  /** How the skill was recalled: forced, trigger, lexical or semantic. */
+  source: "forced" | "trigger" | "lexical" | "semantic";
   /** The triggers the query matched. */
-  triggers: string[];
+  triggers?: string[];
   score: number;
   forced: boolean;
+  /** Other skills that say exactly what this one says (copies), counted
+   * once as this candidate. */
+  identical?: string[];
   breakdown: ScoreBreakdown;
+  /** The score explained in sentences a UI can show. */
+  why: string[];
 }
 
 export interface RoutePlan {
+  /** The skill to activate; "" when there is no clear choice. */
   primary: string;
+  /** Why: forced (named by the user), clear (clears the threshold and the
+   * margin), close (candidates within the margin: see close), below (none
+   * reaches the threshold) or none (nothing recalled). */
+  decision: "forced" | "clear" | "close" | "below" | "none";
+  /** With decision "close": the candidates the request could be for, best
+   * first; a host may ask the user. */
+  close?: string[];
   fallbacks: string[];
   parallel: string[][];
 }
@@ -218,6 +240,13 @@ export interface RouteOptions {
   history?: string[];
   /** Where the conversation happens: the page's title, the task at hand. */
   context?: string;
+  /** How many skills relevance alone recalls (1..50; 3 by default). */
+  topK?: number;
+  /** The score a candidate needs to be picked (0..1; 0.65 by default). */
+  threshold?: number;
+  /** How far the best candidate must lead the next to be picked (0..1;
+   * 0.04 by default). */
+  margin?: number;
 }
 
 export interface SessionStatus {

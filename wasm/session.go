@@ -105,11 +105,15 @@ var sessionMethods = map[string]method{
 		return result{}, s.CheckTool(a.Name, a.Input)
 	}),
 	"session.route": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
-		Query   string   `json:"query"`
-		History []string `json:"history"`
-		Context string   `json:"context"`
+		Query     string   `json:"query"`
+		History   []string `json:"history"`
+		Context   string   `json:"context"`
+		TopK      int      `json:"topK"`
+		Threshold float64  `json:"threshold"`
+		Margin    float64  `json:"margin"`
 	}) (result, error) {
-		return value(s.Route(ctx, a.Query, resolver.RouteOptions{History: a.History, Context: a.Context}))
+		return value(s.Route(ctx, a.Query, resolver.RouteOptions{History: a.History, Context: a.Context,
+			TopK: a.TopK, Threshold: a.Threshold, Margin: a.Margin}))
 	}),
 	"session.recordOutcome": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
 		ID string `json:"id"`

@@ -132,23 +132,23 @@ type Options struct {
 }
 
 func (o Options) validate(query string) error {
-	tooLong := func(what string, s string) error {
+	tooLong := func(field, what, s string) error {
 		if len(s) > MaxQueryBytes {
-			return skillerr.New(skillerr.TooLarge, what, "%s is %d bytes; routing reads at most %d", what, len(s), MaxQueryBytes)
+			return skillerr.New(skillerr.TooLarge, field, "%s is %d bytes; routing reads at most %d", what, len(s), MaxQueryBytes)
 		}
 		return nil
 	}
-	if err := tooLong("the request", query); err != nil {
+	if err := tooLong("query", "the request", query); err != nil {
 		return err
 	}
-	if err := tooLong("the context", o.Context); err != nil {
+	if err := tooLong("context", "the context", o.Context); err != nil {
 		return err
 	}
 	if len(o.History) > MaxHistory {
 		return skillerr.New(skillerr.TooLarge, "history", "the history has %d messages; pass at most %d (only the last three are read)", len(o.History), MaxHistory)
 	}
 	for _, h := range o.History {
-		if err := tooLong("a history message", h); err != nil {
+		if err := tooLong("history", "a message of the history", h); err != nil {
 			return err
 		}
 	}

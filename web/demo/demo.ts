@@ -142,10 +142,13 @@ class Demo {
       const r = await this.session.route(query);
       const rows = r.candidates.map((c) => el('tr', {},
         el('td', {}, c.id), el('td', { className: 'score' }, c.score.toFixed(3)),
-        el('td', { className: 'score' }, `intent ${c.breakdown.intent.toFixed(2)} · trigger ${c.breakdown.trigger.toFixed(2)} · cost ${c.breakdown.cost.toFixed(2)}`)));
+        el('td', { className: 'score' }, `intent ${c.breakdown.intent.toFixed(2)} · trigger ${c.breakdown.trigger.toFixed(2)} · cost ${c.breakdown.cost.toFixed(2)}`),
+        el('td', {}, c.why.join(' '))));
       const plan = r.plan.primary
         ? `Plan: ${r.plan.primary}, then ${r.plan.fallbacks.join(' → ')}`
-        : `No skill is confident enough (threshold 0.65): ${r.plan.fallbacks.join(' → ')}`;
+        : r.plan.decision === 'close'
+          ? `Too close to call between ${(r.plan.close ?? []).join(', ')}: ${r.plan.fallbacks.join(' → ')}`
+          : `No skill is confident enough: ${r.plan.fallbacks.join(' → ')}`;
       out.replaceChildren(el('p', {}, plan), el('table', {}, el('tbody', {}, ...rows)));
     } catch (e) {
       out.replaceChildren(errorBox(e));

@@ -260,6 +260,10 @@ for (const kind of ['direct', 'port']) {
         pdf: await s.route('fill in this pdf form'),
         nothing: await s.route('hello there'),
         forced: await s.route('/skill:commit-message api'),
+        strict: await s.route('fill in this pdf form', { threshold: 0.99 }),
+        loose: await s.route('fill in this pdf form', { topK: 5, threshold: 0.1, margin: 0.01 }),
+        badTopK: await T.outcome(s.route('fill in this pdf form', { topK: 500 })),
+        tooLong: await T.outcome(s.route('pdf '.repeat(3000))),
       };
       for (const ok of [true, true, true]) await s.recordOutcome('pdf-tools', ok);
       await s.recordOutcome('pdf-tools', false);
@@ -274,9 +278,14 @@ for (const kind of ['direct', 'port']) {
     assert.equal(out.pdf.plan.primary, 'pdf-tools');
     assert.equal(out.pdf.plan.fallbacks.at(-1), 'generic-tools');
     assert.deepEqual([top(out.pdf).id, top(out.pdf).triggers, top(out.pdf).breakdown.successRate], ['pdf-tools', ['pdf'], 0.5]);
-    assert.deepEqual(out.nothing, { candidates: [], plan: { primary: '', fallbacks: ['generic-tools'], parallel: [] } });
+    assert.deepEqual(out.nothing, { candidates: [], plan: { primary: '', decision: 'none', fallbacks: ['generic-tools'], parallel: [] } });
     assert.deepEqual([top(out.forced).id, top(out.forced).forced, top(out.forced).score], ['commit-message', true, 1]);
-    assert.deepEqual(out.forced.plan, { primary: 'commit-message', fallbacks: ['generic-tools'], parallel: [['commit-message']] });
+    assert.deepEqual(out.forced.plan, { primary: 'commit-message', decision: 'forced', fallbacks: ['generic-tools'], parallel: [['commit-message']] });
+    assert.ok(top(out.pdf).why.length > 0, 'a candidate explains its score');
+    assert.deepEqual([out.strict.plan.primary, out.strict.plan.decision], ['', 'below'], 'threshold from JavaScript');
+    assert.deepEqual([out.loose.plan.primary, out.loose.plan.decision], ['pdf-tools', 'clear']);
+    assertRejected(out.badTopK, { code: 'InvalidArgument', subject: 'topK' });
+    assertRejected(out.tooLong, { code: 'TooLarge', subject: 'query' });
     assert.equal(top(out.pdfAfter).breakdown.successRate, round4((3 + 1) / (4 + 2)), '3 successes and 1 failure');
     assertRejected(out.unknown, { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' });
   });
