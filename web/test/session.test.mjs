@@ -284,8 +284,8 @@ for (const kind of ['direct', 'port']) {
     assert.ok(top(out.pdf).why.length > 0, 'a candidate explains its score');
     assert.deepEqual([out.strict.plan.primary, out.strict.plan.decision], ['', 'below'], 'threshold from JavaScript');
     assert.deepEqual([out.loose.plan.primary, out.loose.plan.decision], ['pdf-tools', 'clear']);
-    assertRejected(out.badTopK, { code: 'InvalidArgument', subject: 'topK' });
-    assertRejected(out.tooLong, { code: 'TooLarge', subject: 'query' });
+    assertRejected(out.badTopK, { code: 'InvalidArgument', reason: '', subject: 'topK' });
+    assertRejected(out.tooLong, { code: 'TooLarge', reason: '', subject: 'query' });
     assert.equal(top(out.pdfAfter).breakdown.successRate, round4((3 + 1) / (4 + 2)), '3 successes and 1 failure');
     assertRejected(out.unknown, { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' });
   });
