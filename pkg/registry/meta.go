@@ -2,7 +2,6 @@ package registry
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillfs/skillfs/pkg/digest"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/skillpath"
@@ -174,16 +174,16 @@ func Digest(files []vfs.File) string {
 		}
 	}
 	slices.SortFunc(regular, func(a, b vfs.File) int { return strings.Compare(a.Path, b.Path) })
-	h := sha256.New()
-	var n [8]byte
+	// One header (path, NUL, length) and the contents per file.
+	parts := make([][]byte, 0, 2*len(regular))
 	for _, f := range regular {
-		h.Write([]byte(f.Path))
-		h.Write([]byte{0})
-		binary.BigEndian.PutUint64(n[:], uint64(len(f.Data)))
-		h.Write(n[:])
-		h.Write(f.Data)
+		head := make([]byte, 0, len(f.Path)+9)
+		head = append(append(head, f.Path...), 0)
+		head = binary.BigEndian.AppendUint64(head, uint64(len(f.Data)))
+		parts = append(parts, head, f.Data)
 	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	sum := digest.SHA256(parts)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // newInstance returns a fresh Meta.Instance: 16 hexadecimal digits of
