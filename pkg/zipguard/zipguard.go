@@ -22,6 +22,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -264,8 +265,9 @@ func inflate(f *zip.File) ([]byte, error) {
 	}
 	var r io.Reader = raw
 	if f.Method == zip.Deflate {
-		fr := flate.NewReader(raw)
-		defer fr.Close()
+		fr := inflaters.Get().(io.ReadCloser)
+		_ = fr.(flate.Resetter).Reset(raw, nil) // cannot fail without a dictionary
+		defer inflaters.Put(fr)
 		r = fr
 	}
 	want := f.UncompressedSize64 // bounded by checkSizes
@@ -291,6 +293,11 @@ func inflate(f *zip.File) ([]byte, error) {
 	}
 	return buf, nil
 }
+
+// inflaters reuses decompressors across entries: each holds a 32 KiB
+// window and Huffman tables that a pack of hundreds of small files would
+// otherwise allocate and clear again for every one.
+var inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
 
 // openError classifies a failure to read the central directory.
 func openError(data []byte, err error) error {
