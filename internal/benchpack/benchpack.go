@@ -78,24 +78,50 @@ var words = strings.Fields(`the a skill file document slide table chart font sty
 // repository: 17 skills under Prefix with 415 files and about 10 MB in all.
 // It holds nothing outside the skills, so that every stack benchmarked on it
 // stores the same files.
-func Pack() []byte {
+func Pack() []byte { return Sized(0) }
+
+// Sized returns Pack's skills, repeated under new names ("pdf-copy2") once
+// all 17 are in, until the next one would take the inflated size past
+// total bytes; total 0 means the 17 once.
+func Sized(total int64) []byte {
 	rng := rand.New(rand.NewPCG(2026, 17))
 	w := newWriter()
-	for _, s := range packSpecs {
-		dir := Prefix + s.name + "/"
-		w.add(dir+"SKILL.md", skillMD(rng, s.name, s.mdSize))
-		n := 1
-		for _, p := range slices.Sorted(maps.Keys(s.binaries)) {
-			w.add(dir+p, random(rng, s.binaries[p]))
-			n++
-		}
-		for i := 0; n < s.files; i, n = i+1, n+1 {
-			folder := s.folders[i%len(s.folders)]
-			ext := textExts[i%len(textExts)]
-			w.add(fmt.Sprintf("%s%s/file-%03d.%s", dir, folder, i, ext), text(rng, 1_000+rng.IntN(19_000)))
+	for copy := 1; ; copy++ {
+		for _, s := range packSpecs {
+			if copy > 1 && (total == 0 || w.size+specSize(s) > total) {
+				return w.close()
+			}
+			name := s.name
+			if copy > 1 {
+				name = fmt.Sprintf("%s-copy%d", s.name, copy)
+			}
+			addSkill(w, rng, name, s)
 		}
 	}
-	return w.close()
+}
+
+// specSize bounds the inflated bytes of a skill of spec s.
+func specSize(s skillSpec) int64 {
+	n := int64(s.mdSize) + 1_000 + int64(s.files)*20_000
+	for _, b := range s.binaries {
+		n += int64(b)
+	}
+	return n
+}
+
+func addSkill(w *writer, rng *rand.Rand, name string, s skillSpec) {
+	dir := Prefix + name + "/"
+	w.add(dir+"SKILL.md", skillMD(rng, name, s.mdSize))
+	n := 1
+	for _, p := range slices.Sorted(maps.Keys(s.binaries)) {
+		w.add(dir+p, random(rng, s.binaries[p]))
+		n++
+	}
+	for i := 0; n < s.files; i, n = i+1, n+1 {
+		folder := s.folders[i%len(s.folders)]
+		ext := textExts[i%len(textExts)]
+		w.add(fmt.Sprintf("%s%s/file-%03d.%s", dir, folder, i, ext), text(rng, 1_000+rng.IntN(19_000)))
+	}
 }
 
 // Small returns a pack of n small skills, skill-0001 to skill-n, each a
@@ -157,8 +183,9 @@ var modified = time.Date(2025, 10, 1, 12, 0, 0, 0, time.UTC)
 // writer writes a deterministic zip: fixed times and modes; text deflated
 // at the fastest level, binaries stored.
 type writer struct {
-	buf bytes.Buffer
-	zw  *zip.Writer
+	buf  bytes.Buffer
+	zw   *zip.Writer
+	size int64 // inflated bytes added
 }
 
 func newWriter() *writer {
@@ -177,6 +204,7 @@ func (w *writer) add(name string, data []byte) {
 		h.Method = zip.Store
 	}
 	h.SetMode(0o644)
+	w.size += int64(len(data))
 	f, err := w.zw.CreateHeader(h)
 	if err == nil {
 		_, err = f.Write(data)

@@ -88,3 +88,23 @@ func TestSmall(t *testing.T) {
 		}
 	}
 }
+
+// TestSized checks the large pack of the memory benchmark: within the
+// size asked, close to it, and importable under the default limits.
+func TestSized(t *testing.T) {
+	const total = 28_000_000
+	arc, err := zipguard.Read(Sized(total), zipguard.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, f := range arc.Files {
+		n += int64(len(f.Data))
+	}
+	if n > total || n < total*9/10 {
+		t.Errorf("Sized(%d) holds %d bytes", total, n)
+	}
+	if len(arc.Skills) <= 17 {
+		t.Errorf("Sized(%d) has %d skills, no copies", total, len(arc.Skills))
+	}
+}

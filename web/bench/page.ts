@@ -10,7 +10,7 @@
 
 import { get, names, register, type ImportResult, type ReadResult } from './registry.ts';
 import { limit } from './limit.ts';
-import { coldStart, listBench, skillfs } from './skillfs.ts';
+import { coldStart, listBench, memoryBench, skillfs } from './skillfs.ts';
 import { zenfs } from './zenfs.ts';
 
 register('zenfs', zenfs); // baseline: first registered
@@ -39,6 +39,7 @@ export interface BenchPage {
   cleanup(name: string): Promise<void>;
   coldStart(zipUrl: string, helloUrl: string): ReturnType<typeof coldStart>;
   listBench(zipUrl: string): ReturnType<typeof listBench>;
+  memoryBench(packUrl: string, largeUrl: string, largeMB: number): ReturnType<typeof memoryBench>;
 }
 
 const bench: BenchPage = {
@@ -61,6 +62,9 @@ const bench: BenchPage = {
   },
   async listBench(zipUrl) {
     return listBench(await fetchZip(zipUrl));
+  },
+  async memoryBench(packUrl, largeUrl, largeMB) {
+    return memoryBench(await fetchZip(packUrl), await fetchZip(largeUrl), largeMB);
   },
 };
 

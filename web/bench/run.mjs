@@ -7,12 +7,15 @@
 //
 //   node web/bench/run.mjs ZIP [--runs N] [--timeout SECONDS] [--json FILE]
 //                          [--coldstart PACK.zip --hello HELLO.wasm] [--list PACK.zip]...
+//                          [--large PACK.zip]
 //
 // The stack "limit" is the browser alone (fflate + one IndexedDB
 // transaction): every row shows its time as a multiple of the limit's.
 // --coldstart times fetch + instantiate + open + list beside a bare Go
 // module run to the end of main (--hello); each --list pack times
 // registry.list() beside a raw getAll + JSON.parse of the same records.
+// --large prints the module's linear memory after ten imports of ZIP and,
+// on a fresh module, after one import of the large pack.
 //
 // Exits non-zero with a readable message on any failure, and after
 // --timeout seconds (default 120) at the latest.
@@ -31,7 +34,7 @@ const OUT = resolve(process.env.BENCH_OUT ?? join(REPO, '.bin/bench'));
 
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
-  process.stderr.write('usage: node web/bench/run.mjs ZIP [--runs N] [--timeout SECONDS] [--json FILE] [--coldstart SMALLPACK.zip --hello HELLO.wasm] [--list PACK.zip]...\n');
+  process.stderr.write('usage: node web/bench/run.mjs ZIP [--runs N] [--timeout SECONDS] [--json FILE] [--coldstart SMALLPACK.zip --hello HELLO.wasm] [--list PACK.zip]... [--large PACK.zip]\n');
   process.exit(2);
 }
 
@@ -46,6 +49,7 @@ try {
       coldstart: { type: 'string' },
       hello: { type: 'string' },
       list: { type: 'string', multiple: true, default: [] },
+      large: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -105,6 +109,7 @@ async function main() {
   if (args.values.coldstart) routes['/coldstart.zip'] = resolve(args.values.coldstart);
   if (args.values.hello) routes['/hello.wasm'] = resolve(args.values.hello);
   args.values.list.forEach((p, i) => (routes[`/list${i}.zip`] = resolve(p)));
+  if (args.values.large) routes['/large.zip'] = resolve(args.values.large);
   const dist = join(REPO, 'dist');
   if (existsSync(dist)) routes['/dist/'] = dist; // skillfs.wasm, wasm_exec.js, ...
 
@@ -223,8 +228,18 @@ async function main() {
         `raw getAll + JSON.parse: ${l.rawMs.toFixed(1)} ms (${(l.listMs / l.rawMs).toFixed(2)}x the limit)`,
     );
   }
+  let memory;
+  if (args.values.large) {
+    const largeMB = inspectZip(resolve(args.values.large)).bytes / 1e6;
+    memory = await call('memory bench', ([p, l, mb]) => window.bench.memoryBench(p, l, mb), ['/input.zip', '/large.zip', largeMB]);
+    const mib = (n) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+    console.log(
+      `skillfs linear memory: ${mib(memory.openedBytes)} once open; ${mib(memory.afterTenBytes)} after ten imports of ` +
+        `${basename(zipPath)}; ${mib(memory.afterLargeBytes)} on a fresh module after one ${memory.largeMB.toFixed(1)} MB import`,
+    );
+  }
   if (args.values.json) {
-    const report = { zip: { path: zipPath, ...zip }, chromium: version, runs, rows, coldStart, lists };
+    const report = { zip: { path: zipPath, ...zip }, chromium: version, runs, rows, coldStart, lists, memory };
     writeFileSync(args.values.json, JSON.stringify(report, null, 2) + '\n');
   }
   await h.close();

@@ -146,3 +146,36 @@ export async function listBench(zip: Uint8Array, runs = 5): Promise<ListBench> {
   }
   return { skills, listMs: median(listMs), rawMs: median(rawMs) };
 }
+
+// The module's linear memory, which Go's WebAssembly port grows and never
+// returns: the bench records the instance the bridge creates to read it.
+let lastMemory: WebAssembly.Memory | undefined;
+const instantiateStreaming = WebAssembly.instantiateStreaming.bind(WebAssembly);
+WebAssembly.instantiateStreaming = async (source, imports) => {
+  const res = await instantiateStreaming(source, imports);
+  lastMemory = res.instance.exports.mem as WebAssembly.Memory | undefined;
+  return res;
+};
+
+export interface MemoryBench {
+  /** The host's linear memory just after it opened, in bytes. */
+  openedBytes: number;
+  /** After ten imports of the 10 MB pack (each replacing the last). */
+  afterTenBytes: number;
+  /** On a fresh host, after one import of the large pack. */
+  afterLargeBytes: number;
+  largeMB: number;
+}
+
+/** What a long-lived host keeps: its linear memory after ten imports of
+ * the pack, and, on a fresh host, after one of the large pack. */
+export async function memoryBench(pack: Uint8Array, large: Uint8Array, largeMB: number): Promise<MemoryBench> {
+  const bytes = () => lastMemory?.buffer.byteLength ?? NaN;
+  let sk = await open(`bench-mem-${Date.now()}`);
+  const openedBytes = bytes();
+  for (let i = 0; i < 10; i++) await sk.registry.importZip(pack, { source: 'mem.zip', onConflict: 'replace' });
+  const afterTenBytes = bytes();
+  sk = await open(`bench-mem-large-${Date.now()}`);
+  await sk.registry.importZip(large, { source: 'large.zip' });
+  return { openedBytes, afterTenBytes, afterLargeBytes: bytes(), largeMB };
+}
