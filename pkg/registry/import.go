@@ -169,7 +169,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		var ops []vfs.Op
 		now := r.now()
 		for i, c := range cands {
-			m, files, err := c.install(ids[i], old, ids)
+			m, files, err := c.install(ids[i], old, ids, opts.Target != "")
 			if err != nil {
 				return nil, err
 			}
@@ -336,10 +336,10 @@ func assignIDs(cands []*candidate, old map[string]vfs.Record, policy ConflictPol
 }
 
 // install prepares c to be installed as id, next to the installed skills
-// old and the pack's skills pack. It returns the skill's files, with the
+// old and the pack's skills pack; update says it replaces id as its update. It returns the skill's files, with the
 // name in SKILL.md rewritten when id is not the skill's name, and its
 // record, without Source, times and Enabled.
-func (c *candidate) install(id string, old map[string]vfs.Record, pack []string) (Meta, []vfs.File, error) {
+func (c *candidate) install(id string, old map[string]vfs.Record, pack []string, update bool) (Meta, []vfs.File, error) {
 	s, diags, files := c.s, c.diags, c.files
 	if id != c.s.Name {
 		files = slices.Clone(files)
@@ -361,6 +361,9 @@ func (c *candidate) install(id string, old map[string]vfs.Record, pack []string)
 		msg := fmt.Sprintf("A skill named '%s' is installed already; this one was installed as '%s'.", c.s.Name, id)
 		if _, replaced := old[id]; replaced {
 			msg = fmt.Sprintf("The installed skill '%s' differs from '%s' only in case; this one replaced it and keeps its id '%s'.", id, c.s.Name, id)
+		}
+		if update {
+			msg = fmt.Sprintf("This update of '%s' is named '%s'; it keeps the id '%s'.", id, c.s.Name, id)
 		}
 		diags = append(diags, skill.Diagnostic{Code: "renamed", Severity: skill.SeverityWarning, Field: "name", Message: msg})
 	}

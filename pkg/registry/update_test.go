@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,6 +47,9 @@ func testImportUpdate(t *testing.T, bc backendCase) {
 	m := res.Skills[0]
 	if m.ID != "x" || m.Name != "x" || m.Description != "New." || m.Instance != first.Instance || m.Enabled || *m.Origin != o2 {
 		t.Errorf("updated meta = %s", jsonOf(t, m))
+	}
+	if len(m.Diagnostics) != 1 || m.Diagnostics[0].Code != "renamed" || !strings.Contains(m.Diagnostics[0].Message, "update of 'x' is named 'renamed'") {
+		t.Errorf("diagnostics = %+v", m.Diagnostics)
 	}
 	if c := e.lastChange(t); c.Kind != KindReplace {
 		t.Errorf("change = %+v", c)
