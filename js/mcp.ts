@@ -17,6 +17,8 @@ const MAX_PAGES = 50;
 export interface McpSkillsClient {
   /** Every skill of every page of skills/list, as {"skills": [...]} JSON bytes. */
   list(): Promise<Uint8Array>;
+  /** One skill by its skill://…/SKILL.md URI (skills/get), as {"skill": …} JSON bytes. */
+  get(uri: string): Promise<Uint8Array>;
   /** The bytes of resource uri: text as UTF-8, a blob decoded. */
   read(uri: string): Promise<Uint8Array>;
   close(): Promise<void>;
@@ -72,6 +74,17 @@ export async function connectMcp(serverUrl: string, o: FetchOptions): Promise<Mc
         cursor = res.nextCursor;
       }
       return new TextEncoder().encode(JSON.stringify({ skills }));
+    },
+    async get(uri) {
+      let res: { skill?: unknown };
+      try {
+        res = await client.request({ method: "skills/get", params: { uri } }, ResultSchema, opts) as typeof res;
+      } catch (e) {
+        return fail(e, "mcp-request");
+      }
+      const json = JSON.stringify({ skill: res.skill ?? null });
+      if (json.length > MAX_INDEX_BYTES) throw new SkillfsError(`the skill's listing is larger than ${MAX_INDEX_BYTES} bytes`, "TooLarge", "index-too-large", uri);
+      return new TextEncoder().encode(json);
     },
     async read(uri) {
       let res: Awaited<ReturnType<typeof client.readResource>>;

@@ -264,7 +264,13 @@ export class Sources {
       case "mcp": {
         const mcp = await (await import("./mcp.js")).connectMcp(origin.server!, o);
         try {
-          const plan = await this.value<McpListPlan>("source.parseMcp", { server: origin.server, skills: [origin.uri] }, await mcp.list());
+          // skills/get of the one skill; a server that no longer has it
+          // answers with an error, which is "gone".
+          const listing = await mcp.get(origin.uri!).catch((e: unknown) => {
+            if (e instanceof SkillfsError && e.reason === "mcp-request") throw gone();
+            throw e;
+          });
+          const plan = await this.value<McpListPlan>("source.parseMcp", { server: origin.server, skills: [origin.uri] }, listing);
           const s = plan.skills[0];
           if (!s) throw gone();
           if (s.digest === origin.digest) return { status: "current", skill: m };
