@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 import { zipSync } from 'fflate';
 import { launch, serve, withTimeout } from '../harness/index.mjs';
-import { SCHEMA_V2, serveSite, sha256 } from '../harness/publish.mjs';
+import { SCHEMA_V2, serveMcp, serveSite, sha256 } from '../harness/publish.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
@@ -363,4 +363,35 @@ test('the side panel offers the skills of the site you are on; only the user\'s 
   await h.panel.waitForFunction(() => document.getElementById('skills')?.dataset.count === '7', undefined, { timeout: STEP_MS, polling: 50 });
   const ids = await h.panel.locator('#skills li').evaluateAll((lis) => lis.map((li) => li.dataset.id));
   assert.deepEqual(ids, [...SAMPLE_IDS, 'shop-cart', 'shop-search'].sort());
+});
+
+test('the side panel installs from an MCP server the user names: what verifies, nothing else', { timeout: 40_000 }, async (t) => {
+  assert.ok(h.panel, 'needs the side panel test');
+  const md = (name) => `---\nname: ${name}\ndescription: Over MCP.\n---\n# ${name}\n`;
+  const server = await serveMcp(new Map([
+    ['mcp-notes', { frontmatter: { name: 'mcp-notes', description: 'Over MCP.' }, files: { 'SKILL.md': md('mcp-notes'), 'references/n.md': 'N\n' } }],
+    ['mcp-liar', { frontmatter: { name: 'mcp-liar', description: 'Over MCP.' }, files: { 'SKILL.md': md('mcp-liar') }, lies: { 'SKILL.md': sha256('not it') } }],
+    ['mcp-escape', { frontmatter: { name: 'mcp-escape', description: 'Over MCP.' }, files: { 'SKILL.md': md('mcp-escape') },
+      extra: [{ uri: 'skill://mcp-escape/../mcp-notes/SKILL.md', digest: sha256('x'), size: 1 }] }],
+  ]));
+  t.after(server.close);
+  const before = Number(await h.panel.locator('#skills').getAttribute('data-count'));
+  const install = async (address, kind) => {
+    await h.panel.fill('#source-address', address, { timeout: STEP_MS });
+    await h.panel.selectOption('#source-kind', kind, { timeout: STEP_MS });
+    await h.panel.evaluate(() => (document.getElementById('install-from').dataset.state = 'idle'));
+    await h.panel.click('#source-install', { timeout: STEP_MS });
+    await h.panel.waitForFunction(() => ['done', 'error'].includes(document.getElementById('install-from')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
+    return h.panel.evaluate(() => ({ ...document.getElementById('install-from').dataset, report: document.getElementById('source-report')?.textContent }));
+  };
+  const done = await install(server.url, 'mcp');
+  assert.equal(done.state, 'done', j(done));
+  assert.equal(done.installed, 'mcp-notes');
+  // The escaping skill is refused from its manifest, before any file is read.
+  assert.equal(done.refused, 'mcp-escape:PathRejected mcp-liar:Integrity');
+  await h.panel.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), before + 1, { timeout: STEP_MS, polling: 50 });
+  assert.ok(!server.log.some((l) => l.includes('mcp-escape')), j(server.log));
+
+  const missing = await install(`${new URL(server.url).origin}/nothing/index.json`, 'index');
+  assert.deepEqual([missing.state, missing.error], ['error', 'FetchFailed'], j(missing));
 });

@@ -10,6 +10,7 @@
 
 import { connectSkillfs, SkillfsError, type Skillfs, type SkillMeta } from '../../js/bridge.ts';
 import { chrome, PORT_NAME } from './chrome.ts';
+import { mountInstallFrom } from './install-from.ts';
 import { mountSiteSkills } from './site-skills.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -119,6 +120,7 @@ async function installSamplePack() {
 
 installBtn.addEventListener('click', () => void installSamplePack());
 mountSiteSkills($('site-skills'), skillfs, () => void refresh());
+mountInstallFrom($('install-from'), skillfs, () => void refresh());
 refreshBtn.addEventListener('click', () => void refresh());
 
 void refresh().then(() => {

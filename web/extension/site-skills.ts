@@ -4,8 +4,9 @@
 // user clicks Install, here, in an extension page: the content script (the
 // agent) only reports the index it noticed, and agents stay read-only.
 
-import { SkillfsError, type InstallReport, type Skillfs, type SkillMeta } from '../../js/bridge.ts';
+import type { Skillfs, SkillMeta } from '../../js/bridge.ts';
 import { chrome } from './chrome.ts';
+import { showError, showReport } from './install-report.ts';
 
 /** The well-known paths a site publishes its index at (v0.2.0, then v0.1.0). */
 export const INDEX_PATHS = ['/.well-known/agent-skills/index.json', '/.well-known/skills/index.json'];
@@ -83,8 +84,7 @@ export function mountSiteSkills(section: HTMLElement, sk: () => Skillfs, install
       section.dataset.state = 'offered';
       section.hidden = false;
     } catch (e) {
-      report.textContent = e instanceof SkillfsError ? `${e.code}: ${e.message}` : String(e);
-      section.dataset.state = 'error';
+      showError(section, report, e);
       section.hidden = false;
     }
   };
@@ -96,19 +96,10 @@ export function mountSiteSkills(section: HTMLElement, sk: () => Skillfs, install
     install.disabled = true;
     section.dataset.state = 'installing';
     try {
-      const r: InstallReport = await sk().registry.installFromIndex(current, { names });
-      report.textContent = [
-        ...r.installed.map((s) => `Installed ${s.id}.`),
-        ...r.refused.map((s) => `Refused ${s.name}: ${s.code} (${s.reason}): ${s.message}`),
-        ...r.warnings.map((s) => `Warning for ${s.name}: ${s.message}`),
-      ].join('\n');
-      section.dataset.installed = r.installed.map((s) => s.id).join(' ');
-      section.dataset.refused = r.refused.map((s) => `${s.name}:${s.code}`).join(' ');
-      section.dataset.state = 'done';
+      showReport(section, report, await sk().registry.installFromIndex(current, { names }));
       installed();
     } catch (e) {
-      report.textContent = e instanceof SkillfsError ? `${e.code}: ${e.message}` : String(e);
-      section.dataset.state = 'error';
+      showError(section, report, e);
     } finally {
       install.disabled = false;
     }

@@ -230,9 +230,20 @@ test('updates: found by digest without downloading what is unchanged, applied in
   assert.equal(assertOk(await reg(page, 'update', 'md-skill')).status, 'current');
   assert.deepEqual(site.log, ['GET /.well-known/agent-skills/index.json']);
 
+  server.log.length = 0;
   const mu = assertOk(await reg(page, 'update', 'mcp-good'));
   assert.equal(mu.status, 'updated');
   assert.equal(assertOk(await ev(page, () => T.outcome(sk.registry.readText('mcp-good', 'references/a b.md')))), 'A, version 2\n');
+  // The one skill's manifest by skills/get, then its three files.
+  assert.deepEqual(server.log.slice(0, 1), ['skills/get skill://mcp-good/SKILL.md']);
+  assert.equal(server.log.filter((l) => l.startsWith('resources/read skill://mcp-good/')).length, 3);
+
+  // A skill its source no longer publishes is reported gone, and stays.
+  server.skills.delete('mcp-good');
+  const gone = await reg(page, 'update', 'mcp-good');
+  assert.deepEqual([gone.error.code, gone.error.reason], ['SkillNotFound', 'gone']);
+  assert.equal((await reg(page, 'checkUpdates')).value.find((u) => u.id === 'mcp-good').status, 'gone');
+  assert.equal(assertOk(await reg(page, 'get', 'mcp-good')).digest, mu.skill.digest);
 
   // A changed artifact whose digest lies is refused and changes nothing.
   site.index.skills[1].digest = sha256('not it');
@@ -241,7 +252,7 @@ test('updates: found by digest without downloading what is unchanged, applied in
   assert.deepEqual([lie.error.code, lie.error.reason], ['Integrity', 'digest-mismatch']);
   assert.equal(assertOk(await reg(page, 'get', 'zip-skill')).digest, up.skill.digest);
   assert.deepEqual((await reg(page, 'checkUpdates')).value.map((u) => [u.id, u.status]).sort(),
-    [['mcp-good', 'current'], ['md-skill', 'current'], ['zip-skill', 'changed'], ['zip-skill-v2', 'changed']]);
+    [['mcp-good', 'gone'], ['md-skill', 'current'], ['zip-skill', 'changed'], ['zip-skill-v2', 'changed']]);
 });
 
 test('an agent over a port cannot install', { timeout: TEST_MS }, async (t) => {
