@@ -166,7 +166,7 @@ func checkArtifact(o source.Origin, dir string, data []byte, stdout io.Writer) e
 // checkArchive runs the archive guard and the lenient SKILL.md parser, as
 // an install does, and prints what would be installed.
 func checkArchive(name string, zb []byte, o source.Origin, stdout io.Writer) error {
-	arc, err := zipguard.Read(zb, zipguard.DefaultLimits())
+	arc, err := zipguard.ReadAny(zb, zipguard.DefaultLimits())
 	if err != nil {
 		return err
 	}

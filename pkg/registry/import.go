@@ -102,8 +102,10 @@ type candidate struct {
 	diags []skill.Diagnostic
 }
 
-// Import installs every skill of the zip archive data, or none: a single
-// skill (at the root or under wrapper folders) or a pack of several.
+// Import installs every skill of the archive data (a zip, or a .tar.gz as
+// the discovery RFC allows: zipguard.ReadAny tells them apart by their
+// first bytes), or none: a single skill (at the root or under wrapper
+// folders) or a pack of several.
 //
 // Each skill's SKILL.md (with its skill.yaml) is parsed leniently; its
 // name becomes its id, which must be one clean path segment. A skill that
@@ -122,7 +124,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "on-conflict", Subject: string(policy),
 			Msg: `the conflict policy must be "rename", "replace" or "fail"`}
 	}
-	arc, err := zipguard.Read(data, r.opts.Limits)
+	arc, err := zipguard.ReadAny(data, r.opts.Limits)
 	if err != nil {
 		return nil, err
 	}

@@ -68,6 +68,7 @@ func TestSuite(t *testing.T) {
 		{"ImportFoldedConflicts", testImportFoldedConflicts},
 		{"ImportNoncharacterEntry", testImportNoncharacterEntry},
 		{"ImportUpdate", testImportUpdate},
+		{"ImportTarGz", testImportTarGz},
 		{"Quota", testQuota},
 		{"Enable", testEnable},
 		{"Remove", testRemove},

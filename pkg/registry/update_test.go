@@ -1,6 +1,9 @@
 package registry
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"strings"
 	"testing"
@@ -53,6 +56,34 @@ func testImportUpdate(t *testing.T, bc backendCase) {
 	}
 	if c := e.lastChange(t); c.Kind != KindReplace {
 		t.Errorf("change = %+v", c)
+	}
+	checkGenerations(t, e.reg, m)
+}
+
+// testImportTarGz: a .tar.gz, as the discovery RFC publishes archives,
+// installs like a zip.
+func testImportTarGz(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for _, f := range []file{{"tg/SKILL.md", mdOf("tg", "From a tarball.")}, {"tg/scripts/run.sh", "echo\n"}} {
+		if err := tw.WriteHeader(&tar.Header{Name: f.path, Mode: 0o755, Size: int64(len(f.data)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte(f.data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := gz.Close(); err != nil {
+		t.Fatal(err)
+	}
+	m := e.importZip(t, buf.Bytes(), ImportOptions{Source: "tg.tar.gz"}).Skills[0]
+	if m.ID != "tg" || m.FileCount != 2 || m.Description != "From a tarball." {
+		t.Errorf("meta = %s", jsonOf(t, m))
 	}
 	checkGenerations(t, e.reg, m)
 }

@@ -96,22 +96,9 @@ func checkFileSet(name string, files []FileRef) error {
 }
 
 // Artifact returns the archive to import for an artifact of type typ
-// (TypeSkillMD, TypeArchive, or "" to tell by its first bytes) whose bytes
-// are data, published with digest (verified before anything else; "" when
-// the source publishes none). A SKILL.md becomes a one-file archive under
-// dir ("" for the archive root).
-func Artifact(typ, digest, dir string, data []byte, subject string) ([]byte, error) {
-	if digest != "" {
-		if err := Verify(data, digest, subject); err != nil {
-			return nil, err
-		}
-	}
-	if typ == "" {
-		typ = TypeSkillMD
-		if bytes.HasPrefix(data, []byte("PK")) || bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
-			typ = TypeArchive // a zip, or a gzip (.tar.gz)
-		}
-	}
+// (TypeSkillMD or TypeArchive) whose bytes are data, verified already. A
+// SKILL.md becomes a one-file archive under dir ("" for the archive root).
+func Artifact(typ, dir string, data []byte) ([]byte, error) {
 	switch typ {
 	case TypeArchive:
 		return data, nil
@@ -120,6 +107,15 @@ func Artifact(typ, digest, dir string, data []byte, subject string) ([]byte, err
 	}
 	return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonUnknownType, Subject: typ,
 		Msg: `the artifact type must be "skill-md" or "archive"`}
+}
+
+// typeOf tells a plain URL's artifact by its first bytes: an archive the
+// guard reads (zip or .tar.gz), else a SKILL.md.
+func typeOf(data []byte) string {
+	if zipguard.Sniff(data) != "" {
+		return TypeArchive
+	}
+	return TypeSkillMD
 }
 
 // Assemble returns the archive to import for skill dir fetched file by

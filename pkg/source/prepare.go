@@ -1,15 +1,20 @@
 package source
 
-// PrepareArtifact verifies data, the artifact fetched for origin o, and
-// returns the archive to import (a SKILL.md is wrapped under dir) and the
-// origin to record. An origin whose source published no digest (Verified
-// false) records the digest of what was received.
+// PrepareArtifact verifies data, the artifact fetched for origin o, before
+// anything else, and returns the archive to import (a SKILL.md is wrapped
+// under dir) and the origin to record. An origin whose source published no
+// digest (Verified false) records the digest of what was received; one
+// without a type (a plain URL) records the type its bytes show.
 func PrepareArtifact(o Origin, dir string, data []byte) ([]byte, Origin, error) {
-	digest := o.Digest
 	if !o.Verified {
-		digest, o.Digest = "", Sum(data)
+		o.Digest = Sum(data)
+	} else if err := Verify(data, o.Digest, subjectOf(o)); err != nil {
+		return nil, o, err
 	}
-	zb, err := Artifact(o.Type, digest, dir, data, subjectOf(o))
+	if o.Type == "" {
+		o.Type = typeOf(data)
+	}
+	zb, err := Artifact(o.Type, dir, data)
 	return zb, o, err
 }
 

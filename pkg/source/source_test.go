@@ -133,7 +133,7 @@ func TestVerify(t *testing.T) {
 	}
 	skillerrtest.Want(t, "mismatch", Verify([]byte("one!"), d1, "x"), skillerr.Integrity, ReasonDigestMismatch)
 	skillerrtest.Want(t, "md5", Verify([]byte("one"), "md5:abc", "x"), skillerr.Integrity, ReasonMalformedDigest)
-	_, err := Artifact(TypeArchive, d1, "", []byte("two"), "x")
+	_, _, err := PrepareArtifact(Origin{Kind: KindURL, URL: "u", Type: TypeArchive, Digest: d1, Verified: true}, "", []byte("two"))
 	skillerrtest.Want(t, "artifact", err, skillerr.Integrity, ReasonDigestMismatch)
 }
 
@@ -151,9 +151,9 @@ func TestManifestDigest(t *testing.T) {
 const md = "---\nname: hello\ndescription: Says hello.\n---\nHi.\n"
 
 func TestArtifactSkillMD(t *testing.T) {
-	zb, err := Artifact(TypeSkillMD, Sum([]byte(md)), "hello", []byte(md), "hello")
-	if err != nil {
-		t.Fatal(err)
+	zb, o, err := PrepareArtifact(Origin{Kind: KindURL, URL: "u"}, "hello", []byte(md))
+	if err != nil || o.Type != TypeSkillMD || o.Digest != Sum([]byte(md)) {
+		t.Fatalf("origin %+v, %v", o, err)
 	}
 	arc, err := zipguard.Read(zb, zipguard.Limits{})
 	if err != nil || len(arc.Skills) != 1 || arc.Skills[0].Name != "hello" || string(arc.Skills[0].Files[0].Data) != md {

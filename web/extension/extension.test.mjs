@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 import { zipSync } from 'fflate';
 import { launch, serve, withTimeout } from '../harness/index.mjs';
-import { SCHEMA_V2, serveMcp, serveSite, sha256 } from '../harness/publish.mjs';
+import { SCHEMA_V2, serveMcp, serveSite, sha256, tarGz } from '../harness/publish.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
@@ -323,13 +323,16 @@ test('the side panel offers the skills of the site you are on; only the user\'s 
   const md = (name, d) => `---\nname: ${name}\ndescription: ${d}\n---\n# ${name}\n`;
   const shopMD = md('shop-search', 'Search the shop.');
   const cart = zipSync({ 'SKILL.md': new TextEncoder().encode(md('shop-cart', 'Fill the cart.')), 'references/api.md': new TextEncoder().encode('API\n') });
+  const tgz = tarGz({ 'SKILL.md': md('shop-track', 'Track an order.'), 'scripts/track.sh': 'echo tracked\n' });
   const files = new Map([
+    ['/.well-known/agent-skills/shop-track.tar.gz', { body: tgz, type: 'application/gzip' }],
     ['/shop.html', { body: '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>a shop</title><p>A shop that publishes skills.</p>\n', type: 'text/html' }],
     ['/.well-known/agent-skills/shop-search/SKILL.md', { body: shopMD, type: 'text/markdown' }],
     ['/.well-known/agent-skills/shop-cart.zip', { body: cart, type: 'application/zip' }],
     ['/.well-known/agent-skills/index.json', { type: 'application/json', body: JSON.stringify({ $schema: SCHEMA_V2, skills: [
       { name: 'shop-search', type: 'skill-md', description: 'Search the shop.', url: 'shop-search/SKILL.md', digest: sha256(shopMD) },
       { name: 'shop-cart', type: 'archive', description: 'Fill the cart.', url: 'shop-cart.zip', digest: sha256(cart) },
+      { name: 'shop-track', type: 'archive', description: 'Track an order.', url: 'shop-track.tar.gz', digest: sha256(tgz) },
       { name: 'shop-lies', type: 'archive', description: 'Its digest lies.', url: 'shop-cart.zip', digest: sha256('other bytes') },
       { name: 'shop-future', type: 'mcp-bundle', description: 'An unknown type.', url: 'x', digest: sha256('x') },
     ] }) }],
@@ -346,8 +349,8 @@ test('the side panel offers the skills of the site you are on; only the user\'s 
     const s = document.getElementById('site-skills');
     return { state: s.dataset.state, hidden: s.hidden, title: s.querySelector('h2')?.textContent, names: [...s.querySelectorAll('li')].map((li) => li.dataset.name), report: document.getElementById('site-report')?.textContent };
   });
-  assert.deepEqual(offered.names, ['shop-search', 'shop-cart', 'shop-lies'], j(offered));
-  assert.equal(offered.title, `${new URL(pub.url).host} publishes 3 skills`);
+  assert.deepEqual(offered.names, ['shop-search', 'shop-cart', 'shop-track', 'shop-lies'], j(offered));
+  assert.equal(offered.title, `${new URL(pub.url).host} publishes 4 skills`);
   assert.equal(offered.hidden, false);
   assert.match(offered.report, /Skipped shop-future/);
   // Offering installed nothing, and the agent fetched the index only to notice it.
@@ -358,11 +361,11 @@ test('the side panel offers the skills of the site you are on; only the user\'s 
   await h.panel.waitForFunction(() => ['done', 'error'].includes(document.getElementById('site-skills')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
   const done = await h.panel.evaluate(() => ({ ...document.getElementById('site-skills').dataset, report: document.getElementById('site-report')?.textContent }));
   assert.equal(done.state, 'done', j(done));
-  assert.equal(done.installed, 'shop-search shop-cart');
+  assert.equal(done.installed, 'shop-search shop-cart shop-track');
   assert.equal(done.refused, 'shop-lies:Integrity');
-  await h.panel.waitForFunction(() => document.getElementById('skills')?.dataset.count === '7', undefined, { timeout: STEP_MS, polling: 50 });
+  await h.panel.waitForFunction(() => document.getElementById('skills')?.dataset.count === '8', undefined, { timeout: STEP_MS, polling: 50 });
   const ids = await h.panel.locator('#skills li').evaluateAll((lis) => lis.map((li) => li.dataset.id));
-  assert.deepEqual(ids, [...SAMPLE_IDS, 'shop-cart', 'shop-search'].sort());
+  assert.deepEqual(ids, [...SAMPLE_IDS, 'shop-cart', 'shop-search', 'shop-track'].sort());
 });
 
 test('the side panel installs from an MCP server the user names: what verifies, nothing else', { timeout: 40_000 }, async (t) => {

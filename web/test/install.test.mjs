@@ -42,10 +42,14 @@ async function publisher() {
   const files = new Map();
   const site = await serveSite(files);
   const zipSkill = zip(zipFiles('# Zip\n'));
+  const tgzSkill = tarGz({ 'SKILL.md': skillMD('tgz-skill', 'A tar.gz skill.'), 'scripts/run.sh': 'echo run\n' });
+  const tgzEscape = tarGz({ 'SKILL.md': skillMD('tgz-escape', 'Escapes.'), '../outside.md': 'x\n' });
   const huge = zip({ 'SKILL.md': skillMD('huge', 'Too large.'), 'big.bin': noise(MAX + 1000) });
   const put = (path, body, type) => files.set(path, { body, type });
   put('/skills/md-skill/SKILL.md', MD, 'text/markdown');
   put('/.well-known/agent-skills/zip-skill.zip', zipSkill, 'application/zip');
+  put('/.well-known/agent-skills/tgz-skill.tar.gz', tgzSkill, 'application/gzip');
+  put('/.well-known/agent-skills/tgz-escape.tar.gz', tgzEscape, 'application/gzip');
   put('/.well-known/agent-skills/bad.zip', zip({ 'SKILL.md': skillMD('bad-digest', 'Lies.') }), 'application/zip');
   put('/.well-known/agent-skills/huge.zip', huge, 'application/zip');
   files.set('/.well-known/agent-skills/huge-chunked.zip', { body: huge, chunked: true });
@@ -54,6 +58,8 @@ async function publisher() {
     skills: [
       { name: 'md-skill', type: 'skill-md', description: 'A lone SKILL.md.', url: '../../skills/md-skill/SKILL.md', digest: sha256(MD) },
       { name: 'zip-skill', type: 'archive', description: 'A zipped skill.', url: 'zip-skill.zip', digest: sha256(zipSkill) },
+      { name: 'tgz-skill', type: 'archive', description: 'A tar.gz skill.', url: `${site.url}/.well-known/agent-skills/tgz-skill.tar.gz`, digest: sha256(tgzSkill) },
+      { name: 'tgz-escape', type: 'archive', description: 'Escapes.', url: 'tgz-escape.tar.gz', digest: sha256(tgzEscape) },
       { name: 'bad-digest', type: 'archive', description: 'Lies.', url: 'bad.zip', digest: sha256('something else') },
       { name: 'huge', type: 'archive', description: 'Too large.', url: `${site.url}/.well-known/agent-skills/huge.zip`, digest: sha256(huge) },
       { name: 'huge-chunked', type: 'archive', description: 'Too large, no length.', url: 'huge-chunked.zip', digest: sha256(huge) },
@@ -101,14 +107,16 @@ test('a discovery index: what verifies installs, the rest is refused or skipped 
   t.after(site.close);
   const page = await fresh(t);
   const report = assertOk(await reg(page, 'installFromIndex', site.v2, { maxBytes: MAX }), 'installFromIndex');
-  assert.deepEqual(report.installed.map((s) => s.id).sort(), ['md-skill', 'zip-skill']);
+  assert.deepEqual(report.installed.map((s) => s.id).sort(), ['md-skill', 'tgz-skill', 'zip-skill']);
   assert.deepEqual(codes(report.refused), {
+    'tgz-escape': 'PathRejected/dot-dot',
     'bad-digest': 'Integrity/digest-mismatch',
     huge: 'TooLarge/download-too-large',
     'huge-chunked': 'TooLarge/download-too-large',
   });
   assert.deepEqual(codes(report.warnings), { future: 'InvalidIndex/unknown-type' });
-  assert.deepEqual(await ids(page), ['md-skill', 'zip-skill']);
+  assert.deepEqual(await ids(page), ['md-skill', 'tgz-skill', 'zip-skill']);
+  assert.equal(assertOk(await ev(page, () => T.outcome(sk.registry.readText('tgz-skill', 'scripts/run.sh')))), 'echo run\n');
   // The lone SKILL.md was resolved per RFC 3986 against the index's URL.
   const md = report.installed.find((s) => s.id === 'md-skill');
   assert.deepEqual(md.origin, { kind: 'index', index: site.v2, entry: 'md-skill', url: `${site.url}/skills/md-skill/SKILL.md`,
@@ -124,7 +132,7 @@ test('a discovery index: what verifies installs, the rest is refused or skipped 
   assert.deepEqual(some.installed.map((s) => s.id), ['zip-skill']);
   assert.deepEqual(codes(some.refused), { nope: 'SkillNotFound/not-listed' });
   const preview = assertOk(await reg(page2, 'previewIndex', site.v2));
-  assert.deepEqual(preview.entries.map((e) => e.name), ['md-skill', 'zip-skill', 'bad-digest', 'huge', 'huge-chunked']);
+  assert.deepEqual(preview.entries.map((e) => e.name), ['md-skill', 'zip-skill', 'tgz-skill', 'tgz-escape', 'bad-digest', 'huge', 'huge-chunked']);
 });
 
 test('a v0.1.0 index installs with a warning; an unknown schema is refused', { timeout: TEST_MS }, async (t) => {
@@ -142,7 +150,7 @@ test('a v0.1.0 index installs with a warning; an unknown schema is refused', { t
   assert.deepEqual(await ids(page), ['legacy']);
 });
 
-test('a plain URL: a SKILL.md, a zip, a pinned digest', { timeout: TEST_MS }, async (t) => {
+test('a plain URL: a SKILL.md, a zip, a .tar.gz, a pinned digest', { timeout: TEST_MS }, async (t) => {
   const site = await publisher();
   t.after(site.close);
   const page = await fresh(t);
@@ -157,6 +165,12 @@ test('a plain URL: a SKILL.md, a zip, a pinned digest', { timeout: TEST_MS }, as
   const m = assertOk(await reg(page, 'installFromUrl', `${site.url}/skills/md-skill/SKILL.md`));
   assert.deepEqual([m.installed[0].id, m.installed[0].origin.verified], ['md-skill', false]);
   assert.deepEqual(codes(m.warnings), { [`${site.url}/skills/md-skill/SKILL.md`]: 'Integrity/unverified' });
+  const tgz = `${site.url}/.well-known/agent-skills/tgz-skill.tar.gz`;
+  const g = assertOk(await reg(page, 'installFromUrl', tgz, { digest: sha256(site.files.get('/.well-known/agent-skills/tgz-skill.tar.gz').body) }));
+  assert.deepEqual([g.installed[0].id, g.installed[0].fileCount, g.installed[0].origin.type], ['tgz-skill', 2, 'archive']);
+  const esc = await reg(page, 'installFromUrl', `${site.url}/.well-known/agent-skills/tgz-escape.tar.gz`);
+  assert.deepEqual([esc.error.code, esc.error.reason], ['PathRejected', 'dot-dot']);
+  assert.deepEqual(await ids(page), ['md-skill', 'tgz-skill', 'zip-skill']);
 });
 
 test('an MCP server (SEP-2640): verified files install; a lying digest and an escaping path are refused', { timeout: TEST_MS }, async (t) => {
