@@ -17,8 +17,10 @@ WASM_PKGS := ./pkg/...
 # wasmbrowsertest prints this for every run; it means nothing to us.
 NOISE     := could not unmarshal event: unknown IPAddressSpace value
 FUZZTIME  ?= 20s
+# Per fuzz target in `make test`; CI runs every target, so keep it short.
+FUZZTIME_CI ?= 8s
 
-.PHONY: help test test-native test-wasm test-demo lint demo demo-build build cli fuzz bench bench-size deps clean
+.PHONY: help test test-native test-fuzz test-wasm test-demo lint demo demo-build build cli fuzz bench bench-size deps clean
 
 include web/node.mk
 include web/test/test.mk
@@ -31,7 +33,7 @@ help:
 	@echo "make fuzz   run the fuzz targets for FUZZTIME each ($(FUZZTIME))"
 	@echo "make bench  print the benchmark table"
 
-test: lint typecheck test-native test-wasm test-browser test-demo test-extension
+test: lint typecheck test-native test-fuzz test-wasm test-browser test-demo test-extension
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -99,11 +101,27 @@ demo-build: build cli
 	node_modules/.bin/esbuild web/demo/demo.ts --bundle --format=esm --target=es2022 --outfile=$(DEMO)/demo.js
 	$(BIN)/skills pack $(SAMPLE) -o $(DEMO)/sample-pack.zip
 
+# Every fuzz target in the repository, found by its declaration
+# (`func FuzzX(f *testing.F)` in a *_test.go file), so a new target runs
+# without editing this file. `make fuzz` runs each for FUZZTIME; `make test`
+# runs each for FUZZTIME_CI. An input that fails is written by Go to
+# testdata/fuzz/FuzzX/ beside the test: commit it, and it runs as a seed in
+# every `go test` from then on.
+FUZZ_FILES = $(shell grep -rlE --include='*_test.go' '^func Fuzz' pkg cmd internal wasm 2>/dev/null)
+define run_fuzz
+	@set -e; for file in $(FUZZ_FILES); do \
+	  for target in $$(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)[(].*/\1/p' $$file); do \
+	    echo "fuzz $$target ./$$(dirname $$file) for $(1)"; \
+	    $(GO) test -run='^$$' -fuzz="^$$target$$" -fuzztime=$(1) ./$$(dirname $$file); \
+	  done; \
+	done
+endef
+
 fuzz:
-	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./pkg/skill
-	$(GO) test -run='^$$' -fuzz=FuzzRead -fuzztime=$(FUZZTIME) ./pkg/zipguard
-	$(GO) test -run='^$$' -fuzz=FuzzClean -fuzztime=$(FUZZTIME) ./pkg/skillpath
-	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./pkg/source
+	$(call run_fuzz,$(FUZZTIME))
+
+test-fuzz:
+	$(call run_fuzz,$(FUZZTIME_CI))
 
 # Benchmarks: figures are printed, never asserted. The Go benchmarks run in
 # headless Chromium against real IndexedDB; the import comparison runs
