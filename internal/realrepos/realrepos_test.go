@@ -1,6 +1,8 @@
 package realrepos
 
 import (
+	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -33,5 +35,32 @@ func TestZipsMissingDir(t *testing.T) {
 	}
 	if repos, err := Zips(); err != nil || repos != nil {
 		t.Fatalf("Zips() = %v, %v; want nil, nil", repos, err)
+	}
+}
+
+// The committed copies of the generated downloads, which the browser tests
+// import, are what the generator writes. After changing the generator:
+//
+//	go test ./internal/realrepos -run Committed -update
+var update = flag.Bool("update", false, "rewrite testdata/ from the generator")
+
+func TestCommittedGeneratedDownloads(t *testing.T) {
+	for name, data := range map[string][]byte{
+		GeneratedName + ".zip":               Generated(),
+		GeneratedName + "-link-in-skill.zip": GeneratedWithLinkInSkill(),
+	} {
+		p := filepath.Join("testdata", name)
+		if *update {
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, data) {
+			t.Errorf("%s differs from what the generator writes; run go test ./internal/realrepos -run Committed -update", p)
+		}
 	}
 }
