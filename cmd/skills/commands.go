@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,7 +112,11 @@ func pack(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	skills, err := findSkills(dir)
+	a, err := readPath(dir)
+	if err != nil {
+		return err
+	}
+	skills, err := skillsOf(dir, a)
 	if err != nil {
 		return err
 	}
@@ -122,10 +125,9 @@ func pack(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	files, err := readTree(dir)
-	if err != nil {
-		return err
-	}
+	// The skills' files: what is outside every skill would be dropped on
+	// import, so it is not packed.
+	files := a.Files
 	var buf bytes.Buffer
 	if err := zipguard.Write(&buf, files, filepath.Base(dir)); err != nil {
 		return err
@@ -139,48 +141,6 @@ func pack(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: %d skill(s), %d file(s), %d bytes\n", *out, len(skills), len(files), buf.Len())
 	return nil
-}
-
-// readTree reads every regular file below dir, leaving out what no archive
-// should carry: version-control folders and operating-system clutter.
-func readTree(dir string) ([]zipguard.File, error) {
-	var files []zipguard.File
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != dir && skipDirs[d.Name()] {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		if zipguard.IsClutter(filepath.ToSlash(rel)) {
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return fmt.Errorf("%s: only regular files can be packed (symbolic links and devices cannot)", p)
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		mode := fs.FileMode(0o644)
-		if info.Mode()&0o111 != 0 {
-			mode = 0o755
-		}
-		files = append(files, zipguard.File{Path: filepath.ToSlash(rel), Data: data, Mode: mode})
-		return nil
-	})
-	return files, err
 }
 
 // oneSkill returns the single skill PATH holds.

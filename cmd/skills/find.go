@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,77 +19,92 @@ type found struct {
 	dirName string // the directory's name; "" when an archive does not say
 	// location is the SKILL.md path written into the catalog.
 	location string
+	files    []zipguard.File // the skill's files, relative to its directory
 }
-
-// skipDirs are never searched for skills.
-var skipDirs = map[string]bool{".git": true, "node_modules": true, "__MACOSX": true}
 
 // findSkills returns the skills PATH holds: the skill itself when it has a
 // SKILL.md, every skill in an archive, or every skill below a folder.
 func findSkills(path string) ([]found, error) {
+	a, err := readPath(path)
+	if err != nil {
+		return nil, err
+	}
+	return skillsOf(path, a)
+}
+
+// skillsOf names the skills of a, read from PATH.
+func skillsOf(path string, a *zipguard.Archive) ([]found, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	if !info.IsDir() {
-		return archiveSkills(path)
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, err
-	}
-	var out []found
-	err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	out := make([]found, 0, len(a.Skills))
+	for _, s := range a.Skills {
+		f := found{fsys: s.FS(), dirName: s.Name, files: s.Files}
+		if info.IsDir() {
+			abs, err := filepath.Abs(path)
+			if err != nil {
+				return nil, err
+			}
+			f.label = filepath.Join(abs, filepath.FromSlash(s.Dir))
+			f.dirName = filepath.Base(f.label)
+			f.location = filepath.Join(f.label, "SKILL.md")
+		} else {
+			f.label = path + ":" + s.Dir
+			f.location = strings.TrimSuffix(f.label, "/.") + "/SKILL.md"
 		}
-		if !d.IsDir() {
-			return nil
-		}
-		if p != abs && skipDirs[d.Name()] {
-			return filepath.SkipDir
-		}
-		if _, err := os.Stat(filepath.Join(p, "SKILL.md")); err != nil {
-			return nil
-		}
-		out = append(out, found{
-			label:    p,
-			fsys:     os.DirFS(p),
-			dirName:  filepath.Base(p),
-			location: filepath.Join(p, "SKILL.md"),
-		})
-		// A SKILL.md further down belongs to this skill, as in archives.
-		return filepath.SkipDir
-	})
-	if err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no SKILL.md in this folder or below it", path)
+		out = append(out, f)
 	}
 	return out, nil
 }
 
-func archiveSkills(path string) ([]found, error) {
-	data, err := os.ReadFile(path)
+// readPath reads PATH, an archive or a folder, through the archive guard:
+// a folder gets the verdict its archive would, and nothing in it is
+// followed or read but the skills' regular files.
+func readPath(path string) (*zipguard.Archive, error) {
+	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	a, err := zipguard.Read(data, zipguard.DefaultLimits())
+	var a *zipguard.Archive
+	switch {
+	case !info.IsDir() && !info.Mode().IsRegular():
+		return nil, fmt.Errorf("%s: neither a folder nor a regular file", path)
+	case info.IsDir():
+		a, err = zipguard.ReadFolder(path, zipguard.DefaultLimits())
+	default:
+		var data []byte
+		if data, err = readBounded(path, zipguard.DefaultLimits().MaxArchiveSize); err == nil {
+			a, err = zipguard.ReadAny(data, zipguard.DefaultLimits())
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	out := make([]found, 0, len(a.Skills))
-	for _, s := range a.Skills {
-		label := path + ":" + s.Dir
-		out = append(out, found{
-			label:    label,
-			fsys:     s.FS(),
-			dirName:  s.Name,
-			location: strings.TrimSuffix(label, "/.") + "/SKILL.md",
-		})
+	return a, nil
+}
+
+// readBounded reads the regular file path, refusing one larger than limit
+// before reading it.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	if info.Size() > limit {
+		return nil, fmt.Errorf("%s: %d bytes; an archive may have at most %d", path, info.Size(), limit)
+	}
+	data := make([]byte, info.Size())
+	_, err = io.ReadFull(f, data)
+	return data, err
 }
 
 // load parses a found skill in the given mode.

@@ -43,10 +43,7 @@ func index(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		files, err := readTree(f.label)
-		if err != nil {
-			return err
-		}
+		files := f.files
 		p := source.Published{Name: s.Name, Description: s.Description}
 		if len(files) == 1 {
 			p.Type, p.URL, p.Data = source.TypeSkillMD, s.Name+"/SKILL.md", files[0].Data

@@ -1,0 +1,10 @@
+//go:build !unix
+
+package zipguard
+
+// Elsewhere (js/wasm, wasip1, Windows) ReadFolder relies on its listing
+// and the type check after opening.
+const (
+	openNoFollow = 0
+	openNonBlock = 0
+)
