@@ -110,7 +110,8 @@ export interface ImportResult {
   skills: SkillMeta[];
   /** Ids of installed skills that were replaced. */
   replaced: string[];
-  /** Archive entries left out as operating-system clutter. */
+  /** Archive entries left out: those outside every skill folder (a
+   * repository's README, its symbolic links), and operating-system clutter. */
   dropped: string[];
   revision: number;
   /** Every skill's diagnostics, by id. */

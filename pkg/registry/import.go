@@ -83,7 +83,8 @@ type ImportResult struct {
 	Skills []Meta `json:"skills"`
 	// Replaced lists the ids of installed skills that were replaced.
 	Replaced []string `json:"replaced"`
-	// Dropped lists archive entries left out as operating-system clutter.
+	// Dropped lists archive entries left out: those outside every skill
+	// folder, whatever their type, and operating-system clutter.
 	Dropped  []string `json:"dropped"`
 	Revision int64    `json:"revision"`
 }
