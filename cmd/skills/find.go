@@ -71,7 +71,7 @@ func readPath(path string) (*zipguard.Archive, error) {
 	case !info.IsDir() && !info.Mode().IsRegular():
 		return nil, fmt.Errorf("%s: neither a folder nor a regular file", path)
 	case info.IsDir():
-		a, err = zipguard.ReadFolder(path, zipguard.DefaultLimits())
+		a, err = readFolder(path, zipguard.DefaultLimits())
 	default:
 		var data []byte
 		if data, err = readBounded(path, zipguard.DefaultLimits().MaxArchiveSize); err == nil {

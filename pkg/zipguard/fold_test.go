@@ -143,3 +143,32 @@ func TestFoldCollisions(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldKeyBySegment: the collision tree folds a path segment by
+// segment; that must give the key of the whole path.
+func TestFoldKeyBySegment(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20_000 {
+		segs := make([]string, 1+rng.IntN(4))
+		for i := range segs {
+			segs[i] = randomFoldString(rng)
+		}
+		whole := foldKey(strings.Join(segs, "/"))
+		var parts []string
+		for _, s := range segs {
+			parts = append(parts, foldKey(s))
+		}
+		if got := strings.Join(parts, "/"); got != whole {
+			t.Fatalf("segments %+q fold to %+q; the whole path to %+q", segs, got, whole)
+		}
+	}
+}
+
+// randomFoldString returns one to six letters of foldAlphabet.
+func randomFoldString(rng *rand.Rand) string {
+	var b strings.Builder
+	for range 1 + rng.IntN(6) {
+		b.WriteRune(foldAlphabet[rng.IntN(len(foldAlphabet))])
+	}
+	return b.String()
+}

@@ -41,8 +41,9 @@ type member struct {
 
 // classify cleans the names of ms and drops clutter, in archive order. It
 // returns the entries that remain, each with its node in t, and the names
-// of those dropped.
-func classify(ms []member, t *tree) (kept []member, dropped []string, err error) {
+// of those dropped. The depth limit applies to every entry, in a skill or
+// not, so that the tree holds at most MaxEntries × MaxDepth nodes.
+func classify(ms []member, t *tree, l Limits) (kept []member, dropped []string, err error) {
 	kept = ms[:0]
 	for _, m := range ms {
 		p, err := skillpath.Clean(m.name)
@@ -55,6 +56,9 @@ func classify(ms []member, t *tree) (kept []member, dropped []string, err error)
 		}
 		if p == skillpath.Root && m.kind != kindDir {
 			return nil, nil, fail(ReasonEmptyName, m.name, nil, "a file entry has no name")
+		}
+		if depth := strings.Count(p, "/") + 1; depth > l.MaxDepth {
+			return nil, nil, fail(ReasonTooDeep, m.name, nil, "the path is %d levels deep; the limit is %d", depth, l.MaxDepth)
 		}
 		m.path = p
 		m.node = t.insert(p)
@@ -70,7 +74,7 @@ func classify(ms []member, t *tree) (kept []member, dropped []string, err error)
 // names, depth and size limits. Only then is any content read.
 func assemble(ms []member, l Limits) (*Archive, error) {
 	t := newTree()
-	ms, dropped, err := classify(ms, t)
+	ms, dropped, err := classify(ms, t, l)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +91,7 @@ func assemble(ms []member, l Limits) (*Archive, error) {
 			}
 			continue
 		}
-		if err := checkKept(m, l); err != nil {
+		if err := checkKept(m); err != nil {
 			return nil, err
 		}
 		if reason, msg := t.keep(m.node, m.kind == kindDir); reason != "" {
@@ -128,7 +132,7 @@ func assemble(ms []member, l Limits) (*Archive, error) {
 }
 
 // checkKept applies the per-entry rules to an entry inside a skill.
-func checkKept(m *member, l Limits) error {
+func checkKept(m *member) error {
 	switch m.kind {
 	case kindSymlink:
 		return fail(ReasonSymlink, m.name, nil, "the skill contains a symbolic link; links are never followed or stored")
@@ -137,13 +141,7 @@ func checkKept(m *member, l Limits) error {
 	case kindSpecial:
 		return fail(ReasonSpecialFile, m.name, nil, "the skill contains a special file (%s)", m.special)
 	}
-	if m.refused != nil {
-		return m.refused
-	}
-	if depth := strings.Count(m.path, "/") + 1; depth > l.MaxDepth {
-		return fail(ReasonTooDeep, m.name, nil, "the path is %d levels deep; the limit is %d", depth, l.MaxDepth)
-	}
-	return nil
+	return m.refused
 }
 
 // checkSizes applies the size and ratio limits to the sizes the archive
@@ -172,4 +170,45 @@ func checkSizes(files []*member, l Limits) error {
 
 func tooCompressed(inflated, compressed int64, l Limits) bool {
 	return inflated >= l.RatioMinSize && float64(inflated) > l.MaxRatio*float64(max(compressed, 1))
+}
+
+// EntryType is what an Entry is.
+type EntryType uint8
+
+// The entry types ReadEntries knows.
+const (
+	EntryFile     EntryType = EntryType(kindFile)
+	EntryDir      EntryType = EntryType(kindDir)
+	EntrySymlink  EntryType = EntryType(kindSymlink)
+	EntryHardlink EntryType = EntryType(kindHardlink)
+	EntrySpecial  EntryType = EntryType(kindSpecial) // device, pipe, socket
+)
+
+// Entry is one entry of a tree that is not a zip or tar archive (a folder
+// on disk, walked by the caller), for ReadEntries.
+type Entry struct {
+	Name     string // slash-separated, as an archive would write it
+	Type     EntryType
+	Special  string // what an EntrySpecial is, for the message
+	Exec     bool
+	Modified time.Time
+	Size     int64 // of a file
+	// Read returns a file's content. ReadEntries calls it only for the
+	// files of skills, after every rule has passed; it must return no
+	// more than Size bytes.
+	Read func() ([]byte, error)
+}
+
+// ReadEntries applies Read's rules to entries and returns the same clean
+// tree, so that a folder gets the verdict its archive would: the same
+// skills, entries outside them dropped, links or special files inside a
+// skill refused, the same names, collisions and limits (MaxArchiveSize
+// and MaxEntries aside, which bound what the caller walks).
+func ReadEntries(entries []Entry, limits Limits) (*Archive, error) {
+	ms := make([]member, len(entries))
+	for i, e := range entries {
+		ms[i] = member{name: e.Name, kind: kind(e.Type), special: e.Special, exec: e.Exec,
+			modified: e.Modified, size: e.Size, packed: -1, read: e.Read}
+	}
+	return assemble(ms, limits.withDefaults())
 }

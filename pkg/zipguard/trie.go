@@ -15,23 +15,35 @@ import (
 // distinct segments, never that of every prefix of every path.
 type tree struct {
 	root *node
+	// The edges of the trie in two maps for the whole tree, not maps
+	// per node: most directories of an archive hold one entry, and a
+	// map per node would cost hundreds of bytes each.
+	kids   map[edge]*node // by exact segment
+	folded map[edge]*node // kept children by folded segment (foldKey)
+	// folds caches foldKey of the segments seen: repositories repeat
+	// names ("scripts", "references") in every skill.
+	folds map[string]string
+}
+
+// edge names a child of parent: by its segment, or by the segment folded.
+type edge struct {
+	parent *node
+	seg    string
 }
 
 type node struct {
 	name     string // the segment; "." for the root
 	parent   *node
-	children map[string]*node // by exact segment
-	folded   map[string]*node // kept children by folded segment (foldKey)
-	kept     bool             // registered in parent.folded
-	file     bool             // kept as a file
-	dir      bool             // kept as a directory
-	skill    bool             // holds an entry named SKILL.md
-	resolved bool             // owner is computed
-	owner    *node            // outermost skill directory at or above this node
+	owner    *node // outermost skill directory at or above this node
+	kept     bool  // registered in tree.folded
+	file     bool  // kept as a file
+	dir      bool  // kept as a directory
+	skill    bool  // holds an entry named SKILL.md
+	resolved bool  // owner is computed
 }
 
 func newTree() *tree {
-	return &tree{root: &node{name: "."}}
+	return &tree{root: &node{name: "."}, kids: make(map[edge]*node), folded: make(map[edge]*node)}
 }
 
 // insert returns the node of p, a clean path, creating it and its parents.
@@ -42,13 +54,10 @@ func (t *tree) insert(p string) *node {
 	}
 	for rest := p; ; {
 		seg, tail, more := strings.Cut(rest, "/")
-		c := n.children[seg]
+		c := t.kids[edge{n, seg}]
 		if c == nil {
-			if n.children == nil {
-				n.children = make(map[string]*node)
-			}
 			c = &node{name: seg, parent: n}
-			n.children[seg] = c
+			t.kids[edge{n, seg}] = c
 		}
 		n = c
 		if !more {
@@ -94,14 +103,11 @@ func (t *tree) keep(n *node, dir bool) (reason, msg string) {
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		x := chain[i]
-		k := foldKey(x.name)
-		if other := x.parent.folded[k]; other != nil {
+		k := edge{x.parent, t.fold(x.name)}
+		if other := t.folded[k]; other != nil {
 			return ReasonCollision, fmt.Sprintf("the name clashes with %q: they differ only in case or Unicode normalisation", other.path())
 		}
-		if x.parent.folded == nil {
-			x.parent.folded = make(map[string]*node)
-		}
-		x.parent.folded[k] = x
+		t.folded[k] = x
 		x.kept = true
 	}
 	for x := n.parent; x != nil && !x.dir; x = x.parent {
@@ -121,6 +127,22 @@ func (t *tree) keep(n *node, dir bool) (reason, msg string) {
 		n.file = true
 	}
 	return "", ""
+}
+
+// fold returns foldKey(seg), computed once per distinct segment. Folding
+// a path segment by segment gives the key of the whole path, since "/"
+// neither folds nor composes with its neighbours under NFKC; foldKey must
+// keep that property.
+func (t *tree) fold(seg string) string {
+	k, ok := t.folds[seg]
+	if !ok {
+		if t.folds == nil {
+			t.folds = make(map[string]string)
+		}
+		k = foldKey(seg)
+		t.folds[seg] = k
+	}
+	return k
 }
 
 // ownerOf returns the outermost skill directory at or above n, or nil. Each

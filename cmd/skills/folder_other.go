@@ -1,6 +1,6 @@
 //go:build !unix
 
-package zipguard
+package main
 
 // Elsewhere (js/wasm, wasip1, Windows) ReadFolder relies on its listing
 // and the type check after opening.

@@ -1,6 +1,6 @@
 //go:build unix
 
-package zipguard
+package main
 
 import "syscall"
 
