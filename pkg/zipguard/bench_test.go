@@ -40,11 +40,12 @@ func deepPaths(n, depth, pad int) []string {
 }
 
 // BenchmarkCollisionTree records deep paths of non-ASCII segments in the
-// archive guard's collision tree: 1,000 paths 14 deep (1×), 140 deep (10×,
-// Limits.MaxDepth raised) and 146 deep (the deepest such path within
-// skillpath.MaxLen), then the worst case DefaultLimits allow (MaxEntries
-// paths, MaxDepth deep, about MaxLen bytes each). The cost must follow the
-// bytes recorded, not depth × length: ns/byte stays flat.
+// archive guard's collision tree: 1,000 paths 14 deep (1×, 97 KB of names:
+// a real download has up to 141 KB), 140 deep (10×, Limits.MaxDepth
+// raised) and 146 deep (the deepest such path within skillpath.MaxLen),
+// then the worst case DefaultLimits allow: MaxNameBytes of paths MaxDepth
+// deep, each about MaxLen bytes. The cost must follow the bytes recorded,
+// not depth × length: ns/byte stays flat.
 func BenchmarkCollisionTree(b *testing.B) {
 	d := DefaultLimits()
 	for _, c := range []struct {
@@ -54,7 +55,7 @@ func BenchmarkCollisionTree(b *testing.B) {
 		{"1x", 1_000, 14, 0},
 		{"10x", 1_000, 140, 0},
 		{"limit-depth", 1_000, (skillpath.MaxLen + 1) / 7, 0},
-		{"limit-defaults", d.MaxEntries, d.MaxDepth, ((skillpath.MaxLen+1)/d.MaxDepth - 7) / 2},
+		{"limit-defaults", d.MaxNameBytes / skillpath.MaxLen, d.MaxDepth, ((skillpath.MaxLen+1)/d.MaxDepth - 7) / 2},
 	} {
 		paths := deepPaths(c.n, c.depth, c.pad)
 		bytes := 0

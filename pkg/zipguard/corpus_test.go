@@ -243,6 +243,8 @@ func hostileCorpus() []hostile {
 		{name: "file too large", zip: one(file("big.md", skillMD+"!")), limits: Limits{MaxFileSize: int64(len(skillMD))}, code: "InvalidArchive", reason: "file-too-large", subject: "big.md"},
 		{name: "total too large", zip: one(file("a.md", "0123456789"), file("b.md", "0123456789")), limits: Limits{MaxTotalSize: int64(len(skillMD)) + 15}, code: "InvalidArchive", reason: "total-too-large", subject: "b.md"},
 		{name: "too deep", zip: one(file("a/b/c/d.md", "x")), limits: Limits{MaxDepth: 3}, code: "InvalidArchive", reason: "too-deep", subject: "a/b/c/d.md"},
+		{name: "too deep outside every skill", zip: one(file("docs/a/b/c.md", "x")), limits: Limits{MaxDepth: 3}, code: "InvalidArchive", reason: "too-deep", subject: "docs/a/b/c.md"},
+		{name: "names too long", zip: one(file("0123456789.md", "x")), limits: Limits{MaxNameBytes: 20}, code: "InvalidArchive", reason: "names-too-long", subject: "0123456789.md"},
 		// Default limits, with a header that declares 10 MiB + 1 and
 		// holds nothing: rejected before anything is inflated.
 		bad("file over the default limit", "file-too-large", "huge.bin", func(t testing.TB) []byte {

@@ -73,6 +73,12 @@ func classify(ms []member, t *tree, l Limits) (kept []member, dropped []string, 
 // skill, a link or special file fails the whole archive, as do clashing
 // names, depth and size limits. Only then is any content read.
 func assemble(ms []member, l Limits) (*Archive, error) {
+	names := 0
+	for _, m := range ms {
+		if names += len(m.name); names > l.MaxNameBytes {
+			return nil, fail(ReasonNamesTooLong, m.name, nil, "the entry names together are longer than %d bytes", l.MaxNameBytes)
+		}
+	}
 	t := newTree()
 	ms, dropped, err := classify(ms, t, l)
 	if err != nil {

@@ -154,6 +154,7 @@ func tarCorpus() []hostile {
 		{name: "total too large", zip: one(tfile("a.md", "0123456789"), tfile("b.md", "0123456789")), limits: Limits{MaxTotalSize: int64(len(skillMD)) + 15}, code: "InvalidArchive", reason: ReasonTotalTooLarge, subject: "b.md"},
 		{name: "too many entries", zip: one(tfile("a", "1"), tfile("b", "2"), tfile("c", "3")), limits: Limits{MaxEntries: 3}, code: "InvalidArchive", reason: ReasonTooManyEntries},
 		{name: "too deep", zip: one(tfile("a/b/c/d.md", "x")), limits: Limits{MaxDepth: 3}, code: "InvalidArchive", reason: ReasonTooDeep, subject: "a/b/c/d.md"},
+		{name: "names too long", zip: one(tfile("0123456789.md", "x")), limits: Limits{MaxNameBytes: 20}, code: "InvalidArchive", reason: ReasonNamesTooLong, subject: "0123456789.md"},
 		{name: "archive too large", zip: one(tfile("a", "1")), limits: Limits{MaxArchiveSize: 20}, code: "InvalidArchive", reason: ReasonArchiveTooLarge},
 		bad("data after the end marker", ReasonTrailing, "", func(t testing.TB) []byte {
 			return gz(t, append(tarRaw(t, tfile("SKILL.md", skillMD)), "junk"...))
