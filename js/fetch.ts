@@ -53,9 +53,12 @@ export function cappedFetch(o: FetchOptions, maxBytes = o.maxBytes ?? DEFAULT_MA
       ctl.abort(e);
       throw e;
     }
-    if (!res.body) {
+    // A 304 (or 204, 205) has no body, and a Response of that status must not have one.
+    if (!res.body || [204, 205, 304].includes(res.status)) {
       done();
-      return new Response(new Uint8Array(), { status: res.status, statusText: res.statusText, headers: res.headers });
+      await res.body?.cancel().catch(() => {});
+      const nullBody = [204, 205, 304].includes(res.status);
+      return new Response(nullBody ? null : new Uint8Array(), { status: res.status, statusText: res.statusText, headers: res.headers });
     }
     let total = 0;
     const counted = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
@@ -79,7 +82,25 @@ export function cappedFetch(o: FetchOptions, maxBytes = o.maxBytes ?? DEFAULT_MA
 /** The bytes at url, or a SkillfsError: FetchFailed (network, HTTP status,
  * abort), Timeout, TooLarge. */
 export async function fetchBytes(url: string, o: FetchOptions, maxBytes?: number): Promise<Uint8Array> {
-  const res = await cappedFetch(o, maxBytes)(url, { cache: "no-store", redirect: "follow" });
+  return (await fetchArtifact(url, o, maxBytes)).bytes!;
+}
+
+/** What fetchArtifact got: the bytes and their ETag, or, for a request
+ * with etag that the server answered 304 Not Modified, no bytes. */
+export interface Fetched {
+  bytes?: Uint8Array;
+  etag: string;
+}
+
+/** The bytes at url as fetchBytes gets them, with their ETag; given the
+ * ETag of what is installed, a server that says it is unchanged (304)
+ * sends nothing. */
+export async function fetchArtifact(url: string, o: FetchOptions, maxBytes?: number, etag = ""): Promise<Fetched> {
+  const res = await cappedFetch(o, maxBytes)(url, { cache: "no-store", redirect: "follow", headers: etag ? { "if-none-match": etag } : {} });
+  if (etag && res.status === 304) {
+    await res.body?.cancel().catch(() => {});
+    return { etag };
+  }
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
     throw new SkillfsError(`${url} answered HTTP ${res.status}`, "FetchFailed", "http-status", url);
@@ -99,18 +120,7 @@ export async function fetchBytes(url: string, o: FetchOptions, maxBytes?: number
   } catch (e) {
     throw asSkillfsError(e, url);
   }
-  return concat(parts, total);
-}
-
-/** parts one after the other, total bytes in all. */
-export function concat(parts: Uint8Array[], total = parts.reduce((n, p) => n + p.byteLength, 0)): Uint8Array {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  return { bytes: concat(parts, total), etag: res.headers.get("etag") ?? "" };
 }
 
 function reasonOf(s: AbortSignal): SkillfsError | undefined {
@@ -122,4 +132,15 @@ function reasonOf(s: AbortSignal): SkillfsError | undefined {
 export function asSkillfsError(e: unknown, url: string): SkillfsError {
   if (e instanceof SkillfsError) return e;
   return new SkillfsError(`cannot fetch ${url}: ${(e as Error)?.message ?? e}`, "FetchFailed", "network", url);
+}
+
+/** parts one after the other, total bytes in all. */
+export function concat(parts: Uint8Array[], total = parts.reduce((n, p) => n + p.byteLength, 0)): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }

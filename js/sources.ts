@@ -5,7 +5,7 @@
 // the registry installs anything, in one commit per skill.
 
 import { SkillfsError, type ConflictPolicy, type ErrorCode, type ImportProgress, type ImportResult, type SkillMeta } from "./bridge.js";
-import { DEFAULT_MAX_BYTES, MAX_INDEX_BYTES, concat, fetchBytes, type FetchOptions } from "./fetch.js";
+import { DEFAULT_MAX_BYTES, MAX_INDEX_BYTES, concat, fetchArtifact, fetchBytes, type FetchOptions } from "./fetch.js";
 
 export type { FetchOptions } from "./fetch.js";
 
@@ -23,6 +23,9 @@ export interface Origin {
   url?: string;
   type: "skill-md" | "archive" | "files" | "";
   digest: string;
+  /** The ETag a plain URL's server sent with the artifact, if any: an
+   * update check asks with it and downloads nothing when told 304. */
+  etag?: string;
   /** false when the source published no digest (a v0.1.0 index, a URL
    * given without one): digest is then what was received. */
   verified: boolean;
@@ -196,7 +199,8 @@ export class Sources {
     if (!o.digest) {
       report.warnings.push({ name: url, code: "Integrity", reason: "unverified", message: "no digest was given: what was received could not be verified" });
     }
-    const res = await this.installArtifact(origin, "", url, o);
+    const got = await fetchArtifact(url, o);
+    const res = await this.installBytes({ ...origin, etag: got.etag }, "", got.bytes!, o);
     report.installed.push(...res.skills);
     return report;
   }
@@ -236,10 +240,14 @@ export class Sources {
         failed(ms, e);
       }
     }
-    // A plain URL publishes no digest: it is fetched again to compare.
+    // A plain URL publishes no digest: it is asked with the ETag it sent,
+    // and fetched again to compare unless it answers 304.
     for (const m of sourced.filter((m) => m.origin!.kind === "url")) {
       try {
-        out.push(await this.value<UpdateInfo>("source.checkBytes", { id: m.id }, await fetchBytes(m.origin!.url!, o)));
+        const got = await fetchArtifact(m.origin!.url!, o, undefined, m.origin!.etag);
+        out.push(got.bytes
+          ? await this.value<UpdateInfo>("source.checkBytes", { id: m.id }, got.bytes)
+          : { id: m.id, status: "current", installed: m.origin!.digest, latest: m.origin!.digest, origin: m.origin! });
       } catch (e) {
         failed([m], e);
       }
@@ -281,12 +289,13 @@ export class Sources {
         break;
       }
       default: {
-        const bytes = await fetchBytes(origin.url!, o);
-        const check = await this.value<UpdateInfo>("source.checkBytes", { id: m.id }, bytes);
-        if (check.status === "current") return { status: "current", skill: m };
+        const got = await fetchArtifact(origin.url!, o, undefined, o.digest ? "" : origin.etag);
+        if (!got.bytes) return { status: "current", skill: m };
+        const check = await this.value<UpdateInfo>("source.checkBytes", { id: m.id }, got.bytes);
+        if (check.status === "current" && !o.digest) return { status: "current", skill: m };
         // A digest given now pins the new bytes as one given at install did.
-        const next: Origin = { kind: "url", url: origin.url, type: origin.type, digest: o.digest ?? "", verified: !!o.digest };
-        res = await this.installBytes(next, "", bytes, o, m.id);
+        const next: Origin = { kind: "url", url: origin.url, type: origin.type, digest: o.digest ?? "", verified: !!o.digest, etag: got.etag };
+        res = await this.installBytes(next, "", got.bytes, o, m.id);
       }
     }
     return { status: "updated", skill: res.skills[0] };

@@ -29,6 +29,9 @@ type Origin struct {
 	// was received, which only tells later whether that changed.
 	Digest   string `json:"digest"`
 	Verified bool   `json:"verified"`
+	// ETag is what a plain URL's server sent with the artifact, if
+	// anything: the host asks with it, and downloads nothing on a 304.
+	ETag string `json:"etag,omitempty"`
 }
 
 // ForEntry returns the origin of index entry e of idx.

@@ -24,7 +24,7 @@ const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
   'access-control-allow-headers': '*',
-  'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
+  'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version, etag',
   'cross-origin-resource-policy': 'cross-origin',
 };
 
@@ -45,24 +45,34 @@ function closer(server) {
 /**
  * A static site: files is a Map of path → {body, type?, chunked?} that the
  * test may change at any time. A chunked file is sent without
- * Content-Length, so only a running count can stop it.
+ * Content-Length, so only a running count can stop it. Every file has an
+ * ETag (its digest); a request whose If-None-Match matches gets 304 and no
+ * body, logged as "GET path 304".
  */
 export async function serveSite(files = new Map()) {
   const log = [];
   const server = createServer((req, res) => {
     const path = new URL(req.url, 'http://x').pathname;
-    log.push(`${req.method} ${path}`);
     if (req.method === 'OPTIONS') {
+      // A CORS preflight (the If-None-Match header needs one) fetches nothing: not logged.
       res.writeHead(204, CORS).end();
       return;
     }
     const f = files.get(path);
     if (!f) {
+      log.push(`${req.method} ${path}`);
       res.writeHead(404, { ...CORS, 'content-type': 'text/plain' }).end('not found');
       return;
     }
     const body = Buffer.from(bytesOf(f.body));
-    const headers = { ...CORS, 'content-type': f.type ?? 'application/octet-stream', 'cache-control': 'no-store' };
+    const etag = `"${sha256(body).slice(7, 39)}"`;
+    if (req.headers['if-none-match'] === etag) {
+      log.push(`${req.method} ${path} 304`);
+      res.writeHead(304, { ...CORS, etag }).end();
+      return;
+    }
+    log.push(`${req.method} ${path}`);
+    const headers = { ...CORS, 'content-type': f.type ?? 'application/octet-stream', 'cache-control': 'no-store', etag };
     if (f.chunked) {
       res.writeHead(200, headers);
       // Several writes: the client sees the bytes arrive, not a length.

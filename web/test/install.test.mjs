@@ -208,8 +208,9 @@ test('updates: found by digest without downloading what is unchanged, applied in
   const same = assertOk(await reg(page, 'checkUpdates'));
   assert.deepEqual(same.map((u) => [u.id, u.status]).sort(), [['mcp-good', 'current'], ['md-skill', 'current'], ['zip-skill', 'current'], ['zip-skill-v2', 'current']]);
   // Index and MCP sources were compared by digest: nothing but the index
-  // and the listing was fetched. The plain URL publishes no digest.
-  assert.deepEqual(site.log.sort(), ['GET /.well-known/agent-skills/index.json', 'GET /.well-known/agent-skills/zip-skill.zip']);
+  // and the listing was fetched. The plain URL publishes no digest; it was
+  // asked with the ETag it sent, and answered 304 without the artifact.
+  assert.deepEqual(site.log.sort(), ['GET /.well-known/agent-skills/index.json', 'GET /.well-known/agent-skills/zip-skill.zip 304']);
   assert.deepEqual(server.log, ['skills/list']);
 
   // The publisher changes zip-skill and an MCP file.
@@ -259,6 +260,13 @@ test('updates: found by digest without downloading what is unchanged, applied in
   assert.equal((await reg(page, 'checkUpdates')).value.find((u) => u.id === 'mcp-good').status, 'gone');
   assert.equal(assertOk(await reg(page, 'get', 'mcp-good')).digest, mu.skill.digest);
 
+  // The plain URL: updated once, then unchanged by its ETag, not downloaded.
+  site.log.length = 0;
+  const uu = assertOk(await reg(page, 'update', 'zip-skill-v2'));
+  assert.deepEqual([uu.status, uu.skill.id, uu.skill.origin.digest], ['updated', 'zip-skill-v2', sha256(changed)]);
+  assert.equal(assertOk(await reg(page, 'update', 'zip-skill-v2')).status, 'current');
+  assert.deepEqual(site.log, ['GET /.well-known/agent-skills/zip-skill.zip', 'GET /.well-known/agent-skills/zip-skill.zip 304']);
+
   // A changed artifact whose digest lies is refused and changes nothing.
   site.index.skills[1].digest = sha256('not it');
   site.files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify(site.index) });
@@ -266,7 +274,7 @@ test('updates: found by digest without downloading what is unchanged, applied in
   assert.deepEqual([lie.error.code, lie.error.reason], ['Integrity', 'digest-mismatch']);
   assert.equal(assertOk(await reg(page, 'get', 'zip-skill')).digest, up.skill.digest);
   assert.deepEqual((await reg(page, 'checkUpdates')).value.map((u) => [u.id, u.status]).sort(),
-    [['mcp-good', 'gone'], ['md-skill', 'current'], ['zip-skill', 'changed'], ['zip-skill-v2', 'changed']]);
+    [['mcp-good', 'gone'], ['md-skill', 'current'], ['zip-skill', 'changed'], ['zip-skill-v2', 'current']]);
 });
 
 test('an agent over a port cannot install', { timeout: TEST_MS }, async (t) => {
