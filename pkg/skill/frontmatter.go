@@ -109,18 +109,42 @@ func parseYAML(text []byte, repair bool) (root *yaml.Node, repaired []string, er
 	return root, keys, nil
 }
 
-// maxNesting bounds how deeply YAML may nest. yaml.v3 recurses once per
-// level and stops only at 10,000, but in the browser the JavaScript
-// engine's call stack runs out at about 4,000 and kills the whole module.
-// No real frontmatter comes near this.
-const maxNesting = 1000
+// Bounds checked before yaml.v3 sees frontmatter text, so that no input
+// can make the parser run out of stack (yaml.v3 recurses once per level and
+// stops only at 10,000, but in the browser the JavaScript engine's call
+// stack runs out at about 4,000 and kills the whole module) or build an
+// unbounded node tree. Real frontmatter is a few KB, a few levels deep and
+// a few hundred nodes at most.
+const (
+	// MaxFrontmatter bounds the frontmatter's bytes.
+	MaxFrontmatter = 64 << 10
+	maxNesting     = 1000
+	maxNodes       = 20_000
+)
 
-var errTooDeep = errors.New("it is nested too deeply")
+var (
+	errTooDeep    = errors.New("it is nested too deeply")
+	errTooComplex = fmt.Errorf("it has more than %d values", maxNodes)
+)
+
+// errTooLarge reports frontmatter over MaxFrontmatter.
+type errTooLarge int
+
+func (n errTooLarge) Error() string {
+	return fmt.Sprintf("it is %d bytes; at most %d are read", int(n), MaxFrontmatter)
+}
 
 // decodeYAML parses one YAML document into a node tree.
 func decodeYAML(text []byte) (root *yaml.Node, err error) {
-	if nestingBound(text) > maxNesting {
+	if len(text) > MaxFrontmatter {
+		return nil, errTooLarge(len(text))
+	}
+	depth, nodes := yamlBounds(text)
+	switch {
+	case depth > maxNesting:
 		return nil, errTooDeep
+	case nodes > maxNodes:
+		return nil, errTooComplex
 	}
 	// yaml.v3 has had panics on hostile input; Parse promises not to.
 	defer func() {
@@ -138,16 +162,25 @@ func decodeYAML(text []byte) (root *yaml.Node, err error) {
 	return doc.Content[0], nil
 }
 
-// nestingBound over-estimates, without parsing, how deeply the YAML text
-// nests: two levels (a mapping and a sequence) for each indentation level
-// and each "- ", "? " or ": " that opens a compact collection at the start
-// of a line, plus the open brackets, counted even inside strings.
-func nestingBound(text []byte) int {
+// yamlBounds over-estimates, without parsing, how deeply the YAML text
+// nests and how many nodes it makes, in one pass.
+//
+// Lines are split where YAML splits them (LF, CR, CRLF, and NEL, LS and PS,
+// which yaml.v3 also takes for line breaks). Depth counts two levels (a
+// mapping and a sequence) for each indentation level and for each "- ",
+// "? " or ": " that opens a compact collection at the start of a line,
+// plus the open brackets. Brackets are counted even inside quoted scalars,
+// where YAML does not nest them: deciding what is quoted would mean
+// parsing, and an over-estimate only refuses what no real skill writes.
+// Nodes are at most one per line and one per separator that can start a
+// node ("- ", ": ", "? ", ",", "[", "{").
+func yamlBounds(text []byte) (depth, nodes int) {
 	var indents []int // the indentation columns of the enclosing lines
-	flow, most := 0, 0
+	flow := 0
 	for pos := 0; pos < len(text); {
-		l, next := line(text, pos)
+		l, next := yamlLine(text, pos)
 		pos = next
+		nodes++
 		rest := bytes.TrimLeft(l, " ")
 		if len(rest) == 0 || rest[0] == '#' {
 			continue
@@ -163,20 +196,48 @@ func nestingBound(text []byte) int {
 			block++
 			rest = bytes.TrimLeft(rest[1:], " \t")
 		}
-		most = max(most, 2*block+flow)
-		for _, c := range l {
+		depth = max(depth, 2*block+flow)
+		for i, c := range l {
 			switch c {
 			case '[', '{':
 				flow++
-				most = max(most, 2*block+flow)
+				nodes++
+				depth = max(depth, 2*block+flow)
 			case ']', '}':
 				if flow > 0 {
 					flow--
 				}
+			case ',':
+				nodes++
+			case '-', '?', ':':
+				if i+1 == len(l) || l[i+1] == ' ' || l[i+1] == '\t' {
+					nodes++
+				}
 			}
 		}
 	}
-	return most
+	return depth, nodes
+}
+
+// yamlLine returns the line starting at pos as YAML splits lines, without
+// its line break, and the offset after the break.
+func yamlLine(src []byte, pos int) (text []byte, next int) {
+	for i := pos; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '\n':
+			return src[pos:i], i + 1
+		case c == '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				return src[pos:i], i + 2
+			}
+			return src[pos:i], i + 1
+		case c == 0xC2 && i+1 < len(src) && src[i+1] == 0x85: // NEL
+			return src[pos:i], i + 2
+		case c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && (src[i+2] == 0xA8 || src[i+2] == 0xA9): // LS, PS
+			return src[pos:i], i + 3
+		}
+	}
+	return src[pos:], len(src)
 }
 
 // quoteColonValues single-quotes every plain value of a "key: value" line

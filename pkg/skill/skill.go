@@ -19,6 +19,7 @@
 package skill
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -200,7 +201,12 @@ func (p *parser) parse(src []byte, opts Options) *Skill {
 		return nil
 	}
 	root, repaired, err := parseYAML(fm.yaml, opts.Mode == Lenient)
-	if err != nil {
+	var tooLarge errTooLarge
+	switch {
+	case errors.As(err, &tooLarge):
+		p.add("frontmatter-too-large", SeverityError, "", "The frontmatter is %d bytes; at most %d are read (real frontmatter is a few KB).", int(tooLarge), MaxFrontmatter)
+		return nil
+	case err != nil:
 		p.add("yaml-invalid", SeverityError, "", "The frontmatter is not valid YAML: %s.", yamlMessage(err))
 		return nil
 	}
