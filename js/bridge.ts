@@ -148,10 +148,15 @@ export interface SessionOptions {
 export interface CatalogOptions {
   format?: "xml" | "json";
   mode?: "full" | "names" | "off";
-  /** Characters; the catalog degrades to fit (first sentences, then
-   * names, then a note on how to find the rest). 8,000 by default: about
-   * 2,000 tokens a turn. */
+  /** Characters; the catalog degrades in tiers that keep every skill
+   * named (full descriptions for the skills needed now, first sentences,
+   * names, a list of names) and says what it did: its root's (XML) or
+   * first object's (JSON) shown, described and total. 8,000 by default:
+   * about 2,000 tokens a turn. */
   budget?: number;
+  /** The user's message: the skills the router finds for it keep their
+   * full descriptions. */
+  query?: string;
 }
 
 /** A skill's instructions, ready for the prompt. */

@@ -68,8 +68,8 @@ var sessionMethods = map[string]method{
 		}
 		return value(m.res.Audit(ctx, a.Limit))
 	}},
-	"session.catalog": sessionMethod(func(_ context.Context, s *resolver.Session, a resolver.CatalogOptions) (result, error) {
-		return value(s.Catalog(a))
+	"session.catalog": sessionMethod(func(ctx context.Context, s *resolver.Session, a resolver.CatalogOptions) (result, error) {
+		return value(s.Catalog(ctx, a))
 	}),
 	"session.activate": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
 		Name string `json:"name"`

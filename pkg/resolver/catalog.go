@@ -1,6 +1,8 @@
 package resolver
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -15,8 +17,7 @@ type CatalogFormat string
 const (
 	// FormatXML is skills-ref's <available_skills> block.
 	FormatXML CatalogFormat = "xml"
-	// FormatJSON is an array of {"name", "description", "location"}
-	// objects, one per line.
+	// FormatJSON is an array of objects, one per line.
 	FormatJSON CatalogFormat = "json"
 )
 
@@ -25,9 +26,10 @@ type CatalogMode string
 
 // The modes.
 const (
-	// ModeFull gives each skill's name, description and location.
+	// ModeFull gives each skill's name, description and location, as far
+	// as the budget allows.
 	ModeFull CatalogMode = "full"
-	// ModeNames gives each skill's name and location only.
+	// ModeNames gives names only.
 	ModeNames CatalogMode = "names"
 	// ModeOff shows no catalog.
 	ModeOff CatalogMode = "off"
@@ -42,34 +44,52 @@ type CatalogOptions struct {
 	// so that CJK text is not penalised); 0 means no cap. About four
 	// characters make a token.
 	Budget int `json:"budget,omitempty"`
+	// Tokens caps the catalog's length in tokens as Count counts them
+	// (the host's tokenizer); 0 means no cap. Both caps hold when both
+	// are given.
+	Tokens int              `json:"tokens,omitempty"`
+	Count  func(string) int `json:"-"`
+	// Query is the user's message: Session.Catalog gives the skills the
+	// router finds for it their descriptions first.
+	Query string `json:"query,omitempty"`
+	// Relevant are the IDs of the skills most likely needed now, most
+	// likely first: they keep their descriptions longest. Session.Catalog
+	// fills it from the session.
+	Relevant []string `json:"-"`
 }
 
-// minDescription is the shortest a shortened description may get before
-// the catalog drops descriptions altogether: shorter ones tell the model
-// little more than the name.
-const minDescription = 20
+// MaxCatalogQuery caps CatalogOptions.Query, as routing caps a request.
+const MaxCatalogQuery = 8 << 10
 
 // Catalog renders level 1 of progressive disclosure: the skills the model
 // may choose from. It returns "" when the mode is off or no skill is
 // visible, so that the model sees no catalog rather than an empty one.
+// Skills with DisableModelInvocation are left out.
 //
-// Skills with DisableModelInvocation are left out. The rest are sorted by
-// name, then ID, so that the same skills always give the same text.
+// In full mode, a catalog that fits its budget (or has none) is byte for
+// byte skill.ToPrompt in XML, and in JSON an array of {"name",
+// "description", "location"} objects, sorted by name, then ID.
 //
-// XML in full mode is byte for byte skill.ToPrompt. In names mode each
-// skill is one line, <skill name="…" location="…"/>, and JSON entries lose
-// their "description".
+// Otherwise it degrades in tiers that keep every skill discoverable,
+// never by cutting the alphabet:
+//  1. full descriptions for the Relevant skills, most relevant first, as
+//     far as they fit;
+//  2. the first sentence of every other skill's description, if all of
+//     them fit;
+//  3. else each other skill's name alone, one element per skill, if all
+//     of them fit;
+//  4. else the other names in one comma-separated list;
+//  5. when not even that list of all names fits: as many names as fit,
+//     the relevant ones first, and a note saying how many more there are.
 //
-// With a Budget the catalog degrades until it fits, never exceeding it:
-//  1. full descriptions (full mode only);
-//  2. each description's first sentence, then all of them cut to the same
-//     length (at least 20 characters) ending in "…" (full mode only);
-//  3. names only;
-//  4. the first names, then a note saying how many more there are:
-//     <more count="N">N more skills are installed. Ask for a skill by name
-//     or describe the task to find one.</more> (in JSON, a last object
-//     {"more":N,"note":"…"});
-//  5. "" when not even the note fits.
+// A degraded catalog says what it did, in XML as the attributes of its
+// root, <available_skills shown="…" described="…" total="…"
+// locations="/skills/{id}/SKILL.md">, and in JSON as its first object,
+// {"shown":…,"described":…,"total":…,"locations":…}: shown is how many
+// skills it names, described how many have a description, total how many
+// are visible. Skills whose ID is not their name carry it ("id"), since
+// the location is built from the ID. In names mode the catalog is always
+// in this form, at tiers 3 to 5.
 //
 // Invalid options give an InvalidArgument error.
 func Catalog(skills []Skill, opts CatalogOptions) (string, error) {
@@ -77,23 +97,27 @@ func Catalog(skills []Skill, opts CatalogOptions) (string, error) {
 	if err != nil || opts.Mode == ModeOff {
 		return "", err
 	}
-	c := fitter{f: f, budget: opts.Budget, entries: visibleEntries(skills)}
-	if len(c.entries) == 0 {
+	entries := visibleEntries(skills, opts.Relevant)
+	if len(entries) == 0 {
 		return "", nil
 	}
-	if opts.Mode != ModeNames {
-		if c.budget == 0 {
-			return f.entries(c.entries), nil
-		}
-		fixed := c.fixedCost()
-		if s, ok := c.full(fixed); ok {
-			return s, nil
-		}
-		if s, ok := c.shortened(fixed); ok {
-			return s, nil
+	render := func(budget int) string { return fit(f, entries, opts.Mode, budget) }
+	out := render(opts.Budget)
+	if opts.Tokens > 0 && opts.Count(out) > opts.Tokens {
+		// The largest character budget whose catalog has few enough
+		// tokens: a catalog only grows with its budget.
+		lo, hi := 0, runeLen(out)
+		out = ""
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if s := render(mid); opts.Count(s) <= opts.Tokens {
+				lo, out = mid, s
+			} else {
+				hi = mid - 1
+			}
 		}
 	}
-	return c.names(), nil
+	return out, nil
 }
 
 func (o CatalogOptions) validate() (catalogFormat, error) {
@@ -102,8 +126,15 @@ func (o CatalogOptions) validate() (catalogFormat, error) {
 	default:
 		return nil, skillerr.New(skillerr.InvalidArgument, string(o.Mode), "unknown catalog mode; use full, names or off")
 	}
-	if o.Budget < 0 {
-		return nil, skillerr.New(skillerr.InvalidArgument, "", "the catalog budget must not be negative")
+	switch {
+	case o.Budget < 0:
+		return nil, skillerr.New(skillerr.InvalidArgument, "budget", "the catalog budget must not be negative")
+	case o.Tokens < 0:
+		return nil, skillerr.New(skillerr.InvalidArgument, "tokens", "the catalog's token budget must not be negative")
+	case o.Tokens > 0 && o.Count == nil:
+		return nil, skillerr.New(skillerr.InvalidArgument, "tokens", "a token budget needs a token counter from the host")
+	case len(o.Query) > MaxCatalogQuery:
+		return nil, skillerr.New(skillerr.TooLarge, "query", "the query is %d bytes; the catalog reads at most %d", len(o.Query), MaxCatalogQuery)
 	}
 	switch o.Format {
 	case "", FormatXML:
@@ -114,17 +145,58 @@ func (o CatalogOptions) validate() (catalogFormat, error) {
 	return nil, skillerr.New(skillerr.InvalidArgument, string(o.Format), "unknown catalog format; use xml or json")
 }
 
+// entry is a visible skill as the catalog shows it.
+type entry struct {
+	skill.Entry
+	// id is the skill's ID when it is not its name, so that a compact
+	// tier, which leaves the location out, still tells where it is.
+	id       string
+	relevant bool
+}
+
 // visibleEntries returns the catalog entries of the skills the model may
-// see, sorted.
-func visibleEntries(skills []Skill) []skill.Entry {
+// see, the relevant ones first in their order, then the rest sorted.
+func visibleEntries(skills []Skill, relevant []string) []entry {
 	visible := sortedOrder(skills, func(s Skill) bool { return !s.DisableModelInvocation })
-	entries := make([]skill.Entry, len(visible))
+	rank := make(map[string]int, len(relevant))
+	for i, id := range relevant {
+		if _, dup := rank[id]; !dup {
+			rank[id] = i
+		}
+	}
+	entries := make([]entry, len(visible))
 	for k, i := range visible {
 		s := skills[i]
 		// Invalid UTF-8 would make character counts and JSON ambiguous.
-		entries[k] = skill.Entry{Name: validUTF8(s.Name), Description: validUTF8(s.Description), Location: validUTF8(s.Location())}
+		e := entry{Entry: skill.Entry{Name: validUTF8(s.Name), Description: validUTF8(s.Description), Location: validUTF8(s.Location())}}
+		if s.ID != s.Name {
+			e.id = validUTF8(s.ID)
+		}
+		_, e.relevant = rank[s.ID]
+		entries[k] = e
 	}
+	// Stable: the rest keep their sorted order.
+	slices.SortStableFunc(entries, func(a, b entry) int {
+		ra, oka := rank[idOf(a)]
+		rb, okb := rank[idOf(b)]
+		switch {
+		case oka && okb:
+			return ra - rb
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return 0
+	})
 	return entries
+}
+
+func idOf(e entry) string {
+	if e.id != "" {
+		return e.id
+	}
+	return e.Name
 }
 
 func validUTF8(s string) string {
@@ -134,147 +206,115 @@ func validUTF8(s string) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-// fitter fits entries into a budget. Below the full level, lengths are
-// computed rather than rendered: an element is as long as an empty one
-// plus the escaped lengths of its values.
-type fitter struct {
-	f       catalogFormat
-	budget  int
-	entries []skill.Entry
-}
+// tier is how much the catalog says of a skill.
+type tier int
 
-// width returns the length of s once escaped.
-func (c *fitter) width(s string) int {
-	w := c.f.widths()
-	n := int32(0)
-	for _, r := range s {
-		n += w.of(r)
-	}
-	return int(n)
-}
+const (
+	tierList     tier = iota // its name in the list of other skills
+	tierName                 // an element with its name
+	tierSentence             // its name and the first sentence of its description
+	tierFull                 // as skills-ref: name, description, location
+)
 
-// frameCost returns the length of a catalog of n elements without them.
-func (c *fitter) frameCost(n int) int {
-	open, sep, end := c.f.frame()
-	return runeLen(open) + runeLen(end) + max(n-1, 0)*runeLen(sep)
-}
+// maxSentence caps a first sentence: some run to hundreds of characters.
+const maxSentence = 160
 
-// fixedCost returns the length of a catalog at levels 1 and 2 without
-// its descriptions.
-func (c *fitter) fixedCost() int {
-	fixed := c.frameCost(len(c.entries))
-	empty := elementLen(c.f.writeEntry, skill.Entry{})
-	for _, e := range c.entries {
-		fixed += empty + c.width(e.Name) + c.width(e.Location)
-	}
-	return fixed
-}
+// maxRelevant caps how many relevant skills get a tier of their own:
+// each costs a rendering of the catalog to fit.
+const maxRelevant = 32
 
-// full renders level 1 if it fits. Escaping only lengthens text, so
-// counting the descriptions' runes first spares rendering a catalog far
-// over the budget.
-func (c *fitter) full(fixed int) (string, bool) {
-	for _, e := range c.entries {
-		if fixed += runeLen(e.Description); fixed > c.budget {
-			return "", false
+// fit renders entries within budget characters (0: any length). Each
+// choice is checked against the catalog rendered, so that the budget is
+// met exactly, never by an estimate.
+func fit(f catalogFormat, entries []entry, mode CatalogMode, budget int) string {
+	if mode != ModeNames {
+		sorted := slices.Clone(entries)
+		slices.SortStableFunc(sorted, func(a, b entry) int {
+			return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(idOf(a), idOf(b)))
+		})
+		full := make([]skill.Entry, len(sorted))
+		for i, e := range sorted {
+			full[i] = e.Entry
+		}
+		if s := f.entries(full); budget == 0 || runeLen(s) <= budget {
+			return s
 		}
 	}
-	s := c.f.entries(c.entries)
-	return s, runeLen(s) <= c.budget
-}
-
-// shortened renders level 2: first sentences, cut to the longest common
-// length that fits.
-func (c *fitter) shortened(fixed int) (string, bool) {
-	if fixed > c.budget { // not even with empty descriptions
-		return "", false
+	maxTier := tierFull
+	if mode == ModeNames {
+		maxTier = tierName
 	}
-	n := len(c.entries)
-	firsts := make([]string, n)
-	size := n
-	for i, e := range c.entries {
-		firsts[i] = firstSentence(e.Description)
-		size += len(firsts[i])
-	}
-	// The escaped length of the first k runes of firsts[i] is
-	// widths[starts[i]+k].
-	starts := make([]int, n+1)
-	widths := make([]int32, 0, size)
-	longest := 0
-	table := c.f.widths()
-	for i := range c.entries {
-		starts[i] = len(widths)
-		w := int32(0)
-		widths = append(widths, 0)
-		for _, r := range firsts[i] {
-			w += table.of(r)
-			widths = append(widths, w)
+	n := len(entries)
+	levels := make([]tier, n)
+	if budget == 0 {
+		for i := range levels {
+			levels[i] = maxTier
 		}
-		longest = max(longest, len(widths)-starts[i]-1)
+		return render(f, entries, levels, n)
 	}
-	starts[n] = len(widths)
-	// cost is an upper bound, since truncate may cut a little more.
-	cost := func(limit int) int {
-		total := fixed
-		for i := range n {
-			if runes := starts[i+1] - starts[i] - 1; runes <= limit {
-				total += int(widths[starts[i+1]-1])
-			} else {
-				total += int(widths[starts[i]+limit-1]) + 1 // the kept runes and "…"
+	out := render(f, entries, levels, n)
+	if runeLen(out) > budget {
+		return cut(f, entries, budget)
+	}
+	try := func() bool {
+		if s := render(f, entries, levels, n); runeLen(s) <= budget {
+			out = s
+			return true
+		}
+		return false
+	}
+	var others []int
+	relevant := 0
+	for i, e := range entries {
+		if !e.relevant || relevant == maxRelevant {
+			others = append(others, i)
+			continue
+		}
+		relevant++
+		for t := maxTier; t > tierList; t-- {
+			if levels[i] = t; try() {
+				break
 			}
+			levels[i] = tierList
 		}
-		return total
 	}
-	limit := max(longest, minDescription)
-	if cost(limit) > c.budget {
-		if cost(minDescription) > c.budget {
-			return "", false
+	for t := min(maxTier, tierSentence); t > tierList; t-- {
+		for _, i := range others {
+			levels[i] = t
 		}
-		lo, hi := minDescription, limit // cost(lo) fits, cost(hi) does not
-		for hi-lo > 1 {
-			if mid := (lo + hi) / 2; cost(mid) <= c.budget {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		limit = lo
-	}
-	short := make([]skill.Entry, n)
-	for i, e := range c.entries {
-		short[i] = skill.Entry{Name: e.Name, Description: truncate(firsts[i], limit), Location: e.Location}
-	}
-	return c.f.entries(short), true
-}
-
-// names renders levels 3 to 5: as many names as fit, the rest counted.
-func (c *fitter) names() string {
-	n := len(c.entries)
-	empty := elementLen(c.f.writeName, skill.Entry{})
-	_, sep, _ := c.f.frame()
-	costs := make([]int, n)
-	total := c.frameCost(n)
-	for i, e := range c.entries {
-		costs[i] = empty + c.width(e.Name) + c.width(e.Location)
-		total += costs[i]
-	}
-	if c.budget == 0 || total <= c.budget {
-		return join(c.f, c.entries, c.f.writeName, -1)
-	}
-	// Keep the longest prefix that fits with the note about the rest.
-	used := c.frameCost(1) // the frame; each name adds itself and a separator
-	k := -1
-	for i := range n {
-		if used+runeLen(c.f.more(n-i)) > c.budget {
+		if try() {
 			break
 		}
-		k = i
-		used += costs[i] + runeLen(sep)
+		for _, i := range others {
+			levels[i] = tierList
+		}
 	}
-	if k < 0 {
+	return out
+}
+
+// cut renders as many names as fit in the list, the relevant first, and
+// a note on the rest, or "" when not even the note fits.
+func cut(f catalogFormat, entries []entry, budget int) string {
+	n := len(entries)
+	at := func(k int) string { return render(f, entries[:k], make([]tier, k), n) }
+	// The catalog grows with the names it keeps: find the most that fit.
+	lo, hi := -1, n-1 // at(lo) fits (lo = -1: nothing does), at(hi+1) does not
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if runeLen(at(mid)) <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo < 0 {
 		return ""
 	}
-	return join(c.f, c.entries[:k], c.f.writeName, n-k)
+	return at(lo)
 }
+
+// firstSentenceOf is a description's first sentence, at most maxSentence
+// characters.
+func firstSentenceOf(desc string) string { return truncate(firstSentence(desc), maxSentence) }
 
 func runeLen(s string) int { return utf8.RuneCountInString(s) }

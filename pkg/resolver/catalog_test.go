@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -73,12 +75,12 @@ func TestCatalogNoCatalog(t *testing.T) {
 
 func TestCatalogNamesXML(t *testing.T) {
 	got := mustCatalog(t, catalogSkills(), CatalogOptions{Mode: ModeNames})
-	want := `<available_skills>
-<skill name="alpha" location="/skills/a-1/SKILL.md"/>
-<skill name="alpha" location="/skills/a-2/SKILL.md"/>
-<skill name="docx" location="/skills/docx/SKILL.md"/>
-<skill name="pdf-tools" location="/skills/pdf-tools/SKILL.md"/>
-<skill name="weather" location="/skills/weather/SKILL.md"/>
+	want := `<available_skills shown="5" described="0" total="5" locations="/skills/{id}/SKILL.md">
+<skill name="alpha" id="a-1"/>
+<skill name="alpha" id="a-2"/>
+<skill name="docx"/>
+<skill name="pdf-tools"/>
+<skill name="weather"/>
 </available_skills>`
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
@@ -99,60 +101,71 @@ func TestCatalogJSON(t *testing.T) {
 	}
 	got = mustCatalog(t, catalogSkills(), CatalogOptions{Format: FormatJSON, Mode: ModeNames})
 	want = `[
-{"name":"alpha","location":"/skills/a-1/SKILL.md"},
-{"name":"alpha","location":"/skills/a-2/SKILL.md"},
-{"name":"docx","location":"/skills/docx/SKILL.md"},
-{"name":"pdf-tools","location":"/skills/pdf-tools/SKILL.md"},
-{"name":"weather","location":"/skills/weather/SKILL.md"}
+{"shown":5,"described":0,"total":5,"locations":"/skills/{id}/SKILL.md"},
+{"name":"alpha","id":"a-1"},
+{"name":"alpha","id":"a-2"},
+{"name":"docx"},
+{"name":"pdf-tools"},
+{"name":"weather"}
 ]`
 	if got != want {
 		t.Errorf("names: got\n%s\nwant\n%s", got, want)
 	}
 }
 
-// TestCatalogDegrades walks the budget down through every level.
+// TestCatalogDegrades walks the budget down through every tier, in both
+// formats, with and without relevant skills.
 func TestCatalogDegrades(t *testing.T) {
-	entry := func(name, desc, id string) string {
-		return "<skill>\n<name>\n" + name + "\n</name>\n<description>\n" + desc + "\n</description>\n<location>\n/skills/" + id + "/SKILL.md\n</location>\n</skill>\n"
-	}
-	firstSentences := "<available_skills>\n" +
-		entry("alpha", "First alpha &#x27;quoted&#x27;.", "a-1") +
-		entry("alpha", "Second alpha &lt;b&gt;.", "a-2") +
-		entry("docx", "Create &amp; edit Word documents, e.g. reports.", "docx") +
-		entry("pdf-tools", "Extract text and tables from PDF files.", "pdf-tools") +
-		entry("weather", "查询城市天气。", "weather") +
-		"</available_skills>"
-	truncated := "<available_skills>\n" +
-		entry("alpha", "First alpha…", "a-1") +
-		entry("alpha", "Second alpha &lt;b&gt;.", "a-2") +
-		entry("docx", "Create &amp; edit Word…", "docx") +
-		entry("pdf-tools", "Extract text and…", "pdf-tools") +
-		entry("weather", "查询城市天气。", "weather") +
-		"</available_skills>"
-	names := mustCatalog(t, catalogSkills(), CatalogOptions{Mode: ModeNames})
-	more := func(lines string, n int) string {
-		return "<available_skills>\n" + lines + fmt.Sprintf("<more count=\"%d\">%d more skills are installed. Ask for a skill by name or describe the task to find one.</more>\n", n, n) + "</available_skills>"
-	}
-	twoNames := "<skill name=\"alpha\" location=\"/skills/a-1/SKILL.md\"/>\n<skill name=\"alpha\" location=\"/skills/a-2/SKILL.md\"/>\n"
+	const head = `<available_skills shown="%d" described="%d" total="5" locations="/skills/{id}/SKILL.md">` + "\n"
 	full := mustCatalog(t, catalogSkills(), CatalogOptions{})
+	sentences := fmt.Sprintf(head, 5, 5) +
+		`<skill name="alpha" id="a-1">First alpha &#x27;quoted&#x27;.</skill>
+<skill name="alpha" id="a-2">Second alpha &lt;b&gt;.</skill>
+<skill name="docx">Create &amp; edit Word documents, e.g. reports.</skill>
+<skill name="pdf-tools">Extract text and tables from PDF files.</skill>
+<skill name="weather">查询城市天气。</skill>
+</available_skills>`
+	names := mustCatalog(t, catalogSkills(), CatalogOptions{Mode: ModeNames})
+	list := fmt.Sprintf(head, 5, 0) + "<other_skills>alpha (a-1), alpha (a-2), docx, pdf-tools, weather</other_skills>\n</available_skills>"
 	for _, c := range []struct {
 		budget int
 		want   string
 	}{
-		{utf8.RuneCountInString(full) - 1, firstSentences},
-		{utf8.RuneCountInString(firstSentences), firstSentences},
-		// The shortest descriptions allowed: 20 characters, "…" included.
-		{713, truncated},
-		{712, names},
+		{utf8.RuneCountInString(full), full},
+		{utf8.RuneCountInString(full) - 1, sentences},
+		{utf8.RuneCountInString(sentences), sentences},
+		{utf8.RuneCountInString(sentences) - 1, names},
 		{utf8.RuneCountInString(names), names},
-		{utf8.RuneCountInString(names) - 1, more(twoNames+"<skill name=\"docx\" location=\"/skills/docx/SKILL.md\"/>\n", 2)},
-		{256, more(twoNames, 3)},
-		{148, more("", 5)},
-		{147, ""},
+		{utf8.RuneCountInString(names) - 1, list},
+		{utf8.RuneCountInString(list), list},
+		// The note on the rest is longer than these five names.
+		{utf8.RuneCountInString(list) - 1, ""},
 		{1, ""},
 	} {
 		if got := mustCatalog(t, catalogSkills(), CatalogOptions{Budget: c.budget}); got != c.want {
 			t.Errorf("budget %d: got\n%s\nwant\n%s", c.budget, got, c.want)
+		}
+	}
+	// Relevant skills keep their full descriptions; the others take what
+	// is left, all alike.
+	relevant := CatalogOptions{Relevant: []string{"weather", "pdf-tools"}}
+	for _, c := range []struct {
+		budget int
+		want   string
+	}{
+		{utf8.RuneCountInString(full) - 1, fmt.Sprintf(head, 5, 5) +
+			"<skill>\n<name>\nweather\n</name>\n<description>\n查询城市天气。支持未来三天的预报。\n</description>\n<location>\n/skills/weather/SKILL.md\n</location>\n</skill>\n" +
+			"<skill>\n<name>\npdf-tools\n</name>\n<description>\nExtract text and tables from PDF files. Use when the user mentions PDFs, forms or extraction.\n</description>\n<location>\n/skills/pdf-tools/SKILL.md\n</location>\n</skill>\n" +
+			"<skill name=\"alpha\" id=\"a-1\">First alpha &#x27;quoted&#x27;.</skill>\n<skill name=\"alpha\" id=\"a-2\">Second alpha &lt;b&gt;.</skill>\n<skill name=\"docx\">Create &amp; edit Word documents, e.g. reports.</skill>\n" +
+			"</available_skills>"},
+		{330, fmt.Sprintf(head, 5, 1) +
+			"<skill>\n<name>\nweather\n</name>\n<description>\n查询城市天气。支持未来三天的预报。\n</description>\n<location>\n/skills/weather/SKILL.md\n</location>\n</skill>\n" +
+			"<skill name=\"pdf-tools\"/>\n<other_skills>alpha (a-1), alpha (a-2), docx</other_skills>\n</available_skills>"},
+	} {
+		opts := relevant
+		opts.Budget = c.budget
+		if got := mustCatalog(t, catalogSkills(), opts); got != c.want {
+			t.Errorf("relevant, budget %d: got\n%s\nwant\n%s", c.budget, got, c.want)
 		}
 	}
 }
@@ -211,39 +224,8 @@ func TestCatalogJSONRoundTrips(t *testing.T) {
 	}
 }
 
-// TestCatalogWidths checks the escaped widths the budget arithmetic uses
-// against the renderers, for every value of every element.
-func TestCatalogWidths(t *testing.T) {
-	runes := []rune("é中…\u2028\u2029\U0001F600")
-	for r := range rune(128) {
-		runes = append(runes, r)
-	}
-	for _, f := range []catalogFormat{xmlFormat{}, jsonFormat{}} {
-		for _, el := range []struct {
-			name  string
-			write func(*strings.Builder, skill.Entry)
-			set   func(*skill.Entry, string)
-		}{
-			{"entry name", f.writeEntry, func(e *skill.Entry, v string) { e.Name = v }},
-			{"entry description", f.writeEntry, func(e *skill.Entry, v string) { e.Description = v }},
-			{"entry location", f.writeEntry, func(e *skill.Entry, v string) { e.Location = v }},
-			{"name name", f.writeName, func(e *skill.Entry, v string) { e.Name = v }},
-			{"name location", f.writeName, func(e *skill.Entry, v string) { e.Location = v }},
-		} {
-			empty := elementLen(el.write, skill.Entry{})
-			for _, r := range runes {
-				var e skill.Entry
-				el.set(&e, string(r))
-				if got, want := elementLen(el.write, e)-empty, int(f.widths().of(r)); got != want {
-					t.Errorf("%T %s: %U renders %d characters wide, widths say %d", f, el.name, r, got, want)
-				}
-			}
-		}
-	}
-}
-
 func TestCatalogInvalidOptions(t *testing.T) {
-	for _, opts := range []CatalogOptions{{Format: "yaml"}, {Mode: "short"}, {Budget: -1}} {
+	for _, opts := range []CatalogOptions{{Format: "yaml"}, {Mode: "short"}, {Budget: -1}, {Tokens: -1}, {Tokens: 10}} {
 		_, err := Catalog(catalogSkills(), opts)
 		if skillerr.CodeOf(err) != skillerr.InvalidArgument {
 			t.Errorf("%+v: got %v, want InvalidArgument", opts, err)
@@ -294,15 +276,31 @@ func TestCatalogCost(t *testing.T) {
 		characters int
 	}{
 		{ModeFull, 14218}, // about 3,550 tokens
-		{ModeNames, 3048}, // about 760 tokens
+		{ModeNames, 1373}, // about 340 tokens
 	} {
 		got := mustCatalog(t, typicalSkills(), CatalogOptions{Mode: c.mode})
 		if n := utf8.RuneCountInString(got); n != c.characters {
 			t.Errorf("%s: %d characters, want %d", c.mode, n, c.characters)
 		}
 	}
+	// When not even the list of every name fits: the first names, the
+	// relevant ones first, and a note on the rest.
+	got := mustCatalog(t, typicalSkills(), CatalogOptions{Budget: 600, Relevant: []string{"xlsx"}})
+	m := regexp.MustCompile(`^<available_skills shown="(\d+)" described="0" total="40" locations="/skills/\{id\}/SKILL.md">\n` +
+		`<other_skills>xlsx, algorithmic-art, [^<]*</other_skills>\n<more count="(\d+)">\d+ more skills are installed. [^<]*</more>\n</available_skills>$`).FindStringSubmatch(got)
+	if m == nil || utf8.RuneCountInString(got) > 600 || m[1] == "0" || atoi(m[1])+atoi(m[2]) != 40 {
+		t.Errorf("a cut catalog:\n%s", got)
+	}
+	if next := mustCatalog(t, typicalSkills(), CatalogOptions{Budget: 600 + 40, Relevant: []string{"xlsx"}}); !strings.Contains(next, "<more") || len(next) <= len(got) {
+		t.Errorf("a larger budget does not name more:\n%s", next)
+	}
 	// A budget of 1,000 tokens keeps every name of the forty.
 	if got := mustCatalog(t, typicalSkills(), CatalogOptions{Budget: 4000}); !strings.Contains(got, "email-drafting") || strings.Contains(got, "<more") {
 		t.Errorf("a 4,000-character budget lost names:\n%s", got)
 	}
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }

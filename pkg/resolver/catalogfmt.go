@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/skillfs/skillfs/pkg/skill"
 )
@@ -13,144 +12,181 @@ import (
 // room for.
 const moreNote = "%d more skills are installed. Ask for a skill by name or describe the task to find one."
 
+// locations tells the model where a skill of a degraded catalog is, which
+// its compact tiers leave out.
+const locations = "/skills/{id}/SKILL.md"
+
 // catalogFormat renders a catalog.
 type catalogFormat interface {
-	// frame returns what opens the catalog, separates two elements and
-	// ends it.
-	frame() (open, sep, end string)
-	// entries renders a catalog of skills with descriptions.
+	// entries renders the full catalog of skills with descriptions, in the
+	// order given.
 	entries(es []skill.Entry) string
-	// writeEntry and writeName write one element of a catalog of skills
-	// with and without descriptions.
-	writeEntry(b *strings.Builder, e skill.Entry)
-	writeName(b *strings.Builder, e skill.Entry)
+	// open and end frame a degraded catalog; sep separates its elements.
+	open(shown, described, total int) string
+	end() string
+	sep() string
+	// write writes the element of e at tier t (not tierList).
+	write(b *strings.Builder, e entry, t tier)
+	// list frames the names at tierList and separates them.
+	list() (open, sep, end string)
+	// listName writes one name of the list.
+	listName(b *strings.Builder, e entry)
 	// more renders the note about n skills left out.
 	more(n int) string
-	// widths gives the lengths of runes once escaped in a value.
-	widths() *widthTable
 }
 
-// widthTable holds the escaped length of every ASCII rune and of U+2028
-// and U+2029; every other rune is left as it is by both formats.
-type widthTable struct {
-	ascii    [utf8.RuneSelf]int32
-	lineSeps [2]int32
-}
-
-// newWidthTable measures escape, which returns a rune as rendered.
-func newWidthTable(escape func(rune) string) *widthTable {
-	t := &widthTable{}
-	for r := range rune(utf8.RuneSelf) {
-		t.ascii[r] = int32(utf8.RuneCountInString(escape(r)))
+// render renders a degraded catalog of entries at levels, out of total
+// visible skills: elements by tier, most said first, then the list, then
+// the note on the skills left out, if any.
+func render(f catalogFormat, entries []entry, levels []tier, total int) string {
+	described := 0
+	for _, t := range levels {
+		if t >= tierSentence {
+			described++
+		}
 	}
-	for i, r := range []rune{'\u2028', '\u2029'} {
-		t.lineSeps[i] = int32(utf8.RuneCountInString(escape(r)))
-	}
-	return t
-}
-
-// of returns the escaped length of r.
-func (t *widthTable) of(r rune) int32 {
-	switch {
-	case r < utf8.RuneSelf:
-		return t.ascii[r]
-	case r == '\u2028' || r == '\u2029':
-		return t.lineSeps[r-'\u2028']
-	}
-	return 1
-}
-
-// join renders a catalog in format f with one element per entry, and the
-// note about more skills when more >= 0.
-func join(f catalogFormat, es []skill.Entry, write func(*strings.Builder, skill.Entry), more int) string {
-	open, sep, end := f.frame()
 	var b strings.Builder
-	b.Grow(128 * (len(es) + 1))
-	b.WriteString(open)
-	for i, e := range es {
-		if i > 0 {
-			b.WriteString(sep)
+	b.Grow(64 * (len(entries) + 2))
+	// The frame opens with what the catalog did: in JSON an object of its
+	// own, so every element that follows is preceded by a separator.
+	b.WriteString(f.open(len(entries), described, total))
+	next := func() { b.WriteString(f.sep()) }
+	for t := tierFull; t > tierList; t-- {
+		for i, e := range entries {
+			if levels[i] == t {
+				next()
+				f.write(&b, e, t)
+			}
 		}
-		write(&b, e)
 	}
-	if more >= 0 {
-		if len(es) > 0 {
+	open, sep, end := f.list()
+	inList := 0
+	for i, e := range entries {
+		if levels[i] != tierList {
+			continue
+		}
+		if inList == 0 {
+			next()
+			b.WriteString(open)
+		} else {
 			b.WriteString(sep)
 		}
+		f.listName(&b, e)
+		inList++
+	}
+	if inList > 0 {
+		b.WriteString(end)
+	}
+	if more := total - len(entries); more > 0 {
+		next()
 		b.WriteString(f.more(more))
 	}
-	b.WriteString(end)
+	b.WriteString(f.end())
 	return b.String()
 }
 
-// elementLen returns the length of the element write writes for e.
-func elementLen(write func(*strings.Builder, skill.Entry), e skill.Entry) int {
-	var b strings.Builder
-	write(&b, e)
-	return runeLen(b.String())
+// listLabel is how a name appears in the list: with its ID when that
+// differs.
+func listLabel(e entry) string {
+	if e.id != "" {
+		return e.Name + " (" + e.id + ")"
+	}
+	return e.Name
 }
 
 // xmlEscaper escapes as skill.ToPrompt does (Python's html.escape).
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;")
 
-const (
-	xmlOpen = "<available_skills>\n"
-	xmlEnd  = "</available_skills>"
-)
+const xmlEnd = "</available_skills>"
 
 // xmlFormat is skills-ref's <available_skills>.
 type xmlFormat struct{}
 
-func (xmlFormat) frame() (string, string, string) { return xmlOpen, "", xmlEnd }
-
 func (xmlFormat) entries(es []skill.Entry) string { return skill.ToPrompt(es) }
 
-// writeEntry writes one skill cut out of skill.ToPrompt.
-func (xmlFormat) writeEntry(b *strings.Builder, e skill.Entry) {
-	s := skill.ToPrompt([]skill.Entry{e})
-	b.WriteString(s[len(xmlOpen) : len(s)-len(xmlEnd)])
+func (xmlFormat) open(shown, described, total int) string {
+	return fmt.Sprintf(`<available_skills shown="%d" described="%d" total="%d" locations="%s">`+"\n", shown, described, total, locations)
 }
 
-func (xmlFormat) writeName(b *strings.Builder, e skill.Entry) {
+func (xmlFormat) end() string { return xmlEnd }
+func (xmlFormat) sep() string { return "" }
+
+func (xmlFormat) write(b *strings.Builder, e entry, t tier) {
+	if t == tierFull {
+		// One skill cut out of skill.ToPrompt.
+		s := skill.ToPrompt([]skill.Entry{e.Entry})
+		b.WriteString(s[len("<available_skills>\n") : len(s)-len(xmlEnd)])
+		return
+	}
 	b.WriteString(`<skill name="`)
 	xmlEscaper.WriteString(b, e.Name)
-	b.WriteString(`" location="`)
-	xmlEscaper.WriteString(b, e.Location)
-	b.WriteString("\"/>\n")
+	if e.id != "" {
+		b.WriteString(`" id="`)
+		xmlEscaper.WriteString(b, e.id)
+	}
+	if t == tierName {
+		b.WriteString("\"/>\n")
+		return
+	}
+	b.WriteString(`">`)
+	xmlEscaper.WriteString(b, firstSentenceOf(e.Description))
+	b.WriteString("</skill>\n")
 }
+
+func (xmlFormat) list() (string, string, string) { return "<other_skills>", ", ", "</other_skills>\n" }
+
+func (xmlFormat) listName(b *strings.Builder, e entry) { xmlEscaper.WriteString(b, listLabel(e)) }
 
 func (xmlFormat) more(n int) string {
 	return `<more count="` + strconv.Itoa(n) + `">` + fmt.Sprintf(moreNote, n) + "</more>\n"
 }
 
-var xmlWidths = newWidthTable(func(r rune) string { return xmlEscaper.Replace(string(r)) })
-
-func (xmlFormat) widths() *widthTable { return xmlWidths }
-
 // jsonFormat is a JSON array with one object per line.
 type jsonFormat struct{}
 
-func (jsonFormat) frame() (string, string, string) { return "[\n", ",\n", "\n]" }
+func (f jsonFormat) entries(es []skill.Entry) string {
+	var b strings.Builder
+	b.WriteString("[\n")
+	for i, e := range es {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		f.write(&b, entry{Entry: e}, tierFull)
+	}
+	b.WriteString("\n]")
+	return b.String()
+}
 
-func (f jsonFormat) entries(es []skill.Entry) string { return join(f, es, f.writeEntry, -1) }
+func (jsonFormat) open(shown, described, total int) string {
+	return fmt.Sprintf(`[`+"\n"+`{"shown":%d,"described":%d,"total":%d,"locations":"%s"}`, shown, described, total, locations)
+}
 
-func (jsonFormat) writeEntry(b *strings.Builder, e skill.Entry) {
+func (jsonFormat) end() string { return "\n]" }
+func (jsonFormat) sep() string { return ",\n" }
+
+func (jsonFormat) write(b *strings.Builder, e entry, t tier) {
 	b.WriteString(`{"name":`)
 	writeJSONString(b, e.Name)
-	b.WriteString(`,"description":`)
-	writeJSONString(b, e.Description)
-	b.WriteString(`,"location":`)
-	writeJSONString(b, e.Location)
+	if e.id != "" && t != tierFull {
+		b.WriteString(`,"id":`)
+		writeJSONString(b, e.id)
+	}
+	switch t {
+	case tierFull:
+		b.WriteString(`,"description":`)
+		writeJSONString(b, e.Description)
+		b.WriteString(`,"location":`)
+		writeJSONString(b, e.Location)
+	case tierSentence:
+		b.WriteString(`,"description":`)
+		writeJSONString(b, firstSentenceOf(e.Description))
+	}
 	b.WriteString("}")
 }
 
-func (jsonFormat) writeName(b *strings.Builder, e skill.Entry) {
-	b.WriteString(`{"name":`)
-	writeJSONString(b, e.Name)
-	b.WriteString(`,"location":`)
-	writeJSONString(b, e.Location)
-	b.WriteString("}")
-}
+func (jsonFormat) list() (string, string, string) { return `{"names":[`, ",", "]}" }
+
+func (jsonFormat) listName(b *strings.Builder, e entry) { writeJSONString(b, listLabel(e)) }
 
 func (jsonFormat) more(n int) string {
 	var b strings.Builder
@@ -159,15 +195,6 @@ func (jsonFormat) more(n int) string {
 	b.WriteString("}")
 	return b.String()
 }
-
-var jsonWidths = newWidthTable(func(r rune) string {
-	if e, ok := jsonEscape(r); ok {
-		return e
-	}
-	return string(r)
-})
-
-func (jsonFormat) widths() *widthTable { return jsonWidths }
 
 // writeJSONString writes s as a JSON string. Only what JSON requires is
 // escaped, plus U+2028 and U+2029, which break JavaScript string literals;
@@ -179,7 +206,7 @@ func writeJSONString(b *strings.Builder, s string) {
 		if e, ok := jsonEscape(r); ok {
 			b.WriteString(s[start:i])
 			b.WriteString(e)
-			start = i + utf8.RuneLen(r)
+			start = i + len(string(r))
 		}
 	}
 	b.WriteString(s[start:])

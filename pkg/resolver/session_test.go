@@ -338,7 +338,7 @@ func TestDisabledInvisible(t *testing.T) {
 		for _, s := range []*Session{e.open(t, SessionOptions{}), e.open(t, SessionOptions{Skills: []string{"pdf", "docx"}})} {
 			st := s.Status()
 			wantList(t, "visible", st.Visible, []string{"docx"})
-			if cat, _ := s.Catalog(CatalogOptions{}); contains(cat, "pdf") {
+			if cat, _ := s.Catalog(ctx, CatalogOptions{}); contains(cat, "pdf") {
 				t.Errorf("the catalog shows pdf:\n%s", cat)
 			}
 			_, err := s.ReadFile(ctx, "/skills/pdf/SKILL.md")
@@ -400,7 +400,7 @@ func TestInvoke(t *testing.T) {
 		if b, err := s.Invoke(ctx, "/deploy"); err != nil || b.ID != "deploy" {
 			t.Errorf("disable-model-invocation must not stop the user: %+v, %v", b, err)
 		}
-		if cat, _ := s.Catalog(CatalogOptions{}); contains(cat, "deploy") || !contains(cat, "internal") {
+		if cat, _ := s.Catalog(ctx, CatalogOptions{}); contains(cat, "deploy") || !contains(cat, "internal") {
 			t.Errorf("catalog:\n%s", cat)
 		}
 		_, err = s.Invoke(ctx, "/internal")
@@ -607,7 +607,7 @@ func TestRouteOutcome(t *testing.T) {
 func newEnvSameDB(t *testing.T, e *env) *env { return envOn(t, e.db.Backend) }
 
 // A session's catalog without a budget stays within DefaultCatalogBudget:
-// forty typical skills keep every name and the start of every description,
+// forty typical skills keep every name and the first sentence of every description,
 // where the full catalog would cost about 3,500 tokens a turn.
 func TestSessionCatalogDefaultBudget(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bc backendCase) {
@@ -618,11 +618,12 @@ func TestSessionCatalogDefaultBudget(t *testing.T) {
 		}
 		e.install(t, files...)
 		s := e.open(t, SessionOptions{})
-		got, err := s.Catalog(CatalogOptions{})
+		ctx := context.Background()
+		got, err := s.Catalog(ctx, CatalogOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		full, err := s.Catalog(CatalogOptions{Budget: 1 << 20})
+		full, err := s.Catalog(ctx, CatalogOptions{Budget: 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -630,8 +631,31 @@ func TestSessionCatalogDefaultBudget(t *testing.T) {
 			t.Fatalf("default catalog has %d characters; want at most %d and less than the full %d", n, DefaultCatalogBudget, utf8.RuneCountInString(full))
 		}
 		for _, sk := range typicalSkills() {
-			if !strings.Contains(got, "<name>\n"+sk.ID+"\n</name>") || !strings.Contains(got, "Guides the agent through") {
+			if !strings.Contains(got, `<skill name="`+sk.ID+`">Guides the agent through`) {
 				t.Fatalf("default catalog lost %s or the descriptions:\n%s", sk.ID, got)
+			}
+		}
+		// Given the user's message, the router's candidates keep their
+		// full descriptions, even in a catalog too small for the others'
+		// first sentences; every skill is still named. So do skills
+		// activated in the session.
+		if _, err := s.Activate(ctx, "webapp-testing"); err != nil {
+			t.Fatal(err)
+		}
+		for _, budget := range []int{0, 2500} {
+			got, err := s.Catalog(ctx, CatalogOptions{Query: "write the release notes for this version", Budget: budget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range []string{"release-notes", "webapp-testing"} {
+				if !strings.Contains(got, "<name>\n"+id+"\n</name>\n<description>\nGuides") {
+					t.Errorf("budget %d: no full description for %s:\n%s", budget, id, got)
+				}
+			}
+			for _, sk := range typicalSkills() {
+				if !strings.Contains(got, sk.ID) {
+					t.Errorf("budget %d: %s is not named:\n%s", budget, sk.ID, got)
+				}
 			}
 		}
 	})

@@ -54,7 +54,7 @@ func TestStage1Snapshot(t *testing.T) {
 			t.Errorf("palette's notes = %q", got)
 		}
 		// The catalog lists exactly the visible skills.
-		cat, err := s.Catalog(CatalogOptions{Mode: ModeNames})
+		cat, err := s.Catalog(ctx, CatalogOptions{Mode: ModeNames})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func TestStage1Snapshot(t *testing.T) {
 		wantList(t, "visible with no selection", all.Status().Visible, []string{"charts", "lonely", "mailer", "palette", "report"})
 		none := e.open(t, SessionOptions{Skills: []string{}})
 		wantList(t, "visible with an empty selection", none.Status().Visible, []string{})
-		if cat, _ := none.Catalog(CatalogOptions{}); cat != "" {
+		if cat, _ := none.Catalog(ctx, CatalogOptions{}); cat != "" {
 			t.Errorf("the catalog of an empty session is %q, want none", cat)
 		}
 

@@ -71,7 +71,7 @@ func TestStaleness(t *testing.T) {
 		}
 		_, err := s.Activate(ctx, "pdf")
 		wantErr(t, "activating a changed skill", err, skillerr.Conflict, ReasonStale)
-		if cat, _ := s.Catalog(CatalogOptions{Mode: ModeNames}); contains(cat, `"pdf"`) || !contains(cat, `"docx"`) {
+		if cat, _ := s.Catalog(ctx, CatalogOptions{Mode: ModeNames}); contains(cat, `"pdf"`) || !contains(cat, `"docx"`) {
 			t.Errorf("the stale session's catalog:\n%s", cat)
 		}
 		// Other skills are unaffected.

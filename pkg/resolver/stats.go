@@ -1,9 +1,11 @@
 package resolver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
@@ -16,7 +18,12 @@ const statsLock = "skillfs-stats"
 // session's visible skills. Skills that changed underneath the session
 // are left out until Refresh: they cannot be read, so they are not
 // offered. Without a Budget, DefaultCatalogBudget applies.
-func (s *Session) Catalog(opts CatalogOptions) (string, error) {
+//
+// Under the budget, the skills most likely needed now keep their
+// descriptions longest: the activated ones (pinned ones included), those
+// that succeeded before (by successes), then the router's candidates for
+// opts.Query, the user's message, when the host gives it.
+func (s *Session) Catalog(ctx context.Context, opts CatalogOptions) (string, error) {
 	skills, err := s.shown()
 	if err != nil {
 		return "", err
@@ -24,7 +31,52 @@ func (s *Session) Catalog(opts CatalogOptions) (string, error) {
 	if opts.Budget == 0 {
 		opts.Budget = DefaultCatalogBudget
 	}
+	if opts.Mode != ModeOff {
+		if opts.Relevant, err = s.relevant(ctx, opts.Query); err != nil {
+			return "", err
+		}
+	}
 	return Catalog(skills, opts)
+}
+
+// catalogCandidates is how many of the router's candidates for a query
+// Catalog puts among the relevant skills.
+const catalogCandidates = 5
+
+// relevant returns the IDs of the skills most likely needed now, most
+// likely first (see Catalog).
+func (s *Session) relevant(ctx context.Context, query string) ([]string, error) {
+	sn, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	ids := slices.Clone(s.activated)
+	s.mu.Unlock()
+	stats, err := s.r.readStats(ctx, sn)
+	if err != nil {
+		return nil, err
+	}
+	var used []string
+	for id, st := range stats {
+		if st.Success > st.Failure {
+			used = append(used, id)
+		}
+	}
+	slices.SortFunc(used, func(a, b string) int {
+		return cmp.Or(stats[b].Success-stats[a].Success, strings.Compare(a, b))
+	})
+	ids = append(ids, used...)
+	if strings.TrimSpace(query) != "" {
+		res, err := s.Route(ctx, query, RouteOptions{TopK: catalogCandidates})
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range res.Candidates[:min(len(res.Candidates), catalogCandidates)] {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids, nil
 }
 
 // DefaultCatalogBudget is the budget of a session's catalog when the caller

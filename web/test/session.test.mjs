@@ -44,8 +44,16 @@ const ENTRIES = ALL.filter((id) => id !== 'release-notes').map((id) => {
 });
 const catalogXML = (entries) => `<available_skills>\n${entries.map((e) =>
   `<skill>\n<name>\n${e.name}\n</name>\n<description>\n${e.description}\n</description>\n<location>\n${e.location}\n</location>\n</skill>\n`).join('')}</available_skills>`;
-const namesXML = (entries) => `<available_skills>\n${entries.map((e) => `<skill name="${e.name}" location="${e.location}"/>\n`).join('')}</available_skills>`;
 const firstSentence = (d) => (d.includes('. ') ? d.slice(0, d.indexOf('. ') + 1) : d);
+/** A degraded catalog's frame: it says what it did. */
+const head = (shown, described) =>
+  `<available_skills shown="${shown}" described="${described}" total="${ENTRIES.length}" locations="/skills/{id}/SKILL.md">\n`;
+const fullXML = (e) => catalogXML([e]).slice('<available_skills>\n'.length, -'</available_skills>'.length);
+const sentencesXML = (full, entries) => `${head(full.length + entries.length, full.length + entries.length)}${full.map(fullXML).join('')}${
+  entries.map((e) => `<skill name="${e.name}">${firstSentence(e.description)}</skill>\n`).join('')}</available_skills>`;
+const namesXML = (entries) => `${head(entries.length, 0)}${entries.map((e) => `<skill name="${e.name}"/>\n`).join('')}</available_skills>`;
+const listXML = (full, entries) => `${head(full.length + entries.length, full.length)}${full.map(fullXML).join('')}<other_skills>${
+  entries.map((e) => e.name).join(', ')}</other_skills>\n</available_skills>`;
 
 /** @type {Awaited<ReturnType<typeof startBrowser>>} */
 let b;
@@ -98,42 +106,44 @@ async function agentPage(t, what, kind, { page, db = freshDB(what), pack = true 
 for (const kind of ['direct', 'port']) {
   test(`${kind}: catalog in xml and json, names mode, and a budget that degrades it`, { timeout: TEST_MS }, async (t) => {
     const { page } = await agentPage(t, `catalog-${kind}`, kind);
-    const out = await ev(page, async () => ({
+    const pdf = ENTRIES.find((e) => e.name === 'pdf-tools');
+    const others = ENTRIES.filter((e) => e !== pdf);
+    const budgets = {
+      sentences: sentencesXML([], ENTRIES).length,
+      names: namesXML(ENTRIES).length,
+      list: listXML([], ENTRIES).length,
+      query: listXML([pdf], others).length,
+    };
+    const out = await ev(page, async (budgets) => ({
       xml: await s.catalog(),
       json: await s.catalog({ format: 'json' }),
       names: await s.catalog({ mode: 'names' }),
-      sentences: await s.catalog({ budget: 1200 }),
-      cut: await s.catalog({ budget: 1000 }),
-      onlyNames: await s.catalog({ budget: 650 }),
-      some: await s.catalog({ budget: 300 }),
-      someJSON: await s.catalog({ format: 'json', budget: 250 }),
+      sentences: await s.catalog({ budget: budgets.sentences }),
+      onlyNames: await s.catalog({ budget: budgets.sentences - 1 }),
+      list: await s.catalog({ budget: budgets.names - 1 }),
+      query: await s.catalog({ budget: budgets.query, query: 'fill in this pdf form' }),
+      queryJSON: JSON.parse(await s.catalog({ format: 'json', budget: budgets.query, query: 'fill in this pdf form' })),
       none: await s.catalog({ budget: 100 }),
       off: await s.catalog({ mode: 'off' }),
       badFormat: await T.outcome(s.catalog({ format: 'yaml' })),
       badMode: await T.outcome(s.catalog({ mode: 'all' })),
-    }));
+    }), budgets);
     assert.equal(out.xml, catalogXML(ENTRIES), 'the full catalog, as skills-ref writes it');
     assert.deepEqual(JSON.parse(out.json), ENTRIES);
     assert.equal(out.names, namesXML(ENTRIES));
-    // The budget degrades: first sentences, then cut descriptions, then
-    // names, then some names and a note, then nothing.
-    assert.equal(out.sentences, catalogXML(ENTRIES.map((e) => ({ ...e, description: firstSentence(e.description) }))));
-    assert.ok(out.cut.length <= 1000, `${out.cut.length} characters over a budget of 1000`);
-    const cut = [...out.cut.matchAll(/<description>\n(.*)\n<\/description>/g)].map((m) => m[1]);
-    assert.equal(cut.length, ENTRIES.length);
-    assert.ok(cut.some((d) => d.endsWith('…')), `no description was cut: ${cut}`);
-    cut.forEach((d, i) => assert.ok(firstSentence(ENTRIES[i].description).startsWith(d.replace(/…$/, '')), `${d} is not a cut first sentence`));
+    // The budget degrades in tiers that keep every skill named: first
+    // sentences, names, a list of names; the skills the user's message
+    // needs keep their descriptions.
+    assert.equal(out.sentences, sentencesXML([], ENTRIES));
     assert.equal(out.onlyNames, namesXML(ENTRIES));
-    const more = /<more count="(\d+)">\1 more skills are installed\. Ask for a skill by name or describe the task to find one\.<\/more>\n<\/available_skills>$/.exec(out.some);
-    assert.ok(more && out.some.length <= 300, `not some names and a note within 300: ${out.some}`);
-    const shown = [...out.some.matchAll(/<skill name="([^"]+)"/g)].map((m) => m[1]);
-    assert.deepEqual(shown, ENTRIES.slice(0, shown.length).map((e) => e.name));
-    assert.ok(shown.length > 0 && shown.length + Number(more[1]) === ENTRIES.length);
-    const json = JSON.parse(out.someJSON);
-    assert.ok(out.someJSON.length <= 250);
-    assert.deepEqual(json.at(-1), { more: ENTRIES.length - json.length + 1, note: `${ENTRIES.length - json.length + 1} more skills are installed. Ask for a skill by name or describe the task to find one.` });
-    assert.deepEqual(json.slice(0, -1), ENTRIES.slice(0, json.length - 1).map(({ name, location }) => ({ name, location })));
-    assert.equal(out.none, '', 'not even the note fits');
+    assert.equal(out.list, listXML([], ENTRIES));
+    assert.equal(out.query, listXML([pdf], others));
+    // JSON's elements are longer or shorter than XML's, so the same
+    // budget may leave it another tier for the others, never a name less.
+    assert.deepEqual(out.queryJSON.slice(0, 2), [
+      { shown: ENTRIES.length, described: 1, total: ENTRIES.length, locations: '/skills/{id}/SKILL.md' }, pdf]);
+    assert.deepEqual(out.queryJSON.slice(2).flatMap((e) => e.names ?? [e.name]), others.map((e) => e.name));
+    assert.equal(out.none, '', 'not even the names fit');
     assert.equal(out.off, '');
     assertRejected(out.badFormat, { code: 'InvalidArgument', reason: '', subject: 'yaml' }, 'format yaml');
     assertRejected(out.badMode, { code: 'InvalidArgument', reason: '', subject: 'all' }, 'mode all');
@@ -340,7 +350,7 @@ for (const kind of ['direct', 'port']) {
     const { page } = await agentPage(t, `select-${kind}`, kind);
     const out = await ev(page, async () => {
       const res = { all: (await s.status()).visible, selected: await s.select(['web-research']) };
-      res.catalog = JSON.parse(await s.catalog({ format: 'json', mode: 'names' })).map((e) => e.name);
+      res.catalog = JSON.parse(await s.catalog({ format: 'json', mode: 'names' })).slice(1).map((e) => e.name);
       res.read = await T.outcome(s.readFile('/skills/beta/assets/logo.png'));
       res.activate = await T.outcome(s.activate('pdf-tools'));
       res.invoke = await T.outcome(s.invoke('/skill:commit-message x'));
@@ -378,7 +388,7 @@ for (const kind of ['direct', 'port']) {
       res.status = await s.status();
       res.read = await T.outcome(s.readFile('/skills/pdf-tools/SKILL.md'));
       res.activate = await T.outcome(s.activate('pdf-tools'));
-      res.catalog = JSON.parse(await s.catalog({ format: 'json', mode: 'names' })).map((e) => e.name);
+      res.catalog = JSON.parse(await s.catalog({ format: 'json', mode: 'names' })).slice(1).map((e) => e.name);
       res.others = await text('/skills/beta/references/notes.md');
       res.refresh = await s.refresh();
       res.after = await text('/skills/pdf-tools/SKILL.md');

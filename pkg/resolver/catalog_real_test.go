@@ -1,0 +1,62 @@
+package resolver
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/skillfs/skillfs/internal/realskills"
+)
+
+// TestCatalogRealSkills: with the 263 skills of the six real downloads,
+// the default-budget catalog names every skill and gives the skills that
+// matter to the user's message their descriptions. The generated
+// counterpart is TestSessionCatalogDefaultBudget.
+func TestCatalogRealSkills(t *testing.T) {
+	real, err := realskills.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(real) == 0 {
+		t.Skip("SKIPPED: no real repository downloads (set SKILLFS_REAL_REPOS to a folder of OWNER+NAME.zip files)")
+	}
+	skills := make([]Skill, len(real))
+	taken := map[string]int{}
+	for i, s := range real {
+		id := s.Name
+		if taken[id]++; taken[id] > 1 { // as the registry renames a second skill of one name
+			id = fmt.Sprintf("%s-v%d", id, taken[id])
+		}
+		skills[i] = Skill{ID: id, Name: id, Description: s.Description, WhenToUse: s.WhenToUse, Triggers: s.Triggers,
+			DisableModelInvocation: s.DisableModelInvocation, UserInvocable: true}
+	}
+	ix := NewIndex(skills)
+	for _, c := range []struct{ query, want string }{
+		{"merge these PDFs into one file", "pdf"},
+		{"help me debug why this test fails", "systematic-debugging"},
+		{"cluster single-cell RNA-seq data", "scanpy"},
+	} {
+		res, err := ix.Route(c.query, RouteOptions{TopK: catalogCandidates})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var relevant []string
+		for _, cand := range res.Candidates {
+			relevant = append(relevant, cand.ID)
+		}
+		got := mustCatalog(t, skills, CatalogOptions{Budget: DefaultCatalogBudget, Relevant: relevant})
+		if n := utf8.RuneCountInString(got); n > DefaultCatalogBudget {
+			t.Fatalf("%q: %d characters", c.query, n)
+		}
+		for _, s := range skills {
+			if !s.DisableModelInvocation && !strings.Contains(got, s.Name) {
+				t.Errorf("%q: the catalog does not name %s", c.query, s.Name)
+			}
+		}
+		if !strings.Contains(got, "<name>\n"+c.want+"\n</name>\n<description>\n") {
+			t.Errorf("%q: no full description for %s (candidates %v):\n%.600s", c.query, c.want, relevant, got)
+		}
+		t.Logf("%q: %d characters, %s", c.query, utf8.RuneCountInString(got), got[:strings.Index(got, "\n")])
+	}
+}
