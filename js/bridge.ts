@@ -101,6 +101,10 @@ export interface ImportProgress {
 
 export interface ImportOptions {
   onConflict?: ConflictPolicy;
+  /** Install a skill byte for byte identical to the installed one of its
+   * name as a renamed copy; without it, "rename" reports it in
+   * alreadyInstalled instead. */
+  copy?: boolean;
   /** Where the archive came from: a file name or a URL. */
   source?: string;
   onProgress?: (p: ImportProgress) => void;
@@ -110,6 +114,9 @@ export interface ImportResult {
   skills: SkillMeta[];
   /** Ids of installed skills that were replaced. */
   replaced: string[];
+  /** Ids of installed skills the archive holds byte for byte: left as they
+   * are, not installed again. */
+  alreadyInstalled: string[];
   /** Archive entries left out: those outside every skill folder (a
    * repository's README, its symbolic links), and operating-system clutter. */
   dropped: string[];
@@ -330,7 +337,7 @@ export class Registry {
   async importZip(bytes: Uint8Array | ArrayBuffer, opts: ImportOptions = {}): Promise<ImportResult> {
     const [res] = await this.t.call(
       "registry.importZip",
-      { onConflict: opts.onConflict ?? "rename", source: opts.source ?? "" },
+      { onConflict: opts.onConflict ?? "rename", source: opts.source ?? "", copy: opts.copy ?? false },
       asBytes(bytes, "registry.importZip"),
       opts.onProgress as ((p: unknown) => void) | undefined,
     );

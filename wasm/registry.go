@@ -38,9 +38,10 @@ var methods = map[string]method{
 	"registry.importZip": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
 		OnConflict registry.ConflictPolicy `json:"onConflict"`
 		Source     string                  `json:"source"`
+		Copy       bool                    `json:"copy"`
 	}, r request) (result, error) {
 		return value(reg.Import(ctx, r.bytes, registry.ImportOptions{
-			OnConflict: a.OnConflict, Source: a.Source, Progress: progressTo(r),
+			OnConflict: a.OnConflict, Source: a.Source, Copy: a.Copy, Progress: progressTo(r),
 		}))
 	}),
 	"registry.list": adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, _ request) (result, error) {

@@ -22,7 +22,10 @@ type installArgs struct {
 }
 
 func (a installArgs) importOptions(o source.Origin, r request) registry.ImportOptions {
-	return registry.ImportOptions{OnConflict: a.OnConflict, Source: originURL(o), Origin: &o, Target: a.Target, Progress: progressTo(r)}
+	// Copy: a skill installed from a source records its origin, which
+	// updates follow, so the same bytes from another source are another
+	// install, not the one already there.
+	return registry.ImportOptions{OnConflict: a.OnConflict, Source: originURL(o), Origin: &o, Target: a.Target, Copy: true, Progress: progressTo(r)}
 }
 
 // originURL is what Meta.Source shows of an origin.

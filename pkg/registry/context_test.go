@@ -126,7 +126,8 @@ func testTwoContexts(t *testing.T, bc backendCase) {
 }
 
 // testConcurrentImports: two contexts import the same skill at once; the
-// lock serialises them, so both land, renamed apart, in two revisions.
+// lock serialises them, so both land (a copy is asked for), renamed apart,
+// in two revisions.
 func testConcurrentImports(t *testing.T, bc backendCase) {
 	e := newEnv(t, bc)
 	regs := []*Registry{
@@ -137,7 +138,7 @@ func testConcurrentImports(t *testing.T, bc backendCase) {
 	var wg sync.WaitGroup
 	errs := make([]error, len(regs))
 	for i, r := range regs {
-		wg.Go(func() { _, errs[i] = r.Import(context.Background(), data, ImportOptions{}) })
+		wg.Go(func() { _, errs[i] = r.Import(context.Background(), data, ImportOptions{Copy: true}) })
 	}
 	wg.Wait()
 	for _, err := range errs {

@@ -58,6 +58,12 @@ type ImportOptions struct {
 	// Progress, when set, is called while the writes are prepared, once
 	// before the commit and once after it.
 	Progress func(Progress)
+	// Copy installs a skill byte for byte identical to the installed skill
+	// of its name (the same Digest) as a renamed copy. Without it, under
+	// ConflictRename, such a skill is not installed again but listed in
+	// ImportResult.AlreadyInstalled; the other policies and Target treat
+	// it as any skill of that name.
+	Copy bool
 }
 
 // The phases of Progress.
@@ -83,10 +89,15 @@ type ImportResult struct {
 	Skills []Meta `json:"skills"`
 	// Replaced lists the ids of installed skills that were replaced.
 	Replaced []string `json:"replaced"`
+	// AlreadyInstalled lists the ids of installed skills that the archive
+	// holds byte for byte (see ImportOptions.Copy): left as they are.
+	AlreadyInstalled []string `json:"alreadyInstalled"`
 	// Dropped lists archive entries left out: those outside every skill
 	// folder, whatever their type, and operating-system clutter.
-	Dropped  []string `json:"dropped"`
-	Revision int64    `json:"revision"`
+	Dropped []string `json:"dropped"`
+	// Revision is the registry's revision after the import; 0 when the
+	// import changed nothing (every skill was AlreadyInstalled).
+	Revision int64 `json:"revision"`
 }
 
 // quotaFactor is the margin taken over an import's inflated size when
@@ -151,12 +162,21 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		}
 	}
 
-	res := &ImportResult{Dropped: append([]string{}, arc.Dropped...), Replaced: []string{}}
+	res := &ImportResult{Skills: []Meta{}, Dropped: append([]string{}, arc.Dropped...), Replaced: []string{}, AlreadyInstalled: []string{}}
 	done, err := r.mutate(ctx, []vfs.Query{vfs.GetPrefix(vfs.StoreMeta, "")}, func(read [][]vfs.Record) (*change, error) {
 		// Only the records of replaced skills need decoding.
 		old := make(map[string]vfs.Record, len(read[0]))
 		for _, rec := range read[0] {
 			old[rec.Key] = rec
+		}
+		cands := cands
+		if !opts.Copy && opts.Target == "" && policy == ConflictRename {
+			if cands, err = res.skipInstalled(cands, old); err != nil {
+				return nil, err
+			}
+			if len(cands) == 0 {
+				return nil, nil // nothing to install: nothing changes
+			}
 		}
 		ids, err := assignIDs(cands, old, policy)
 		if opts.Target != "" {
@@ -220,6 +240,28 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 	p.Phase, p.FilesDone, p.BytesDone = PhaseDone, p.FilesTotal, p.BytesTotal
 	progress(p)
 	return res, nil
+}
+
+// skipInstalled returns the candidates that are not byte for byte the
+// installed skill of their name, and lists those that are in
+// AlreadyInstalled. Only a skill whose id is its name can be identical:
+// a renamed copy has its name rewritten in its SKILL.md.
+func (res *ImportResult) skipInstalled(cands []*candidate, old map[string]vfs.Record) ([]*candidate, error) {
+	var fresh []*candidate
+	for _, c := range cands {
+		if rec, ok := old[c.s.Name]; ok {
+			prev, err := decodeMeta(rec)
+			if err != nil {
+				return nil, err
+			}
+			if prev.Digest == Digest(c.files) {
+				res.AlreadyInstalled = append(res.AlreadyInstalled, prev.ID)
+				continue
+			}
+		}
+		fresh = append(fresh, c)
+	}
+	return fresh, nil
 }
 
 // checkQuota fails with QuotaExceeded when storing size more bytes would

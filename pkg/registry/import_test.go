@@ -141,7 +141,8 @@ func testImportRootLayout(t *testing.T, bc backendCase) {
 func testImportRename(t *testing.T, bc backendCase) {
 	e := newEnv(t, bc)
 	e.importZip(t, zipOf(t, "x", skillFiles("", "x")...), ImportOptions{})
-	res := e.importZip(t, zipOf(t, "x", skillFiles("", "x")...), ImportOptions{})
+	// The same skill again, asked for as a copy (see ImportIdentical).
+	res := e.importZip(t, zipOf(t, "x", skillFiles("", "x")...), ImportOptions{Copy: true})
 	m := res.Skills[0]
 	if m.ID != "x-v2" || m.Name != "x-v2" || m.Location != "/skills/x-v2/SKILL.md" {
 		t.Fatalf("renamed meta = %s", jsonOf(t, m))
@@ -160,7 +161,7 @@ func testImportRename(t *testing.T, bc backendCase) {
 
 	// The first free name: x and x-v2 are installed, and the pack's own
 	// x-v3 is not free either.
-	res = e.importZip(t, packOf(t, "x", "x-v3"), ImportOptions{})
+	res = e.importZip(t, packOf(t, "x", "x-v3"), ImportOptions{Copy: true})
 	if got := ids(res.Skills); !slices.Equal(got, []string{"x-v4", "x-v3"}) {
 		t.Errorf("pack ids = %v", got)
 	}
@@ -169,6 +170,36 @@ func testImportRename(t *testing.T, bc backendCase) {
 	}
 	if c := e.lastChange(t); c.Kind != KindImport || !slices.Equal(c.IDs, []string{"x-v4", "x-v3"}) || c.Revision != 3 {
 		t.Errorf("change = %+v", c)
+	}
+}
+
+// testImportIdentical: a skill byte for byte identical to the installed
+// skill of its name is reported as installed already, not added as -v2,
+// unless a copy is asked for; one that differs is renamed as before.
+func testImportIdentical(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	first := e.importZip(t, packOf(t, "x", "y"), ImportOptions{})
+	res := e.importZip(t, zipOf(t, "x", skillFiles("", "x")...), ImportOptions{})
+	if len(res.Skills) != 0 || !slices.Equal(res.AlreadyInstalled, []string{"x"}) || res.Revision != 0 {
+		t.Fatalf("identical import = %s", jsonOf(t, res))
+	}
+	if c := e.lastChange(t); c.Revision != first.Revision {
+		t.Errorf("an import that installs nothing changed the registry: %+v", c)
+	}
+	// A pack with one identical skill and one new: only the new one.
+	res = e.importZip(t, packOf(t, "y", "z"), ImportOptions{})
+	if !slices.Equal(ids(res.Skills), []string{"z"}) || !slices.Equal(res.AlreadyInstalled, []string{"y"}) {
+		t.Errorf("pack = %s", jsonOf(t, res))
+	}
+	// A different skill of the same name is renamed as before.
+	changed := skillFiles("", "x")
+	changed[0].data += "\nChanged.\n"
+	res = e.importZip(t, zipOf(t, "x", changed...), ImportOptions{})
+	if !slices.Equal(ids(res.Skills), []string{"x-v2"}) || len(res.AlreadyInstalled) != 0 {
+		t.Errorf("changed = %s", jsonOf(t, res))
+	}
+	if got := ids(mustList(t, e.reg)); !slices.Equal(got, []string{"x", "x-v2", "y", "z"}) {
+		t.Errorf("List = %v", got)
 	}
 }
 

@@ -61,6 +61,7 @@ func TestSuite(t *testing.T) {
 		{"ImportSingle", testImportSingle},
 		{"ImportRootLayout", testImportRootLayout},
 		{"ImportRename", testImportRename},
+		{"ImportIdentical", testImportIdentical},
 		{"ImportReplace", testImportReplace},
 		{"ImportFail", testImportFail},
 		{"ImportInvalidPack", testImportInvalidPack},

@@ -365,7 +365,7 @@ test('PathRejected: a "../" archive entry, and readFile of "../x"', { timeout: T
   assert.equal(await revision(page), 1);
 });
 
-test('Conflict with onConflict "fail"; "rename" installs name-v2, name-v3', { timeout: TEST_MS }, async (t) => {
+test('Conflict with onConflict "fail"; "rename" installs name-v2, name-v3 when a copy is asked for, else reports the identical skill installed', { timeout: TEST_MS }, async (t) => {
   const page = await fresh(t, 'conflict');
   const single = zip(under('alpha/', ALPHA));
   assertRejected(await importZip(page, single, { onConflict: 'fail' }), { code: 'Conflict', reason: 'exists', subject: 'alpha' }, 'fail');
@@ -373,7 +373,12 @@ test('Conflict with onConflict "fail"; "rename" installs name-v2, name-v3', { ti
     { code: 'InvalidArgument', reason: 'on-conflict', subject: 'bogus' }, 'an unknown policy');
   assert.equal(await revision(page), 1);
 
-  const r2 = assertOk(await importZip(page, single), 'rename (the default)');
+  // The same bytes again are the skill already there, not a -v2.
+  const same = assertOk(await importZip(page, single), 'an identical skill');
+  assert.deepEqual([same.skills, same.alreadyInstalled, same.revision], [[], ['alpha'], 0]);
+  assert.equal(await revision(page), 1);
+
+  const r2 = assertOk(await importZip(page, single, { copy: true }), 'rename (the default), a copy asked for');
   assert.deepEqual(r2.skills.map((s) => [s.id, s.name]), [['alpha-v2', 'alpha-v2']]);
   assert.deepEqual(r2.replaced, []);
   assert.deepEqual(r2.skills[0].diagnostics.map((d) => [d.code, d.severity, d.field]), [['renamed', 'warning', 'name']]);
@@ -382,7 +387,7 @@ test('Conflict with onConflict "fail"; "rename" installs name-v2, name-v3', { ti
   assert.match(md, /^---\nname: alpha-v2\n/, 'SKILL.md names the renamed skill');
   assert.equal(await ok(page, 'readText', 'alpha', 'SKILL.md'), ALPHA['SKILL.md'], 'the installed one is untouched');
 
-  const r3 = assertOk(await importZip(page, single, { onConflict: 'rename' }), 'rename again');
+  const r3 = assertOk(await importZip(page, single, { onConflict: 'rename', copy: true }), 'rename again');
   assert.deepEqual(r3.skills.map((s) => s.id), ['alpha-v3']);
   assert.deepEqual((await ok(page, 'list')).map((s) => s.id), ['alpha', 'alpha-v2', 'alpha-v3', 'beta']);
   assert.equal(await revision(page), 3);
