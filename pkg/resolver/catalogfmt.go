@@ -1,7 +1,9 @@
 package resolver
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,8 +39,11 @@ type catalogFormat interface {
 
 // render renders a degraded catalog of entries at levels, out of total
 // visible skills: elements by tier, most said first, then the list, then
-// the note on the skills left out, if any.
+// the note on the skills left out, if any. A cut catalog (total above
+// the entries) lists its names in the entries' order: the most relevant
+// are the ones it kept.
 func render(f catalogFormat, entries []entry, levels []tier, total int) string {
+	cutting := total > len(entries)
 	described := 0
 	for _, t := range levels {
 		if t >= tierSentence {
@@ -51,17 +56,35 @@ func render(f catalogFormat, entries []entry, levels []tier, total int) string {
 	// own, so every element that follows is preceded by a separator.
 	b.WriteString(f.open(len(entries), described, total))
 	next := func() { b.WriteString(f.sep()) }
-	for t := tierFull; t > tierList; t-- {
-		for i, e := range entries {
+	// Full descriptions come most relevant first; the other tiers sorted,
+	// so that a name is where the model expects it.
+	sorted := make([]int, len(entries))
+	for i := range sorted {
+		sorted[i] = i
+	}
+	if !cutting {
+		slices.SortStableFunc(sorted, func(i, j int) int {
+			return cmp.Or(strings.Compare(entries[i].Name, entries[j].Name), strings.Compare(idOf(entries[i]), idOf(entries[j])))
+		})
+	}
+	for i, e := range entries {
+		if levels[i] == tierFull {
+			next()
+			f.write(&b, e, tierFull)
+		}
+	}
+	for t := tierSentence; t > tierList; t-- {
+		for _, i := range sorted {
 			if levels[i] == t {
 				next()
-				f.write(&b, e, t)
+				f.write(&b, entries[i], t)
 			}
 		}
 	}
 	open, sep, end := f.list()
 	inList := 0
-	for i, e := range entries {
+	for _, i := range sorted {
+		e := entries[i]
 		if levels[i] != tierList {
 			continue
 		}

@@ -392,7 +392,7 @@ for (const kind of ['direct', 'port']) {
       res.others = await text('/skills/beta/references/notes.md');
       res.refresh = await s.refresh();
       res.after = await text('/skills/pdf-tools/SKILL.md');
-      res.catalogAfter = JSON.parse(await s.catalog({ format: 'json', mode: 'names' })).map((e) => e.name);
+      res.catalogAfter = JSON.parse(await s.catalog({ format: 'json', mode: 'names' })).slice(1).map((e) => e.name);
       res.staleSeen = staleSeen;
       return res;
     }, b64(v2zip));
