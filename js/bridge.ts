@@ -164,6 +164,21 @@ export interface CatalogOptions {
   /** The user's message: the skills the router finds for it keep their
    * full descriptions. */
   query?: string;
+  /** Caps the catalog in tokens as countTokens counts them (the host's
+   * tokenizer), besides budget: the largest catalog within both is
+   * returned. Counted on this side of the bridge, so it works over a port
+   * as directly. */
+  tokens?: number;
+  countTokens?: (text: string) => number | Promise<number>;
+}
+
+/** A host's text embedder for routing's semantic stage (see
+ * Session.useEmbedder); skillfs ships no model. */
+export interface Embedder {
+  /** Names the model: vectors of different models are never compared. */
+  model: string;
+  /** One vector per text, all of one length. */
+  embed(texts: string[]): Promise<ArrayLike<number>[]>;
 }
 
 /** A skill's instructions, ready for the prompt. */
@@ -420,6 +435,9 @@ export interface AuditEntry {
 }
 
 /** A snapshot of the visible skills for one conversation: the agent side. */
+/** How many skills one putVectors call carries. */
+const EMBED_BATCH = 32;
+
 export class Session {
   private staleListeners = new Set<() => void>();
   private stopWatching?: () => void;
@@ -430,7 +448,54 @@ export class Session {
     return (await this.t.call(method, { session: this.id, ...args }))[0] as T;
   }
 
-  catalog(opts: CatalogOptions = {}): Promise<string> { return this.value("session.catalog", { ...opts }); }
+  private embedder?: Embedder;
+
+  /** Routes by meaning too: route and catalog({query}) embed the message
+   * with embedder, after embedding the skills that have no vector by its
+   * model yet (once per version of a skill; the vectors are stored beside
+   * the skills and removed with them). undefined: lexical routing only. */
+  useEmbedder(embedder: Embedder | undefined): void { this.embedder = embedder; }
+
+  /** The message's embedding for route and catalog, the skills' stored
+   * first; {} without an embedder. */
+  private async embedding(query: string): Promise<{ queryVector?: number[]; model?: string }> {
+    const e = this.embedder;
+    if (!e || !query.trim()) return {};
+    const need = await this.value<{ id: string; digest: string; text: string }[]>("session.vectorsNeeded", { model: e.model });
+    for (let i = 0; i < need.length; i += EMBED_BATCH) {
+      const batch = need.slice(i, i + EMBED_BATCH);
+      const vectors = await e.embed(batch.map((n) => n.text));
+      await this.value("session.putVectors", {
+        model: e.model,
+        vectors: batch.map((n, k) => ({ id: n.id, digest: n.digest, vector: Array.from(vectors[k]) })),
+      });
+    }
+    const [q] = await e.embed([query]);
+    return { queryVector: Array.from(q), model: e.model };
+  }
+
+  async catalog(opts: CatalogOptions = {}): Promise<string> {
+    const { tokens, countTokens, ...rest } = opts;
+    const args = { ...rest, ...(await this.embedding(rest.query ?? "")) };
+    const at = (budget?: number) => this.value<string>("session.catalog", budget === undefined ? args : { ...args, budget });
+    const out = await at(rest.budget);
+    if (!tokens || !countTokens || (await countTokens(out)) <= tokens) return out;
+    // The largest character budget whose catalog has few enough tokens: a
+    // catalog only grows with its budget.
+    let lo = 0;
+    let hi = [...out].length - 1;
+    let best = "";
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      const s = await at(mid);
+      if ((await countTokens(s)) <= tokens) {
+        [lo, best] = [mid, s];
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return best;
+  }
   /** Level 2: a skill's instructions, by name or by location. */
   activate(nameOrLocation: string): Promise<SkillBlock> { return this.value("session.activate", { name: nameOrLocation }); }
   /** `/skill:name args`, `/name args` or `$name args`, as the user typed it. */
@@ -445,7 +510,9 @@ export class Session {
   isToolAllowed(name: string, input = ""): Promise<ToolDecision> { return this.value("session.isToolAllowed", { name, input }); }
   /** Resolves when the call is allowed; rejects with ToolNotAllowed when not. */
   async checkTool(name: string, input = ""): Promise<void> { await this.value("session.checkTool", { name, input }); }
-  route(query: string, opts: RouteOptions = {}): Promise<RouteResult> { return this.value("session.route", { query, ...opts }); }
+  async route(query: string, opts: RouteOptions = {}): Promise<RouteResult> {
+    return this.value("session.route", { query, ...opts, ...(await this.embedding(query)) });
+  }
   async recordOutcome(id: string, ok: boolean): Promise<void> { await this.value("session.recordOutcome", { id, ok }); }
   pin(id: string): Promise<PinResult> { return this.value("session.pin", { id }); }
   unpin(id: string): Promise<PinResult> { return this.value("session.unpin", { id }); }

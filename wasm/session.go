@@ -105,15 +105,30 @@ var sessionMethods = map[string]method{
 		return result{}, s.CheckTool(a.Name, a.Input)
 	}),
 	"session.route": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
-		Query     string   `json:"query"`
-		History   []string `json:"history"`
-		Context   string   `json:"context"`
-		TopK      int      `json:"topK"`
-		Threshold float64  `json:"threshold"`
-		Margin    float64  `json:"margin"`
+		Query       string    `json:"query"`
+		History     []string  `json:"history"`
+		Context     string    `json:"context"`
+		TopK        int       `json:"topK"`
+		Threshold   float64   `json:"threshold"`
+		Margin      float64   `json:"margin"`
+		QueryVector []float32 `json:"queryVector"`
+		Model       string    `json:"model"`
 	}) (result, error) {
 		return value(s.Route(ctx, a.Query, resolver.RouteOptions{History: a.History, Context: a.Context,
-			TopK: a.TopK, Threshold: a.Threshold, Margin: a.Margin}))
+			TopK: a.TopK, Threshold: a.Threshold, Margin: a.Margin, QueryVector: a.QueryVector, Model: a.Model}))
+	}),
+	// session.vectorsNeeded and session.putVectors feed routing's
+	// semantic stage with the host's embeddings (js/bridge.ts embeds).
+	"session.vectorsNeeded": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
+		Model string `json:"model"`
+	}) (result, error) {
+		return value(s.VectorsNeeded(ctx, a.Model))
+	}),
+	"session.putVectors": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
+		Model   string                 `json:"model"`
+		Vectors []resolver.SkillVector `json:"vectors"`
+	}) (result, error) {
+		return result{}, s.PutVectors(ctx, a.Model, a.Vectors)
 	}),
 	"session.recordOutcome": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
 		ID string `json:"id"`

@@ -102,7 +102,8 @@ func (r *Registry) SetEnabled(ctx context.Context, id string, on bool) (Meta, er
 	return m, nil
 }
 
-// Remove deletes skill id: its tree and its record, in one commit. Nothing
+// Remove deletes skill id: its tree, its record and its embedding, in one
+// commit. Nothing
 // brings it back: the registry never rescans the tree.
 func (r *Registry) Remove(ctx context.Context, id string) error {
 	_, err := r.mutate(ctx, []vfs.Query{metaQuery(id)}, func(read [][]vfs.Record) (*change, error) {
@@ -113,7 +114,9 @@ func (r *Registry) Remove(ctx context.Context, id string) error {
 		if err != nil {
 			return nil, err
 		}
-		return &change{kind: KindRemove, ids: []string{id}, ops: append(ops, vfs.Delete(vfs.StoreMeta, id))}, nil
+		// Its embedding goes with it.
+		ops = append(ops, vfs.Delete(vfs.StoreMeta, id), vfs.Delete(vfs.StoreVectors, id))
+		return &change{kind: KindRemove, ids: []string{id}, ops: ops}, nil
 	})
 	return err
 }

@@ -44,14 +44,12 @@ type CatalogOptions struct {
 	// so that CJK text is not penalised); 0 means no cap. About four
 	// characters make a token.
 	Budget int `json:"budget,omitempty"`
-	// Tokens caps the catalog's length in tokens as Count counts them
-	// (the host's tokenizer); 0 means no cap. Both caps hold when both
-	// are given.
-	Tokens int              `json:"tokens,omitempty"`
-	Count  func(string) int `json:"-"`
 	// Query is the user's message: Session.Catalog gives the skills the
-	// router finds for it their descriptions first.
-	Query string `json:"query,omitempty"`
+	// router finds for it their descriptions first. QueryVector and Model
+	// are its embedding, as RouteOptions has them.
+	Query       string    `json:"query,omitempty"`
+	QueryVector []float32 `json:"queryVector,omitempty"`
+	Model       string    `json:"model,omitempty"`
 	// Relevant are the IDs of the skills most likely needed now, most
 	// likely first: they keep their descriptions longest. Session.Catalog
 	// fills it from the session.
@@ -101,23 +99,7 @@ func Catalog(skills []Skill, opts CatalogOptions) (string, error) {
 	if len(entries) == 0 {
 		return "", nil
 	}
-	render := func(budget int) string { return fit(f, entries, opts.Mode, budget) }
-	out := render(opts.Budget)
-	if opts.Tokens > 0 && opts.Count(out) > opts.Tokens {
-		// The largest character budget whose catalog has few enough
-		// tokens: a catalog only grows with its budget.
-		lo, hi := 0, runeLen(out)
-		out = ""
-		for lo < hi {
-			mid := (lo + hi + 1) / 2
-			if s := render(mid); opts.Count(s) <= opts.Tokens {
-				lo, out = mid, s
-			} else {
-				hi = mid - 1
-			}
-		}
-	}
-	return out, nil
+	return fit(f, entries, opts.Mode, opts.Budget), nil
 }
 
 func (o CatalogOptions) validate() (catalogFormat, error) {
@@ -129,10 +111,6 @@ func (o CatalogOptions) validate() (catalogFormat, error) {
 	switch {
 	case o.Budget < 0:
 		return nil, skillerr.New(skillerr.InvalidArgument, "budget", "the catalog budget must not be negative")
-	case o.Tokens < 0:
-		return nil, skillerr.New(skillerr.InvalidArgument, "tokens", "the catalog's token budget must not be negative")
-	case o.Tokens > 0 && o.Count == nil:
-		return nil, skillerr.New(skillerr.InvalidArgument, "tokens", "a token budget needs a token counter from the host")
 	case len(o.Query) > MaxCatalogQuery:
 		return nil, skillerr.New(skillerr.TooLarge, "query", "the query is %d bytes; the catalog reads at most %d", len(o.Query), MaxCatalogQuery)
 	}

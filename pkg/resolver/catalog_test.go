@@ -225,7 +225,7 @@ func TestCatalogJSONRoundTrips(t *testing.T) {
 }
 
 func TestCatalogInvalidOptions(t *testing.T) {
-	for _, opts := range []CatalogOptions{{Format: "yaml"}, {Mode: "short"}, {Budget: -1}, {Tokens: -1}, {Tokens: 10}} {
+	for _, opts := range []CatalogOptions{{Format: "yaml"}, {Mode: "short"}, {Budget: -1}} {
 		_, err := Catalog(catalogSkills(), opts)
 		if skillerr.CodeOf(err) != skillerr.InvalidArgument {
 			t.Errorf("%+v: got %v, want InvalidArgument", opts, err)

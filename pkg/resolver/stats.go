@@ -32,7 +32,7 @@ func (s *Session) Catalog(ctx context.Context, opts CatalogOptions) (string, err
 		opts.Budget = DefaultCatalogBudget
 	}
 	if opts.Mode != ModeOff {
-		if opts.Relevant, err = s.relevant(ctx, opts.Query); err != nil {
+		if opts.Relevant, err = s.relevant(ctx, opts); err != nil {
 			return "", err
 		}
 	}
@@ -44,8 +44,8 @@ func (s *Session) Catalog(ctx context.Context, opts CatalogOptions) (string, err
 const catalogCandidates = 5
 
 // relevant returns the IDs of the skills most likely needed now, most
-// likely first (see Catalog).
-func (s *Session) relevant(ctx context.Context, query string) ([]string, error) {
+// likely first (see Catalog), for the message opts.Query.
+func (s *Session) relevant(ctx context.Context, opts CatalogOptions) ([]string, error) {
 	sn, err := s.current()
 	if err != nil {
 		return nil, err
@@ -67,8 +67,8 @@ func (s *Session) relevant(ctx context.Context, query string) ([]string, error) 
 		return cmp.Or(stats[b].Success-stats[a].Success, strings.Compare(a, b))
 	})
 	ids = append(ids, used...)
-	if strings.TrimSpace(query) != "" {
-		res, err := s.Route(ctx, query, RouteOptions{TopK: catalogCandidates})
+	if strings.TrimSpace(opts.Query) != "" {
+		res, err := s.Route(ctx, opts.Query, RouteOptions{TopK: catalogCandidates, QueryVector: opts.QueryVector, Model: opts.Model})
 		if err != nil {
 			return nil, err
 		}
@@ -120,6 +120,14 @@ func (s *Session) Route(ctx context.Context, query string, opts RouteOptions) (R
 		return m != nil && subset(m.Dependencies.Tools, s.available) && subset(m.Dependencies.MCP, s.mcp)
 	}
 	opts.Exclude = s.isChanged
+	if len(opts.QueryVector) > 0 && opts.Vectors == nil {
+		if err := checkModel(opts.Model); err != nil {
+			return Result{}, err
+		}
+		if opts.Vectors, err = s.r.readVectors(ctx, sn, opts.Model); err != nil {
+			return Result{}, err
+		}
+	}
 	return sn.routing().Route(query, opts)
 }
 

@@ -37,6 +37,8 @@ const (
 	MaxHistory = 64
 	// MaxTopK caps Options.TopK.
 	MaxTopK = 50
+	// MaxVectorDims caps the length of an embedding.
+	MaxVectorDims = 4096
 )
 
 // The weights of the score's components (seed 004); they add up to 1.
@@ -91,9 +93,6 @@ type Skill struct {
 	ParallelSafe bool
 	// DisableModelInvocation: routed to only when forced.
 	DisableModelInvocation bool
-	// Vector is the skill's embedding by the host's embedder, nil
-	// without one; see Options.QueryVector.
-	Vector []float32
 }
 
 // Stats count a skill's past runs.
@@ -125,10 +124,16 @@ type Options struct {
 	Threshold float64
 	Margin    float64
 	TopK      int
-	// QueryVector is the message's embedding by the same embedder as the
-	// skills' Vectors: with both, the nearest skills are recalled too and
-	// Intent is the better of lexical and semantic relevance.
+	// QueryVector is the message's embedding by the host's embedder, and
+	// Vectors the skills' by the same one, by ID: with both, the TopK
+	// nearest skills are recalled too, and a skill's Intent is the better
+	// of its lexical and semantic relevance. Without them the lexical path
+	// runs alone.
 	QueryVector []float32
+	Vectors     map[string][]float32
+	// Model names the embedder of QueryVector; sessions load the skills'
+	// Vectors by it.
+	Model string
 }
 
 func (o Options) validate(query string) error {
@@ -157,6 +162,8 @@ func (o Options) validate(query string) error {
 		return skillerr.New(skillerr.InvalidArgument, "threshold", "the threshold must be between 0 and 1")
 	case o.Margin < 0 || o.Margin > 1 || math.IsNaN(o.Margin):
 		return skillerr.New(skillerr.InvalidArgument, "margin", "the margin must be between 0 and 1")
+	case len(o.QueryVector) > MaxVectorDims:
+		return skillerr.New(skillerr.TooLarge, "queryVector", "the query's embedding has %d dimensions; at most %d", len(o.QueryVector), MaxVectorDims)
 	case o.TopK < 0 || o.TopK > MaxTopK:
 		return skillerr.New(skillerr.InvalidArgument, "topK", "topK must be between 1 and %d (0 for the default, %d)", MaxTopK, DefaultTopK)
 	}

@@ -91,3 +91,29 @@ func TestGeneratedEvaluation(t *testing.T) {
 		t.Errorf("PDF: %+v", r.Candidates)
 	}
 }
+
+// TestRouteSemantic: with embeddings, a skill that shares no word with the
+// request is recalled by meaning; without them, the lexical path alone.
+func TestRouteSemantic(t *testing.T) {
+	ix := NewIndex(generatedSkills())
+	// A toy embedding space: spreadsheets on the first axis, debugging on
+	// the second, documents on the third.
+	vectors := map[string][]float32{
+		"xlsx": {1, 0, 0}, "systematic-debugging": {0, 1, 0}, "docx": {0, 0, 1}, "docx-v2": {0, 0, 1},
+	}
+	query := []float32{0.9, 0.1, 0} // "tally the numbers in my ledger"
+	r, err := ix.Route("tally the numbers in my ledger", Options{QueryVector: query, Vectors: vectors})
+	if err != nil || len(r.Candidates) == 0 || r.Candidates[0].ID != "xlsx" || r.Candidates[0].Source != SourceSemantic || r.Plan.Primary != "xlsx" {
+		t.Fatalf("semantic: %+v, %v", r, err)
+	}
+	if r, _ := ix.Route("tally the numbers in my ledger", Options{}); len(r.Candidates) != 0 {
+		t.Errorf("lexical alone recalled %+v", r.Candidates)
+	}
+	// Embeddings of another length are ignored, not an error.
+	if r, err := ix.Route("tally the numbers", Options{QueryVector: []float32{1, 0}, Vectors: vectors}); err != nil || len(r.Candidates) != 0 {
+		t.Errorf("mismatched lengths: %+v, %v", r, err)
+	}
+	if _, err := ix.Route("x", Options{QueryVector: make([]float32, MaxVectorDims+1)}); skillerr.CodeOf(err) != skillerr.TooLarge {
+		t.Errorf("a huge embedding: %v", err)
+	}
+}

@@ -13,28 +13,29 @@ const (
 )
 
 // semantic returns the Intent that the query's embedding gives each skill
-// that has one of the same length, or nil without a query embedding.
+// with an embedding of the same length, or nil without a query embedding.
 func (r *router) semantic() map[int]float64 {
 	q := r.opts.QueryVector
-	if len(q) == 0 {
+	qn := length(q)
+	if qn == 0 || len(r.opts.Vectors) == 0 {
 		return nil
 	}
-	qn := length(q)
 	out := map[int]float64{}
 	for i, s := range r.ix.skills {
-		if len(s.Vector) != len(q) || qn == 0 || r.ix.same[i] != i {
+		v := r.opts.Vectors[s.ID]
+		if len(v) != len(q) || r.ix.same[i] != i {
 			continue
 		}
-		sn := length(s.Vector)
-		if sn == 0 {
+		vn := length(v)
+		if vn == 0 {
 			continue
 		}
 		dot := 0.0
-		for k, v := range q {
-			dot += float64(v) * float64(s.Vector[k])
+		for k, x := range q {
+			dot += float64(x) * float64(v[k])
 		}
-		if v := (dot/(qn*sn) - semanticFloor) / (semanticFull - semanticFloor); v > 0 {
-			out[i] = min(1, v)
+		if sim := (dot/(qn*vn) - semanticFloor) / (semanticFull - semanticFloor); sim > 0 {
+			out[i] = min(1, sim)
 		}
 	}
 	return out

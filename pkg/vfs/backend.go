@@ -25,10 +25,13 @@ const (
 	StorePins  = "pins"
 	StoreStats = "stats"
 	StoreAudit = "audit"
+	// StoreVectors holds each skill's embedding by the host's embedder,
+	// for routing's semantic stage.
+	StoreVectors = "vectors"
 )
 
 // stores lists every object store, in creation order.
-var stores = []string{StoreFiles, StoreBlobs, StoreMeta, StoreState, StorePins, StoreStats, StoreAudit}
+var stores = []string{StoreFiles, StoreBlobs, StoreMeta, StoreState, StorePins, StoreStats, StoreAudit, StoreVectors}
 
 // Reasons carried by the errors of this package.
 const (

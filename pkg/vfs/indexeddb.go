@@ -16,7 +16,7 @@ import (
 
 // schemaVersion is the IndexedDB version that creates every store in
 // stores. Adding a store means adding it there and bumping this.
-const schemaVersion = 1
+const schemaVersion = 2 // 2: StoreVectors
 
 // IndexedDB is a Backend on one IndexedDB database of the page's origin.
 //

@@ -300,6 +300,42 @@ for (const kind of ['direct', 'port']) {
     assertRejected(out.unknown, { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' });
   });
 
+  test(`${kind}: an embedder routes by meaning, skills embedded once; a token counter caps the catalog`, { timeout: TEST_MS }, async (t) => {
+    const { page } = await agentPage(t, `embed-${kind}`, kind);
+    const out = await ev(page, async () => {
+      // A deterministic toy embedder: one axis per concept.
+      const concepts = [['citation', 'footnote', 'bibliography'], ['commit', 'changelog'], ['pdf', 'form']];
+      const embedded = [];
+      const toy = {
+        model: 'toy-1',
+        embed: async (texts) => {
+          embedded.push(texts.length);
+          return texts.map((x) => [...concepts.map((ws) => ws.filter((w) => x.toLowerCase().includes(w)).length), 0.1]);
+        },
+      };
+      const res = { lexical: await s.route('put footnotes under my essay') };
+      s.useEmbedder(toy);
+      res.semantic = await s.route('put footnotes under my essay');
+      res.again = await s.route('a bibliography please');
+      res.catalog = await s.catalog({ budget: 700, query: 'put footnotes under my essay' });
+      res.embedded = embedded;
+      s.useEmbedder(undefined);
+      // Tokens counted here: one token a word.
+      const words = (x) => x.split(/\s+/).length;
+      res.tokens = await s.catalog({ tokens: 60, countTokens: words });
+      res.tokenCount = words(res.tokens);
+      res.full = await s.catalog();
+      return res;
+    });
+    assert.equal(out.lexical.candidates.some((c) => c.id === 'citation-style'), false, 'no shared word');
+    const top = out.semantic.candidates[0];
+    assert.deepEqual([top.id, top.source, out.semantic.plan.primary], ['citation-style', 'semantic', 'citation-style']);
+    assert.equal(out.again.candidates[0].id, 'citation-style');
+    assert.deepEqual(out.embedded, [ENTRIES.length, 1, 1, 1], 'each visible skill once, then one query a call');
+    assert.match(out.catalog, /<name>\ncitation-style\n<\/name>\n<description>/);
+    assert.ok(out.tokenCount <= 60 && out.tokens.length > 0 && out.tokens.length < out.full.length, `${out.tokenCount} tokens`);
+  });
+
   test(`${kind}: pins persist across a reload for the same contextId; turn gives their blocks`, { timeout: TEST_MS }, async (t) => {
     const { page, db } = await agentPage(t, `pins-${kind}`, kind);
     const first = await ev(page, async () => ({
