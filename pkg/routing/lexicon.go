@@ -64,6 +64,7 @@ func newLexicon(skills []Skill) lexicon {
 	lens := make([][]float64, len(fields))
 	avg := make([]float64, len(fields))
 	toks := make([][][]term, len(fields))
+	stems := map[string]string{}
 	for f, fd := range fields {
 		lens[f] = make([]float64, len(skills))
 		toks[f] = make([][]term, len(skills))
@@ -72,7 +73,7 @@ func newLexicon(skills []Skill) lexicon {
 				continue
 			}
 			for _, t := range fd.text(s) {
-				ts := terms(Fold(t))
+				ts := terms(Fold(t), stems)
 				toks[f][i] = append(toks[f][i], ts...)
 			}
 			lens[f][i] = float64(len(toks[f][i]))
@@ -145,14 +146,14 @@ type weightedTerm struct {
 func (lx *lexicon) relevance(q string, context []string) map[int]float64 {
 	var ts []weightedTerm
 	seen := map[string]bool{}
-	for _, t := range terms(q) {
+	for _, t := range terms(q, nil) {
 		if !seen[t.text] {
 			seen[t.text] = true
 			ts = append(ts, weightedTerm{term: t, weight: 1})
 		}
 	}
 	for _, h := range context {
-		for _, t := range terms(Fold(h)) {
+		for _, t := range terms(Fold(h), nil) {
 			if !seen[t.text] && len(lx.postings[t.text]) > 0 {
 				seen[t.text] = true
 				ts = append(ts, weightedTerm{term: t, weight: historyWeight})

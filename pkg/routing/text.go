@@ -63,7 +63,10 @@ type term struct {
 // letters dropped; and CJK runs as overlapping character bigrams, or the
 // character alone in a run of one, so that "查一下天气" shares "天气" with
 // "天气预报".
-func terms(folded string) []term {
+//
+// stems, when not nil, caches the stems of words: an index stems the same
+// words again and again, and Snowball costs a few microseconds a word.
+func terms(folded string, stems map[string]string) []term {
 	var out []term
 	for i := 0; i < len(folded); {
 		r, size := utf8.DecodeRuneInString(folded[i:])
@@ -72,7 +75,14 @@ func terms(folded string) []term {
 			end := unitEnd(folded, i)
 			w := folded[i:end]
 			if !stopWords[w] && (len(w) > 1 || w[0] >= '0' && w[0] <= '9') {
-				out = append(out, term{text: stem(w)})
+				st, ok := stems[w]
+				if !ok {
+					st = stem(w)
+					if stems != nil {
+						stems[w] = st
+					}
+				}
+				out = append(out, term{text: st})
 			}
 			i = end
 		case isCJK(r):

@@ -7,7 +7,7 @@ import (
 
 func TestTerms(t *testing.T) {
 	var got []string
-	for _, tm := range terms(Fold("Merging the PDFs with pdf-tools: 查一下天气 的 A 3 libraries' ＡＰＩ")) {
+	for _, tm := range terms(Fold("Merging the PDFs with pdf-tools: 查一下天气 的 A 3 libraries' ＡＰＩ"), nil) {
 		got = append(got, tm.text)
 	}
 	want := []string{"merg", "pdf", "pdf", "tool", "查一", "下天", "天气", "3", "librari", "api"}
