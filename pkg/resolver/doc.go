@@ -1,6 +1,9 @@
 // Package resolver is the agent-facing side of skillfs: the catalog the
-// model sees, the skill blocks it reads, explicit invocation, tool
-// narrowing and routing.
+// model sees, the skill blocks it reads, explicit invocation and tool
+// narrowing. Routing is pkg/routing's; the resolver parses the invocation
+// syntax that forces a skill, feeds routing the session's statistics,
+// readiness and the host's embeddings (vectors.go), and gives the router's
+// candidates their descriptions in the catalog.
 //
 // It has two layers. The pure layer — Catalog, Block, ParseInvocation,
 // Substitute, ToolPolicy and ActiveTools, Index and Route — works on an
