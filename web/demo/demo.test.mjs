@@ -105,9 +105,17 @@ test('dropping a valid pack installs it with a progress bar; export and delete w
       set(v) { set.call(bar, v); bar.setAttribute('value', String(v)); },
     });
   });
+  // The pack installed already: the same skills are not added again.
   await h.page.selectOption('#conflict', 'rename');
   await h.page.setInputFiles('#file', join(DEMO, 'sample-pack.zip'));
   await h.page.locator('#import-result .ok').waitFor();
+  assert.equal(await h.page.locator('#import-result .ok').textContent(),
+    'Nothing new in sample-pack.zip. Already installed, unchanged: citation-style, commit-message, pdf-tools, release-notes, web-research.');
+  assert.equal(await rows().count(), 5);
+  // Copies asked for.
+  await h.page.selectOption('#conflict', 'copy');
+  await h.page.setInputFiles('#file', join(DEMO, 'sample-pack.zip'));
+  await h.page.waitForFunction(() => document.querySelector('#import-result .ok')?.textContent.startsWith('Installed'));
   assert.match(await h.page.locator('#import-result .ok').textContent(), /^Installed citation-style-v2, commit-message-v2, pdf-tools-v2, release-notes-v2, web-research-v2 from sample-pack\.zip\.$/);
   await h.page.waitForFunction(() => document.querySelectorAll('#skills tbody tr').length === 10);
   assert.deepEqual(await h.page.evaluate(() => window.progressSeen), { shown: true, max: 1 });

@@ -111,13 +111,18 @@ class Demo {
     bar.hidden = false;
     bar.value = 0;
     try {
+      const policy = ($('conflict') as HTMLSelectElement).value as 'rename' | 'copy' | 'replace' | 'fail';
       const res = await this.sk.registry.importZip(new Uint8Array(await file.arrayBuffer()), {
         source: file.name,
-        onConflict: ($('conflict') as HTMLSelectElement).value as 'rename' | 'replace' | 'fail',
+        onConflict: policy === 'copy' ? 'rename' : policy,
+        copy: policy === 'copy',
         onProgress: (p) => { bar.value = p.bytesTotal ? p.bytesDone / p.bytesTotal : 0; },
       });
       bar.value = 1;
-      out.replaceChildren(el('div', { className: 'ok' }, `Installed ${res.skills.map((s) => s.id).join(', ')} from ${file.name}.`));
+      const same = res.alreadyInstalled.length ? ` Already installed, unchanged: ${res.alreadyInstalled.join(', ')}.` : '';
+      out.replaceChildren(el('div', { className: 'ok' }, res.skills.length
+        ? `Installed ${res.skills.map((s) => s.id).join(', ')} from ${file.name}.${same}`
+        : `Nothing new in ${file.name}.${same}`));
     } catch (e) {
       out.replaceChildren(errorBox(e));
     } finally {
