@@ -4,8 +4,10 @@ go 1.26.0
 
 require (
 	github.com/hack-pad/hackpadfs v0.2.4
+	github.com/kljensen/snowball v0.10.0
 	golang.org/x/text v0.43.0
 	gopkg.in/yaml.v3 v3.0.1
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
@@ -19,9 +21,8 @@ require (
 	github.com/gobwas/ws v1.4.0 // indirect
 	github.com/google/pprof v0.0.0-20240727154555-813a5fbdbec8 // indirect
 	github.com/josharian/intern v1.0.0 // indirect
-	github.com/kljensen/snowball v0.10.0 // indirect
 	github.com/mailru/easyjson v0.7.7 // indirect
-	golang.org/x/sys v0.24.0 // indirect
+	golang.org/x/sys v0.47.0 // indirect
 )
 
 tool github.com/agnivade/wasmbrowsertest

@@ -19,6 +19,7 @@ import (
 
 	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/toolrule"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
@@ -207,9 +208,9 @@ func testScopeRoutingPreserved(t *testing.T) {
 			reason      string
 		}{
 			{"Bash", "git status", true, ""},
-			{"Bash", "git status; rm -rf ~", false, ReasonInputNotMatched},
-			{"Bash", "git log $(whoami)", false, ReasonCommandSubstitution},
-			{"Write", "notes.md", false, ReasonToolNotListed},
+			{"Bash", "git status; rm -rf ~", false, toolrule.ReasonInputNotMatched},
+			{"Bash", "git log $(whoami)", false, toolrule.ReasonCommandSubstitution},
+			{"Write", "notes.md", false, toolrule.ReasonToolNotListed},
 			{"mcp__github__get_issue", `{"n":1}`, true, ""},
 			{"browser.click@tab", "#submit", true, ""},
 		} {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/toolrule"
 )
 
 // ToolSet is what a turn may offer the model.
@@ -20,8 +21,8 @@ type ToolSet struct {
 // ToolDecision is IsToolAllowed's answer.
 type ToolDecision struct {
 	Allowed bool `json:"allowed"`
-	// Reason is a stable token (ReasonToolNotListed, …) when the call is
-	// refused, and Message says why in words.
+	// Reason is a stable token (toolrule.ReasonToolNotListed, …) when the
+	// call is refused, and Message says why in words.
 	Reason  string `json:"reason,omitempty"`
 	Message string `json:"message,omitempty"`
 }
@@ -78,7 +79,7 @@ func (ts ToolSet) offers(name string) bool {
 	if slices.Contains(ts.Tools, name) {
 		return true
 	}
-	rest, ok := strings.CutPrefix(name, mcpPrefix)
+	rest, ok := strings.CutPrefix(name, toolrule.MCPPrefix)
 	if !ok {
 		return false
 	}
@@ -89,9 +90,9 @@ func (ts ToolSet) offers(name string) bool {
 // CheckTool returns nil when the session allows calling tool name with
 // input, and otherwise a ToolNotAllowed error. A call is allowed only
 // when ActiveTools offers the tool (ReasonToolNotActive otherwise) and,
-// when an activated skill declares allowed-tools, the package function
-// CheckTool admits it over the session's tool policy (ReasonToolNotListed,
-// ReasonInputNotMatched, …). It never runs the tool.
+// when an activated skill declares allowed-tools, toolrule.Check admits
+// it over the session's tool policy (toolrule.ReasonToolNotListed,
+// toolrule.ReasonInputNotMatched, …). It never runs the tool.
 func (s *Session) CheckTool(name, input string) error {
 	active, err := s.activeSkills()
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/toolrule"
 )
 
 // installGraph installs skills with dependencies:
@@ -277,7 +278,7 @@ func TestIsToolAllowedAgreesWithActiveTools(t *testing.T) {
 				if d.Allowed && !set.offers(tool) {
 					t.Errorf("after %q, %s is allowed but not offered (%v, %v)", activate, tool, set.Tools, set.MCPServers)
 				}
-				if !d.Allowed && set.offers(tool) && (d.Reason == ReasonToolNotActive || d.Reason == ReasonToolNotListed) {
+				if !d.Allowed && set.offers(tool) && (d.Reason == ReasonToolNotActive || d.Reason == toolrule.ReasonToolNotListed) {
 					t.Errorf("after %q, %s is offered but refused as %s", activate, tool, d.Reason)
 				}
 			}

@@ -1,6 +1,6 @@
 //go:build !(js && wasm)
 
-package resolver
+package toolrule
 
 import (
 	"math/rand"
@@ -47,7 +47,7 @@ func TestCommandSplitAgreesWithShells(t *testing.T) {
 				b.WriteString(alphabet[rng.Intn(len(alphabet))])
 			}
 			in := b.String()
-			if CheckTool([]string{"Bash(git:*)"}, "Bash", in) != nil {
+			if Check([]string{"Bash(git:*)"}, "Bash", in) != nil {
 				continue
 			}
 			admitted++
@@ -56,7 +56,7 @@ func TestCommandSplitAgreesWithShells(t *testing.T) {
 			cmd.Dir = t.TempDir()
 			out, _ := cmd.CombinedOutput()
 			if strings.Contains(string(out), "RAN") || strings.Contains(string(out), "not found") {
-				parts, _ := commandParts(in)
+				parts, _ := commands(in, places{})
 				t.Errorf("%s: %q was admitted as %q, but runs another command: %q", shell, in, parts, out)
 			}
 		}

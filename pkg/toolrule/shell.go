@@ -1,0 +1,260 @@
+package toolrule
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// MaxCommand bounds the command lines Check parses, in bytes; longer ones
+// are refused with ReasonUnsupportedShell. The parse is linear in the
+// line's length, and no real tool call comes near this.
+const MaxCommand = 64 << 10
+
+// refusal is why commands refuses a command line: a Reason constant and
+// the construct, in words.
+type refusal struct{ reason, what string }
+
+func unsupported(format string, args ...any) *refusal {
+	return &refusal{ReasonUnsupportedShell, fmt.Sprintf(format, args...)}
+}
+
+// places are the path specifiers a command's redirections may use.
+type places struct{ write, read []string }
+
+// commands parses the command line s as bash does and returns its simple
+// commands, each as its words joined by one space (a word as written,
+// quotes included, so that 'git' is not git), or why it refuses s.
+//
+// The decision is made on the syntax tree. Statements joined by ;, &,
+// newlines, &&, || and pipes, negated with !, or grouped in ( … ) and
+// { …; } are allowed when each simple command is. A simple command is
+// allowed only when every word is made of literals, quotes ('…', "…") and
+// plain parameter expansions ($name, ${name}); anything else that can run
+// or evaluate something — command and process substitution (refused with
+// ReasonCommandSubstitution), other expansions such as ${x@P} (prompt
+// expansion runs command substitutions held in the value) or ${x:off}
+// and ${a[i]} (which evaluate arithmetic), $((…)), $'…', extended globs,
+// environment assignments, here-documents, if/for/while/case, functions,
+// declarations and coprocesses (ReasonUnsupportedShell) — is refused, as
+// are redirections to or from files no pattern lists (ReasonRedirection).
+// A statement that is only redirections runs nothing and yields no
+// command. Comments are not commands.
+func commands(s string, allowed places) ([]string, *refusal) {
+	if len(s) > MaxCommand {
+		return nil, unsupported("%d bytes (at most %d are read)", len(s), MaxCommand)
+	}
+	// Where the parser and the shells read a line differently, refuse:
+	// a carriage return is part of a word to bash and dash, but the parser
+	// takes it for a blank (so "status\r#; rm" would hide rm in a comment).
+	if strings.Contains(strings.ReplaceAll(s, "\r\n", "\n"), "\r") {
+		return nil, unsupported("a carriage return")
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(s), "")
+	if err != nil {
+		return nil, unsupported("syntax the shell parser refuses (%v)", err)
+	}
+	// The parser also continues a comment that ends in a backslash onto
+	// the next line, which no shell does.
+	var comment *refusal
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if cm, ok := n.(*syntax.Comment); ok && strings.ContainsAny(cm.Text, "\\\r") && comment == nil {
+			comment = unsupported("a comment with a backslash in it")
+		}
+		return comment == nil
+	})
+	if comment != nil {
+		return nil, comment
+	}
+	c := checker{src: s, places: allowed}
+	for _, st := range f.Stmts {
+		if c.stmt(st); c.refused != nil {
+			return nil, c.refused
+		}
+	}
+	return c.cmds, nil
+}
+
+type checker struct {
+	src     string
+	places  places
+	cmds    []string
+	refused *refusal
+}
+
+func (c *checker) refuse(r *refusal) {
+	if c.refused == nil {
+		c.refused = r
+	}
+}
+
+func (c *checker) stmt(st *syntax.Stmt) {
+	if st.Coprocess || st.Disown {
+		c.refuse(unsupported("a coprocess"))
+		return
+	}
+	for _, r := range st.Redirs {
+		c.redirect(r)
+	}
+	switch cmd := st.Cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		if len(cmd.Assigns) > 0 {
+			c.refuse(unsupported("an environment assignment (%s=…)", cmd.Assigns[0].Name.Value))
+			return
+		}
+		// POSIX sh reads bash's "a &>f b" as "a &" and ">f b", a second
+		// command: &> must come after every word.
+		for _, r := range st.Redirs {
+			if (r.Op == syntax.RdrAll || r.Op == syntax.AppAll) && len(cmd.Args) > 0 && r.OpPos.Offset() < cmd.Args[len(cmd.Args)-1].Pos().Offset() {
+				c.refuse(unsupported("&> followed by more words, which POSIX sh runs as another command"))
+				return
+			}
+		}
+		words := make([]string, 0, len(cmd.Args))
+		for _, w := range cmd.Args {
+			c.word(w)
+			words = append(words, source(w, c.src))
+		}
+		if len(words) > 0 {
+			c.cmds = append(c.cmds, strings.Join(words, " "))
+		}
+	case *syntax.BinaryCmd:
+		c.stmt(cmd.X)
+		c.stmt(cmd.Y)
+	case *syntax.Subshell:
+		for _, s := range cmd.Stmts {
+			c.stmt(s)
+		}
+	case *syntax.Block:
+		for _, s := range cmd.Stmts {
+			c.stmt(s)
+		}
+	default:
+		c.refuse(unsupported("%s", construct(cmd)))
+	}
+}
+
+// construct names a compound command in words.
+func construct(cmd syntax.Command) string {
+	switch cmd.(type) {
+	case *syntax.IfClause:
+		return "an if statement"
+	case *syntax.WhileClause:
+		return "a while or until loop"
+	case *syntax.ForClause:
+		return "a for loop"
+	case *syntax.CaseClause:
+		return "a case statement"
+	case *syntax.FuncDecl:
+		return "a function definition"
+	case *syntax.ArithmCmd, *syntax.LetClause:
+		return "an arithmetic command"
+	case *syntax.TestClause:
+		return "a [[ … ]] test"
+	case *syntax.DeclClause:
+		return "a declaration (declare, export, local…)"
+	case *syntax.TimeClause:
+		return "a time command"
+	}
+	return fmt.Sprintf("a %T", cmd)
+}
+
+// word refuses every part of w that is not a literal, a quote of
+// literals and plain expansions, or a plain expansion.
+func (c *checker) word(w *syntax.Word) {
+	for _, p := range w.Parts {
+		c.part(p)
+	}
+}
+
+func (c *checker) part(p syntax.WordPart) {
+	switch p := p.(type) {
+	case *syntax.Lit:
+	case *syntax.SglQuoted:
+		if p.Dollar {
+			c.refuse(unsupported("an ANSI-C quote $'…'"))
+		}
+	case *syntax.DblQuoted:
+		if p.Dollar {
+			c.refuse(unsupported("a locale quote $\"…\""))
+		}
+		for _, q := range p.Parts {
+			c.part(q)
+		}
+	case *syntax.ParamExp:
+		if !plainExpansion(p, c.src) {
+			c.refuse(unsupported("the expansion %s (only $name and ${name} are vetted)", source(p, c.src)))
+		}
+	case *syntax.CmdSubst:
+		c.refuse(&refusal{ReasonCommandSubstitution, "a command substitution"})
+	case *syntax.ProcSubst:
+		c.refuse(&refusal{ReasonCommandSubstitution, "a process substitution"})
+	case *syntax.ArithmExp:
+		c.refuse(unsupported("an arithmetic expansion"))
+	case *syntax.ExtGlob:
+		c.refuse(unsupported("an extended glob"))
+	default:
+		c.refuse(unsupported("%s", source(p, c.src)))
+	}
+}
+
+// plainExpansion reports whether p, in the command line src, is $name or
+// ${name} and nothing more: decided on its text, so that every operator
+// the parser knows, now or in a later version, counts as more.
+func plainExpansion(p *syntax.ParamExp, src string) bool {
+	if p.Param == nil || p.NestedParam != nil {
+		return false
+	}
+	s := source(p, src)
+	return s == "$"+p.Param.Value || s == "${"+p.Param.Value+"}"
+}
+
+// source is n as written in src.
+func source(n syntax.Node, src string) string {
+	return src[n.Pos().Offset():n.End().Offset()]
+}
+
+// redirect refuses a redirection unless it copies or closes a descriptor
+// (2>&1, >&-), uses /dev/null, or names a file a pattern lists.
+func (c *checker) redirect(r *syntax.Redirect) {
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		c.refuse(unsupported("a here-document or here-string (<<)"))
+		return
+	}
+	if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
+		c.refuse(unsupported("a {name} redirection"))
+		return
+	}
+	lit := r.Word.Lit()
+	if lit == "" || r.Word.Lit() != source(r.Word, c.src) {
+		c.refuse(&refusal{ReasonRedirection, "a redirection to a target that is not a plain file name"})
+		return
+	}
+	var specs []string
+	switch r.Op {
+	case syntax.DplOut, syntax.DplIn:
+		if lit == "-" || strings.Trim(lit, "0123456789") == "" {
+			return
+		}
+		specs = c.places.write
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut:
+		specs = c.places.write
+	case syntax.RdrIn:
+		specs = c.places.read
+	default:
+		c.refuse(unsupported("the redirection %s", r.Op))
+		return
+	}
+	if lit == "/dev/null" {
+		return
+	}
+	for _, spec := range specs {
+		if pathMatches(spec, lit) {
+			return
+		}
+	}
+	c.refuse(&refusal{ReasonRedirection, fmt.Sprintf("a redirection to or from %q", lit)})
+}

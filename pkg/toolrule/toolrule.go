@@ -1,0 +1,192 @@
+// Package toolrule decides whether an allowed-tools pattern admits a tool
+// call: which tool the pattern names, and whether its specifier admits the
+// call's input — a path, a URL, or a shell command line, which is parsed
+// with a real shell parser (mvdan.cc/sh) and decided on its syntax tree.
+// docs/architecture.md explains where tool rules sit among sessions and
+// their tool policies.
+package toolrule
+
+import (
+	"strings"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// Reasons carried by the ToolNotAllowed errors of Check.
+const (
+	// ReasonToolNotListed: no allowed-tools pattern names the tool.
+	ReasonToolNotListed = "tool-not-listed"
+	// ReasonInputNotMatched: patterns name the tool, but none admits the
+	// call's input.
+	ReasonInputNotMatched = "input-not-matched"
+	// ReasonCommandSubstitution: the command has $(…), `…`, <(…) or >(…),
+	// whose inner command no pattern can vet.
+	ReasonCommandSubstitution = "command-substitution"
+	// ReasonUnsupportedShell: the command has shell syntax that the
+	// checker does not model and that could run something no pattern
+	// vets (expansions other than a plain $name or ${name}, arithmetic,
+	// here-documents, control structures, functions, assignments…), or
+	// that does not parse.
+	ReasonUnsupportedShell = "unsupported-shell-syntax"
+	// ReasonRedirection: the command redirects to or from a file that no
+	// pattern lists: a Write or Edit path pattern for output, a Read one
+	// for input (/dev/null and descriptor copies such as 2>&1 are free).
+	ReasonRedirection = "redirection"
+)
+
+// MCPPrefix begins the names of MCP tools: mcp__server__tool.
+const MCPPrefix = "mcp__"
+
+// Rule is a parsed allowed-tools pattern.
+type Rule struct {
+	Source string // as written, for messages
+	Tool   string
+	Spec   string // the specifier in parentheses, "" when none
+	Whole  bool   // no specifier, or "*": every call of the tool
+}
+
+// Parse parses patterns, dropping malformed ones such as "Bash(" or
+// "Bash()".
+func Parse(patterns []string) []Rule {
+	rules := make([]Rule, 0, len(patterns))
+	for _, p := range patterns {
+		p = strings.TrimSpace(p)
+		open := strings.IndexByte(p, '(')
+		if open < 0 {
+			if p != "" {
+				rules = append(rules, Rule{Source: p, Tool: p, Whole: true})
+			}
+			continue
+		}
+		spec, ok := strings.CutSuffix(p[open+1:], ")")
+		if spec = strings.TrimSpace(spec); open == 0 || !ok || spec == "" {
+			continue
+		}
+		rules = append(rules, Rule{Source: p, Tool: strings.TrimSpace(p[:open]), Spec: spec, Whole: spec == "*"})
+	}
+	return rules
+}
+
+// Names reports whether the rule is about the tool: the same name, or a
+// tool of the MCP server the rule names ("mcp__github", "mcp__github__*").
+func (r Rule) Names(tool string) bool {
+	if r.Tool == tool {
+		return true
+	}
+	server, ok := strings.CutPrefix(r.Tool, MCPPrefix)
+	if !ok {
+		return false
+	}
+	server = strings.TrimSuffix(server, "__*")
+	return server != "" && !strings.Contains(server, "__") && strings.HasPrefix(tool, MCPPrefix+server+"__")
+}
+
+// Check returns nil when the allowedTools patterns admit a call of the
+// tool name with input, and otherwise a ToolNotAllowed error whose Reason
+// is one of the Reason constants and whose Subject is name.
+//
+// A pattern is a tool name, alone or with a specifier in parentheses:
+//
+//	Bash                    every call of Bash; so does Bash(*)
+//	mcp__github             every tool of the MCP server github; so does mcp__github__*
+//	mcp__github__get_issue  that tool
+//	Bash(npm run test)      exactly that command (words as written, quotes included)
+//	Bash(git:*)             git alone or followed by more words: "git status", not "gitx"
+//	Bash(git *)             the same
+//	Bash(npm * --fix)       * matches anything
+//	Read(./docs/**)         a path: * within a segment, ** any number of segments
+//	WebFetch(domain:example.com)    a URL on that host; domain:*.example.com for its subdomains
+//
+// The specifier's shape decides how input is read, whatever the tool:
+// "domain:" means a URL; a specifier without blanks that contains "/" and
+// does not end in ":*" means a path (cleaned, so "./a" is "a"; a leading
+// "/" is absolute); anything else means a shell command line, parsed as
+// bash parses it (see commands): every simple command in it must be
+// admitted by some pattern, so that Bash(git:*) does not let
+// "git status; rm -rf ~" through, and anything the checker does not model
+// is refused. A path's wildcards never match ;&|`$<> or a newline, and a
+// path that climbs out of where it starts ("../x") matches nothing.
+func Check(allowedTools []string, name, input string) error {
+	rules := Parse(allowedTools)
+	var specs, forms []string
+	named := false
+	for _, r := range rules {
+		if !r.Names(name) {
+			continue
+		}
+		if r.Whole {
+			return nil
+		}
+		named = true
+		specs = append(specs, r.Spec)
+		forms = append(forms, r.Source)
+	}
+	if !named {
+		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonToolNotListed, Subject: name,
+			Msg: "the active skills do not allow this tool"}
+	}
+	reason, what := inputAllowed(specs, rules, input)
+	if reason == "" {
+		return nil
+	}
+	msg := "the active skills allow this tool only as " + strings.Join(forms, ", ")
+	if what != "" {
+		msg = "the command has " + what + ", which no allowed-tools pattern vets; " + msg
+	}
+	return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: reason, Subject: name, Msg: msg}
+}
+
+// inputAllowed returns "" when a specifier admits input, and otherwise
+// the reason for refusing it and, for a command line, what in it was
+// refused. rules are all the patterns in force, for the paths a command
+// may redirect to.
+func inputAllowed(specs []string, rules []Rule, input string) (reason, what string) {
+	var commandSpecs []string
+	for _, spec := range specs {
+		switch {
+		case strings.HasPrefix(spec, "domain:"):
+			if domainMatches(spec[len("domain:"):], input) {
+				return "", ""
+			}
+		case isPathSpec(spec):
+			if pathMatches(spec, input) {
+				return "", ""
+			}
+		default:
+			commandSpecs = append(commandSpecs, normalizeCommand(spec))
+		}
+	}
+	if len(commandSpecs) == 0 {
+		return ReasonInputNotMatched, ""
+	}
+	cmds, refused := commands(input, redirectionRules(rules))
+	if refused != nil {
+		return refused.reason, refused.what
+	}
+	if len(cmds) == 0 {
+		return ReasonInputNotMatched, ""
+	}
+	for _, c := range cmds {
+		if !anyCommandMatches(commandSpecs, c) {
+			return ReasonInputNotMatched, ""
+		}
+	}
+	return "", ""
+}
+
+// redirectionRules collects the path specifiers a command's redirections
+// may use: those of Write and Edit patterns for output, of Read for input.
+func redirectionRules(rules []Rule) (places places) {
+	for _, r := range rules {
+		if !isPathSpec(r.Spec) {
+			continue
+		}
+		switch r.Tool {
+		case "Write", "Edit", "MultiEdit":
+			places.write = append(places.write, r.Spec)
+		case "Read":
+			places.read = append(places.read, r.Spec)
+		}
+	}
+	return places
+}
