@@ -366,6 +366,29 @@ test('the side panel offers the skills of the site you are on; only the user\'s 
   await h.panel.waitForFunction(() => document.getElementById('skills')?.dataset.count === '8', undefined, { timeout: STEP_MS, polling: 50 });
   const ids = await h.panel.locator('#skills li').evaluateAll((lis) => lis.map((li) => li.dataset.id));
   assert.deepEqual(ids, [...SAMPLE_IDS, 'shop-cart', 'shop-search', 'shop-track'].sort());
+
+  // The shop publishes a new shop-cart. Checking downloads only the index;
+  // the user's click on Update downloads the one changed artifact.
+  const cart2 = zipSync({ 'SKILL.md': new TextEncoder().encode(md('shop-cart', 'Fill the cart, faster.')) });
+  const index = JSON.parse(files.get('/.well-known/agent-skills/index.json').body);
+  index.skills[1].digest = sha256(cart2);
+  files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify(index), type: 'application/json' });
+  files.set('/.well-known/agent-skills/shop-cart.zip', { body: cart2, type: 'application/zip' });
+  pub.log.length = 0;
+  const settled = () => h.panel.waitForFunction(() => ['done', 'error'].includes(document.getElementById('updates-section')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
+  await h.panel.click('#updates-check', { timeout: STEP_MS });
+  await settled();
+  const checked = await h.panel.evaluate(() => ({ ...document.getElementById('updates-section').dataset,
+    rows: [...document.querySelectorAll('#updates li')].map((li) => `${li.dataset.id}:${li.dataset.status}`) }));
+  assert.deepEqual([checked.state, checked.checked, checked.rows], ['done', '3', ['shop-cart:changed']], j(checked));
+  assert.deepEqual(pub.log, ['GET /.well-known/agent-skills/index.json']);
+  await h.panel.evaluate(() => (document.getElementById('updates-section').dataset.state = 'idle'));
+  await h.panel.click('button[data-update="shop-cart"]', { timeout: STEP_MS });
+  await settled();
+  const up = await h.panel.evaluate(() => ({ ...document.getElementById('updates-section').dataset, report: document.getElementById('updates-report').textContent }));
+  assert.deepEqual([up.state, up.updated, up.report], ['done', 'shop-cart', 'Updated shop-cart.'], j(up));
+  assert.deepEqual(pub.log, ['GET /.well-known/agent-skills/index.json', 'GET /.well-known/agent-skills/index.json', 'GET /.well-known/agent-skills/shop-cart.zip']);
+  await h.panel.waitForFunction(() => document.querySelector('#skills li[data-id="shop-cart"]')?.textContent?.includes('faster'), undefined, { timeout: STEP_MS, polling: 50 });
 });
 
 test('the side panel installs from an MCP server the user names: what verifies, nothing else', { timeout: 40_000 }, async (t) => {

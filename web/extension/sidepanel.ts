@@ -12,6 +12,7 @@ import { connectSkillfs, SkillfsError, type Skillfs, type SkillMeta } from '../.
 import { chrome, PORT_NAME } from './chrome.ts';
 import { mountInstallFrom } from './install-from.ts';
 import { mountSiteSkills } from './site-skills.ts';
+import { mountUpdates } from './updates.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const installBtn = $<HTMLButtonElement>('install');
@@ -121,6 +122,7 @@ async function installSamplePack() {
 installBtn.addEventListener('click', () => void installSamplePack());
 mountSiteSkills($('site-skills'), skillfs, () => void refresh());
 mountInstallFrom($('install-from'), skillfs, () => void refresh());
+mountUpdates($('updates-section'), skillfs, () => void refresh());
 refreshBtn.addEventListener('click', () => void refresh());
 
 void refresh().then(() => {
