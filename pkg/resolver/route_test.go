@@ -54,17 +54,17 @@ func TestRouteRanking(t *testing.T) {
 	for _, c := range []struct {
 		query, ranked, primary string
 	}{
-		{"Extract the tables from report.pdf", "pdf-tools=0.8538", "pdf-tools"},
+		{"Extract the tables from report.pdf", "pdf-tools=0.855", "pdf-tools"},
 		{"what's the weather in Paris", "weather=0.905", "weather"},
 		{"Ｗｅａｔｈｅｒ in Paris", "weather=0.905", "weather"}, // full-width letters
 		{"帮我查一下明天北京的天气", "weather=0.7094 web-research=0.6672", "weather"},
-		{"review this pull request", "code-review=0.805 docx=0.4367", "code-review"},
-		{"commit the staged changes", "git-commit=0.905 docx=0.4367", "git-commit"},
-		{"translate the weather forecast into French", "weather=0.905 translate=0.724", "weather"},
+		{"review this pull request", "code-review=0.805 docx=0.4741", "code-review"},
+		{"commit the staged changes", "git-commit=0.905 docx=0.4741", "git-commit"},
+		{"translate the weather forecast into French", "weather=0.905 translate=0.73", "weather"},
 		// Below the threshold: listed, but no primary.
-		{"make my slides look nicer", "pptx=0.6579 weather=0.5473", "pptx"},
-		{"write me a story about a file", "git-commit=0.5001 xlsx=0.4559 pdf-tools=0.4482", ""},
-		{"search the web for the latest Go release", "web-research=0.8153", "web-research"},
+		{"make my slides look nicer", "pptx=0.6241 weather=0.5904", ""},
+		{"write me a story about a file", "git-commit=0.54 pdf-tools=0.5142 xlsx=0.4947", ""},
+		{"search the web for the latest Go release", "web-research=0.833", "web-research"},
 		{"hello there", "", ""},
 		// deploy has disable-model-invocation: only forcing recalls it.
 		{"deploy the app", "", ""},
@@ -85,9 +85,9 @@ func TestRouteAntiTrigger(t *testing.T) {
 		query, ranked, primary, penalized string
 	}{
 		// pdf's trigger "pdf" occurs, but so does its anti-trigger "word document".
-		{"Convert this PDF into a Word document", "docx=0.7538 pdf-tools=0.2168", "docx", "pdf-tools"},
-		{"please review my essay", "docx=0.5605 code-review=0.255", "", "code-review"},
-		{"what's the weather api for python", "weather=0.4035", "", "weather"},
+		{"Convert this PDF into a Word document", "docx=0.7692 pdf-tools=0.2259", "docx", "pdf-tools"},
+		{"please review my essay", "docx=0.6282 code-review=0.255", "", "code-review"},
+		{"what's the weather api for python", "weather=0.405", "", "weather"},
 		// An anti-trigger does not stop the user from forcing a skill.
 		{"$pdf-tools into a Word document", "pdf-tools=1! docx=0.855", "pdf-tools", "pdf-tools"},
 	} {
@@ -112,9 +112,9 @@ func TestRouteForced(t *testing.T) {
 		{"$deploy now", "deploy=1!"}, // hidden from the model, not from the user
 		{"/DEPLOY", "deploy=1!"},
 		{"使用 translate 技能 翻译这段话", "translate=1!"},
-		{"Please use the docx skill for the weather report", "docx=1! weather=0.8213"},
+		{"Please use the docx skill for the weather report", "docx=1! weather=0.8299"},
 		// Forced wins over a better-scoring skill, which stays listed.
-		{"$translate review this pull request", "translate=1! code-review=0.805 docx=0.4367"},
+		{"$translate review this pull request", "translate=1! code-review=0.805 docx=0.4741"},
 		// The first name that is a skill wins.
 		{"$nosuch $weather", "weather=1!"},
 		// usage-audit is not user-invocable: naming it forces nothing,
@@ -158,7 +158,7 @@ func TestRoutePlan(t *testing.T) {
 		if !reflect.DeepEqual(got.Plan, c.want) {
 			t.Errorf("threshold %g: plan %+v, want %+v", c.threshold, got.Plan, c.want)
 		}
-		if r := ranked(got.Candidates); r != "code-review=0.766 translate=0.639 pptx=0.5071 docx=0.3906" {
+		if r := ranked(got.Candidates); r != "code-review=0.7897 translate=0.6431 pptx=0.5152 docx=0.4092" {
 			t.Errorf("threshold %g: ranked %q", c.threshold, r)
 		}
 	}
@@ -189,18 +189,18 @@ func TestRouteStatsReadinessHistory(t *testing.T) {
 		{"successes", "what's the weather in Paris", RouteOptions{Stats: map[string]Stats{"weather": {Success: 8}}}, "weather=0.965"},
 		{"not ready", "what's the weather in Paris", RouteOptions{Ready: func(id string) bool { return id != "weather" }}, "weather=0.805"},
 		{"follow-up alone", "and tomorrow?", RouteOptions{}, ""},
-		{"follow-up with history", "and tomorrow?", RouteOptions{History: []string{"what's the weather in Paris"}}, "weather=0.8435"},
+		{"follow-up with history", "and tomorrow?", RouteOptions{History: []string{"what's the weather in Paris"}}, "weather=0.845"},
 		// History terms count alike, whichever message they come from:
 		// the two are in conflict.
-		{"longer history", "and tomorrow?", RouteOptions{History: []string{"translate this", "what's the weather in Paris"}}, "weather=0.6813 translate=0.681"},
+		{"longer history", "and tomorrow?", RouteOptions{History: []string{"translate this", "what's the weather in Paris"}}, "weather=0.688 translate=0.6874"},
 		// Only the last three messages count.
 		{"old history", "and tomorrow?", RouteOptions{History: []string{"what's the weather in Paris", "a", "b", "c"}}, ""},
 		// Where the conversation happens counts like a message of history,
 		// besides the last three.
 		{"context", "and tomorrow?", RouteOptions{Context: "Weather forecast for Paris"}, "weather=0.845"},
-		{"context and old history", "and tomorrow?", RouteOptions{History: []string{"translate this", "a", "b", "c"}, Context: "weather in Paris"}, "weather=0.8435"},
+		{"context and old history", "and tomorrow?", RouteOptions{History: []string{"translate this", "a", "b", "c"}, Context: "weather in Paris"}, "weather=0.845"},
 		// Only the most relevant: no longer in conflict with the others.
-		{"top 1", "write me a story about a file", RouteOptions{TopK: 1}, "xlsx=0.5059"},
+		{"top 1", "write me a story about a file", RouteOptions{TopK: 1}, "pdf-tools=0.5642"},
 	} {
 		if got := ranked(route(t, ix, c.query, c.opts).Candidates); got != c.ranked {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.ranked)

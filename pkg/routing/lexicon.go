@@ -26,6 +26,19 @@ var fields = []field{
 	{weight: 2, b: 0.2, text: func(s Skill) []string { return s.Triggers[:min(len(s.Triggers), MaxPhrases)] }},
 	{weight: 1.5, b: 0.75, text: func(s Skill) []string { return []string{s.WhenToUse} }},
 	{weight: 1, b: 0.75, text: func(s Skill) []string { return []string{s.Description} }},
+	// The description's first sentence again: it says what the skill
+	// is, where the rest lists what it also touches.
+	{weight: 1, b: 0.5, text: func(s Skill) []string { return []string{leadSentence(s.Description)} }},
+}
+
+// leadSentence is a description's first sentence.
+func leadSentence(d string) string {
+	for i := 0; i+1 < len(d); i++ {
+		if (d[i] == '.' || d[i] == '!' || d[i] == '?') && (d[i+1] == ' ' || d[i+1] == '\n' || d[i+1] == '\r') {
+			return d[:i+1]
+		}
+	}
+	return d
 }
 
 const (
