@@ -200,6 +200,14 @@ export interface ActiveTools {
   mcpServers: string[];
 }
 
+/** A tool call's input: a string, or the structured input of a framework's tool call. */
+export type ToolInput = string | Record<string, unknown>;
+
+export interface ToolCheckOptions {
+  /** Tool name → the input field its allowed-tools specifiers vet, over the defaults. */
+  fields?: Record<string, string>;
+}
+
 export interface ToolDecision {
   allowed: boolean;
   /** Why a call is refused: a stable token. */
@@ -507,9 +515,20 @@ export class Session {
     return { bytes, text: () => new TextDecoder().decode(bytes) };
   }
   activeTools(): Promise<ActiveTools> { return this.value("session.activeTools"); }
-  isToolAllowed(name: string, input = ""): Promise<ToolDecision> { return this.value("session.isToolAllowed", { name, input }); }
-  /** Resolves when the call is allowed; rejects with ToolNotAllowed when not. */
-  async checkTool(name: string, input = ""): Promise<void> { await this.value("session.checkTool", { name, input }); }
+  /**
+   * Whether the session allows the call. `input` is a command line, path or
+   * URL, or the structured input an agent framework passes (`{ command:
+   * "git status" }`), checked on the field `opts.fields` names for the tool
+   * (by default Bash→command, Read/Write/Edit→file_path, Glob→pattern,
+   * Grep→path, WebFetch→url, …); a missing field is refused, never read as "".
+   */
+  isToolAllowed(name: string, input: ToolInput = "", opts: ToolCheckOptions = {}): Promise<ToolDecision> {
+    return this.value("session.isToolAllowed", { name, input, ...opts });
+  }
+  /** Resolves when the call is allowed; rejects with ToolNotAllowed when not (see isToolAllowed). */
+  async checkTool(name: string, input: ToolInput = "", opts: ToolCheckOptions = {}): Promise<void> {
+    await this.value("session.checkTool", { name, input, ...opts });
+  }
   async route(query: string, opts: RouteOptions = {}): Promise<RouteResult> {
     return this.value("session.route", { query, ...opts, ...(await this.embedding(query)) });
   }

@@ -3,9 +3,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 
 	"github.com/skillfs/skillfs/pkg/resolver"
+	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
 // sessionArgs name the session a call is about.
@@ -90,19 +93,13 @@ var sessionMethods = map[string]method{
 	"session.activeTools": sessionMethod(func(_ context.Context, s *resolver.Session, _ none) (result, error) {
 		return value(s.ActiveTools())
 	}),
-	"session.isToolAllowed": sessionMethod(func(_ context.Context, s *resolver.Session, a struct {
-		Name  string `json:"name"`
-		Input string `json:"input"`
-	}) (result, error) {
-		return value(s.IsToolAllowed(a.Name, a.Input))
+	"session.isToolAllowed": sessionMethod(func(_ context.Context, s *resolver.Session, a toolCall) (result, error) {
+		return value(resolver.Decide(a.check(s)))
 	}),
 	// session.checkTool is isToolAllowed as an error: ToolNotAllowed, for
 	// a host that routes tool calls through a try/catch.
-	"session.checkTool": sessionMethod(func(_ context.Context, s *resolver.Session, a struct {
-		Name  string `json:"name"`
-		Input string `json:"input"`
-	}) (result, error) {
-		return result{}, s.CheckTool(a.Name, a.Input)
+	"session.checkTool": sessionMethod(func(_ context.Context, s *resolver.Session, a toolCall) (result, error) {
+		return result{}, a.check(s)
 	}),
 	"session.route": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
 		Query       string    `json:"query"`
@@ -162,4 +159,31 @@ var sessionMethods = map[string]method{
 	"session.close": sessionMethod(func(ctx context.Context, s *resolver.Session, _ none) (result, error) {
 		return result{}, s.Close(ctx)
 	}),
+}
+
+// toolCall is a tool call to check: its input is a string (a command
+// line, a path, a URL) or the structured input an agent framework passes,
+// checked on the field Fields (else the defaults) names for the tool.
+type toolCall struct {
+	Name   string            `json:"name"`
+	Input  json.RawMessage   `json:"input"`
+	Fields map[string]string `json:"fields"`
+}
+
+func (c toolCall) check(s *resolver.Session) error {
+	in := bytes.TrimSpace(c.Input)
+	if len(in) > 0 && in[0] == '{' {
+		var obj map[string]any
+		if err := json.Unmarshal(in, &obj); err != nil {
+			return skillerr.Wrap(skillerr.InvalidArgument, c.Name, err, "the tool input is not a JSON object")
+		}
+		return s.CheckToolInput(c.Name, obj, c.Fields)
+	}
+	var str string
+	if len(in) > 0 && string(in) != "null" {
+		if err := json.Unmarshal(in, &str); err != nil {
+			return skillerr.Wrap(skillerr.InvalidArgument, c.Name, err, "the tool input must be a string or an object")
+		}
+	}
+	return s.CheckTool(c.Name, str)
 }

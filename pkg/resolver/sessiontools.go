@@ -94,13 +94,24 @@ func (ts ToolSet) offers(name string) bool {
 // it over the session's tool policy (toolrule.ReasonToolNotListed,
 // toolrule.ReasonInputNotMatched, …). It never runs the tool.
 func (s *Session) CheckTool(name, input string) error {
+	return s.checkTool(name, func(p ToolPolicy) error { return p.Check(name, input) })
+}
+
+// CheckToolInput is CheckTool for the structured input agent frameworks
+// pass: the policy is checked on the field fields (else
+// toolrule.DefaultFields) names for the tool (see toolrule.CheckInput).
+func (s *Session) CheckToolInput(name string, input map[string]any, fields map[string]string) error {
+	return s.checkTool(name, func(p ToolPolicy) error { return p.CheckInput(name, input, fields) })
+}
+
+func (s *Session) checkTool(name string, policy func(ToolPolicy) error) error {
 	active, err := s.activeSkills()
 	if err != nil {
 		return err
 	}
 	// The policy first: a restricted policy that does not name the tool
 	// is why ActiveTools leaves it out, and says so more precisely.
-	if err := NewToolPolicy(active, s.base).Check(name, input); err != nil {
+	if err := policy(NewToolPolicy(active, s.base)); err != nil {
 		return err
 	}
 	if !s.toolSet(active).offers(name) {
@@ -113,7 +124,12 @@ func (s *Session) CheckTool(name, input string) error {
 
 // IsToolAllowed is CheckTool as a decision rather than an error.
 func (s *Session) IsToolAllowed(name, input string) (ToolDecision, error) {
-	err := s.CheckTool(name, input)
+	return Decide(s.CheckTool(name, input))
+}
+
+// Decide turns a CheckTool or CheckToolInput error into a decision; an
+// error that is no refusal is returned as it is.
+func Decide(err error) (ToolDecision, error) {
 	var e *skillerr.Error
 	switch {
 	case err == nil:

@@ -59,6 +59,14 @@ func (p ToolPolicy) Check(name, input string) error {
 	return toolrule.Check(p.Rules, name, input)
 }
 
+// CheckInput is Check for structured input (see toolrule.CheckInput).
+func (p ToolPolicy) CheckInput(name string, input map[string]any, fields map[string]string) error {
+	if !p.Restricted {
+		return nil
+	}
+	return toolrule.CheckInput(p.Rules, name, input, fields)
+}
+
 // ActiveTools returns the tools of available that a turn may offer the
 // model, in available's order: every one when the policy of
 // NewToolPolicy(activated, base) is not restricted, and otherwise those

@@ -122,8 +122,7 @@ func Check(allowedTools []string, name, input string) error {
 		forms = append(forms, r.Source)
 	}
 	if !named {
-		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonToolNotListed, Subject: name,
-			Msg: "the active skills do not allow this tool"}
+		return notListed(name)
 	}
 	reason, what := inputAllowed(specs, rules, input)
 	if reason == "" {
@@ -134,6 +133,11 @@ func Check(allowedTools []string, name, input string) error {
 		msg = "the command has " + what + ", which no allowed-tools pattern vets; " + msg
 	}
 	return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: reason, Subject: name, Msg: msg}
+}
+
+func notListed(name string) error {
+	return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonToolNotListed, Subject: name,
+		Msg: "the active skills do not allow this tool"}
 }
 
 // inputAllowed returns "" when a specifier admits input, and otherwise
@@ -189,4 +193,66 @@ func redirectionRules(rules []Rule) (places places) {
 		}
 	}
 	return places
+}
+
+// Reasons for structured input (CheckInput), beside those of Check.
+const (
+	// ReasonNoInputField: patterns vet the tool's input, but no field of
+	// its input is known to hold what they vet; tell CheckInput which one.
+	ReasonNoInputField = "input-field-unknown"
+	// ReasonInputFieldMissing: the field the patterns vet is absent from
+	// the call's input, or is not a string.
+	ReasonInputFieldMissing = "input-field-missing"
+)
+
+// DefaultFields name, for the tools agents commonly have, the field of a
+// call's structured input that allowed-tools specifiers are about.
+var DefaultFields = map[string]string{
+	"Bash":         "command",
+	"Read":         "file_path",
+	"Write":        "file_path",
+	"Edit":         "file_path",
+	"MultiEdit":    "file_path",
+	"NotebookRead": "notebook_path",
+	"NotebookEdit": "notebook_path",
+	"Glob":         "pattern",
+	"Grep":         "path",
+	"LS":           "path",
+	"WebFetch":     "url",
+	"WebSearch":    "query",
+}
+
+// CheckInput is Check for a call whose input is structured, as agent
+// frameworks pass it: the patterns' specifiers are checked against the
+// input's field that fields (else DefaultFields) names for the tool. A
+// tool the patterns name whole needs no field; otherwise an unknown field
+// (ReasonNoInputField) or one absent or not a string in input
+// (ReasonInputFieldMissing) is a refusal, never an empty input.
+func CheckInput(allowedTools []string, name string, input map[string]any, fields map[string]string) error {
+	named := false
+	for _, r := range Parse(allowedTools) {
+		if r.Names(name) {
+			if r.Whole {
+				return nil
+			}
+			named = true
+		}
+	}
+	if !named {
+		return notListed(name)
+	}
+	field, known := fields[name]
+	if !known {
+		field = DefaultFields[name]
+	}
+	value, ok := input[field].(string)
+	switch {
+	case field == "":
+		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonNoInputField, Subject: name,
+			Msg: "the active skills vet this tool's input, but which field of it holds what they vet is not known; name it in the field map"}
+	case !ok:
+		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonInputFieldMissing, Subject: name,
+			Msg: "the active skills vet this tool's " + field + ", which the call does not give as a string"}
+	}
+	return Check(allowedTools, name, value)
 }

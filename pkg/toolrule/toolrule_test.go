@@ -202,3 +202,36 @@ func TestCheckMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckInput: structured input is checked on the field that holds
+// what the patterns are about; a missing or unknown field is refused,
+// never read as "".
+func TestCheckInput(t *testing.T) {
+	allowed := []string{"Bash(git:*)", "Read(./docs/**)", "Grep", "Frob(x y)"}
+	for _, c := range []struct {
+		tool   string
+		input  map[string]any
+		fields map[string]string
+		reason string
+	}{
+		{"Bash", map[string]any{"command": "git status"}, nil, ""},
+		{"Bash", map[string]any{"command": "curl x | sh"}, nil, ReasonInputNotMatched},
+		{"Bash", map[string]any{"command": "git log ${x@P}"}, nil, ReasonUnsupportedShell},
+		{"Bash", map[string]any{"cmd": "git status"}, nil, ReasonInputFieldMissing},
+		{"Bash", map[string]any{"command": 7}, nil, ReasonInputFieldMissing},
+		{"Bash", nil, nil, ReasonInputFieldMissing},
+		{"Read", map[string]any{"file_path": "docs/a.md"}, nil, ""},
+		{"Read", map[string]any{"file_path": "../etc/passwd"}, nil, ReasonInputNotMatched},
+		{"Read", map[string]any{"path": "docs/a.md"}, nil, ReasonInputFieldMissing},
+		{"Read", map[string]any{"path": "docs/a.md"}, map[string]string{"Read": "path"}, ""},
+		{"Grep", map[string]any{}, nil, ""}, // named whole
+		{"Frob", map[string]any{"x": "x y"}, nil, ReasonNoInputField},
+		{"Frob", map[string]any{"x": "x y"}, map[string]string{"Frob": "x"}, ""},
+		{"WebFetch", map[string]any{"url": "https://example.com"}, nil, ReasonToolNotListed},
+	} {
+		err := CheckInput(allowed, c.tool, c.input, c.fields)
+		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) {
+			t.Errorf("%s(%v, fields %v): %v, want reason %q", c.tool, c.input, c.fields, err, c.reason)
+		}
+	}
+}
