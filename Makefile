@@ -129,7 +129,7 @@ test-fuzz:
 BENCHTIME ?= 5x
 bench: build $(WASMEXEC) $(CHROMIUM) $(NODE_DEPS)
 	$(GO) run ./internal/benchpack/cmd/benchpack -o $(BIN)/bench
-	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchtime=$(BENCHTIME) -exec=$(WASMEXEC) ./pkg/registry ./pkg/resolver ./pkg/routing ./pkg/zipguard 2>&1 | grep -v "$(NOISE)"
+	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchtime=$(BENCHTIME) -exec=$(WASMEXEC) ./pkg/registry ./pkg/resolver ./pkg/routing ./pkg/zipguard ./pkg/skill 2>&1 | grep -v "$(NOISE)"
 	@echo "Routing evaluation (real skills from $${SKILLFS_REAL_REPOS:-/work/data}; testdata/eval.tsv):"
 	$(GO) test -count=1 -run '^(TestEvaluation|TestGeneratedEvaluation)$$' -v ./pkg/routing | grep -E 'router|BM25|skills,|SKIP'
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(BIN)/bench/hello.wasm ./internal/benchpack/hello

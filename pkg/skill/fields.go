@@ -215,11 +215,17 @@ func (d *decoder) str(key string, v *yaml.Node, dst *string, required bool) bool
 	return pyStrip(text) != ""
 }
 
+// MaxListItems bounds a list field (triggers, allowed-tools, dependencies,
+// arguments…): real ones hold a few dozen items; more are left out with a
+// "list-truncated" warning.
+const MaxListItems = 256
+
 // list stores a list of strings given as a YAML list or as one string cut
-// by split. Items that are not strings are dropped.
+// by split, without repeats and at most MaxListItems. Items that are not
+// strings are dropped.
 func (d *decoder) list(key string, v *yaml.Node, dst *[]string, split func(string) []string) bool {
 	if text, ok := d.scalar(v); ok {
-		*dst = split(text)
+		*dst = d.bounded(key, split(text))
 		return len(*dst) > 0
 	}
 	if v.Kind == yamlAlias && v.Alias != nil {
@@ -244,8 +250,26 @@ func (d *decoder) list(key string, v *yaml.Node, dst *[]string, split func(strin
 	if bad {
 		d.add("wrong-type", d.severity(), key, "Field '%s' in %s must list only strings; the other items are dropped.", key, d.where())
 	}
-	*dst = items
-	return len(items) > 0
+	*dst = d.bounded(key, items)
+	return len(*dst) > 0
+}
+
+// bounded drops the repeats of items and keeps at most MaxListItems.
+func (d *decoder) bounded(key string, items []string) []string {
+	seen := make(map[string]bool, min(len(items), MaxListItems))
+	out := items[:0]
+	for _, it := range items {
+		if seen[it] {
+			continue
+		}
+		if len(out) == MaxListItems {
+			d.add("list-truncated", SeverityWarning, key, "Field '%s' in %s lists more than %d different items; the rest are left out.", key, d.where(), MaxListItems)
+			break
+		}
+		seen[it] = true
+		out = append(out, it)
+	}
+	return out
 }
 
 // bool stores a boolean written as true/false, yes/no or on/off, quoted or

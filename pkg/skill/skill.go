@@ -178,10 +178,61 @@ func Parse(skillMD []byte, opts Options) (*Skill, []Diagnostic) {
 		set:     map[string]bool{},
 	}
 	s := p.parse(skillMD, opts)
-	if s == nil || HasErrors(p.diags) {
-		return nil, p.diags
+	diags := mergeDiagnostics(p.diags)
+	if s == nil || HasErrors(diags) {
+		return nil, diags
 	}
-	return s, p.diags
+	return s, diags
+}
+
+// Bounds on the diagnostics of one skill: a frontmatter of 20,000 unknown
+// keys would otherwise make as many diagnostics, stored in the skill's
+// record and copied on every list. Codes are a fixed set, so the merged
+// ones that follow the kept ones are few.
+const (
+	maxDiagnosticsPerCode = 5
+	maxDiagnostics        = 80
+)
+
+// mergeDiagnostics keeps, in order, the first diagnostics of each code
+// and at most maxDiagnostics of them, and for each code with more adds one
+// "diagnostics-merged" diagnostic (Field: the code) that counts them, as
+// severe as the worst of them, so that HasErrors says the same.
+func mergeDiagnostics(diags []Diagnostic) []Diagnostic {
+	if len(diags) <= maxDiagnosticsPerCode {
+		return diags
+	}
+	seen := map[string]int{}
+	type left struct {
+		n   int
+		sev Severity
+	}
+	omitted := map[string]*left{}
+	var order []string
+	kept := make([]Diagnostic, 0, min(len(diags), maxDiagnostics))
+	for _, d := range diags {
+		if seen[d.Code] < maxDiagnosticsPerCode && len(kept) < maxDiagnostics {
+			seen[d.Code]++
+			kept = append(kept, d)
+			continue
+		}
+		o := omitted[d.Code]
+		if o == nil {
+			o = &left{sev: SeverityWarning}
+			omitted[d.Code] = o
+			order = append(order, d.Code)
+		}
+		o.n++
+		if d.Severity == SeverityError {
+			o.sev = SeverityError
+		}
+	}
+	for _, code := range order {
+		o := omitted[code]
+		kept = append(kept, Diagnostic{Code: "diagnostics-merged", Severity: o.sev, Field: code,
+			Message: fmt.Sprintf("%d more diagnostics like '%s' were left out.", o.n, code)})
+	}
+	return kept
 }
 
 // parser collects diagnostics while reading one skill.
