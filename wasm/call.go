@@ -8,10 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"strings"
 	"syscall/js"
 	"time"
 
+	"github.com/skillfs/skillfs/pkg/callargs"
 	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
@@ -30,32 +30,16 @@ const (
 // request is one call's input.
 type request struct {
 	args     json.RawMessage
+	limits   *callargs.Limits // callargs.Agent for an agent's call; nil: none
 	bytes    []byte
 	progress js.Value // a function, or undefined
 }
 
-// decode unmarshals the call's arguments into v. encoding/json matches
-// names regardless of case, and the last of two wins, so arguments whose
-// names differ only in case are refused: a host that checked "session"
-// must not see "Session" acted on.
-func (r request) decode(v any) error {
-	if len(r.args) == 0 {
-		return nil
-	}
-	var names map[string]json.RawMessage
-	if json.Unmarshal(r.args, &names) == nil {
-		seen := make(map[string]bool, len(names))
-		for n := range names {
-			if seen[strings.ToLower(n)] {
-				return skillerr.New(skillerr.InvalidArgument, n, "two arguments have this name, in different cases")
-			}
-			seen[strings.ToLower(n)] = true
-		}
-	}
-	if err := json.Unmarshal(r.args, v); err != nil {
-		return skillerr.Wrap(skillerr.InvalidArgument, "", err, "the arguments do not have the expected shape")
-	}
-	return nil
+// decode decodes the call's arguments into targets: every key must be
+// exactly a field's JSON name, given once (see callargs), within the
+// caller's limits.
+func (r request) decode(targets ...any) error {
+	return callargs.Decode(r.args, r.limits, targets...)
 }
 
 // result is one call's output: a value marshalled to JSON, and bytes that
@@ -101,6 +85,12 @@ func (m *module) call(args []js.Value) js.Value {
 		case capArg != admin && !(capArg == agent && meth.agent):
 			return js.Value{}, skillerr.New(skillerr.PermissionDenied, name,
 				"the %q capability does not allow this call", capArg)
+		}
+		if capArg == agent {
+			if req.bytes != nil {
+				return js.Value{}, skillerr.New(skillerr.InvalidArgument, name, "an agent's call carries no bytes")
+			}
+			req.limits = &callargs.Agent
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), m.timeout)
 		defer cancel()

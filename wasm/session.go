@@ -22,15 +22,12 @@ type sessionArgs struct {
 func sessionMethod[A any](fn func(ctx context.Context, s *resolver.Session, a A) (result, error)) method {
 	return method{agent: true, run: func(ctx context.Context, m *module, r request) (result, error) {
 		var sa sessionArgs
-		if err := r.decode(&sa); err != nil {
+		var a A
+		if err := r.decode(&sa, &a); err != nil {
 			return result{}, err
 		}
 		s, err := m.res.Session(sa.Session)
 		if err != nil {
-			return result{}, err
-		}
-		var a A
-		if err := r.decode(&a); err != nil {
 			return result{}, err
 		}
 		return fn(ctx, s, a)

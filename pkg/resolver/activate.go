@@ -122,7 +122,10 @@ func (s *Session) load(ctx context.Context, sn *snapshot, id, args string) (Skil
 		return SkillBlock{}, err
 	}
 	sk := sn.skill(id)
-	body := Substitute(p.body, args, m.Arguments, Root+"/"+id)
+	body, err := Substitute(p.body, args, m.Arguments, Root+"/"+id)
+	if err != nil {
+		return SkillBlock{}, err
+	}
 	return SkillBlock{
 		ID: id, Name: m.Name, Content: Block(sk, body, p.resources), BaseDir: sk.Dir(),
 		Resources: slices.Clone(p.resources), AlreadyActive: s.activate(id),

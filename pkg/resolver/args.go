@@ -93,11 +93,19 @@ func doubleQuoted(w *strings.Builder, args string, i int) int {
 // When body has no argument placeholder (${SKILL_DIR} is not one) and args
 // is not blank, "\n\nARGUMENTS: " and args are appended, so that the
 // arguments reach the model anyway.
-func Substitute(body, args string, named []string, skillDir string) string {
+//
+// The result may be at most MaxExpansion bytes longer than body; beyond,
+// Substitute stops and returns a TooLarge error, having built no more.
+func Substitute(body, args string, named []string, skillDir string) (string, error) {
 	s := substitution{args: args, words: SplitArgs(args), named: named, dir: skillDir}
 	var b strings.Builder
 	b.Grow(len(body))
+	limit := len(body) + MaxExpansion
 	for i := 0; i < len(body); {
+		if b.Len() > limit {
+			return "", errLimit("arguments", "substituting the arguments would make the skill's instructions "+
+				"more than %d bytes longer", MaxExpansion)
+		}
 		j := strings.IndexAny(body[i:], `\$`)
 		if j < 0 {
 			b.WriteString(body[i:])
@@ -127,7 +135,11 @@ func Substitute(body, args string, named []string, skillDir string) string {
 	if !s.used && strings.TrimSpace(args) != "" {
 		b.WriteString("\n\nARGUMENTS: " + args)
 	}
-	return b.String()
+	if b.Len() > limit {
+		return "", errLimit("arguments", "substituting the arguments would make the skill's instructions "+
+			"more than %d bytes longer", MaxExpansion)
+	}
+	return b.String(), nil
 }
 
 type substitution struct {

@@ -61,7 +61,7 @@ func TestSubstitute(t *testing.T) {
 		{"Missing $0 and $file.", "", "Missing  and ."},
 		{"中文 $0。", "北京", "中文 北京。"},
 	} {
-		if got := Substitute(c.body, c.args, named, dir); got != c.want {
+		if got, err := Substitute(c.body, c.args, named, dir); err != nil || got != c.want {
 			t.Errorf("Substitute(%q, %q) =\n%q\nwant\n%q", c.body, c.args, got, c.want)
 		}
 	}

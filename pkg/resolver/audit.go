@@ -89,7 +89,10 @@ func newAuditLog(db vfs.Backend, opts Options) *auditLog {
 // with err, and schedules a flush.
 func (a *auditLog) record(s *Session, e AuditEntry, start time.Time, err error) {
 	e.Time = a.now().UTC()
-	e.ContextID, e.Session = s.contextID, s.id
+	// What the caller named is kept only in part: the log is bounded in
+	// bytes, not only in entries.
+	e.ContextID, e.Session = clip(s.contextID, auditField), s.id
+	e.Skill, e.Path = clip(e.Skill, auditField), clip(e.Path, auditField)
 	e.DurationMs = float64(time.Since(start).Microseconds()) / 1000
 	e.Outcome = AuditOK
 	if err != nil {
@@ -265,3 +268,18 @@ func (r *Resolver) Audit(ctx context.Context, limit int) ([]AuditEntry, error) {
 
 // Flush writes the buffered audit entries now.
 func (r *Resolver) Flush(ctx context.Context) error { return r.audit.flush(ctx) }
+
+// ClearAudit deletes the audit log, the entries still buffered included.
+// Sequence numbers go on from where they were.
+func (r *Resolver) ClearAudit(ctx context.Context) error {
+	a := r.audit
+	a.flushMu.Lock()
+	defer a.flushMu.Unlock()
+	a.mu.Lock()
+	a.dropped += int64(len(a.pending))
+	a.pending = nil
+	a.mu.Unlock()
+	return r.db.Lock(ctx, auditLock, func(ctx context.Context) error {
+		return r.db.Commit(ctx, vfs.DeletePrefix(vfs.StoreAudit, ""))
+	})
+}

@@ -16,9 +16,9 @@ const (
 	// ReasonNotInSession (NotVisible): the skill is installed and
 	// enabled but outside this session's snapshot.
 	ReasonNotInSession = "not-in-session"
-	// ReasonDisabled (Disabled): the skill is installed but disabled.
-	ReasonDisabled = "disabled"
-	// ReasonNotInstalled (SkillNotFound): no skill has this id or name.
+	// ReasonNotInstalled (SkillNotFound): no enabled skill has this id
+	// or name. A disabled skill gets the same answer as a missing one:
+	// sessions serve agents, which must not learn it is there.
 	ReasonNotInstalled = "not-installed"
 	// ReasonOutsideRoot (PathRejected): an absolute path outside /skills.
 	ReasonOutsideRoot = "outside-root"
@@ -53,12 +53,7 @@ func errStale(id string) error {
 
 func errNotInstalled(name string) error {
 	return &skillerr.Error{Code: skillerr.SkillNotFound, Reason: ReasonNotInstalled, Subject: name,
-		Msg: "no skill with this name or id is installed"}
-}
-
-func errDisabled(id string) error {
-	return &skillerr.Error{Code: skillerr.Disabled, Reason: ReasonDisabled, Subject: id,
-		Msg: "this skill is disabled, so no agent can see it"}
+		Msg: "no enabled skill with this name or id is installed"}
 }
 
 func errNotInSession(id string) error {

@@ -50,10 +50,11 @@ func splitPath(p string) (id, rel string, err error) {
 	return id, rel, nil
 }
 
-// whyNot returns the error for a skill the session cannot see: Disabled
-// when it is installed but disabled, NotVisible when it is enabled but
-// outside the snapshot, SkillNotFound otherwise. It asks the registry,
-// since the snapshot knows only what it shows.
+// whyNot returns the error for a skill the session cannot see:
+// NotVisible when it is enabled but outside the snapshot, SkillNotFound
+// otherwise, disabled or missing alike (an agent must not tell them
+// apart). It asks the registry, since the snapshot knows only what it
+// shows.
 func (r *Resolver) whyNot(ctx context.Context, name string) error {
 	m, err := r.reg.Get(ctx, name)
 	switch {
@@ -62,7 +63,7 @@ func (r *Resolver) whyNot(ctx context.Context, name string) error {
 	case err != nil:
 		return err
 	case !m.Enabled:
-		return errDisabled(m.ID)
+		return errNotInstalled(name)
 	}
 	return errNotInSession(m.ID)
 }

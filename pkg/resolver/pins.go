@@ -68,15 +68,22 @@ func (s *Session) Pin(ctx context.Context, id string) (PinResult, error) {
 		s.markChanged(sn, id)
 		return PinResult{}, errStale(id)
 	}
+	full := false
 	res, err := s.r.updatePins(ctx, s.contextID, func(pins []pin) []pin {
 		if i := slices.IndexFunc(pins, func(p pin) bool { return p.ID == id }); i >= 0 {
 			pins[i].Instance = instance // a pin of an older instance is renewed
+			return pins
+		}
+		if full = len(pins) >= MaxPinsPerContext; full {
 			return pins
 		}
 		return append(pins, pin{ID: id, Instance: instance})
 	})
 	if err != nil {
 		return PinResult{}, err
+	}
+	if full {
+		return PinResult{}, errLimit(id, "this context has %d pins already; unpin one first", MaxPinsPerContext)
 	}
 	if !slices.Contains(res.Pinned, id) { // removed or disabled meanwhile
 		s.markChanged(sn, id)
@@ -167,6 +174,11 @@ func (r *Resolver) updatePins(ctx context.Context, contextID string, edit func([
 		if samePins(before, kept) {
 			return nil
 		}
+		if len(before) == 0 && len(kept) > 0 {
+			if err := r.roomForPins(ctx); err != nil {
+				return err
+			}
+		}
 		op := vfs.Delete(vfs.StorePins, contextID)
 		if len(kept) > 0 {
 			b, err := json.Marshal(kept)
@@ -234,4 +246,25 @@ func (r *Resolver) judgePins(ctx context.Context, pins []pin) (PinResult, []pin,
 // instances, in the same order.
 func samePins(a, b []pin) bool {
 	return slices.Equal(a, b)
+}
+
+// roomForPins refuses a new context's first pin when MaxPinContexts
+// contexts have pins already; pinsLock is held.
+func (r *Resolver) roomForPins(ctx context.Context) error {
+	res, err := r.db.Read(ctx, vfs.GetPrefix(vfs.StorePins, ""))
+	if err != nil {
+		return err
+	}
+	if len(res[0]) >= MaxPinContexts {
+		return errLimit("pins", "%d contexts have pins already; an administrator can clear them", MaxPinContexts)
+	}
+	return nil
+}
+
+// ClearPins deletes the pins of every context: the management side's
+// answer to pins it does not want kept.
+func (r *Resolver) ClearPins(ctx context.Context) error {
+	return r.db.Lock(ctx, pinsLock, func(ctx context.Context) error {
+		return r.db.Commit(ctx, vfs.DeletePrefix(vfs.StorePins, ""))
+	})
 }

@@ -87,6 +87,9 @@ func (r *Resolver) OpenSession(ctx context.Context, opts SessionOptions) (*Sessi
 		return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonContextID,
 			Msg: "a session needs the id of the context (conversation or tab) it serves"}
 	}
+	if err := checkSessionOptions(&opts); err != nil {
+		return nil, err
+	}
 	s := &Session{
 		r: r, id: newID(), contextID: opts.ContextID,
 		available: slices.Clone(opts.AvailableTools), base: slices.Clone(opts.BaseTools), mcp: slices.Clone(opts.MCPServers),
@@ -149,6 +152,9 @@ func (s *Session) Refresh(ctx context.Context) (Status, error) {
 // snapshot as Refresh does.
 func (s *Session) Select(ctx context.Context, ids []string) (Status, error) {
 	if _, err := s.current(); err != nil {
+		return Status{}, err
+	}
+	if err := checkSelection(ids); err != nil {
 		return Status{}, err
 	}
 	return s.rebuild(ctx, cleanSelection(ids))

@@ -342,15 +342,15 @@ func TestDisabledInvisible(t *testing.T) {
 				t.Errorf("the catalog shows pdf:\n%s", cat)
 			}
 			_, err := s.ReadFile(ctx, "/skills/pdf/SKILL.md")
-			wantErr(t, "ReadFile", err, skillerr.Disabled, ReasonDisabled)
+			wantErr(t, "ReadFile", err, skillerr.SkillNotFound, ReasonNotInstalled)
 			_, err = s.Activate(ctx, "pdf")
-			wantErr(t, "Activate", err, skillerr.Disabled, ReasonDisabled)
+			wantErr(t, "Activate", err, skillerr.SkillNotFound, ReasonNotInstalled)
 			_, err = s.Invoke(ctx, "/skill:pdf x")
-			wantErr(t, "Invoke", err, skillerr.Disabled, ReasonDisabled)
+			wantErr(t, "Invoke", err, skillerr.SkillNotFound, ReasonNotInstalled)
 			_, err = s.Pin(ctx, "pdf")
-			wantErr(t, "Pin", err, skillerr.Disabled, ReasonDisabled)
+			wantErr(t, "Pin", err, skillerr.SkillNotFound, ReasonNotInstalled)
 			err = s.RecordOutcome(ctx, "pdf", true)
-			wantErr(t, "RecordOutcome", err, skillerr.Disabled, ReasonDisabled)
+			wantErr(t, "RecordOutcome", err, skillerr.SkillNotFound, ReasonNotInstalled)
 			res, err := s.Route(ctx, "$pdf extract the pdf tables", RouteOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -505,7 +505,7 @@ func TestReadErrors(t *testing.T) {
 			reason string
 		}{
 			{"/skills/docx/SKILL.md", skillerr.NotVisible, ReasonNotInSession},
-			{"/skills/off/SKILL.md", skillerr.Disabled, ReasonDisabled},
+			{"/skills/off/SKILL.md", skillerr.SkillNotFound, ReasonNotInstalled},
 			{"/skills/ghost/SKILL.md", skillerr.SkillNotFound, ReasonNotInstalled},
 			{"/skills/pdf/missing.md", skillerr.SkillNotFound, vfs.ReasonNotExist},
 			{"/skills/pdf/scripts", skillerr.InvalidArgument, vfs.ReasonIsDir},

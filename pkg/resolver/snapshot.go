@@ -12,10 +12,11 @@ import (
 
 // Codes of the diagnostics a snapshot reports about its selection.
 const (
+	// A selected skill, or a dependency, that is missing or disabled:
+	// one code and one message for both, since sessions serve agents,
+	// which must not learn which skills are installed but disabled.
 	DiagSelectedNotInstalled   = "selected-not-installed"
-	DiagSelectedDisabled       = "selected-disabled"
 	DiagDependencyNotInstalled = "dependency-not-installed"
-	DiagDependencyDisabled     = "dependency-disabled"
 	DiagPinDropped             = "pin-dropped"
 )
 
@@ -87,10 +88,8 @@ func newSnapshot(rev int64, selection []string, list []registry.Meta) *snapshot 
 	} else {
 		for _, id := range selection {
 			switch m := byID[id]; {
-			case m == nil:
-				sn.miss(id, DiagSelectedNotInstalled, "skills", "The selected skill '%s' is not installed.", id)
-			case !m.Enabled:
-				sn.miss(id, DiagSelectedDisabled, "skills", "The selected skill '%s' is disabled, so it is not visible.", id)
+			case m == nil || !m.Enabled:
+				sn.miss(id, DiagSelectedNotInstalled, "skills", "The selected skill '%s' is not installed (or not enabled).", id)
 			default:
 				add(m)
 			}
@@ -99,10 +98,9 @@ func newSnapshot(rev int64, selection []string, list []registry.Meta) *snapshot 
 			from := sn.ids[i]
 			for _, d := range sn.metas[from].Dependencies.Skills {
 				switch m := byID[d]; {
-				case m == nil:
-					sn.miss(d, DiagDependencyNotInstalled, "skill_dependencies", "'%s' depends on '%s', which is not installed.", from, d)
-				case !m.Enabled:
-					sn.miss(d, DiagDependencyDisabled, "skill_dependencies", "'%s' depends on '%s', which is disabled, so it is not visible.", from, d)
+				case m == nil || !m.Enabled:
+					sn.miss(d, DiagDependencyNotInstalled, "skill_dependencies",
+						"'%s' depends on '%s', which is not installed (or not enabled).", from, d)
 				default:
 					add(m)
 				}
@@ -198,9 +196,11 @@ func cleanSelection(ids []string) []string {
 	if ids == nil {
 		return nil
 	}
-	out := make([]string, 0, len(ids))
+	out := make([]string, 0, min(len(ids), MaxSelection))
+	seen := make(map[string]bool, len(out))
 	for _, id := range ids {
-		if id = strings.TrimSpace(id); id != "" && !slices.Contains(out, id) {
+		if id = strings.TrimSpace(id); id != "" && !seen[id] {
+			seen[id] = true
 			out = append(out, id)
 		}
 	}

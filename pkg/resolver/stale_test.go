@@ -223,7 +223,7 @@ func TestStaleEvents(t *testing.T) {
 		}
 		sel.Refresh(ctx)
 		_, err = sel.ReadFile(ctx, "/skills/a/SKILL.md")
-		wantErr(t, "read of a disabled skill after Refresh", err, skillerr.Disabled, ReasonDisabled)
+		wantErr(t, "read of a disabled skill after Refresh", err, skillerr.SkillNotFound, ReasonNotInstalled)
 	})
 }
 

@@ -238,3 +238,10 @@ func decodeStats(id string, found []vfs.Record) (storedStats, error) {
 	}
 	return st, nil
 }
+
+// ClearStats deletes the usage statistics of every skill.
+func (r *Resolver) ClearStats(ctx context.Context) error {
+	return r.db.Lock(ctx, statsLock, func(ctx context.Context) error {
+		return r.db.Commit(ctx, vfs.DeletePrefix(vfs.StoreStats, ""))
+	})
+}

@@ -1,0 +1,129 @@
+package callargs
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/skillerr/skillerrtest"
+)
+
+type sessionArgs struct {
+	Session string `json:"session"`
+}
+
+type selectArgs struct {
+	Skills []string `json:"skills"`
+	Budget int      `json:"budget,omitempty"`
+	hidden int
+}
+
+func TestDecodeExactKeys(t *testing.T) {
+	for _, tc := range []struct {
+		name, raw string
+		code      skillerr.Code
+		reason    string
+	}{
+		{"long s folds to s in encoding/json", `{"ſession":"b"}`, skillerr.InvalidArgument, ReasonUnknownKey},
+		{"another case", `{"Session":"b"}`, skillerr.InvalidArgument, ReasonUnknownKey},
+		{"kelvin sign", `{"s\u212Aills":[]}`, skillerr.InvalidArgument, ReasonUnknownKey},
+		{"repeated: the last would win", `{"session":"a","session":"b"}`, skillerr.InvalidArgument, ReasonRepeatedKey},
+		{"unknown", `{"session":"a","extra":1}`, skillerr.InvalidArgument, ReasonUnknownKey},
+		{"unexported field", `{"hidden":1}`, skillerr.InvalidArgument, ReasonUnknownKey},
+		{"not an object", `["session"]`, skillerr.InvalidArgument, ReasonNotObject},
+		{"not JSON", `{"session":`, skillerr.InvalidArgument, ReasonShape},
+		{"wrong type", `{"session":1}`, skillerr.InvalidArgument, ReasonShape},
+		{"two objects", `{"session":"a"}{"session":"b"}`, skillerr.InvalidArgument, ReasonShape},
+	} {
+		var s sessionArgs
+		var sel selectArgs
+		err := Decode([]byte(tc.raw), nil, &s, &sel)
+		skillerrtest.Want(t, tc.name, err, tc.code, tc.reason)
+	}
+	var s sessionArgs
+	var sel selectArgs
+	if err := Decode([]byte(`{"session":"a","skills":["x","y"],"budget":3}`), &Agent, &s, &sel); err != nil {
+		t.Fatal(err)
+	}
+	if s.Session != "a" || len(sel.Skills) != 2 || sel.Budget != 3 {
+		t.Errorf("decoded %+v %+v", s, sel)
+	}
+	if err := Decode(nil, &Agent, &s); err != nil {
+		t.Errorf("no arguments: %v", err)
+	}
+}
+
+func TestDecodeLimits(t *testing.T) {
+	lim := &Limits{Bytes: 1 << 20, List: 3, String: 8, Depth: 3}
+	list := func(n int) string {
+		b, _ := json.Marshal(map[string]any{"skills": make([]string, n)})
+		return string(b)
+	}
+	for _, tc := range []struct {
+		name, raw string
+		ok        bool
+	}{
+		{"list at the limit", list(3), true},
+		{"list over", list(4), false},
+		{"string at the limit", `{"session":"12345678"}`, true},
+		{"string over", `{"session":"123456789"}`, false},
+		{"nested list over", `{"skills":[[1,2,3,4]]}`, false},
+		{"too deep", `{"skills":[[[1]]]}`, false},
+		{"key over", `{"` + strings.Repeat("k", 9) + `":1}`, false},
+		{"bytes over", `{"session":"` + strings.Repeat(" ", 2<<20) + `"}`, false},
+	} {
+		var s sessionArgs
+		var sel selectArgs
+		err := Decode([]byte(tc.raw), lim, &s, &sel)
+		if tc.ok {
+			if err != nil && skillerr.CodeOf(err) == skillerr.TooLarge {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		skillerrtest.Want(t, tc.name, err, skillerr.TooLarge, ReasonTooLarge)
+	}
+}
+
+// FuzzDecode checks Decode's promise on any input: it never panics, and
+// when it accepts, the input is one object whose every key is exactly a
+// field's JSON name, given once, within the limits.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"session":"a","skills":["x"]}`, `{"ſession":"b"}`, `{"session":"a","session":"b"}`, `[]`, `{}`,
+		`{"skills":[[[[1]]]]}`, `{"budget":1e999}`, `{"session":"\ud800"}`, `{"SESSION":"x"}`, ` `,
+	} {
+		f.Add([]byte(s))
+	}
+	lim := &Limits{Bytes: 4096, List: 8, String: 64, Depth: 4}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var s sessionArgs
+		var sel selectArgs
+		err := Decode(raw, lim, &s, &sel)
+		if code := skillerr.CodeOf(err); err != nil && code != skillerr.InvalidArgument && code != skillerr.TooLarge {
+			t.Fatalf("Decode(%q) = %v: not a typed refusal", raw, err)
+		}
+		if err != nil || len(strings.TrimSpace(string(raw))) == 0 {
+			return
+		}
+		if len(raw) > lim.Bytes {
+			t.Fatalf("accepted %d bytes", len(raw))
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			t.Fatalf("accepted %q, which is not one JSON object", raw)
+		}
+		for k := range obj {
+			if k != "session" && k != "skills" && k != "budget" {
+				t.Fatalf("accepted %q with the key %q", raw, k)
+			}
+		}
+		if len(sel.Skills) > lim.List {
+			t.Fatalf("accepted a list of %d", len(sel.Skills))
+		}
+		if len(s.Session) > lim.String {
+			t.Fatalf("accepted a string of %d bytes", len(s.Session))
+		}
+	})
+}
