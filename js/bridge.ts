@@ -425,6 +425,12 @@ export class Registry {
   revision(): Promise<number> { return this.value("registry.revision"); }
   /** The newest entries of the audit log of activations, invocations and reads. */
   audit(limit = 100): Promise<AuditEntry[]> { return this.value("resolver.audit", { limit }); }
+  /** Deletes the pins of every context. */
+  async clearPins(): Promise<void> { await this.value("resolver.clearPins"); }
+  /** Deletes the usage statistics routing learns from. */
+  async clearStats(): Promise<void> { await this.value("resolver.clearStats"); }
+  /** Deletes the audit log. */
+  async clearAudit(): Promise<void> { await this.value("resolver.clearAudit"); }
 }
 
 export interface AuditEntry {
@@ -888,7 +894,78 @@ export interface ServeOptions {
   /** How many sessions the other end may hold open; opening one more
    * closes its oldest. 8 by default. */
   maxSessions?: number;
+  /** The host's rule for whose contexts these are, such as the sender's
+   * origin: whatever contextId the other end names, its sessions serve
+   * `${contextScope} ${contextId}`, so an agent in one site can never
+   * pin into, or read the pins of, another's. */
+  contextScope?: string;
 }
+
+/** What one agent call may carry, checked by the host before anything
+ * else (the module checks again): the limits of pkg/callargs.Agent. */
+const agentLimits = { bytes: 256 << 10, list: 1000, string: 16 << 10, depth: 8 };
+/** An agent port's calls wait in a queue of at most this many and run at
+ * most agentInFlight at a time, one started per turn of the event loop,
+ * so that no flood of agent calls delays another port's call. */
+const agentQueue = 64;
+const agentInFlight = 4;
+
+function tooLarge(message: string, method: string): SkillfsError {
+  return new SkillfsError(message, "TooLarge", "limit", method);
+}
+
+/** Refuses an agent's call beyond agentLimits, in time linear in what it
+ * reads and never more than the limits: a huge message is refused
+ * without being walked, let alone serialised. */
+function checkAgentCall(method: unknown, args: unknown, bytes: unknown): void {
+  const name = typeof method === "string" ? method.slice(0, 64) : "";
+  if (typeof method !== "string" || method.length > 64) throw new SkillfsError("the method must be a short string", "InvalidArgument", "", name);
+  // No agent method takes bytes, and the module refuses them; the host
+  // only keeps large ones from being decoded and copied at all.
+  const w = bytes as { b64?: unknown; byteLength?: unknown } | null | undefined;
+  const size = typeof w?.b64 === "string" ? w.b64.length : typeof w?.byteLength === "number" ? w.byteLength : 0;
+  if (size > agentLimits.bytes) throw tooLarge(`the bytes are larger than ${agentLimits.bytes}`, name);
+  if (args === undefined || args === null) return;
+  if (typeof args !== "object" || Array.isArray(args)) throw new SkillfsError("the arguments must be an object", "InvalidArgument", "", name);
+  let budget = agentLimits.bytes;
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > agentLimits.depth) throw tooLarge(`the arguments nest more than ${agentLimits.depth} levels deep`, name);
+    if (typeof v === "string") {
+      if (v.length > agentLimits.string) throw tooLarge(`a string is longer than ${agentLimits.string} characters`, name);
+      budget -= v.length + 2;
+    } else if (Array.isArray(v)) {
+      if (v.length > agentLimits.list) throw tooLarge(`a list has more than ${agentLimits.list} items`, name);
+      budget -= 2;
+      for (const x of v) walk(x, depth + 1);
+    } else if (v !== null && typeof v === "object") {
+      budget -= 2;
+      for (const k in v) {
+        if (k.length > agentLimits.string) throw tooLarge(`a key is longer than ${agentLimits.string} characters`, name);
+        budget -= k.length + 3;
+        walk((v as Record<string, unknown>)[k], depth + 1);
+        if (budget < 0) break;
+      }
+    } else {
+      budget -= 8;
+    }
+    if (budget < 0) throw tooLarge(`the arguments are larger than ${agentLimits.bytes} bytes`, name);
+  };
+  walk(args, 1);
+}
+
+/** Runs fn in a task of its own, after the messages already waiting:
+ * a MessageChannel where there is one (setTimeout is clamped to 4 ms when
+ * nested), setTimeout elsewhere. */
+const nextTask: (fn: () => void) => void = (() => {
+  if (typeof MessageChannel === "undefined") return (fn) => void setTimeout(fn, 0);
+  const ch = new MessageChannel();
+  const fns: (() => void)[] = [];
+  ch.port1.onmessage = () => fns.shift()?.();
+  return (fn) => {
+    fns.push(fn);
+    ch.port2.postMessage(null);
+  };
+})();
 
 /** Serves sk (loaded with loadSkillfs) to the other end of port. The
  * returned function stops serving and tells the other end.
@@ -902,15 +979,38 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
   if (!t.capability) throw new SkillfsError("serveSkillfs needs a skillfs loaded in this context", "InvalidArgument");
   const scoped = t.capability(opts.capability);
   // A port that may call nothing is left to the module, which refuses.
-  let shared: AgentSession[] | undefined;
+  let shared: Set<string> | undefined;
   if (opts.capability === "agent") {
-    shared = agentSessions.get(t) ?? [];
+    shared = agentSessions.get(t) ?? new Set();
     agentSessions.set(t, shared);
   }
   const sessions = opts.capability === "admin" || opts.capability === "agent"
-    ? portSessions(scoped, opts.maxSessions ?? 8, shared)
+    ? portSessions(scoped, opts.maxSessions ?? 8, shared, opts.contextScope)
     : { call: scoped.call, closeAll() {} };
+  const agent = opts.capability === "agent";
   let serving = true;
+  // An agent's calls wait their turn (see agentQueue); others run at once.
+  const queue: (() => Promise<unknown>)[] = [];
+  let running = 0;
+  let scheduled = false;
+  const pump = () => {
+    scheduled = false;
+    if (!serving || running >= agentInFlight) return;
+    const job = queue.shift();
+    if (!job) return;
+    running++;
+    void job().finally(() => {
+      running--;
+      schedule();
+    });
+    schedule();
+  };
+  const schedule = () => {
+    if (!scheduled && queue.length > 0 && running < agentInFlight) {
+      scheduled = true;
+      nextTask(pump);
+    }
+  };
   l.listen((m) => {
     if (!serving) return;
     if (m.t === "ping") {
@@ -918,16 +1018,28 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
       return;
     }
     if (m.t !== "call") return;
-    const progress = m.progress ? (value: unknown) => l.send({ t: "progress", id: m.id, value }) : undefined;
-    Promise.resolve()
+    const id = m.id;
+    const fail = (e: unknown) => {
+      const err = toSkillfsError(e);
+      l.send({ t: "error", id, message: err.message, code: err.code, reason: err.reason, subject: err.subject, diagnostics: err.diagnostics });
+    };
+    const progress = m.progress ? (value: unknown) => l.send({ t: "progress", id, value }) : undefined;
+    const run = () => Promise.resolve()
       .then(() => sessions.call(String(m.method), m.args ?? {}, unpackBytes(m.bytes, String(m.method)), progress))
-      .then(
-        ([value, bytes]) => l.send({ t: "result", id: m.id, value, bytes: packBytes(l, bytes) }),
-        (e: unknown) => {
-          const err = toSkillfsError(e);
-          l.send({ t: "error", id: m.id, message: err.message, code: err.code, reason: err.reason, subject: err.subject, diagnostics: err.diagnostics });
-        },
-      );
+      .then(([value, bytes]) => l.send({ t: "result", id, value, bytes: packBytes(l, bytes) }), fail);
+    if (!agent) {
+      void run();
+      return;
+    }
+    try {
+      checkAgentCall(m.method, m.args, m.bytes);
+      if (queue.length >= agentQueue) throw new SkillfsError(`more than ${agentQueue} calls of this port are waiting`, "TooLarge", "busy", String(m.method));
+    } catch (e) {
+      fail(e);
+      return;
+    }
+    queue.push(run);
+    schedule();
   });
   const unsubscribe = opts.capability === "none" ? () => {} : sk.onChange((change) =>
     // An agent learns that something changed, not which skills: disabled
@@ -949,37 +1061,37 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
 /** Sessions that agent ports opened in one skillfs, oldest first, across
  * all its ports: they share the module's pool of sessions with the
  * extension's own pages, so together they may hold at most
- * maxAgentSessions, and making room closes only one of theirs. */
-const agentSessions = new WeakMap<Transport, AgentSession[]>();
+ * maxAgentSessions; a port makes room only by closing its own, and is
+ * refused when the others fill the pool. */
+const agentSessions = new WeakMap<Transport, Set<string>>();
 const maxAgentSessions = 32;
 
-interface AgentSession {
-  id: string;
-  port: string[]; // the open list of the port that opened it
-}
-
 /** The calls of one served port: session calls only on the sessions it
- * opened, at most max of them open at a time; shared is the list of all
- * agent ports' sessions when this port is one. */
-function portSessions(t: Transport, max: number, shared?: AgentSession[]) {
+ * opened, at most max of them open at a time; shared holds all agent
+ * ports' sessions when this port is one. */
+function portSessions(t: Transport, max: number, shared?: Set<string>, scope?: string) {
   const open: string[] = []; // the port's sessions, oldest first
   let opening: Promise<unknown> = Promise.resolve(); // opens run one at a time
   let closed = false;
-  const forget = (id: string, owner = open) => {
-    if (owner.includes(id)) owner.splice(owner.indexOf(id), 1);
-    const at = shared?.findIndex((s) => s.id === id) ?? -1;
-    if (at >= 0) shared!.splice(at, 1);
+  const forget = (id: string) => {
+    if (open.includes(id)) open.splice(open.indexOf(id), 1);
+    shared?.delete(id);
   };
-  const close = (id: string, owner = open) => {
-    forget(id, owner);
+  const close = (id: string) => {
+    forget(id);
     return t.call("session.close", { session: id }).catch(() => {});
   };
   return {
     call(method: string, args: Args, bytes?: Uint8Array, onProgress?: (p: unknown) => void): ReturnType<Transport["call"]> {
       if (method === "resolver.openSession") {
+        if (scope !== undefined && typeof args.contextId === "string") args = { ...args, contextId: `${scope} ${args.contextId}` };
         const res = opening.then(async () => {
           while (open.length >= max) await close(open[0]);
-          while (shared && shared.length >= maxAgentSessions) await close(shared[0].id, shared[0].port);
+          // The pool is shared: make room only among this port's own
+          // sessions, and refuse when the others fill it.
+          if (shared && shared.size >= maxAgentSessions) {
+            throw new SkillfsError(`the ${maxAgentSessions} sessions agents may hold are open; close one of yours first`, "TooLarge", "session-pool-full", method);
+          }
           const r = await t.call(method, args, bytes, onProgress);
           const id = (r[0] as { session?: unknown } | undefined)?.session;
           if (typeof id === "string") {
@@ -987,7 +1099,7 @@ function portSessions(t: Transport, max: number, shared?: AgentSession[]) {
               await close(id);
             } else {
               open.push(id);
-              shared?.push({ id, port: open });
+              shared?.add(id);
             }
           }
           return r;
@@ -1002,11 +1114,12 @@ function portSessions(t: Transport, max: number, shared?: AgentSession[]) {
           // port learns nothing of the others'.
           return Promise.reject(new SkillfsError(`${id}: no open session of this port has this id`, "InvalidArgument", "no-session", id));
         }
-        if (method === "session.close") forget(id);
-        // The module reads keys regardless of case: forward the checked
-        // id under the one spelling, and no other.
-        args = Object.fromEntries(Object.entries(args).filter(([k]) => k.toLowerCase() !== "session"));
-        args.session = id;
+        // The module takes "session" under this spelling only, and
+        // refuses a call with any other (see pkg/callargs).
+        args = { ...args, session: id };
+        // A session is forgotten once the module has closed it, never
+        // on a close it refused: it would still hold a place in the pool.
+        if (method === "session.close") return t.call(method, args, bytes, onProgress).then((r) => (forget(id), r));
       }
       return t.call(method, args, bytes, onProgress);
     },

@@ -36,6 +36,17 @@ func sessionMethod[A any](fn func(ctx context.Context, s *resolver.Session, a A)
 
 type none struct{}
 
+// clearMethod adapts one of the resolver's Clear methods: no arguments,
+// the management side only.
+func clearMethod(clear func(*resolver.Resolver, context.Context) error) method {
+	return method{run: func(ctx context.Context, m *module, r request) (result, error) {
+		if err := r.decode(&none{}); err != nil {
+			return result{}, err
+		}
+		return result{}, clear(m.res, ctx)
+	}}
+}
+
 // sessionMethods are the resolver's methods, by the names js/bridge.ts
 // calls; main adds them to methods.
 var sessionMethods = map[string]method{
@@ -68,6 +79,11 @@ var sessionMethods = map[string]method{
 		}
 		return value(m.res.Audit(ctx, a.Limit))
 	}},
+	// The management side's answers to what agents write: pins,
+	// statistics and the audit log, emptied.
+	"resolver.clearPins":  clearMethod((*resolver.Resolver).ClearPins),
+	"resolver.clearStats": clearMethod((*resolver.Resolver).ClearStats),
+	"resolver.clearAudit": clearMethod((*resolver.Resolver).ClearAudit),
 	"session.catalog": sessionMethod(func(ctx context.Context, s *resolver.Session, a resolver.CatalogOptions) (result, error) {
 		return value(s.Catalog(ctx, a))
 	}),

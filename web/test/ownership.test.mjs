@@ -62,21 +62,33 @@ test('an agent port cannot push the side panel\'s session out by closing under a
 
 // The per-port limit bounds one port, and the module's pool (64, least
 // recently used first) is shared by every port: agent ports together are
-// held to half of it, so an agent that opens ports as often as it likes
-// (chrome.runtime.connect) still cannot push the side panel's session out.
-test('agent ports together cannot push the side panel\'s session out of the module\'s pool', { timeout: TEST_MS }, async (t) => {
+// held to half of it, and a port makes room only among its own sessions,
+// so an agent that opens ports as often as it likes (chrome.runtime.connect)
+// can neither push the side panel's session out nor close another tab's:
+// once the agents' half is full, opening one more is refused.
+test('agent ports together cannot push the side panel\'s session, or each other\'s, out of the pool', { timeout: TEST_MS }, async (t) => {
   const page = await setupPage(t);
   const out = await ev(page, async (db) => {
     const { sk, mine } = await sidePanelAndAgent(db);
+    const first = [];
+    const refused = [];
     for (let p = 0; p < 9; p++) {
       const ch = new MessageChannel();
       T.bridge.serveSkillfs(sk, ch.port1, { capability: 'agent' });
       const agent = T.bridge.connectSkillfs(ch.port2);
-      for (let i = 0; i < 8; i++) await agent.openSession({ contextId: `tab-${p}-${i}` });
+      for (let i = 0; i < 8; i++) {
+        const o = await T.outcome(agent.openSession({ contextId: `tab-${p}-${i}` }));
+        if (o.ok && p === 0) first.push(o.value);
+        if (!o.ok) refused.push(o.error);
+      }
     }
-    return T.outcome(mine.status());
+    const firstAlive = await Promise.all(first.map((s) => T.outcome(s.status()).then((o) => o.ok)));
+    return { mine: await T.outcome(mine.status()), firstAlive, refused };
   }, freshDB('ownership-ports'));
-  assert.equal(out.ok, true, `the side panel's session was evicted: ${JSON.stringify(out.error)}`);
+  assert.equal(out.mine.ok, true, `the side panel's session was evicted: ${JSON.stringify(out.mine.error)}`);
+  assert.deepEqual(out.firstAlive, Array(8).fill(true), 'another port closed the first port\'s sessions');
+  assert.equal(out.refused.length, 9 * 8 - 32, 'opens beyond the agents\' 32 sessions');
+  for (const e of out.refused) assert.deepEqual([e.code, e.reason], ['TooLarge', 'session-pool-full']);
 });
 
 // connectSkillfs's watchdog judges a host gone only when a ping stays

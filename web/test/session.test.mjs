@@ -492,8 +492,8 @@ for (const kind of ['direct', 'port']) {
       res.firstStill = (await s.status()).session === s.id;
       return res;
     }, kind);
-    assertRejected(out.disabledRead, { code: 'Disabled', reason: 'disabled', subject: 'beta' }, 'readFile of a disabled skill');
-    assertRejected(out.disabledActivate, { code: 'Disabled', reason: 'disabled', subject: 'beta' }, 'activate of a disabled skill');
+    assertRejected(out.disabledRead, { code: 'SkillNotFound', reason: 'not-installed', subject: 'beta' }, 'readFile of a disabled skill, answered as a missing one');
+    assertRejected(out.disabledActivate, { code: 'SkillNotFound', reason: 'not-installed', subject: 'beta' }, 'activate of a disabled skill, answered as a missing one');
     assertRejected(out.dotDot, { code: 'PathRejected', reason: 'dot-dot', subject: '/skills/x/../y' }, '"/skills/x/../y"');
     assertRejected(out.outside, { code: 'PathRejected', reason: 'outside-root', subject: '/etc/passwd' }, 'outside /skills');
     assertRejected(out.noSkill, { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' }, 'activate nope');
