@@ -22,7 +22,7 @@
 
 import './wasm-exec.ts'; // first: importScripts('wasm_exec.js')
 import { loadSkillfs, serveSkillfs, type ChromePort, type Skillfs } from '../../js/bridge.ts';
-import { capabilityOf } from './capability.ts';
+import { capabilityOf, contextScopeOf } from './capability.ts';
 import { chrome, PORT_NAME, type Port } from './chrome.ts';
 
 let loading: Promise<Skillfs> | undefined;
@@ -71,7 +71,7 @@ chrome.runtime.onConnect.addListener((port) => {
   port.onDisconnect.addListener(() => (open = false));
   skillfs().then(
     (sk) => {
-      if (open) serveSkillfs(sk, held, { capability });
+      if (open) serveSkillfs(sk, held, { capability, contextScope: capability === 'agent' ? contextScopeOf(port.sender) : undefined });
     },
     (e: unknown) => {
       console.error('skillfs: the module did not load:', e);

@@ -37,3 +37,18 @@ export function capabilityOf(
   if (sender.tab && /^https?:\/\//.test(url)) return 'agent';
   return 'none';
 }
+
+/**
+ * Whose contexts an agent's sessions serve (serveSkillfs's contextScope):
+ * the sender's origin, as Chrome reports it, so that a page of one site
+ * can never pin a skill into, or read the pins of, another site's
+ * contexts, whatever context id it names.
+ */
+export function contextScopeOf(sender: MessageSender | undefined): string {
+  if (sender?.origin) return sender.origin;
+  try {
+    return new URL(sender?.url ?? '').origin;
+  } catch {
+    return 'null';
+  }
+}

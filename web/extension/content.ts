@@ -3,21 +3,22 @@
 // It never runs the skillfs module: IndexedDB in a content script belongs
 // to the web page's origin, so skills would land in (or be read from) the
 // page's storage. It connects to the background service worker instead,
-// which serves it with the "agent" capability: sessions only.
+// which serves it with the "agent" capability: sessions only, in contexts
+// scoped to this page's origin.
 //
 // The port lives in the content script's isolated world; the page's own
-// scripts cannot see it, and this script listens to no window messages.
-// What it writes into the page is the RESULT of its demo run, as JSON in
-// <pre id="skillfs-agent">, and only on pages that ask for it with
-// <meta name="skillfs-agent-demo">: that is this example's (and its test's)
-// way to show what the agent saw. A real agent would hand these results to
-// its model and write nothing the page can read.
+// scripts cannot see it, and this script listens to no window messages and
+// writes nothing into the page: what the agent saw is for the extension,
+// never for the page. The demo runs when the extension asks (the side
+// panel, or a test, with chrome.tabs.sendMessage {t: "agent-demo"}), and
+// its results go back to the extension in the answer. A real agent would
+// hand them to its model.
 
 import { connectSkillfs, SkillfsError } from '../../js/bridge.ts';
 import { chrome, PORT_NAME } from './chrome.ts';
 import { INDEX_PATHS, type SiteIndexMessage } from './site-skills.ts';
 
-/** The outcome of one step, as the page sees it. */
+/** The outcome of one step, as the extension gets it. */
 type Outcome = { ok: true; value: unknown } | { ok: false; error: { name: string; code?: string; reason?: string; message: string } };
 
 async function outcome(p: Promise<unknown>): Promise<Outcome> {
@@ -50,20 +51,14 @@ async function run(): Promise<Record<string, unknown>> {
     ['reference', () => session.readFile('/skills/pdf-tools/references/forms.md').then((f) => f.text())],
     // The tools the model may call now, narrowed by allowed-tools.
     ['activeTools', () => session.activeTools()],
+    // The host scoped the context to this page's origin.
+    ['contextId', () => session.status().then((st) => st.contextId)],
     // Managing skills is not an agent's business: refused by the host.
     ['registryList', () => sk.registry.list()],
   ];
   for (const [name, step] of turns) out[name] = await outcome(step());
   await session.close().catch(() => {});
   return out;
-}
-
-function show(result: unknown, state: 'done' | 'error') {
-  const pre = document.createElement('pre');
-  pre.id = 'skillfs-agent';
-  pre.dataset.state = state;
-  pre.textContent = JSON.stringify(result, null, 2);
-  document.body.append(pre);
 }
 
 /** The whole run's limit: a host that never answers must not hang the agent. */
@@ -73,10 +68,11 @@ function deadline(ms: number): Promise<never> {
   return new Promise((_, reject) => setTimeout(() => reject(new SkillfsError(`no answer from the skillfs host within ${ms} ms`, 'Timeout')), ms));
 }
 
-if (document.querySelector('meta[name="skillfs-agent-demo"]')) {
-  Promise.race([run(), deadline(DEADLINE_MS)]).then(
-    (r) => show(r, 'done'),
-    (e: unknown) => show({ error: String((e as Error)?.message ?? e), code: e instanceof SkillfsError ? e.code : undefined }, 'error'),
+/** The demo's answer to the extension: its results, or why it failed. */
+function demo(): Promise<unknown> {
+  return Promise.race([run(), deadline(DEADLINE_MS)]).then(
+    (r) => ({ state: 'done', ...r }),
+    (e: unknown) => ({ state: 'error', error: String((e as Error)?.message ?? e), code: e instanceof SkillfsError ? e.code : undefined }),
   );
 }
 
@@ -99,8 +95,16 @@ void siteIndex.then((url) => {
   const m: SiteIndexMessage = { t: 'site-index', url };
   if (url) chrome.runtime.sendMessage(m).catch(() => {}); // no panel open: nobody listens
 });
-chrome.runtime.onMessage.addListener((m, _sender, sendResponse) => {
-  if ((m as { t?: string })?.t !== 'site-index?') return;
+// Only this extension reaches this listener (chrome.tabs.sendMessage); a
+// page cannot.
+chrome.runtime.onMessage.addListener((m, sender, sendResponse) => {
+  if (sender.id !== chrome.runtime.id) return;
+  const t = (m as { t?: string })?.t;
+  if (t === 'agent-demo') {
+    void demo().then(sendResponse);
+    return true;
+  }
+  if (t !== 'site-index?') return;
   void siteIndex.then((url) => sendResponse({ t: 'site-index', url } satisfies SiteIndexMessage));
   return true;
 });

@@ -35,7 +35,7 @@ const SAMPLE_IDS = ['citation-style', 'commit-message', 'pdf-tools', 'release-no
 // imports are types only) and imported as a data: URL.
 test('the host gives each sender the capability it should have', async () => {
   const { code } = await transform(readFileSync(join(HERE, 'capability.ts'), 'utf8'), { loader: 'ts', format: 'esm' });
-  const { capabilityOf } = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+  const { capabilityOf, contextScopeOf } = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
   const id = 'abcdefghijklmnopabcdefghijklmnop';
   const self = { id, extensionBase: `chrome-extension://${id}/`, portName: 'skillfs' };
   const panel = `chrome-extension://${id}/sidepanel.html`;
@@ -56,6 +56,11 @@ test('the host gives each sender the capability it should have', async () => {
   ];
   for (const [what, sender, want] of cases) assert.equal(capabilityOf(sender, 'skillfs', self), want, what);
   assert.equal(capabilityOf({ id, url: panel }, 'other', self), 'none', 'a port with another name');
+  // An agent's contexts are its sender's origin's, whatever URL or path.
+  assert.equal(contextScopeOf({ id, url: 'https://a.example/f?x', origin: 'https://a.example' }), 'https://a.example');
+  assert.equal(contextScopeOf({ id, url: 'http://127.0.0.1:8080/x/y' }), 'http://127.0.0.1:8080');
+  assert.equal(contextScopeOf({ id }), 'null');
+  assert.equal(contextScopeOf(undefined), 'null');
 });
 
 /** What the tests below share: the extension's id and service worker, the
@@ -74,14 +79,14 @@ before(async () => {
   for (const f of ['manifest.json', 'background.js', 'content.js', 'sidepanel.html', 'sidepanel.js', 'skillfs.wasm', 'wasm_exec.js', 'sample-pack.zip']) {
     if (!existsSync(join(EXT_DIR, f))) throw new Error(`${join(EXT_DIR, f)} is missing: run \`make extension-build\` (or make test-extension)`);
   }
-  // A plain web page on 127.0.0.1 that opts in to the content script's demo
-  // output, and one that does not.
+  // A plain web page on 127.0.0.1, where the content script runs. It asks
+  // for the demo's output the way the old example let pages ask, with
+  // <meta name="skillfs-agent-demo">: it must get nothing.
   site = mkdtempSync(join(tmpdir(), 'skillfs-ext-site-'));
   writeFileSync(
     join(site, 'index.html'),
     '<!doctype html><meta charset="utf-8"><meta name="skillfs-agent-demo" content="1"><link rel="icon" href="data:,"><title>a web page</title><p>A web page with an agent in it.</p>\n',
   );
-  writeFileSync(join(site, 'plain.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>plain</title><p>A page that did not ask.</p>\n');
   server = await serve({ root: site, isolate: false });
   // Headless Chromium 156 (the new headless) loads unpacked extensions.
   // Playwright's default --disable-extensions is overridden by
@@ -140,18 +145,13 @@ test('the side panel installs the sample pack over an admin port', { timeout: 40
 });
 
 test('the content script is an agent: sessions work, the registry is refused', { timeout: 40_000 }, async () => {
-  const page = await withTimeout(browser.context.newPage(), STEP_MS, 'new page');
-  const resp = await page.goto(new URL('index.html', server.url).href, { waitUntil: 'load', timeout: STEP_MS });
-  assert.ok(resp?.ok(), `GET index.html: ${resp?.status()}`);
-  await page.waitForSelector('#skillfs-agent', { state: 'attached', timeout: STEP_MS });
-  const { state, json } = await ev(page, () => {
-    const pre = document.getElementById('skillfs-agent');
-    return { state: pre.dataset.state, json: pre.textContent };
-  });
-  const out = JSON.parse(json);
+  assert.ok(h.panel, 'needs the side panel test');
+  const { page, state, out } = await agentRun('first');
   assert.equal(state, 'done', j(out));
   h.agent = { page, out };
   assert.equal(out.origin, new URL(server.url).origin);
+  // The host scoped the page's context to its origin.
+  assert.equal(out.contextId.value, `${out.origin} page:${page.url()}`, j(out.contextId));
 
   // Level 1: the catalog lists the sample skills the model may see.
   assert.equal(out.catalog.ok, true, j(out.catalog));
@@ -226,24 +226,17 @@ test("the web page's origin holds no skillfs data and its scripts cannot reach s
         }
       });
     }
-    return { dbs, globals, runtime, answers, external, agentOut: !!document.getElementById('skillfs-agent') };
+    return { dbs, globals, runtime, answers, external, text: document.documentElement.outerHTML };
   }, h.extId);
-  assert.ok(seen.agentOut);
+  // The page asked with <meta name="skillfs-agent-demo">, the agent ran,
+  // and the page got nothing of what it saw.
+  assert.doesNotMatch(seen.text, /skillfs-agent"|available_skills|skill_content|pdf-tools/, 'the agent wrote into the page');
   assert.deepEqual(seen.dbs.filter((n) => n?.startsWith('skillfs')), [], `the page's origin has skillfs databases: ${seen.dbs}`);
   assert.deepEqual(seen.globals, [], 'page globals');
   assert.notEqual(seen.runtime, 'function', 'the page has chrome.runtime.connect');
   assert.deepEqual(seen.answers, [], 'something answered window messages');
   assert.equal(seen.external, 'no chrome.runtime');
 
-  // A page that did not opt in gets no output, and no skillfs data either.
-  const plain = await withTimeout(browser.context.newPage(), STEP_MS, 'new page');
-  await plain.goto(new URL('plain.html', server.url).href, { waitUntil: 'load', timeout: STEP_MS });
-  await new Promise((r) => setTimeout(r, 500));
-  const plainSeen = await ev(plain, async () => ({
-    out: !!document.getElementById('skillfs-agent'),
-    dbs: (await indexedDB.databases()).map((d) => d.name),
-  }));
-  assert.deepEqual(plainSeen, { out: false, dbs: [] });
 });
 
 test("the skills live in the extension's origin, where the side panel sees them", { timeout: 30_000 }, async () => {
@@ -261,13 +254,32 @@ test("the skills live in the extension's origin, where the side panel sees them"
   await h.panel.waitForFunction(() => document.getElementById('skills')?.dataset.count === '5', undefined, { timeout: STEP_MS, polling: 50 });
 });
 
-/** Runs the content script's agent in a new tab of index.html and returns what it wrote. */
+/**
+ * Opens index.html?query in a new tab and has the side panel, the
+ * extension's own UI, ask that tab's content script to run its agent
+ * (chrome.tabs.sendMessage); returns what the agent answered. The page
+ * itself is never told.
+ */
 async function agentRun(query) {
   const page = await withTimeout(browser.context.newPage(), STEP_MS, 'new page');
-  await page.goto(new URL(`index.html?${query}`, server.url).href, { waitUntil: 'load', timeout: STEP_MS });
-  await page.waitForSelector('#skillfs-agent', { state: 'attached', timeout: STEP_MS });
-  const pre = page.locator('#skillfs-agent');
-  return { page, state: await pre.getAttribute('data-state'), out: JSON.parse((await pre.textContent()) ?? 'null') };
+  const url = new URL(`index.html?${query}`, server.url).href;
+  const resp = await page.goto(url, { waitUntil: 'load', timeout: STEP_MS });
+  assert.ok(resp?.ok(), `GET ${url}: ${resp?.status()}`);
+  const res = await ev(h.panel, async (url) => {
+    const end = Date.now() + 15_000;
+    for (;;) {
+      const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
+      try {
+        if (tab) return await chrome.tabs.sendMessage(tab.id, { t: 'agent-demo' });
+      } catch (e) {
+        // The content script is not there yet (document_idle).
+        if (Date.now() > end) throw e;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }, url);
+  const { state, ...out } = res ?? {};
+  return { page, state, out };
 }
 
 test('when Chrome stops the idle worker, a content script wakes it and the side panel reconnects', { timeout: 50_000 }, async () => {
