@@ -954,18 +954,24 @@ function checkAgentCall(method: unknown, args: unknown, bytes: unknown): void {
 }
 
 /** Runs fn in a task of its own, after the messages already waiting:
- * a MessageChannel where there is one (setTimeout is clamped to 4 ms when
- * nested), setTimeout elsewhere. */
-const nextTask: (fn: () => void) => void = (() => {
-  if (typeof MessageChannel === "undefined") return (fn) => void setTimeout(fn, 0);
-  const ch = new MessageChannel();
-  const fns: (() => void)[] = [];
-  ch.port1.onmessage = () => fns.shift()?.();
-  return (fn) => {
-    fns.push(fn);
-    ch.port2.postMessage(null);
-  };
-})();
+ * through a MessageChannel where there is one (setTimeout is clamped to
+ * 4 ms when nested), made on first use and unref'd where that exists
+ * (Node), so that loading the bridge keeps no process alive. */
+let taskChannel: MessageChannel | undefined;
+const taskQueue: (() => void)[] = [];
+function nextTask(fn: () => void): void {
+  if (typeof MessageChannel === "undefined") {
+    setTimeout(fn, 0);
+    return;
+  }
+  if (!taskChannel) {
+    taskChannel = new MessageChannel();
+    taskChannel.port1.onmessage = () => taskQueue.shift()?.();
+    (taskChannel.port1 as { unref?: () => void }).unref?.();
+  }
+  taskQueue.push(fn);
+  taskChannel.port2.postMessage(null);
+}
 
 /** Serves sk (loaded with loadSkillfs) to the other end of port. The
  * returned function stops serving and tells the other end.
