@@ -317,19 +317,25 @@ const (
 )
 
 // checkNew checks that rel, a path not in files, can be added: its parents
-// are not files, and no name on the way differs from an existing one only
-// in case, which would make the export unreadable on macOS and Windows.
+// are not files, and no name on the way is one an existing name already
+// holds once folded as an import folds names (zipguard.FoldKey: case and
+// Unicode normalisation, so "ﬁle.md" clashes with "file.md"), which would
+// make the export unreadable on macOS and Windows, or on import.
 func checkNew(files []vfs.File, rel string) error {
+	onTheWay := map[string]string{} // folded → the path on the way to rel
 	for q := rel; q != "."; q = path.Dir(q) {
-		for _, f := range files {
-			switch {
-			case f.Path == q && !f.Mode.IsDir():
-				return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: vfs.ReasonNotDir, Subject: rel,
-					Msg: fmt.Sprintf("%s is a file, not a directory", q)}
-			case f.Path != q && strings.EqualFold(f.Path, q):
-				return &skillerr.Error{Code: skillerr.Conflict, Reason: zipguard.ReasonCollision, Subject: rel,
-					Msg: fmt.Sprintf("the name clashes with %s, which differs only in case", f.Path)}
-			}
+		onTheWay[zipguard.FoldKey(q)] = q
+	}
+	for _, f := range files {
+		q, ok := onTheWay[zipguard.FoldKey(f.Path)]
+		switch {
+		case !ok:
+		case f.Path == q && !f.Mode.IsDir():
+			return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: vfs.ReasonNotDir, Subject: rel,
+				Msg: fmt.Sprintf("%s is a file, not a directory", q)}
+		case f.Path != q:
+			return &skillerr.Error{Code: skillerr.Conflict, Reason: zipguard.ReasonCollision, Subject: rel,
+				Msg: fmt.Sprintf("the name clashes with %s, which differs only in case or normalisation", f.Path)}
 		}
 	}
 	return nil

@@ -94,6 +94,9 @@ func testFiles(t *testing.T, bc backendCase) {
 		{"scripts", "x", skillerr.InvalidArgument, "is-dir"},
 		{"scripts/run.sh/x.md", "x", skillerr.InvalidArgument, "not-dir"},
 		{"Scripts/x.md", "x", skillerr.Conflict, "collision"},
+		{"\uff53cripts/x.md", "x", skillerr.Conflict, "collision"}, // fullwidth s: "scripts" once normalised
+		{"scripts/run.s\u0068\u200b", "x", skillerr.PathRejected, "format-char"},
+		{"scripts/run.sh.", "x", skillerr.PathRejected, "windows-name"},
 	} {
 		_, err := e.reg.WriteFile(ctx, "x", tc.path, tc.text)
 		wantErr(t, "WriteFile "+tc.path, err, tc.code, tc.reason)

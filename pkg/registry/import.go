@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillfs/skillfs/pkg/confusable"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/source"
@@ -282,6 +283,10 @@ func (r *Registry) checkQuota(ctx context.Context, source string, size int64) er
 			float64(need)/mb, float64(max(est.Quota-est.Usage, 0))/mb, float64(est.Quota)/mb)}
 }
 
+// idKey is what ids are compared by: zipguard.FoldKey, then the UTS #39
+// confusable skeleton.
+func idKey(id string) string { return confusable.Skeleton(zipguard.FoldKey(id)) }
+
 // parseArchive parses every skill of arc, failing on the first that is
 // invalid or has a name that cannot be an id, and on two with one name
 // once folded (zipguard.FoldKey).
@@ -313,11 +318,11 @@ func parseArchive(arc *zipguard.Archive) ([]*candidate, error) {
 				Code: skillerr.InvalidManifest, Reason: "name-not-an-id", Subject: zs.Dir,
 				Msg: fmt.Sprintf("%s is named %q, which archivers treat as operating-system clutter and drop", what, c.s.Name)}}
 		}
-		key := zipguard.FoldKey(c.s.Name)
+		key := idKey(c.s.Name)
 		if prev, dup := seen[key]; dup {
 			names := fmt.Sprintf("two skills named %q", c.s.Name)
 			if prev.s.Name != c.s.Name {
-				names = fmt.Sprintf("two skills named %q and %q, which differ only in case or normalisation,", prev.s.Name, c.s.Name)
+				names = fmt.Sprintf("two skills named %q and %q, which differ only in case, normalisation or look-alike letters,", prev.s.Name, c.s.Name)
 			}
 			return nil, &skillerr.Error{Code: skillerr.InvalidArchive, Reason: "duplicate-skill", Subject: zs.Dir,
 				Msg: fmt.Sprintf("the archive holds %s (in %s/ and %s/)", names, prev.dir, zs.Dir)}
@@ -335,7 +340,7 @@ func parseArchive(arc *zipguard.Archive) ([]*candidate, error) {
 func assignIDs(cands []*candidate, old map[string]vfs.Record, policy ConflictPolicy) ([]string, error) {
 	installed := make(map[string][]string, len(old)) // folded id → installed ids, sorted
 	for _, id := range slices.Sorted(maps.Keys(old)) {
-		k := zipguard.FoldKey(id)
+		k := idKey(id)
 		installed[k] = append(installed[k], id)
 	}
 	taken := make(map[string]bool, len(old)+len(cands)) // folded ids
@@ -343,24 +348,24 @@ func assignIDs(cands []*candidate, old map[string]vfs.Record, policy ConflictPol
 		taken[k] = true
 	}
 	for _, c := range cands {
-		taken[zipguard.FoldKey(c.s.Name)] = true // a pack's own names are not free for renames
+		taken[idKey(c.s.Name)] = true // a pack's own names are not free for renames
 	}
 	ids := make([]string, len(cands))
 	for i, c := range cands {
 		id := c.s.Name
-		if same := installed[zipguard.FoldKey(id)]; len(same) > 0 {
+		if same := installed[idKey(id)]; len(same) > 0 {
 			switch policy {
 			case ConflictFail:
 				msg := "a skill with this name is installed already"
 				if !slices.Contains(same, id) {
-					msg = fmt.Sprintf("the installed skill %q has this name but for case or normalisation", same[0])
+					msg = fmt.Sprintf("the installed skill %q has this name but for case, normalisation or look-alike letters", same[0])
 				}
 				return nil, &skillerr.Error{Code: skillerr.Conflict, Reason: "exists", Subject: id, Msg: msg}
 			case ConflictRename:
-				for n := 2; taken[zipguard.FoldKey(id)]; n++ {
+				for n := 2; taken[idKey(id)]; n++ {
 					id = fmt.Sprintf("%s-v%d", c.s.Name, n)
 				}
-				taken[zipguard.FoldKey(id)] = true
+				taken[idKey(id)] = true
 			case ConflictReplace:
 				// The installed id is kept. Skills installed before ids
 				// were compared folded may share a folded id; the one

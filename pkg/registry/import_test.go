@@ -328,6 +328,25 @@ func randomText(n int) string {
 // A skill whose name differs from an installed id only in case (or
 // normalisation) is a conflict, whatever the policy: installed beside it,
 // it would shadow it wherever names are looked up without regard to case.
+// testImportSlugIDs: a skill's name becomes an id only if it is a slug;
+// names holding markup, shell syntax or invisible characters are refused
+// and nothing is stored.
+func testImportSlugIDs(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	before := dump(t, e.db)
+	for _, name := range []string{"<img src=x onerror=alert(1)>", "pdf;rm", "pdf$x", "pdf\u3164", "pdf\u034f", "pdf\u200b", "pdf\u00ad"} {
+		_, err := e.reg.Import(context.Background(), zipOf(t, "s", skillFiles("", name)...), ImportOptions{})
+		if skillerr.CodeOf(err) != skillerr.InvalidManifest && skillerr.CodeOf(err) != skillerr.PathRejected {
+			t.Errorf("%q: %v, want it refused", name, err)
+		}
+	}
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("a refused import changed the database")
+	}
+	// Letters of any script, digits and hyphens make an id.
+	e.importZip(t, zipOf(t, "s", skillFiles("", "résumé-写作-2")...), ImportOptions{})
+}
+
 func testImportFoldedConflicts(t *testing.T, bc backendCase) {
 	ctx := context.Background()
 	genuine := zipOf(t, "pdf-tools", file{"SKILL.md", mdOf("pdf-tools", "Genuine.")}, file{"genuine.md", "g"})
@@ -350,10 +369,11 @@ func testImportFoldedConflicts(t *testing.T, bc backendCase) {
 		if !sameDump(before, dump(t, e.db)) {
 			t.Error("a refused import changed the database")
 		}
-		// Full case folding and normalisation, as zipguard compares names.
+		// Full case folding and normalisation, as zipguard compares names,
+		// and look-alike letters: Cyrillic р and ѕ are Latin p and s.
 		e.importZip(t, zipOf(t, "straße", skillFiles("", "straße")...), ImportOptions{})
 		before = dump(t, e.db)
-		for _, name := range []string{"STRASSE", "Stra\u1e9ee", "strasse"} {
+		for _, name := range []string{"STRASSE", "Stra\u1e9ee", "strasse", "\u0440df-tools", "\u0440df-tool\u0455", "stra\u0455\u0455e"} {
 			_, err = e.reg.Import(ctx, zipOf(t, "s", skillFiles("", name)...), ImportOptions{OnConflict: ConflictFail})
 			wantErr(t, "fail "+name, err, skillerr.Conflict, "exists")
 		}

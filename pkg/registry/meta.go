@@ -5,10 +5,13 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/skillfs/skillfs/pkg/confusable"
 	"github.com/skillfs/skillfs/pkg/digest"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -225,7 +228,11 @@ func decodeMetas(recs []vfs.Record) ([]Meta, error) {
 }
 
 // checkID requires id to be usable as a skill's id: one clean path
-// segment, which is also what vfs.PutSkill requires of a directory name.
+// segment, which is also what vfs.PutSkill requires of a directory name,
+// and a slug: letters (of any script, as the specification allows names
+// to be), digits and hyphens, nothing that renders as nothing. Ids appear
+// in /skills/<id>/ paths that agents paste into commands and in download
+// names, so HTML and shell metacharacters are never part of one.
 func checkID(id string) error {
 	clean, err := skillpath.Clean(id)
 	if err != nil {
@@ -234,6 +241,12 @@ func checkID(id string) error {
 	if clean != id || id == skillpath.Root || strings.Contains(id, "/") {
 		return &skillerr.Error{Code: skillerr.PathRejected, Reason: "not-a-segment", Subject: id,
 			Msg: "a skill id must be a single path segment"}
+	}
+	for _, r := range id {
+		if confusable.IsDefaultIgnorable(r) || !(unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || r == '-') {
+			return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "not-a-slug", Subject: id,
+				Msg: fmt.Sprintf("a skill id may hold letters, digits and hyphens only, not %q", r)}
+		}
 	}
 	return nil
 }

@@ -67,6 +67,7 @@ func TestSuite(t *testing.T) {
 		{"ImportInvalidPack", testImportInvalidPack},
 		{"ImportRejects", testImportRejects},
 		{"ImportFoldedConflicts", testImportFoldedConflicts},
+		{"ImportSlugIDs", testImportSlugIDs},
 		{"ImportNoncharacterEntry", testImportNoncharacterEntry},
 		{"ImportUpdate", testImportUpdate},
 		{"ImportTarGz", testImportTarGz},

@@ -19,6 +19,8 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/skillfs/skillfs/pkg/confusable"
+
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -44,6 +46,7 @@ const (
 	ReasonReserved       = "reserved" // Windows device names
 	ReasonLookalike      = "lookalike"
 	ReasonNoncharacter   = "noncharacter" // U+FDD0–U+FDEF, U+xxFFFE, U+xxFFFF
+	ReasonWindowsName    = "windows-name" // a trailing dot or space, or < > " | ? *
 )
 
 // Root is what Clean returns for the skill's own directory ("" or ".").
@@ -74,7 +77,7 @@ func Clean(p string) (string, error) {
 			return "", reject(p, ReasonNUL, "path contains a NUL byte")
 		case unicode.IsControl(r):
 			return "", reject(p, ReasonControlChar, "path contains control character %U", r)
-		case unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
+		case confusable.IsDefaultIgnorable(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
 			return "", reject(p, ReasonFormatChar, "path contains invisible character %U", r)
 		case isNoncharacter(r):
 			return "", reject(p, ReasonNoncharacter, "path contains %U, a Unicode noncharacter", r)
@@ -142,6 +145,14 @@ func checkShape(p string) (reason, msg string) {
 		}
 		if isReserved(s) {
 			return ReasonReserved, fmt.Sprintf("%q is a reserved device name on Windows", s)
+		}
+		// Windows drops a trailing dot or space, so "a." and "a" are one
+		// file there, and refuses these characters in names.
+		if strings.HasSuffix(s, ".") || strings.HasSuffix(s, " ") {
+			return ReasonWindowsName, fmt.Sprintf("path segment %q ends in a dot or a space, which Windows drops", s)
+		}
+		if i := strings.IndexAny(s, `<>"|?*`); i >= 0 {
+			return ReasonWindowsName, fmt.Sprintf("path segment %q holds %q, which Windows does not allow in names", s, s[i])
 		}
 	}
 	return "", ""

@@ -23,7 +23,6 @@ func TestCleanAccepts(t *testing.T) {
 		{"a/b/", "a/b"},
 		{".hidden/.curated/x.md", ".hidden/.curated/x.md"},
 		{"..foo", "..foo"},
-		{"foo..", "foo.."},
 		{"a..b/c", "a..b/c"},
 		{"100%.md", "100%.md"},
 		{"50%off", "50%off"},
@@ -60,6 +59,19 @@ func TestCleanRejects(t *testing.T) {
 		{"./../x", ReasonDotDot},
 		{"...", ReasonDotDot},
 		{"a/..../b", ReasonDotDot},
+		// Names Windows merges or refuses.
+		{"foo..", ReasonWindowsName},
+		{"notes.md.", ReasonWindowsName},
+		{"a /b", ReasonWindowsName},
+		{"what?.md", ReasonWindowsName},
+		{"a<b", ReasonWindowsName},
+		{"x|y", ReasonWindowsName},
+		{`say"hi"`, ReasonWindowsName},
+		{"glob*", ReasonWindowsName},
+		// Characters that render as nothing.
+		{"pdf\u3164.md", ReasonFormatChar},
+		{"pdf\u034f.md", ReasonFormatChar},
+		{"pdf\ufe0f.md", ReasonFormatChar},
 		// Absolute and Windows spellings.
 		{"/etc/passwd", ReasonAbsolute},
 		{"//server/share", ReasonAbsolute},
