@@ -33,9 +33,11 @@ const (
 // too. The name and the paths are escaped like the catalog's values.
 //
 // The body is Markdown the model must read as written, so it is not
-// escaped, except that "</skill_content" in any case becomes
-// "&lt;/skill_content": a body cannot end the block early and pass what
-// follows off as something else. Its trailing white space is dropped.
+// escaped, except that whatever reads as "</skill_content" — in any case,
+// in look-alike letters, with invisible characters or blanks inside
+// (disarmTag) — has its "<" written "&lt;": a body cannot end the block
+// early and pass what follows off as something else. Its trailing white
+// space is dropped.
 func Block(s Skill, body string, resources []string) string {
 	var b strings.Builder
 	b.WriteString(blockOpen + ` name="` + xmlEscaper.Replace(s.Name) + "\">\n")
@@ -53,27 +55,10 @@ func Block(s Skill, body string, resources []string) string {
 	return b.String()
 }
 
-// writeBody writes body with every closing tag of the block escaped.
+// writeBody writes body with every closing tag of the block disarmed,
+// look-alike spellings included (disarmTag).
 func writeBody(b *strings.Builder, body string) {
-	for {
-		i := indexFold(body, blockClose)
-		if i < 0 {
-			b.WriteString(body)
-			return
-		}
-		b.WriteString(body[:i] + "&lt;")
-		body = body[i+1:]
-	}
-}
-
-// indexFold is strings.Index ignoring ASCII case; sub must be ASCII.
-func indexFold(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i] == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
-			return i
-		}
-	}
-	return -1
+	b.WriteString(disarmTag(body, blockClose))
 }
 
 func resourceList(resources []string) []string {

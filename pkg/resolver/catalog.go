@@ -146,7 +146,7 @@ func visibleEntries(skills []Skill, relevant []string) []entry {
 	for k, i := range visible {
 		s := skills[i]
 		// Invalid UTF-8 would make character counts and JSON ambiguous.
-		e := entry{Entry: skill.Entry{Name: validUTF8(s.Name), Description: validUTF8(s.Description), Location: validUTF8(s.Location())}}
+		e := entry{Entry: skill.Entry{Name: plainAngles(validUTF8(s.Name)), Description: plainAngles(validUTF8(s.Description)), Location: validUTF8(s.Location())}}
 		if s.ID != s.Name {
 			e.id = validUTF8(s.ID)
 		}
