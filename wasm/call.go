@@ -33,6 +33,7 @@ type request struct {
 	limits   *callargs.Limits // callargs.Agent for an agent's call; nil: none
 	bytes    []byte
 	progress js.Value // a function, or undefined
+	signal   js.Value // an AbortSignal, or undefined
 }
 
 // decode decodes the call's arguments into targets: every key must be
@@ -94,6 +95,7 @@ func (m *module) call(args []js.Value) js.Value {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), m.timeout)
 		defer cancel()
+		defer onAbort(req.signal, cancel)()
 		res, err := meth.run(ctx, m, req)
 		if err != nil {
 			return js.Value{}, timedOut(ctx, name, m.timeout, err)
@@ -115,7 +117,7 @@ func (m *module) call(args []js.Value) js.Value {
 }
 
 // decodeCall reads call's arguments: (method, capability, argsJSON,
-// bytes?, onProgress?). It runs in the JavaScript callback, where a panic
+// bytes?, onProgress?, signal?). It runs in the JavaScript callback, where a panic
 // would end the Go program, so it checks every kind and recovers from
 // anything it missed.
 func decodeCall(args []js.Value) (name string, capArg capability, req request, err error) {
@@ -137,6 +139,7 @@ func decodeCall(args []js.Value) (name string, capArg capability, req request, e
 		capArg = capability(a.String())
 	}
 	req.progress = arg(4)
+	req.signal = arg(5)
 	switch a := arg(2); a.Type() {
 	case js.TypeString:
 		req.args = json.RawMessage(a.String())
@@ -174,6 +177,25 @@ func bytesArg(name string, b js.Value) ([]byte, error) {
 	out := make([]byte, b.Get("byteLength").Int())
 	js.CopyBytesToGo(out, b)
 	return out, nil
+}
+
+// onAbort calls cancel when signal (an AbortSignal the caller passed)
+// aborts, so a call its caller gave up on stops at its next context check
+// instead of running to the deadline; the returned function unhooks it.
+func onAbort(signal js.Value, cancel func()) func() {
+	if signal.Type() != js.TypeObject || signal.Get("addEventListener").Type() != js.TypeFunction {
+		return func() {}
+	}
+	if signal.Get("aborted").Truthy() {
+		cancel()
+		return func() {}
+	}
+	fn := js.FuncOf(func(js.Value, []js.Value) any { cancel(); return nil })
+	signal.Call("addEventListener", "abort", fn)
+	return func() {
+		signal.Call("removeEventListener", "abort", fn)
+		fn.Release()
+	}
 }
 
 // timedOut gives err the Timeout code when the call's deadline ended it

@@ -101,7 +101,7 @@ var sessionMethods = map[string]method{
 		Path string `json:"path"`
 	}) (result, error) {
 		b, err := s.ReadFile(ctx, a.Path)
-		return result{bytes: b}, err
+		return result{value: map[string]string{"mediaType": resolver.MediaType(a.Path, b)}, bytes: b}, err
 	}),
 	"session.activeTools": sessionMethod(func(_ context.Context, s *resolver.Session, _ none) (result, error) {
 		return value(s.ActiveTools())
