@@ -24,11 +24,14 @@ export interface Diagnostic {
   message: string;
 }
 
-/** Every failure of a skillfs call is a SkillfsError with a stable code. */
+/** Every failure of a skillfs call is a SkillfsError with a stable code.
+ * Its message starts with the code (and reason), so whatever shows only
+ * the message (a framework's tool error, a log line) keeps it. */
 export class SkillfsError extends Error {
   override name = "SkillfsError";
   constructor(
-    message: string,
+    /** What went wrong, for a person, without the code. */
+    readonly detail: string,
     readonly code: ErrorCode,
     /** A finer stable token, such as "zip-slip" or "dot-dot". */
     readonly reason = "",
@@ -37,8 +40,16 @@ export class SkillfsError extends Error {
     /** The diagnostics of a refused SKILL.md. */
     readonly diagnostics: Diagnostic[] = [],
   ) {
-    super(message);
+    super(`${code}${reason ? ` (${reason})` : ""}: ${detail}`);
   }
+}
+
+/** Options every session call takes. */
+export interface CallOptions {
+  /** Aborting stops waiting at once (the call rejects with signal.reason,
+   * as fetch does) and tells the module, which stops the call at its next
+   * step. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface Dependencies {
@@ -152,7 +163,7 @@ export interface SessionOptions {
   mcpServers?: string[];
 }
 
-export interface CatalogOptions {
+export interface CatalogOptions extends CallOptions {
   format?: "xml" | "json";
   mode?: "full" | "names" | "off";
   /** Characters; the catalog degrades in tiers that keep every skill
@@ -203,10 +214,13 @@ export interface ActiveTools {
 /** A tool call's input: a string, or the structured input of a framework's tool call. */
 export type ToolInput = string | Record<string, unknown>;
 
-export interface ToolCheckOptions {
+export interface ToolCheckOptions extends CallOptions {
   /** Tool name → the input field its allowed-tools specifiers vet, over the defaults. */
   fields?: Record<string, string>;
 }
+
+/** ActiveTools under a name no agent framework uses. */
+export type SkillToolSet = ActiveTools;
 
 export interface ToolDecision {
   allowed: boolean;
@@ -271,7 +285,7 @@ export interface RouteResult {
   plan: RoutePlan;
 }
 
-export interface RouteOptions {
+export interface RouteOptions extends CallOptions {
   /** The conversation's earlier user messages, oldest first; the last three count. */
   history?: string[];
   /** Where the conversation happens: the page's title, the task at hand. */
@@ -306,7 +320,14 @@ export interface PinResult {
 /** What a file read through a session returns. */
 export interface SessionFile {
   bytes: Uint8Array;
-  /** The file decoded as UTF-8. */
+  /** What the bytes are: "text/markdown; charset=utf-8", "text/plain;
+   * charset=utf-8", "application/json" for text (valid UTF-8 without NUL
+   * bytes), else the extension's type such as "image/png", or
+   * "application/octet-stream". */
+  mediaType: string;
+  /** Whether the file is text a model can read (mediaType text/* or JSON). */
+  isText: boolean;
+  /** The file decoded as UTF-8; meaningful only when isText. */
   text(): string;
 }
 
@@ -316,7 +337,7 @@ type Args = Record<string, unknown>;
 
 /** How calls reach the module: in this context, or over a port. */
 interface Transport {
-  call(method: string, args: Args, bytes?: Uint8Array, onProgress?: (p: unknown) => void): Promise<[unknown, Uint8Array | undefined]>;
+  call(method: string, args: Args, bytes?: Uint8Array, onProgress?: (p: unknown) => void, signal?: AbortSignal): Promise<[unknown, Uint8Array | undefined]>;
   onChange(listener: (c: Change) => void): () => void;
 }
 
@@ -333,8 +354,9 @@ export class Skillfs {
     return this.transport.onChange(listener);
   }
 
-  async openSession(opts: SessionOptions): Promise<Session> {
-    const [res] = await this.transport.call("resolver.openSession", { ...opts });
+  async openSession(opts: SessionOptions & CallOptions): Promise<Session> {
+    const { signal, ...args } = opts;
+    const [res] = await this.transport.call("resolver.openSession", args, undefined, undefined, signal);
     return new Session(this.transport, (res as { session: string }).session);
   }
 }
@@ -458,8 +480,8 @@ export class Session {
 
   constructor(private readonly t: Transport, readonly id: string) {}
 
-  private async value<T>(method: string, args: Args = {}): Promise<T> {
-    return (await this.t.call(method, { session: this.id, ...args }))[0] as T;
+  private async value<T>(method: string, args: Args = {}, o: CallOptions = {}): Promise<T> {
+    return (await this.t.call(method, { session: this.id, ...args }, undefined, undefined, o.signal))[0] as T;
   }
 
   private embedder?: Embedder;
@@ -472,26 +494,27 @@ export class Session {
 
   /** The message's embedding for route and catalog, the skills' stored
    * first; {} without an embedder. */
-  private async embedding(query: string): Promise<{ queryVector?: number[]; model?: string }> {
+  private async embedding(query: string, o: CallOptions = {}): Promise<{ queryVector?: number[]; model?: string }> {
     const e = this.embedder;
     if (!e || !query.trim()) return {};
-    const need = await this.value<{ id: string; digest: string; text: string }[]>("session.vectorsNeeded", { model: e.model });
+    const need = await this.value<{ id: string; digest: string; text: string }[]>("session.vectorsNeeded", { model: e.model }, o);
     for (let i = 0; i < need.length; i += EMBED_BATCH) {
       const batch = need.slice(i, i + EMBED_BATCH);
       const vectors = await e.embed(batch.map((n) => n.text));
       await this.value("session.putVectors", {
         model: e.model,
         vectors: batch.map((n, k) => ({ id: n.id, digest: n.digest, vector: Array.from(vectors[k]) })),
-      });
+      }, o);
     }
     const [q] = await e.embed([query]);
     return { queryVector: Array.from(q), model: e.model };
   }
 
   async catalog(opts: CatalogOptions = {}): Promise<string> {
-    const { tokens, countTokens, ...rest } = opts;
-    const args = { ...rest, ...(await this.embedding(rest.query ?? "")) };
-    const at = (budget?: number) => this.value<string>("session.catalog", budget === undefined ? args : { ...args, budget });
+    const { tokens, countTokens, signal, ...rest } = opts;
+    const o = { signal };
+    const args = { ...rest, ...(await this.embedding(rest.query ?? "", o)) };
+    const at = (budget?: number) => this.value<string>("session.catalog", budget === undefined ? args : { ...args, budget }, o);
     const out = await at(rest.budget);
     if (!tokens || !countTokens || (await countTokens(out)) <= tokens) return out;
     // The largest character budget whose catalog has few enough tokens: a
@@ -511,16 +534,18 @@ export class Session {
     return best;
   }
   /** Level 2: a skill's instructions, by name or by location. */
-  activate(nameOrLocation: string): Promise<SkillBlock> { return this.value("session.activate", { name: nameOrLocation }); }
+  activate(nameOrLocation: string, o?: CallOptions): Promise<SkillBlock> { return this.value("session.activate", { name: nameOrLocation }, o); }
   /** `/skill:name args`, `/name args` or `$name args`, as the user typed it. */
-  invoke(text: string): Promise<SkillBlock> { return this.value("session.invoke", { text }); }
+  invoke(text: string, o?: CallOptions): Promise<SkillBlock> { return this.value("session.invoke", { text }, o); }
   /** Level 3: a file of a visible skill, "/skills/<id>/<path>". */
-  async readFile(path: string): Promise<SessionFile> {
-    const [, b] = await this.t.call("session.readFile", { session: this.id, path });
+  async readFile(path: string, o: CallOptions = {}): Promise<SessionFile> {
+    const [v, b] = await this.t.call("session.readFile", { session: this.id, path }, undefined, undefined, o.signal);
     const bytes = b ?? new Uint8Array();
-    return { bytes, text: () => new TextDecoder().decode(bytes) };
+    const mediaType = (v as { mediaType?: string } | undefined)?.mediaType ?? "application/octet-stream";
+    const isText = mediaType.startsWith("text/") || mediaType === "application/json";
+    return { bytes, mediaType, isText, text: () => new TextDecoder().decode(bytes) };
   }
-  activeTools(): Promise<ActiveTools> { return this.value("session.activeTools"); }
+  activeTools(o?: CallOptions): Promise<ActiveTools> { return this.value("session.activeTools", {}, o); }
   /**
    * Whether the session allows the call. `input` is a command line, path or
    * URL, or the structured input an agent framework passes (`{ command:
@@ -529,30 +554,33 @@ export class Session {
    * Grep→path, WebFetch→url, …); a missing field is refused, never read as "".
    */
   isToolAllowed(name: string, input: ToolInput = "", opts: ToolCheckOptions = {}): Promise<ToolDecision> {
-    return this.value("session.isToolAllowed", { name, input, ...opts });
+    const { signal, ...rest } = opts;
+    return this.value("session.isToolAllowed", { name, input, ...rest }, { signal });
   }
   /** Resolves when the call is allowed; rejects with ToolNotAllowed when not (see isToolAllowed). */
   async checkTool(name: string, input: ToolInput = "", opts: ToolCheckOptions = {}): Promise<void> {
-    await this.value("session.checkTool", { name, input, ...opts });
+    const { signal, ...rest } = opts;
+    await this.value("session.checkTool", { name, input, ...rest }, { signal });
   }
   async route(query: string, opts: RouteOptions = {}): Promise<RouteResult> {
-    return this.value("session.route", { query, ...opts, ...(await this.embedding(query)) });
+    const { signal, ...args } = opts;
+    return this.value("session.route", { query, ...args, ...(await this.embedding(query, { signal })) }, { signal });
   }
-  async recordOutcome(id: string, ok: boolean): Promise<void> { await this.value("session.recordOutcome", { id, ok }); }
-  pin(id: string): Promise<PinResult> { return this.value("session.pin", { id }); }
-  unpin(id: string): Promise<PinResult> { return this.value("session.unpin", { id }); }
-  pinned(): Promise<PinResult> { return this.value("session.pinned"); }
+  async recordOutcome(id: string, ok: boolean, o?: CallOptions): Promise<void> { await this.value("session.recordOutcome", { id, ok }, o); }
+  pin(id: string, o?: CallOptions): Promise<PinResult> { return this.value("session.pin", { id }, o); }
+  unpin(id: string, o?: CallOptions): Promise<PinResult> { return this.value("session.unpin", { id }, o); }
+  pinned(o?: CallOptions): Promise<PinResult> { return this.value("session.pinned", {}, o); }
   /** The blocks of the context's pinned skills, to put in this turn's
    * prompt; pins whose skill is gone or disabled are dropped. */
-  turn(): Promise<{ blocks: SkillBlock[]; dropped: Diagnostic[] }> { return this.value("session.turn"); }
+  turn(o?: CallOptions): Promise<{ blocks: SkillBlock[]; dropped: Diagnostic[] }> { return this.value("session.turn", {}, o); }
   /** Changes the selection; the snapshot is rebuilt. */
-  select(skills?: string[]): Promise<SessionStatus> { return this.value("session.select", skills ? { skills } : {}); }
+  select(skills?: string[], o?: CallOptions): Promise<SessionStatus> { return this.value("session.select", skills ? { skills } : {}, o); }
   /** Moves the session to the current state of its skills. */
-  refresh(): Promise<SessionStatus> { return this.value("session.refresh"); }
-  status(): Promise<SessionStatus> { return this.value("session.status"); }
-  async close(): Promise<void> {
+  refresh(o?: CallOptions): Promise<SessionStatus> { return this.value("session.refresh", {}, o); }
+  status(o?: CallOptions): Promise<SessionStatus> { return this.value("session.status", {}, o); }
+  async close(o?: CallOptions): Promise<void> {
     this.stopWatching?.();
-    await this.value("session.close");
+    await this.value("session.close", {}, o);
   }
 
   /** Calls listener when a visible skill changes underneath the session. */
@@ -567,11 +595,16 @@ export class Session {
   }
 }
 
+/** Session under a name no agent framework uses. */
+export { Session as SkillfsSession };
+
 // ---- Direct transport: the module runs in this context. ----
 
 export interface LoadOptions {
-  /** Where skillfs.wasm is served. */
-  wasmURL: string | URL;
+  /** Where skillfs.wasm is served; by default the skillfs.wasm beside this
+   * module (new URL("./skillfs.wasm", import.meta.url)), which Vite,
+   * webpack and esbuild's file loader copy and rewrite on their own. */
+  wasmURL?: string | URL;
   /** Where wasm_exec.js is served, when globalThis.Go is not loaded yet. An
    * MV3 service worker must importScripts it itself, before any await. */
   wasmExecURL?: string | URL;
@@ -590,7 +623,7 @@ interface GoRuntime {
 }
 
 interface ModuleAPI {
-  call(method: string, capability: Capability, args: string, bytes?: Uint8Array, onProgress?: (p: unknown) => void): Promise<[string, Uint8Array | null]>;
+  call(method: string, capability: Capability, args: string, bytes?: Uint8Array, onProgress?: (p: unknown) => void, signal?: AbortSignal): Promise<[string, Uint8Array | null]>;
 }
 
 type GoConstructor = new () => GoRuntime;
@@ -598,7 +631,7 @@ type GoConstructor = new () => GoRuntime;
 let instances = 0;
 
 /** Runs the skillfs module in this context and opens its database. */
-export async function loadSkillfs(opts: LoadOptions): Promise<Skillfs> {
+export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
   const timeoutMs = opts.callTimeoutMs ?? 120_000;
   if (!(timeoutMs >= 1 && timeoutMs <= 2 ** 31)) {
     throw new SkillfsError(`callTimeoutMs must be a number of milliseconds from 1 to 2^31, not ${timeoutMs}`, "InvalidArgument");
@@ -615,7 +648,7 @@ export async function loadSkillfs(opts: LoadOptions): Promise<Skillfs> {
       onChange: (c: Change) => notifyAll(listeners, c),
     };
   });
-  const instance = await instantiate(opts.wasmURL, go.importObject);
+  const instance = await instantiate(opts.wasmURL ?? new URL("./skillfs.wasm", import.meta.url), go.importObject);
   void go.run(instance);
   const mod = await api;
   return new Skillfs(directTransport(mod, "admin", listeners));
@@ -623,13 +656,17 @@ export async function loadSkillfs(opts: LoadOptions): Promise<Skillfs> {
 
 function directTransport(mod: ModuleAPI, capability: Capability, listeners: Set<(c: Change) => void>): Transport & { capability(c: Capability): Transport } {
   const make = (cap: Capability): Transport => ({
-    async call(method, args, bytes, onProgress) {
-      try {
-        const [json, out] = await mod.call(method, cap, JSON.stringify(args), bytes, onProgress);
-        return [json === "" ? undefined : JSON.parse(json), out ?? undefined];
-      } catch (e) {
-        throw toSkillfsError(e);
-      }
+    async call(method, args, bytes, onProgress, signal) {
+      signal?.throwIfAborted();
+      const settled = (async (): Promise<[unknown, Uint8Array | undefined]> => {
+        try {
+          const [json, out] = await mod.call(method, cap, JSON.stringify(args), bytes, onProgress, signal);
+          return [json === "" ? undefined : JSON.parse(json), out ?? undefined];
+        } catch (e) {
+          throw toSkillfsError(e);
+        }
+      })();
+      return abortable(settled, signal);
     },
     onChange(listener) {
       listeners.add(listener);
@@ -695,6 +732,21 @@ function toSkillfsError(e: unknown): SkillfsError {
   return new SkillfsError(o.message ?? String(e), o.code ?? "Internal", o.reason ?? "", o.subject ?? "", o.diagnostics ?? []);
 }
 
+/** p, or signal's reason as soon as signal aborts (p is left to settle
+ * unobserved). */
+function abortable<T>(p: Promise<T>, signal?: AbortSignal, onAbort?: () => void): Promise<T> {
+  if (!signal) return p;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      onAbort?.();
+      reject(signal.reason);
+    };
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+
 // ---- Port transport: a host runs the module, a content script calls it. ----
 
 /** A chrome.runtime.Port or a MessagePort. */
@@ -710,6 +762,7 @@ export interface ChromePort {
 
 type Wire =
   | { t: "call"; id: number; method: string; args: Args; bytes?: WireBytes; progress: boolean }
+  | { t: "cancel"; id: number }
   | { t: "progress"; id: number; value: unknown }
   | { t: "result"; id: number; value: unknown; bytes?: WireBytes }
   | { t: "error"; id: number; message: string; code: ErrorCode; reason: string; subject: string; diagnostics: Diagnostic[] }
@@ -870,13 +923,19 @@ export function connectSkillfs(port: AnyPort, opts: ConnectOptions = {}): Skillf
     }, every);
   };
   return new Skillfs({
-    call(method, args, bytes, onProgress) {
+    call(method, args, bytes, onProgress, signal) {
       const id = ++next;
-      return new Promise((resolve, reject) => {
+      signal?.throwIfAborted();
+      const p = new Promise<[unknown, Uint8Array | undefined]>((resolve, reject) => {
         if (gone) throw new SkillfsError(gone, "Internal", "host-gone");
         pending.set(id, { resolve, reject, progress: onProgress });
         l.send({ t: "call", id, method, args, bytes: packBytes(l, bytes), progress: !!onProgress });
         watch();
+      });
+      // The host aborts its side of the call; its answer, if one still
+      // comes, finds nothing pending.
+      return abortable(p, signal, () => {
+        if (pending.delete(id)) l.send({ t: "cancel", id });
       });
     },
     onChange(listener) {
@@ -995,6 +1054,7 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
     : { call: scoped.call, closeAll() {} };
   const agent = opts.capability === "agent";
   let serving = true;
+  const calls = new Map<unknown, AbortController>();
   // An agent's calls wait their turn (see agentQueue); others run at once.
   const queue: (() => Promise<unknown>)[] = [];
   let running = 0;
@@ -1023,15 +1083,26 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
       l.send({ t: "pong" });
       return;
     }
+    if (m.t === "cancel") {
+      calls.get(m.id)?.abort();
+      return;
+    }
     if (m.t !== "call") return;
     const id = m.id;
     const fail = (e: unknown) => {
       const err = toSkillfsError(e);
-      l.send({ t: "error", id, message: err.message, code: err.code, reason: err.reason, subject: err.subject, diagnostics: err.diagnostics });
+      l.send({ t: "error", id, message: err.detail, code: err.code, reason: err.reason, subject: err.subject, diagnostics: err.diagnostics });
     };
     const progress = m.progress ? (value: unknown) => l.send({ t: "progress", id, value }) : undefined;
+    // The caller may cancel the call by its id; a repeated id cancels the first.
+    const ctl = new AbortController();
+    const mine = !calls.has(id);
+    if (mine) calls.set(id, ctl);
     const run = () => Promise.resolve()
-      .then(() => sessions.call(String(m.method), m.args ?? {}, unpackBytes(m.bytes, String(m.method)), progress))
+      .then(() => sessions.call(String(m.method), m.args ?? {}, unpackBytes(m.bytes, String(m.method)), progress, ctl.signal))
+      .finally(() => {
+        if (mine) calls.delete(id);
+      })
       .then(([value, bytes]) => l.send({ t: "result", id, value, bytes: packBytes(l, bytes) }), fail);
     if (!agent) {
       void run();
@@ -1041,6 +1112,7 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
       checkAgentCall(m.method, m.args, m.bytes);
       if (queue.length >= agentQueue) throw new SkillfsError(`more than ${agentQueue} calls of this port are waiting`, "TooLarge", "busy", String(m.method));
     } catch (e) {
+      if (mine) calls.delete(id);
       fail(e);
       return;
     }
@@ -1054,6 +1126,8 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
   const end = () => {
     if (!serving) return false;
     serving = false;
+    for (const c of calls.values()) c.abort();
+    calls.clear();
     unsubscribe();
     sessions.closeAll();
     return true;
@@ -1088,7 +1162,7 @@ function portSessions(t: Transport, max: number, shared?: Set<string>, scope?: s
     return t.call("session.close", { session: id }).catch(() => {});
   };
   return {
-    call(method: string, args: Args, bytes?: Uint8Array, onProgress?: (p: unknown) => void): ReturnType<Transport["call"]> {
+    call(method: string, args: Args, bytes?: Uint8Array, onProgress?: (p: unknown) => void, signal?: AbortSignal): ReturnType<Transport["call"]> {
       if (method === "resolver.openSession") {
         if (scope !== undefined && typeof args.contextId === "string") args = { ...args, contextId: `${scope} ${args.contextId}` };
         const res = opening.then(async () => {
@@ -1098,7 +1172,7 @@ function portSessions(t: Transport, max: number, shared?: Set<string>, scope?: s
           if (shared && shared.size >= maxAgentSessions) {
             throw new SkillfsError(`the ${maxAgentSessions} sessions agents may hold are open; close one of yours first`, "TooLarge", "session-pool-full", method);
           }
-          const r = await t.call(method, args, bytes, onProgress);
+          const r = await t.call(method, args, bytes, onProgress, signal);
           const id = (r[0] as { session?: unknown } | undefined)?.session;
           if (typeof id === "string") {
             if (closed) {
@@ -1127,7 +1201,7 @@ function portSessions(t: Transport, max: number, shared?: Set<string>, scope?: s
         // on a close it refused: it would still hold a place in the pool.
         if (method === "session.close") return t.call(method, args, bytes, onProgress).then((r) => (forget(id), r));
       }
-      return t.call(method, args, bytes, onProgress);
+      return t.call(method, args, bytes, onProgress, signal);
     },
     closeAll() {
       closed = true;
