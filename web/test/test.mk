@@ -24,7 +24,7 @@ TEST_GO_SRC := go.mod go.sum $(shell find pkg wasm -name '*.go' ! -name '*_test.
 
 .PHONY: test-browser
 
-test-browser: $(NODE_DEPS) $(CHROMIUM) $(TEST_DIST)/skillfs.wasm $(TEST_DIST)/wasm_exec.js $(TEST_DIST)/bridge.js $(TEST_DIST)/mcp.js
+test-browser: $(NODE_DEPS) $(CHROMIUM) $(TEST_DIST)/skillfs.wasm $(TEST_DIST)/wasm_exec.js $(TEST_DIST)/bridge.js $(TEST_DIST)/mcp.js $(TEST_DIST)/frameworks.js
 	SKILLFS_TEST_DIST=$(TEST_DIST) CHROMIUM=$(CHROMIUM) \
 	  $(NODE) --test --test-concurrency=1 --test-reporter=spec web/test/
 
@@ -42,3 +42,8 @@ $(TEST_DIST)/bridge.js: $(wildcard js/*.ts) $(NODE_DEPS)
 
 $(TEST_DIST)/mcp.js: $(wildcard js/*.ts) $(NODE_DEPS)
 	node_modules/.bin/esbuild js/mcp.ts --bundle --format=esm --target=es2022 --log-level=warning --external:./bridge.js --outfile=$@
+
+# The framework runs (web/test/frameworks.test.mjs): the adapters, the AI
+# SDK and the Agents SDK with their scripted models, in one bundle.
+$(TEST_DIST)/frameworks.js: web/test/frameworks.ts $(wildcard js/*.ts) $(NODE_DEPS)
+	node_modules/.bin/esbuild $< --bundle --format=esm --target=es2022 --log-level=warning --external:./mcp.js --outfile=$@

@@ -1,0 +1,256 @@
+// js/agent.ts (the package's "skillfs/agent") gives any agent loop its
+// skills with enforcement: it opens the session, writes the instructions,
+// defines the two tools that load skills and read their files, says which
+// tools a turn may offer, and checks every tool call against the active
+// skills' allowed-tools on the call's real input. It decides nothing
+// itself: the module does (pkg/resolver), as for every other caller.
+// skillfs/ai-sdk and skillfs/openai-agents put it into those frameworks.
+
+import {
+  SkillfsError,
+  type CallOptions,
+  type CatalogOptions,
+  type ErrorCode,
+  type Skillfs,
+  type SkillfsSession,
+} from "./bridge.js";
+
+/** A JSON schema valid in OpenAI's strict mode and everywhere else: every
+ * property required, optional ones nullable, no other properties. */
+export interface StrictObjectSchema {
+  type: "object";
+  properties: Record<string, { type: string | string[]; description: string }>;
+  required: string[];
+  additionalProperties: false;
+}
+
+/** One of the tools skillfs defines, for any framework. */
+export interface SkillToolDefinition {
+  name: string;
+  description: string;
+  parameters: StrictObjectSchema;
+  /** Runs the call. Failures are returned as text the model can act on
+   * (the code first), never thrown, except the signal's abort. */
+  execute(input: unknown, o?: CallOptions): Promise<string>;
+}
+
+/** How a tool's structured input becomes the string allowed-tools
+ * patterns (`Bash(git diff:*)`) are matched against: the name of the
+ * field, or a function. */
+export type FieldMap = Record<string, string | ((input: Record<string, unknown>) => string | undefined)>;
+
+/** The fields the common tool names are checked on (Claude Code's names).
+ * A tool that is not here is checked by name alone. */
+export const defaultFieldMap: FieldMap = {
+  Bash: "command",
+  Read: "file_path",
+  Write: "file_path",
+  Edit: "file_path",
+  MultiEdit: "file_path",
+  NotebookEdit: "notebook_path",
+  Glob: "pattern",
+  Grep: "pattern",
+  WebFetch: "url",
+  WebSearch: "query",
+};
+
+export interface SkillsAgentOptions extends CallOptions {
+  /** The conversation or tab; pins are kept per context. */
+  contextId: string;
+  /** The names of the host's own tools (Bash, Read, …). */
+  tools: string[];
+  /** Host tools kept whatever skills are active; none by default. */
+  baseTools?: string[];
+  /** Skills the user selected; every enabled skill when absent. */
+  skills?: string[];
+  /** How the catalog is written; 8,000 characters by default. */
+  catalog?: Omit<CatalogOptions, "signal">;
+  /** Overrides and additions to defaultFieldMap. */
+  fields?: FieldMap;
+  /** The names of skillfs's own tools. */
+  toolNames?: { load?: string; read?: string };
+}
+
+/** check's answer. */
+export interface ToolCheck {
+  allowed: boolean;
+  /** The stable code of a refusal: ToolNotAllowed, InvalidArgument. */
+  code?: ErrorCode;
+  reason?: string;
+  /** For the model: what was refused, why, and what it can do instead. */
+  message: string;
+}
+
+/** What one turn needs: computed once per turn (a model call or a run). */
+export interface SkillsTurn {
+  /** The catalog, how to use the tools, and the pinned skills' blocks. */
+  instructions: string;
+  /** The names of the tools this turn may offer: skillfs's own and the
+   * host's that the active skills allow. */
+  activeTools: string[];
+}
+
+/** A session's skills for an agent loop. */
+export interface SkillsAgent {
+  readonly session: SkillfsSession;
+  /** skillfs's own tools: load a skill, read a skill file. */
+  readonly tools: SkillToolDefinition[];
+  /** The turn's instructions and active tools. A session whose skills
+   * changed underneath (an update, a removal in another tab) is refreshed
+   * first, so the catalog says what exists now. */
+  turn(o?: CallOptions): Promise<SkillsTurn>;
+  /** The tools offered now (they change when a skill is loaded). */
+  activeTools(o?: CallOptions): Promise<string[]>;
+  /** Whether the host may run toolName with this input, checked by the
+   * module on the field that the field map names. */
+  check(toolName: string, input: unknown, o?: CallOptions): Promise<ToolCheck>;
+  close(o?: CallOptions): Promise<void>;
+}
+
+/** Opens a session of sk (loaded here or connected over a port) for an
+ * agent that has the host tools opts.tools. */
+export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Promise<SkillsAgent> {
+  const load = opts.toolNames?.load ?? "load_skill";
+  const read = opts.toolNames?.read ?? "read_skill_file";
+  const own = [load, read];
+  const fields = { ...defaultFieldMap, ...opts.fields };
+  // skillfs's tools must be both available and base: a tool that is only
+  // available vanishes from the active list as soon as a skill with
+  // allowed-tools is loaded, and the model could load no other.
+  const session = await sk.openSession({
+    contextId: opts.contextId,
+    availableTools: [...own, ...opts.tools],
+    baseTools: [...own, ...(opts.baseTools ?? [])],
+    ...(opts.skills ? { skills: opts.skills } : {}),
+    signal: opts.signal,
+  });
+
+  const activeTools = async (o?: CallOptions) => (await session.activeTools(o)).tools;
+
+  const tools: SkillToolDefinition[] = [
+    {
+      name: load,
+      description:
+        "Load a skill from the available skills: returns its instructions, its base directory and the files it has. " +
+        "Call it before doing a task a skill's description matches, then follow the instructions.",
+      parameters: {
+        type: "object",
+        properties: {
+          name: { type: "string", description: "The skill's name, as the catalog lists it." },
+          arguments: { type: ["string", "null"], description: "Arguments for the skill, or null." },
+        },
+        required: ["name", "arguments"],
+        additionalProperties: false,
+      },
+      execute: (input, o) =>
+        answer(async () => {
+          const { name, arguments: args } = object(input, load);
+          if (typeof name !== "string" || name === "") throw new SkillfsError("name must be a skill's name", "InvalidArgument", "", load);
+          const block = args ? await session.invoke(`/skill:${name} ${String(args)}`, o) : await session.activate(name, o);
+          return block.alreadyActive ? `${block.content}\n(The skill was already loaded; its instructions still apply.)` : block.content;
+        }, o),
+    },
+    {
+      name: read,
+      description:
+        "Read a file of a loaded skill, such as a reference it mentions: the path is the skill's base directory " +
+        "(/skills/<name>/) followed by the file's path in it.",
+      parameters: {
+        type: "object",
+        properties: { path: { type: "string", description: "/skills/<name>/<path in the skill>" } },
+        required: ["path"],
+        additionalProperties: false,
+      },
+      execute: (input, o) =>
+        answer(async () => {
+          const { path } = object(input, read);
+          if (typeof path !== "string") throw new SkillfsError("path must be a string", "InvalidArgument", "", read);
+          const f = await session.readFile(path, o);
+          if (f.isText) return f.text();
+          return `${path} is not text: ${f.mediaType}, ${f.bytes.length} bytes. Tell the user where it is rather than reading it.`;
+        }, o),
+    },
+  ];
+
+  return {
+    session,
+    tools,
+    activeTools,
+    async turn(o) {
+      const status = await session.status(o);
+      if (status.stale) await session.refresh(o);
+      const [catalog, pinned, active] = await Promise.all([session.catalog({ ...opts.catalog, signal: o?.signal }), session.turn(o), activeTools(o)]);
+      const parts = [];
+      if (catalog) {
+        parts.push(
+          catalog,
+          `The skills above can be used in this conversation. When a task matches a skill's description, call ${load} with its name ` +
+            `before anything else and follow what it says; read the files it mentions with ${read}. ` +
+            "A loaded skill may limit which tools you can call and how: a refused call says why and what you can do instead.",
+        );
+      }
+      for (const b of pinned.blocks) parts.push(b.content);
+      return { instructions: parts.join("\n\n"), activeTools: active };
+    },
+    async check(toolName, input, o) {
+      if (own.includes(toolName)) return { allowed: true, message: "" };
+      const field = fields[toolName];
+      let arg: string | undefined = "";
+      if (typeof input === "string") arg = input;
+      else if (field !== undefined) {
+        const obj = (input ?? {}) as Record<string, unknown>;
+        arg = typeof field === "function" ? field(obj) : typeof obj[field] === "string" ? (obj[field] as string) : undefined;
+      }
+      if (arg === undefined) {
+        // A field that is missing would be checked as "": refuse instead.
+        const err = new SkillfsError(`the input has no ${typeof field === "string" ? `"${field}" ` : ""}string to check`, "InvalidArgument", "input-field", toolName);
+        return { allowed: false, code: err.code, reason: err.reason, message: `${err.message}. Call ${toolName} again with the input its schema asks for.` };
+      }
+      const d = await session.isToolAllowed(toolName, arg, o);
+      if (d.allowed) return { allowed: true, message: "" };
+      const active = (await activeTools(o)).filter((t) => !own.includes(t));
+      const err = new SkillfsError(d.message ?? "not allowed", "ToolNotAllowed", d.reason ?? "", toolName);
+      return {
+        allowed: false,
+        code: err.code,
+        ...(d.reason ? { reason: d.reason } : {}),
+        message:
+          `${err.message}. ${toolName} was not run. What you can do: call a tool the loaded skills allow ` +
+          `(${active.length ? active.join(", ") : "none of the host's"}) with an input they allow, load a skill that fits, or tell the user.`,
+      };
+    },
+    close: (o) => session.close(o),
+  };
+}
+
+function object(input: unknown, tool: string): Record<string, unknown> {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new SkillfsError("the input must be a JSON object", "InvalidArgument", "", tool);
+  }
+  return input as Record<string, unknown>;
+}
+
+/** Advice for the model, by code: what it can do next. */
+const next: Partial<Record<ErrorCode, string>> = {
+  SkillNotFound: "Use a name from the available skills.",
+  NotVisible: "Use a name from the available skills.",
+  Disabled: "The user turned this skill off; do the task without it or tell the user.",
+  PathRejected: "Use a path inside the skill's base directory, as the loaded skill lists its files.",
+  InvalidArgument: "Call the tool again with the input its schema asks for.",
+  NotText: "The file is not text; tell the user where it is.",
+  TooLarge: "The file is too large to read here; tell the user where it is.",
+  Conflict: "The skill changed while you used it; load it again.",
+  Timeout: "Try once more, or go on without it.",
+};
+
+/** fn's text, or its failure as text that keeps the code and says what to
+ * do next. An abort is the caller's, and is thrown. */
+async function answer(fn: () => Promise<string>, o?: CallOptions): Promise<string> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (o?.signal?.aborted) throw e;
+    const err = e instanceof SkillfsError ? e : new SkillfsError(String((e as Error)?.message ?? e), "Internal");
+    return `Error: ${err.message}. ${next[err.code] ?? "Go on without it, or tell the user."}`;
+  }
+}

@@ -1,0 +1,73 @@
+// The package's adapters in real agent frameworks, in Chromium: the Vercel
+// AI SDK (generateText with ai/test's MockLanguageModelV4) and the OpenAI
+// Agents SDK (run with @openai/agents-core/testing's ScriptedModel), each
+// over a port with the "agent" capability. web/test/frameworks.ts runs
+// them; this file checks what the model saw and what the host ran.
+
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { after, before, test } from 'node:test';
+import { REPO, TEST_MS, b64, closePage, ev, freshDB, under, zip, startBrowser } from './helpers.mjs';
+
+function filesOf(dir, base = dir, out = {}) {
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) filesOf(p, base, out);
+    else out[relative(base, p)] = new Uint8Array(readFileSync(p));
+  }
+  return out;
+}
+const SAMPLE = filesOf(join(REPO, 'web/sample-pack'));
+const PACK = b64(zip(under('pack/', SAMPLE)));
+const FORMS = new TextDecoder().decode(SAMPLE['pdf-tools/references/forms.md']);
+
+/** @type {Awaited<ReturnType<typeof startBrowser>>} */
+let b;
+before(async () => {
+  b = await startBrowser();
+});
+after(async () => {
+  await b?.close();
+});
+
+/** The lines between the "glue" markers of fn in frameworks.ts. */
+function glue(fn) {
+  const src = readFileSync(join(REPO, 'web/test/frameworks.ts'), 'utf8');
+  const body = src.slice(src.indexOf(`export async function ${fn}(`));
+  const lines = body.slice(body.indexOf('// glue: start'), body.indexOf('// glue: end')).split('\n').slice(1);
+  return lines.filter((l) => l.trim() !== '');
+}
+
+for (const [fn, label] of [['aiSdkRun', 'AI SDK'], ['openaiAgentsRun', 'OpenAI Agents SDK']]) {
+  test(`${label}: skills with enforcement, in at most 5 lines of glue`, { timeout: TEST_MS }, async (t) => {
+    assert.ok(glue(fn).length <= 5, `glue of ${fn}: ${glue(fn).length} lines`);
+    const page = await b.openPage();
+    t.after(() => closePage(page));
+    const r = await ev(page, async ([fn, pack, db]) => {
+      const m = await import('/dist/frameworks.js');
+      return m[fn](T.fromB64(pack), db);
+    }, [fn, PACK, freshDB(fn)]);
+
+    // The catalog reached the system prompt of the first call.
+    assert.match(r.systems[0], /<available_skills>[\s\S]*pdf-tools[\s\S]*<\/available_skills>/);
+    assert.match(r.systems[0], /load_skill/);
+    // Before a skill is loaded every host tool is offered; after pdf-tools
+    // (Read Bash(python:*)), Bash and skillfs's own tools, not WebFetch.
+    assert.deepEqual([...r.offered[0]].sort(), ['Bash', 'WebFetch', 'load_skill', 'read_skill_file']);
+    assert.deepEqual([...r.offered.at(-1)].sort(), ['Bash', 'load_skill', 'read_skill_file']);
+
+    const [load, read, bash, webFetch, curl, escape] = r.results;
+    assert.match(load, /^<skill_content name="pdf-tools">/);
+    assert.equal(read, FORMS, 'the reference reaches the model byte for byte');
+    assert.equal(bash, 'ran python scripts/extract.py report.pdf');
+    assert.match(webFetch, /WebFetch/);
+    assert.doesNotMatch(webFetch, /^fetched$/);
+    assert.match(curl, /ToolNotAllowed \(input-not-matched\): .*Bash\(python:\*\)/);
+    assert.match(curl, /What you can do/);
+    assert.match(escape, /^Error: PathRejected/);
+    assert.deepEqual(r.ran, ['python scripts/extract.py report.pdf'], 'only the allowed command ran');
+    assert.equal(r.results.length, 6);
+    assert.equal(r.text, 'done', 'the loop ended');
+  });
+}
