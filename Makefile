@@ -62,7 +62,10 @@ cli:
 # The module and its bridge: what an extension ships.
 DIST      := dist
 GO_SRC    := go.mod go.sum $(shell find pkg wasm -name '*.go' ! -name '*_test.go')
-build: $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DIST)/bridge.js $(DIST)/mcp.js $(DIST)/bridge.d.ts
+# The adapters (agent.js, ai-sdk.js, openai-agents.js) import bridge.js and
+# agent.js beside them, and the frameworks from the user's node_modules.
+ADAPTERS  := agent ai-sdk openai-agents
+build: $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DIST)/bridge.js $(DIST)/mcp.js $(DIST)/bridge.d.ts $(ADAPTERS:%=$(DIST)/%.js)
 
 $(DIST)/skillfs.wasm: $(GO_SRC)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
@@ -81,7 +84,12 @@ $(DIST)/mcp.js: $(JS_SRC) $(NODE_DEPS)
 	node_modules/.bin/esbuild js/mcp.ts --bundle --format=esm --target=es2022 --external:./bridge.js --outfile=$@
 
 $(DIST)/bridge.d.ts: $(JS_SRC) $(NODE_DEPS)
-	node_modules/.bin/tsc js/bridge.ts --ignoreConfig --strict --declaration --emitDeclarationOnly --target es2022 --lib es2022,dom --outDir $(DIST)
+	node_modules/.bin/tsc js/bridge.ts $(ADAPTERS:%=js/%.ts) --ignoreConfig --strict --declaration --emitDeclarationOnly \
+	  --target es2022 --module esnext --moduleResolution bundler --types '' --skipLibCheck --lib es2022,dom --outDir $(DIST)
+
+$(ADAPTERS:%=$(DIST)/%.js): $(DIST)/%.js: js/%.ts $(JS_SRC) $(NODE_DEPS)
+	node_modules/.bin/esbuild $< --bundle --format=esm --target=es2022 --log-level=warning \
+	  --external:./bridge.js --external:./agent.js --external:ai --external:@openai/agents-core --outfile=$@
 
 SAMPLE    := web/sample-pack
 DEMO      := $(DIST)/demo
