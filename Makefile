@@ -25,6 +25,7 @@ FUZZTIME_CI ?= 8s
 include web/node.mk
 include web/test/test.mk
 include web/extension/extension.mk
+include web/package/package.mk
 
 help:
 	@echo "make demo   run skillfs (see README.md)"
@@ -33,7 +34,7 @@ help:
 	@echo "make fuzz   run the fuzz targets for FUZZTIME each ($(FUZZTIME))"
 	@echo "make bench  print the benchmark table"
 
-test: lint typecheck test-native test-fuzz test-wasm test-browser test-demo test-extension
+test: lint typecheck test-native test-fuzz test-wasm test-browser test-demo test-extension test-package
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
