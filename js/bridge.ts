@@ -230,7 +230,7 @@ export interface ToolDecision {
   message?: string;
 }
 
-/** A candidate's score, component by component (seed 004's weights). */
+/** A candidate's score, component by component (the weights docs/architecture.md lists under Routing). */
 export interface ScoreBreakdown {
   /** How well the skill matches the request, 0..1: lexical relevance over
    * name, triggers, when_to_use and description (or semantic similarity). */
@@ -648,7 +648,7 @@ export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
       onChange: (c: Change) => notifyAll(listeners, c),
     };
   });
-  const instance = await instantiate(opts.wasmURL ?? new URL("./skillfs.wasm", import.meta.url), go.importObject);
+  const instance = await instantiate(opts.wasmURL ?? besideBridge(), go.importObject);
   void go.run(instance);
   const mod = await api;
   return new Skillfs(directTransport(mod, "admin", listeners));
@@ -674,6 +674,14 @@ function directTransport(mod: ModuleAPI, capability: Capability, listeners: Set<
     },
   });
   return { ...make(capability), capability: make };
+}
+
+/** skillfs.wasm beside this module, written the way Vite and webpack
+ * recognise to copy the file; a classic script or IIFE bundle (an MV3
+ * service worker, a content script) has no import.meta and must say. */
+function besideBridge(): URL {
+  if (!import.meta.url) throw new SkillfsError("wasmURL is needed where the bridge is not loaded as an ES module", "InvalidArgument");
+  return new URL("./skillfs.wasm", import.meta.url);
 }
 
 async function goRuntime(wasmExecURL?: string | URL): Promise<GoConstructor> {

@@ -2,7 +2,7 @@
 // their lifecycle (import, list, enable, remove, export, edit,
 // dependencies).
 //
-// Content and index live apart, as seed 002 has it, but in one database:
+// Content and index live apart but in one database (docs/architecture.md, Storage):
 // each skill's files are a tree under /skills/<id>/ (vfs.PutSkill), and its
 // Meta is a JSON record in vfs.StoreMeta. List reads the records only,
 // never the tree, and nothing rescans the tree, so a removed skill stays

@@ -33,7 +33,7 @@ type Entry struct {
 	ModTime time.Time `json:"modTime"`
 }
 
-// textExts are the extensions WriteFile accepts (seed 002: text types
+// textExts are the extensions WriteFile accepts (text types
 // only). Files without an extension (LICENSE, Makefile) are accepted too;
 // their content is checked like any other.
 var textExts = map[string]bool{

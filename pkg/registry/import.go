@@ -28,7 +28,7 @@ type ConflictPolicy string
 const (
 	// ConflictRename installs the skill as id-v2, id-v3, ... (the first
 	// one free under folding, keeping the skill's own spelling) and
-	// rewrites the name in its SKILL.md to match (seed 002).
+	// rewrites the name in its SKILL.md to match.
 	ConflictRename ConflictPolicy = "rename"
 	// ConflictReplace replaces the installed skill in the same commit,
 	// keeping its creation time and whether it is enabled. It also keeps

@@ -78,7 +78,7 @@ type Meta struct {
 	Diagnostics []skill.Diagnostic `json:"diagnostics"`
 }
 
-// Dependencies are what a skill needs besides itself (seed 002): tools and
+// Dependencies are what a skill needs besides itself (docs/architecture.md, Sessions): tools and
 // MCP servers made available once it is activated, and skills made visible
 // with it.
 type Dependencies struct {

@@ -21,7 +21,7 @@
 // once it is activated) and the resource files Block lists are level 3
 // (read on demand).
 //
-// A Session follows seed 002's staged loading. Stage 1: when it opens it
+// A Session follows the staged loading of docs/architecture.md. Stage 1: when it opens it
 // takes a snapshot of the visible skills — the selection plus the closure
 // of their skill dependencies, or every enabled skill — and records the
 // version (digest) of each. Stage 2: Activate, Invoke, or reading a

@@ -12,7 +12,7 @@ import (
 //
 //	/skill:name args   (Pi)
 //	/name args         (Claude Code)
-//	$name args         (seed 004, Codex)
+//	$name args         (Codex)
 //
 // A name starts with a letter and goes on with letters, digits, "-" and
 // "_"; white space or the end of the text must follow it, so "/usr/bin"

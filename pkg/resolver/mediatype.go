@@ -32,8 +32,3 @@ func MediaType(name string, data []byte) string {
 	}
 	return "application/octet-stream"
 }
-
-// IsText reports whether a media type MediaType gave is text a model can read.
-func IsText(mediaType string) bool {
-	return strings.HasPrefix(mediaType, "text/") || mediaType == "application/json"
-}

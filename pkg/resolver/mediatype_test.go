@@ -9,19 +9,17 @@ func TestMediaType(t *testing.T) {
 		name string
 		data []byte
 		want string
-		text bool
 	}{
-		{"SKILL.md", []byte("# hi\n"), "text/markdown; charset=utf-8", true},
-		{"scripts/run.zzq", []byte("print(1)\n"), "text/plain; charset=utf-8", true},
-		{"a.json", []byte(`{}`), "application/json", true},
-		{"fonts/x.zzq", []byte{0, 1, 0, 0}, "application/octet-stream", false},
-		{"logo.png", []byte{0x89, 'P', 'N', 'G', 0}, "image/png", false},
-		{"doc.pdf", []byte("%PDF-1.7\n\xff\xfe"), "application/pdf", false},
-		{"notes.txt", []byte{0xff, 0xfe}, "application/octet-stream", false},
+		{"SKILL.md", []byte("# hi\n"), "text/markdown; charset=utf-8"},
+		{"scripts/run.zzq", []byte("print(1)\n"), "text/plain; charset=utf-8"},
+		{"a.json", []byte(`{}`), "application/json"},
+		{"fonts/x.zzq", []byte{0, 1, 0, 0}, "application/octet-stream"},
+		{"logo.png", []byte{0x89, 'P', 'N', 'G', 0}, "image/png"},
+		{"doc.pdf", []byte("%PDF-1.7\n\xff\xfe"), "application/pdf"},
+		{"notes.txt", []byte{0xff, 0xfe}, "application/octet-stream"},
 	} {
-		got := MediaType(c.name, c.data)
-		if got != c.want || IsText(got) != c.text {
-			t.Errorf("MediaType(%q) = %q (text %v), want %q (text %v)", c.name, got, IsText(got), c.want, c.text)
+		if got := MediaType(c.name, c.data); got != c.want {
+			t.Errorf("MediaType(%q) = %q, want %q", c.name, got, c.want)
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/skillfs/skillfs/pkg/skillpath"
 )
 
-// skillMD is the file whose reading activates a skill (seed 002 stage 2).
+// skillMD is the file whose reading activates a skill (stage 2 in docs/architecture.md, Sessions).
 const skillMD = "SKILL.md"
 
 // splitPath returns the skill id and the clean path inside it that p

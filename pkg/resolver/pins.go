@@ -16,7 +16,7 @@ import (
 // tab of the origin.
 const pinsLock = "skillfs-pins"
 
-// PinResult is a context's pins (seed 001's pinnedSkillIds): skills
+// PinResult is a context's pins (docs/architecture.md, Pins): skills
 // activated on every turn of that context.
 type PinResult struct {
 	Pinned []string `json:"pinned"`
@@ -115,7 +115,7 @@ func (s *Session) Pinned(ctx context.Context) (PinResult, error) {
 }
 
 // Turn returns the blocks of the context's pinned skills for this turn,
-// activating them: seed 001 injects pinned skills on every run. Pins of
+// activating them: pinned skills are injected on every run. Pins of
 // skills outside this session's snapshot are skipped.
 func (s *Session) Turn(ctx context.Context) (Turn, error) {
 	sn, err := s.current()

@@ -13,7 +13,7 @@ import (
 
 // ReadFile returns the contents of a file of a visible skill: level 3 of
 // progressive disclosure. path is "/skills/<id>/<path>" or "<id>/<path>".
-// Reading a skill's SKILL.md activates it (seed 002 stage 2).
+// Reading a skill's SKILL.md activates it (stage 2 in docs/architecture.md, Sessions).
 //
 // Errors: PathRejected for a path that leaves /skills or its skill;
 // NotVisible, Disabled or SkillNotFound for a skill the session cannot

@@ -23,8 +23,10 @@ import (
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
-// TestSeed000 holds the four BDD acceptance tests of seed 000, by their
-// names there.
+// TestSeed000 holds the project's four first acceptance tests: skills load
+// only in the browser's scope, nothing reads /skills past the resolver, the
+// host's tool routing is kept, and paths and archives are guarded
+// (docs/architecture.md).
 func TestSeed000(t *testing.T) {
 	t.Run("skill_load_browser_scope", testLoadBrowserScope)
 	t.Run("skill_no_direct_fs_bypass", testNoDirectFSBypass)

@@ -29,7 +29,7 @@ type SessionOptions struct {
 	MCPServers     []string
 }
 
-// Session is one conversation's view of the skills (seed 002's staged
+// Session is one conversation's view of the skills (the staged
 // loading): a snapshot of the visible skills taken when it opens (stage 1),
 // the skills activated in it so far (stage 2), and the tools those bring
 // (stage 3). It never mixes two versions of a skill: when a visible skill

@@ -40,7 +40,7 @@ func (s *Session) activeSkills() ([]Skill, error) {
 }
 
 // ActiveTools returns the tools and MCP servers of the session's next
-// turn (seeds 001 and 002). When an activated skill declares
+// turn (docs/architecture.md, Sessions). When an activated skill declares
 // allowed-tools, the tools are the available ones that the activated
 // skills' (and their dependencies') allowed-tools, tool dependencies and
 // MCP dependencies name, plus the base tools; otherwise every available

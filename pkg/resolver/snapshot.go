@@ -20,7 +20,7 @@ const (
 	DiagPinDropped             = "pin-dropped"
 )
 
-// snapshot is stage 1 of seed 002's staged loading: the skills a session
+// snapshot is stage 1 of the staged loading (docs/architecture.md, Sessions): the skills a session
 // may see, fixed when it is built. It is immutable once built, so sessions
 // opened at the same revision with the same selection share one, and its
 // routing index is built at most once.

@@ -27,11 +27,11 @@ type ToolPolicy struct {
 // skills activated so far plus their skill-dependency closure; base are
 // tools the host always keeps.
 //
-// As in seed 001, when any activated skill declares allowed-tools the
+// When any activated skill declares allowed-tools the
 // policy is restricted to the union of the activated skills'
 // allowed-tools and tool dependencies, the tools of the MCP servers they
 // depend on (as "mcp__server", which admits every tool of that server, as
-// seed 002 injects dependencies once a skill is activated) and the base
+// dependencies come in once a skill is activated) and the base
 // tools. Otherwise nothing is restricted: a skill that says nothing about
 // tools does not take any away.
 func NewToolPolicy(activated []Skill, base []string) ToolPolicy {

@@ -8,7 +8,7 @@ import (
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
-// Defaults of Options (seed 004 §3.2 for the threshold and top-k).
+// Defaults of Options (docs/architecture.md, Routing).
 const (
 	// DefaultThreshold is the score a candidate needs to be selected,
 	// unless it is forced.
@@ -18,7 +18,7 @@ const (
 	// could be either, and the plan says so rather than guess.
 	DefaultMargin = 0.04
 	// DefaultTopK is how many skills lexical (and semantic) relevance
-	// alone recalls, as seed 004's semantic_top_k.
+	// alone recalls (semantic top-k in docs/architecture.md, Routing).
 	DefaultTopK = 3
 	// GenericTools ends every fallback chain: carry on without a skill.
 	GenericTools = "generic-tools"
@@ -41,7 +41,7 @@ const (
 	MaxVectorDims = 4096
 )
 
-// The weights of the score's components (seed 004); they add up to 1.
+// The weights of the score's components (docs/architecture.md, Routing); they add up to 1.
 const (
 	weightIntent    = 0.40
 	weightTrigger   = 0.20
@@ -207,7 +207,7 @@ type Breakdown struct {
 	// that a clear match reaches 1, or semantic similarity when better.
 	Intent float64 `json:"intent"`
 	// Trigger is 1 for a forced candidate, 0.9 for one recalled by a
-	// trigger and 0.6 otherwise, as in seed 004.
+	// trigger and 0.6 otherwise.
 	Trigger float64 `json:"trigger"`
 	// SuccessRate is (successes+1)/(runs+2): 0.5 for a skill never run.
 	SuccessRate float64 `json:"successRate"`
@@ -232,7 +232,7 @@ const (
 	DecisionNoneFound = "none"   // nothing was recalled
 )
 
-// Plan is seed 004's activation plan.
+// Plan is the activation plan (docs/architecture.md, Routing).
 type Plan struct {
 	// Primary is the ID of the skill to activate; "" when there is no
 	// clear choice (see Decision).
@@ -299,7 +299,7 @@ func routingText(s Skill) string {
 	return b.String()
 }
 
-// Route finds the skills a message needs, in two phases as seed 004
+// Route finds the skills a message needs, in two phases as docs/architecture.md
 // describes.
 //
 // Recall: the forced skill; skills whose triggers occur in the message;

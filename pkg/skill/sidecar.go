@@ -5,8 +5,8 @@ import (
 	"unicode/utf8"
 )
 
-// merge fills the fields SKILL.md left empty from skill.yaml (seed 004's
-// unified metadata). SKILL.md wins on conflict; a disagreement about the
+// merge fills the fields SKILL.md left empty from skill.yaml (the unified
+// metadata of docs/architecture.md). SKILL.md wins on conflict; a disagreement about the
 // name or the description is worth a warning, since agents see both.
 func (p *parser) merge(s *Skill, src []byte) {
 	if len(src) == 0 {

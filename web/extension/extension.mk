@@ -17,7 +17,8 @@ NODE_DEPS ?= node_modules/.installed
 
 EXT_SRC   := web/extension
 EXT_DIR   := $(BIN)/extension
-EXT_BUNDLE = node_modules/.bin/esbuild --bundle --format=iife --target=es2022 --log-level=warning
+# The scripts pass wasmURL: import.meta (the bridge's default) is empty in an IIFE.
+EXT_BUNDLE = node_modules/.bin/esbuild --bundle --format=iife --target=es2022 --log-level=warning --log-override:empty-import-meta=silent
 
 .PHONY: extension-build test-extension
 
