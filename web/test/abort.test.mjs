@@ -1,0 +1,65 @@
+// AbortSignal on calls, the media type of session reads and the code in
+// SkillfsError's message, directly and over a port with the "agent"
+// capability. test.wait (a test-build method) waits until its call is
+// cancelled and counts it, so the tests see that the module was told.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { BETA, BINARY, TEST_MS, b64, closePage, ev, freshDB, startBrowser, under, zip } from './helpers.mjs';
+
+/** @type {Awaited<ReturnType<typeof startBrowser>>} */
+let b;
+before(async () => {
+  b = await startBrowser();
+});
+after(async () => {
+  await b?.close();
+});
+
+const PACK = b64(zip(under('pack/beta/', BETA)));
+
+for (const kind of ['direct', 'port']) {
+  test(`${kind}: an aborted call rejects with the signal's reason and the module stops it`, { timeout: TEST_MS }, async (t) => {
+    const page = await b.openPage();
+    t.after(() => closePage(page));
+    const out = await ev(page, async ([db, kind, pack]) => {
+      const host = await T.load(db);
+      await host.registry.importZip(T.fromB64(pack));
+      let sk = host;
+      if (kind === 'port') {
+        const ch = new MessageChannel();
+        T.bridge.serveSkillfs(host, ch.port1, { capability: 'agent' });
+        sk = T.bridge.connectSkillfs(ch.port2);
+      }
+      const transport = sk.transport;
+      const ctl = new AbortController();
+      const waiting = T.outcome(transport.call('test.wait', {}, undefined, undefined, ctl.signal));
+      await new Promise((r) => setTimeout(r, 50));
+      ctl.abort();
+      const aborted = await waiting;
+      // The module counts the cancelled call once it has stopped it.
+      const until = Date.now() + 10_000;
+      while (!(globalThis.skillfsTestCancelled >= 1) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      const s = await sk.openSession({ contextId: 'abort' });
+      const pre = await T.outcome(s.catalog({ signal: AbortSignal.abort() }));
+      const logo = await s.readFile('/skills/beta/assets/logo.png');
+      const md = await s.readFile('/skills/beta/SKILL.md');
+      const escape = await T.outcome(s.readFile('/skills/beta/../../etc/passwd'));
+      return {
+        aborted, cancelled: globalThis.skillfsTestCancelled, pre,
+        logo: { mediaType: logo.mediaType, isText: logo.isText, bytes: Array.from(logo.bytes) },
+        md: { mediaType: md.mediaType, isText: md.isText },
+        escape,
+      };
+    }, [freshDB(`abort-${kind}`), kind, PACK]);
+    assert.equal(out.aborted.ok, false);
+    assert.equal(out.aborted.error.name, 'AbortError', JSON.stringify(out.aborted));
+    assert.equal(out.cancelled, 1, 'the module was told and stopped the call');
+    assert.equal(out.pre.ok, false);
+    assert.equal(out.pre.error.name, 'AbortError');
+    assert.deepEqual(out.logo, { mediaType: 'image/png', isText: false, bytes: Array.from(BINARY) });
+    assert.deepEqual(out.md, { mediaType: 'text/markdown; charset=utf-8', isText: true });
+    assert.equal(out.escape.error.code, 'PathRejected');
+    assert.match(out.escape.error.message, /^PathRejected \(dot-dot\): /, 'the message keeps the code');
+  });
+}
