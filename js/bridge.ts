@@ -533,7 +533,10 @@ export class Session {
     }
     return best;
   }
-  /** Level 2: a skill's instructions, by name or by location. */
+  /** Level 2: a skill's instructions, by name or by location: what the
+   * model calls. A disable-model-invocation skill is refused
+   * (PermissionDenied, reason "model-invocation-disabled"); the user's
+   * `invoke` still loads it. */
   activate(nameOrLocation: string, o?: CallOptions): Promise<SkillBlock> { return this.value("session.activate", { name: nameOrLocation }, o); }
   /** `/skill:name args`, `/name args` or `$name args`, as the user typed it. */
   invoke(text: string, o?: CallOptions): Promise<SkillBlock> { return this.value("session.invoke", { text }, o); }

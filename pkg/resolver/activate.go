@@ -42,9 +42,10 @@ type parsedSkill struct {
 
 // Activate activates a visible skill by name, id or location
 // ("/skills/<id>/SKILL.md" or "/skills/<id>/") and returns its block: the
-// automatic path, when the model picks a skill. Skills with
-// disable-model-invocation can be activated too; the catalog simply does
-// not offer them. A name is resolved as Index.Resolve resolves it: a name
+// automatic path, when the model picks a skill. A skill with
+// disable-model-invocation is refused (PermissionDenied, Reason
+// "model-invocation-disabled"), even one the user invoked already: the
+// model cannot load it, the user can through Invoke (seed 003). A name is resolved as Index.Resolve resolves it: a name
 // that matches several visible skills only in another case fails with
 // Conflict, Reason "ambiguous-name".
 func (s *Session) Activate(ctx context.Context, nameOrLocation string) (SkillBlock, error) {
@@ -65,6 +66,10 @@ func (s *Session) activateName(ctx context.Context, nameOrLocation string, ent *
 		return SkillBlock{}, err
 	}
 	ent.Skill, ent.Digest = id, sn.metas[id].Digest
+	if sn.metas[id].DisableModelInvocation {
+		return SkillBlock{}, &skillerr.Error{Code: skillerr.PermissionDenied, Reason: ReasonModelInvocationDisabled, Subject: id,
+			Msg: "this skill can only be invoked by the user (/skill:" + sn.metas[id].Name + "), not loaded by the model"}
+	}
 	return s.load(ctx, sn, id, "")
 }
 

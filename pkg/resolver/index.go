@@ -12,6 +12,10 @@ import (
 // error.
 const ReasonNotUserInvocable = "not-user-invocable"
 
+// ReasonModelInvocationDisabled is the Reason of Session.Activate's
+// PermissionDenied error for a skill with disable-model-invocation.
+const ReasonModelInvocationDisabled = "model-invocation-disabled"
+
 // Index holds a set of skills prepared for lookup and routing. Build one
 // per snapshot of the visible, enabled skills with NewIndex; it is
 // read-only afterwards, so one Index may serve concurrent calls.

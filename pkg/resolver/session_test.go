@@ -400,6 +400,11 @@ func TestInvoke(t *testing.T) {
 		if b, err := s.Invoke(ctx, "/deploy"); err != nil || b.ID != "deploy" {
 			t.Errorf("disable-model-invocation must not stop the user: %+v, %v", b, err)
 		}
+		// ...but the model cannot load it, even once the user has.
+		for _, name := range []string{"deploy", "/skills/deploy/SKILL.md"} {
+			_, err = s.Activate(ctx, name)
+			wantErr(t, "Activate of a disable-model-invocation skill", err, skillerr.PermissionDenied, ReasonModelInvocationDisabled)
+		}
 		if cat, _ := s.Catalog(ctx, CatalogOptions{}); contains(cat, "deploy") || !contains(cat, "internal") {
 			t.Errorf("catalog:\n%s", cat)
 		}

@@ -159,6 +159,8 @@ for (const kind of ['direct', 'port']) {
       commit: await s.invoke('/skill:commit-message api fix the login bug'),
       // disable-model-invocation: not in the catalog, but the user may invoke it.
       release: await s.invoke('$release-notes v1.2'),
+      // ...but the model cannot load it, even after the user did.
+      releaseByModel: await T.outcome(s.activate('release-notes')),
       notInvocation: await T.outcome(s.invoke('please write release notes')),
       status: await s.status(),
     }));
@@ -181,6 +183,7 @@ for (const kind of ['direct', 'port']) {
     assert.equal(out.release.arguments, 'v1.2');
     assert.match(out.release.content, /^<skill_content name="release-notes">\n# Release notes for v1\.2\n/);
     assert.match(out.release.content, /Put the version \(v1\.2\)/);
+    assertRejected(out.releaseByModel, { code: 'PermissionDenied', reason: 'model-invocation-disabled', subject: 'release-notes' });
     assertRejected(out.notInvocation, { code: 'InvalidArgument', reason: 'not-an-invocation', subject: 'please write release notes' });
     assert.deepEqual(out.status.activated, ['pdf-tools', 'commit-message', 'release-notes']);
   });
