@@ -97,6 +97,15 @@ export interface SkillMeta {
   costHint: string;
   parallelSafe: boolean;
   always: boolean;
+  model?: string;
+  /** "fork": run the skill in a sub-agent. */
+  context?: string;
+  agent?: string;
+  /** The frontmatter's hooks as written. */
+  hooks?: unknown;
+  license?: string;
+  compatibility?: string;
+  author?: string;
   diagnostics: Diagnostic[];
 }
 
@@ -204,6 +213,28 @@ export interface SkillBlock {
   alreadyActive: boolean;
   /** The raw arguments of an explicit invocation. */
   arguments?: string;
+  /** The frontmatter's fields for the host: it may fork a sub-agent
+   * (context "fork", agent), pick the model or run hooks. */
+  argumentHint?: string;
+  model?: string;
+  context?: string;
+  agent?: string;
+  hooks?: unknown;
+  license?: string;
+  compatibility?: string;
+  author?: string;
+}
+
+/** A skill the user may invoke by name, for a slash menu. */
+export interface Command {
+  id: string;
+  name: string;
+  description: string;
+  /** What the user types: "/skill:<name>". */
+  invocation: string;
+  argumentHint: string;
+  /** Only the user can run it: the model's activate refuses it. */
+  disableModelInvocation: boolean;
 }
 
 export interface ActiveTools {
@@ -538,6 +569,9 @@ export class Session {
    * (PermissionDenied, reason "model-invocation-disabled"); the user's
    * `invoke` still loads it. */
   activate(nameOrLocation: string, o?: CallOptions): Promise<SkillBlock> { return this.value("session.activate", { name: nameOrLocation }, o); }
+  /** The skills the user may invoke by name, sorted: a slash menu
+   * (disable-model-invocation ones included). */
+  commands(o?: CallOptions): Promise<Command[]> { return this.value("session.commands", {}, o); }
   /** `/skill:name args`, `/name args` or `$name args`, as the user typed it. */
   invoke(text: string, o?: CallOptions): Promise<SkillBlock> { return this.value("session.invoke", { text }, o); }
   /** Level 3: a file of a visible skill, "/skills/<id>/<path>". */

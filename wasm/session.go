@@ -92,6 +92,9 @@ var sessionMethods = map[string]method{
 	}) (result, error) {
 		return value(s.Activate(ctx, a.Name))
 	}),
+	"session.commands": sessionMethod(func(_ context.Context, s *resolver.Session, _ none) (result, error) {
+		return value(s.Commands())
+	}),
 	"session.invoke": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
 		Text string `json:"text"`
 	}) (result, error) {

@@ -72,10 +72,45 @@ type Meta struct {
 	CostHint               string       `json:"costHint"`
 	ParallelSafe           bool         `json:"parallelSafe"`
 	Always                 bool         `json:"always"`
+	HostFields
 	// Diagnostics are the warnings about this version: the lenient
 	// parser's, and the registry's own from its import ("renamed",
 	// "skill-dependency-missing").
 	Diagnostics []skill.Diagnostic `json:"diagnostics"`
+}
+
+// HostFields are the frontmatter fields a host acts on rather than the
+// model reads (seed 003, Claude's format): which model to use, whether to
+// fork a sub-agent (Context "fork") and which agent, hooks to run, and
+// the skill's license, compatibility and author to show. They are kept
+// as written; skillfs itself does nothing with them.
+type HostFields struct {
+	Model         string `json:"model,omitempty"`
+	Context       string `json:"context,omitempty"`
+	Agent         string `json:"agent,omitempty"`
+	License       string `json:"license,omitempty"`
+	Compatibility string `json:"compatibility,omitempty"`
+	Author        string `json:"author,omitempty"`
+	// Hooks is the frontmatter's hooks value as JSON, nil when absent.
+	Hooks json.RawMessage `json:"hooks,omitempty"`
+}
+
+// hostFieldsOf returns the HostFields of s.
+func hostFieldsOf(s *skill.Skill) HostFields {
+	h := HostFields{Model: s.Model, Context: s.Context, Agent: s.Agent,
+		License: s.License, Compatibility: s.Compatibility, Author: s.Author}
+	if s.Hooks != nil {
+		// skill keeps hooks as JSON-encodable values, bounded by the
+		// frontmatter's size.
+		h.Hooks, _ = json.Marshal(s.Hooks)
+	}
+	return h
+}
+
+// Clone returns a copy of h that shares no memory with it.
+func (h HostFields) Clone() HostFields {
+	h.Hooks = slices.Clone(h.Hooks)
+	return h
 }
 
 // Dependencies are what a skill needs besides itself (docs/architecture.md, Sessions): tools and
@@ -141,6 +176,7 @@ func (m *Meta) describe(id string, s *skill.Skill, diags []skill.Diagnostic, fil
 	m.CostHint = s.CostHint
 	m.ParallelSafe = s.ParallelSafe
 	m.Always = s.Always
+	m.HostFields = hostFieldsOf(s)
 	m.Diagnostics = append(make([]skill.Diagnostic, 0, len(diags)), diags...)
 }
 
@@ -157,6 +193,7 @@ func (m Meta) clone() Meta {
 	m.AntiTriggers = slices.Clone(m.AntiTriggers)
 	m.Arguments = slices.Clone(m.Arguments)
 	m.Diagnostics = slices.Clone(m.Diagnostics)
+	m.HostFields = m.HostFields.Clone()
 	if m.Origin != nil {
 		o := *m.Origin
 		m.Origin = &o

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
@@ -31,6 +32,11 @@ type SkillBlock struct {
 	AlreadyActive bool `json:"alreadyActive"`
 	// Arguments are the raw arguments of an explicit invocation.
 	Arguments string `json:"arguments,omitempty"`
+	// ArgumentHint and the host fields (model, context: fork, agent,
+	// hooks, license, compatibility, author) are the frontmatter's, for a
+	// host that forks a sub-agent, picks the model or runs hooks.
+	ArgumentHint string `json:"argumentHint,omitempty"`
+	registry.HostFields
 }
 
 // parsedSkill is what a version of a skill gives every activation: its
@@ -134,6 +140,7 @@ func (s *Session) load(ctx context.Context, sn *snapshot, id, args string) (Skil
 	return SkillBlock{
 		ID: id, Name: m.Name, Content: Block(sk, body, p.resources), BaseDir: sk.Dir(),
 		Resources: slices.Clone(p.resources), AlreadyActive: s.activate(id),
+		ArgumentHint: m.ArgumentHint, HostFields: m.HostFields.Clone(),
 	}, nil
 }
 

@@ -2,7 +2,9 @@ package resolver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -374,11 +376,25 @@ func TestInvoke(t *testing.T) {
 		var files []file
 		files = append(files, skillFiles("greet", "Greet $who in $1 at ${SKILL_DIR}: $ARGUMENTS", "arguments: [who, lang]")...)
 		files = append(files, skillFiles("plain", "No placeholders here.")...)
-		files = append(files, skillFiles("deploy", "Deploy it.", "disable-model-invocation: true")...)
+		files = append(files, skillFiles("deploy", "Deploy it.", "disable-model-invocation: true", `argument-hint: "<env>"`,
+			"model: opus", "context: fork", "agent: ops", "hooks: {PreToolUse: [{matcher: Bash}]}", "license: MIT",
+			"compatibility: git 2", "author: Ada")...)
 		files = append(files, skillFiles("internal", "Internal.", "user-invocable: false")...)
 		e.install(t, files...)
 		ctx := context.Background()
 		s := e.open(t, SessionOptions{})
+		cmds, err := s.Commands()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantCmds := []Command{
+			{ID: "deploy", Name: "deploy", Description: "Handles deploy tasks for the tests.", Invocation: "/skill:deploy", ArgumentHint: "<env>", DisableModelInvocation: true},
+			{ID: "greet", Name: "greet", Description: "Handles greet tasks for the tests.", Invocation: "/skill:greet"},
+			{ID: "plain", Name: "plain", Description: "Handles plain tasks for the tests.", Invocation: "/skill:plain"},
+		}
+		if !reflect.DeepEqual(cmds, wantCmds) {
+			t.Errorf("Commands() = %+v, want %+v", cmds, wantCmds)
+		}
 		for _, text := range []string{"/skill:greet Ada 'en gb'", "/greet Ada 'en gb'", "  $greet Ada 'en gb'"} {
 			b, err := s.Invoke(ctx, text)
 			if err != nil {
@@ -397,8 +413,15 @@ func TestInvoke(t *testing.T) {
 		if !a.AlreadyActive || a.Arguments != "" || a.ID != b.ID || a.Resources == nil {
 			t.Errorf("Activate after Invoke = %+v", a)
 		}
-		if b, err := s.Invoke(ctx, "/deploy"); err != nil || b.ID != "deploy" {
+		b, err = s.Invoke(ctx, "/deploy")
+		if err != nil || b.ID != "deploy" {
 			t.Errorf("disable-model-invocation must not stop the user: %+v, %v", b, err)
+		}
+		// The host's fields ride along with the block.
+		wantHost := registry.HostFields{Model: "opus", Context: "fork", Agent: "ops", License: "MIT", Compatibility: "git 2",
+			Author: "Ada", Hooks: json.RawMessage(`{"PreToolUse":[{"matcher":"Bash"}]}`)}
+		if !reflect.DeepEqual(b.HostFields, wantHost) || b.ArgumentHint != "<env>" {
+			t.Errorf("deploy's host fields = %+v, %q", b.HostFields, b.ArgumentHint)
 		}
 		// ...but the model cannot load it, even once the user has.
 		for _, name := range []string{"deploy", "/skills/deploy/SKILL.md"} {

@@ -161,13 +161,14 @@ for (const kind of ['direct', 'port']) {
       release: await s.invoke('$release-notes v1.2'),
       // ...but the model cannot load it, even after the user did.
       releaseByModel: await T.outcome(s.activate('release-notes')),
+      commands: await s.commands(),
       notInvocation: await T.outcome(s.invoke('please write release notes')),
       status: await s.status(),
     }));
     const body = sampleText('pdf-tools/SKILL.md').split('\n---\n')[1];
     assert.deepEqual(out.byName, {
       id: 'pdf-tools', name: 'pdf-tools', baseDir: '/skills/pdf-tools/', resources: ['references/forms.md', 'scripts/extract.py'],
-      alreadyActive: false,
+      alreadyActive: false, license: 'Apache-2.0',
       content: `<skill_content name="pdf-tools">\n${body.trimEnd()}\n\nSkill directory: /skills/pdf-tools/\n`
         + 'Relative paths in this skill are relative to the skill directory.\n\n'
         + '<skill_resources>\n  <file>references/forms.md</file>\n  <file>scripts/extract.py</file>\n</skill_resources>\n</skill_content>',
@@ -183,6 +184,13 @@ for (const kind of ['direct', 'port']) {
     assert.equal(out.release.arguments, 'v1.2');
     assert.match(out.release.content, /^<skill_content name="release-notes">\n# Release notes for v1\.2\n/);
     assert.match(out.release.content, /Put the version \(v1\.2\)/);
+    // The slash menu: every user-invocable skill (not citation-style),
+    // release-notes included, with its argument hint.
+    assert.deepEqual(out.commands.map((c) => c.invocation), ALL.filter((id) => id !== 'citation-style').map((id) => `/skill:${id}`));
+    assert.deepEqual(out.commands.find((c) => c.id === 'release-notes'), {
+      id: 'release-notes', name: 'release-notes', invocation: '/skill:release-notes', argumentHint: '<version>',
+      description: 'Draft release notes from the merged pull requests since the last tag.', disableModelInvocation: true });
+    assert.equal(out.commit.argumentHint, '[scope] [summary]');
     assertRejected(out.releaseByModel, { code: 'PermissionDenied', reason: 'model-invocation-disabled', subject: 'release-notes' });
     assertRejected(out.notInvocation, { code: 'InvalidArgument', reason: 'not-an-invocation', subject: 'please write release notes' });
     assert.deepEqual(out.status.activated, ['pdf-tools', 'commit-message', 'release-notes']);

@@ -1,0 +1,33 @@
+package resolver
+
+// Command is a skill the user may invoke by name, as a slash menu shows
+// it.
+type Command struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Invocation is what the user types: "/skill:<name>".
+	Invocation   string `json:"invocation"`
+	ArgumentHint string `json:"argumentHint"`
+	// DisableModelInvocation says only the user can run the skill: the
+	// catalog leaves it out and Activate refuses it.
+	DisableModelInvocation bool `json:"disableModelInvocation"`
+}
+
+// Commands lists the session's visible skills that the user may invoke
+// by name (not user-invocable: false), disable-model-invocation ones
+// included, sorted by name and then id: a host's slash menu.
+func (s *Session) Commands() ([]Command, error) {
+	sn, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	order := sortedOrder(sn.skills, func(k Skill) bool { return k.UserInvocable })
+	out := make([]Command, 0, len(order))
+	for _, i := range order {
+		k := sn.skills[i]
+		out = append(out, Command{ID: k.ID, Name: k.Name, Description: k.Description, Invocation: "/skill:" + k.Name,
+			ArgumentHint: sn.metas[k.ID].ArgumentHint, DisableModelInvocation: k.DisableModelInvocation})
+	}
+	return out, nil
+}
