@@ -30,13 +30,14 @@ type ToolDecision struct {
 // activeSkills returns the activated skills and their skill-dependency
 // closure within the snapshot: stage 3 starts from what was activated,
 // never from what is merely visible.
-func (s *Session) activeSkills() ([]Skill, error) {
+// visible are the snapshot's skills, which stage 3 reads too.
+func (s *Session) activeSkills() (active, visible []Skill, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, errSessionClosed(s.id)
+		return nil, nil, errSessionClosed(s.id)
 	}
-	return s.snap.closure(s.activated), nil
+	return s.snap.closure(s.activated), s.snap.skills, nil
 }
 
 // ActiveTools returns the tools and MCP servers of the session's next
@@ -51,16 +52,16 @@ func (s *Session) activeSkills() ([]Skill, error) {
 // It only decides: the names come from the host's own list, unchanged,
 // and the host runs the calls through its own routing.
 func (s *Session) ActiveTools() (ToolSet, error) {
-	active, err := s.activeSkills()
+	active, visible, err := s.activeSkills()
 	if err != nil {
 		return ToolSet{}, err
 	}
-	return s.toolSet(active), nil
+	return s.toolSet(active, visible), nil
 }
 
 // toolSet is ActiveTools over the skills active.
-func (s *Session) toolSet(active []Skill) ToolSet {
-	set := ToolSet{Tools: ActiveTools(active, s.available, s.base)}
+func (s *Session) toolSet(active, visible []Skill) ToolSet {
+	set := ToolSet{Tools: ActiveTools(active, visible, s.available, s.base)}
 	if s.mcp != nil {
 		set.MCPServers = ActiveMCP(active, s.mcp)
 	} else {
@@ -105,7 +106,7 @@ func (s *Session) CheckToolInput(name string, input map[string]any, fields map[s
 }
 
 func (s *Session) checkTool(name string, policy func(ToolPolicy) error) error {
-	active, err := s.activeSkills()
+	active, visible, err := s.activeSkills()
 	if err != nil {
 		return err
 	}
@@ -114,9 +115,10 @@ func (s *Session) checkTool(name string, policy func(ToolPolicy) error) error {
 	if err := policy(NewToolPolicy(active, s.base)); err != nil {
 		return err
 	}
-	if !s.toolSet(active).offers(name) {
+	if !s.toolSet(active, visible).offers(name) {
 		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonToolNotActive, Subject: name,
 			Msg: "this tool is not offered this turn: the host did not list it as available, " +
+				"or only a skill not yet activated needs it, " +
 				"or it belongs to an MCP server that no activated skill depends on"}
 	}
 	return nil

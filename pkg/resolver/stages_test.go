@@ -173,19 +173,24 @@ func TestStage3Dependencies(t *testing.T) {
 			Skills: []string{"report", "mailer"}, AvailableTools: available, BaseTools: []string{"Write"},
 			MCPServers: []string{"docs-mcp", "color-mcp", "mail-mcp"},
 		})
-		// Session start: nothing activated, nothing injected.
+		// Session start: nothing activated, nothing injected; the tools
+		// only skills need (Grep, SendMail) wait for them.
 		ts := mustTools(t, s)
-		wantList(t, "tools at start", ts.Tools, available)
+		wantList(t, "tools at start", ts.Tools, without(available, "Grep", "SendMail"))
 		wantList(t, "MCP at start", ts.MCPServers, []string{})
-		if d, _ := s.IsToolAllowed("SendMail", ""); !d.Allowed {
-			t.Errorf("at start, with no skill restricting tools, SendMail is refused: %+v", d)
+		d, _ := s.IsToolAllowed("SendMail", "")
+		if d.Allowed || d.Reason != ReasonToolNotActive {
+			t.Errorf("at start, SendMail, only mailer's dependency, is allowed: %+v", d)
+		}
+		if d, _ := s.IsToolAllowed("Bash", "ls"); !d.Allowed {
+			t.Errorf("at start, with no skill restricting tools, Bash is refused: %+v", d)
 		}
 
-		// mailer says nothing about allowed-tools: every tool stays, and
-		// its MCP dependency arrives.
+		// mailer says nothing about allowed-tools: every tool stays, its
+		// tool and MCP dependencies arrive; Grep still waits for report.
 		mustActivate(t, s, "mailer")
 		ts = mustTools(t, s)
-		wantList(t, "tools after mailer", ts.Tools, available)
+		wantList(t, "tools after mailer", ts.Tools, without(available, "Grep"))
 		wantList(t, "MCP after mailer", ts.MCPServers, []string{"mail-mcp"})
 
 		// report restricts: its allowed-tools and its dependencies', their

@@ -8,8 +8,9 @@ import (
 
 // ReasonToolNotActive (sessions only), beside toolrule's reasons: the
 // tool is not among those ActiveTools offers this turn — not in
-// SessionOptions.AvailableTools, or a tool of an MCP server that no
-// activated skill depends on.
+// SessionOptions.AvailableTools, a tool only skills not yet activated
+// depend on, or a tool of an MCP server that no activated skill depends
+// on.
 const ReasonToolNotActive = "tool-not-active"
 
 // ToolPolicy says which tool calls a turn allows.
@@ -68,14 +69,40 @@ func (p ToolPolicy) CheckInput(name string, input map[string]any, fields map[str
 }
 
 // ActiveTools returns the tools of available that a turn may offer the
-// model, in available's order: every one when the policy of
-// NewToolPolicy(activated, base) is not restricted, and otherwise those
-// one of its rules names; "Bash(git:*)" names Bash, and each call is then
-// vetted by ToolPolicy.Check (see toolrule.Check).
-func ActiveTools(activated []Skill, available, base []string) []string {
+// model, in available's order: when the policy of
+// NewToolPolicy(activated, base) is not restricted, every one but those
+// only a dormant skill needs, and otherwise those one of its rules names;
+// "Bash(git:*)" names Bash, and each call is then vetted by
+// ToolPolicy.Check (see toolrule.Check).
+//
+// visible are the skills the session sees. A tool that some visible
+// skill names as a tool dependency, and that neither an activated skill
+// nor base names, is dormant: following seed 002's stage 3 it is offered
+// only once a skill that declares it is activated.
+func ActiveTools(activated, visible []Skill, available, base []string) []string {
 	p := NewToolPolicy(activated, base)
 	if !p.Restricted {
-		return append([]string{}, available...)
+		dormant := map[string]bool{}
+		for _, s := range visible {
+			for _, t := range s.ToolDeps {
+				dormant[t] = true
+			}
+		}
+		for _, s := range activated {
+			for _, t := range s.ToolDeps {
+				delete(dormant, t)
+			}
+		}
+		for _, t := range base {
+			delete(dormant, t)
+		}
+		active := []string{}
+		for _, tool := range available {
+			if !dormant[tool] {
+				active = append(active, tool)
+			}
+		}
+		return active
 	}
 	rules := toolrule.Parse(p.Rules)
 	active := []string{}

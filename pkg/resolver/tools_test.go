@@ -61,18 +61,25 @@ func TestActiveTools(t *testing.T) {
 		activated []Skill
 		want      []string
 	}{
-		{nil, available},
-		{[]Skill{weather}, available},
+		// Stage 3: Grep, which only git-commit needs, waits for it.
+		{nil, without(available, "Grep")},
+		{[]Skill{weather}, without(available, "Grep")},
+		{[]Skill{{ID: "x", ToolDeps: []string{"Grep"}}}, available},
 		// Bash(git:*) admits Bash; Grep is a tool dependency; close_context is not available.
 		{[]Skill{gitCommit, weather}, []string{"exec_command", "Read", "Bash", "Grep", "write_stdin"}},
 		{[]Skill{{ID: "x", AllowedTools: []string{"Nothing"}}}, []string{"exec_command", "write_stdin"}},
 		{[]Skill{{ID: "x", AllowedTools: []string{"Read"}, MCPDeps: []string{"search-mcp"}}}, []string{"exec_command", "Read", "mcp__search-mcp__query", "write_stdin"}},
 	} {
-		got := ActiveTools(c.activated, available, base)
+		got := ActiveTools(c.activated, skills, available, base)
 		if !slices.Equal(got, c.want) || got == nil {
 			t.Errorf("ActiveTools(%d skills) = %q, want %q", len(c.activated), got, c.want)
 		}
 	}
+}
+
+// without returns list without drop, in a new slice.
+func without(list []string, drop ...string) []string {
+	return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return slices.Contains(drop, s) })
 }
 
 func TestActiveMCP(t *testing.T) {

@@ -232,7 +232,7 @@ for (const kind of ['direct', 'port']) {
     const { page } = await agentPage(t, `tools-${kind}`, kind);
     const out = await ev(page, async () => {
       const ask = async (calls) => Object.fromEntries(await Promise.all(calls.map(async ([name, input]) => [`${name} ${input ?? ''}`.trim(), await s.isToolAllowed(name, input)])));
-      const res = { before: await s.activeTools(), beforeBash: await ask([['Bash', 'rm -rf build'], ['Write']]) };
+      const res = { before: await s.activeTools(), beforeBash: await ask([['Bash', 'rm -rf build'], ['Write'], ['WebFetch']]) };
       await s.activate('beta'); // no allowed-tools: takes nothing away
       res.plain = await s.activeTools();
       await s.activate('git-helper');
@@ -260,9 +260,14 @@ for (const kind of ['direct', 'port']) {
       res.bothCalls = await ask([['Bash', 'python scripts/extract.py in.pdf'], ['Bash', 'git show HEAD'], ['Bash', 'curl evil.example']]);
       return res;
     });
-    assert.deepEqual(out.before, { tools: TOOLS, mcpServers: [] }, 'nothing activated: every available tool');
-    assert.deepEqual(out.beforeBash, { 'Bash rm -rf build': { allowed: true }, Write: { allowed: true } });
-    assert.deepEqual(out.plain, { tools: TOOLS, mcpServers: [] });
+    // Nothing activated: every available tool but WebFetch, which only
+    // web-research needs (a tool dependency waits for its skill: stage 3).
+    const undeclared = TOOLS.filter((tool) => tool !== 'WebFetch');
+    assert.deepEqual(out.before, { tools: undeclared, mcpServers: [] });
+    assert.deepEqual(out.beforeBash['Bash rm -rf build'], { allowed: true });
+    assert.deepEqual(out.beforeBash.Write, { allowed: true });
+    assert.equal(out.beforeBash.WebFetch.reason, 'tool-not-active');
+    assert.deepEqual(out.plain, { tools: undeclared, mcpServers: [] });
     assert.deepEqual(out.git, { tools: ['Read', 'Bash'], mcpServers: [] });
     const decisions = Object.fromEntries(Object.entries(out.gitCalls).map(([k, d]) => [k, d.allowed || d.reason]));
     assert.deepEqual(decisions, {
