@@ -572,6 +572,9 @@ export class Session {
   /** The skills the user may invoke by name, sorted: a slash menu
    * (disable-model-invocation ones included). */
   commands(o?: CallOptions): Promise<Command[]> { return this.value("session.commands", {}, o); }
+  /** The blocks of the skills with `always: true`, which belong in every
+   * turn's prompt; activates them. */
+  always(o?: CallOptions): Promise<SkillBlock[]> { return this.value("session.always", {}, o); }
   /** `/skill:name args`, `/name args` or `$name args`, as the user typed it. */
   invoke(text: string, o?: CallOptions): Promise<SkillBlock> { return this.value("session.invoke", { text }, o); }
   /** Level 3: a file of a visible skill, "/skills/<id>/<path>". */

@@ -95,6 +95,9 @@ var sessionMethods = map[string]method{
 	"session.commands": sessionMethod(func(_ context.Context, s *resolver.Session, _ none) (result, error) {
 		return value(s.Commands())
 	}),
+	"session.always": sessionMethod(func(ctx context.Context, s *resolver.Session, _ none) (result, error) {
+		return value(s.Always(ctx))
+	}),
 	"session.invoke": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
 		Text string `json:"text"`
 	}) (result, error) {

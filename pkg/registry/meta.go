@@ -80,7 +80,7 @@ type Meta struct {
 }
 
 // HostFields are the frontmatter fields a host acts on rather than the
-// model reads (seed 003, Claude's format): which model to use, whether to
+// model reads (Claude Code's format; docs/architecture.md): which model to use, whether to
 // fork a sub-agent (Context "fork") and which agent, hooks to run, and
 // the skill's license, compatibility and author to show. They are kept
 // as written; skillfs itself does nothing with them.

@@ -1,5 +1,7 @@
 package resolver
 
+import "context"
+
 // Command is a skill the user may invoke by name, as a slash menu shows
 // it.
 type Command struct {
@@ -28,6 +30,28 @@ func (s *Session) Commands() ([]Command, error) {
 		k := sn.skills[i]
 		out = append(out, Command{ID: k.ID, Name: k.Name, Description: k.Description, Invocation: "/skill:" + k.Name,
 			ArgumentHint: sn.metas[k.ID].ArgumentHint, DisableModelInvocation: k.DisableModelInvocation})
+	}
+	return out, nil
+}
+
+// Always returns the blocks of the session's visible skills with
+// always: true, sorted by name and then id, and activates them: seed
+// 004's skills that belong in every turn, whatever the model picks. A
+// host calls it each turn, as it builds the prompt; AlreadyActive tells
+// it which blocks it holds already.
+func (s *Session) Always(ctx context.Context) ([]SkillBlock, error) {
+	sn, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	order := sortedOrder(sn.skills, func(k Skill) bool { return sn.metas[k.ID].Always })
+	out := make([]SkillBlock, 0, len(order))
+	for _, i := range order {
+		b, err := s.load(ctx, sn, sn.skills[i].ID, "")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
 	}
 	return out, nil
 }
