@@ -52,9 +52,11 @@ for (const [fn, label] of [['aiSdkRun', 'AI SDK'], ['openaiAgentsRun', 'OpenAI A
     // The catalog reached the system prompt of the first call.
     assert.match(r.systems[0], /<available_skills>[\s\S]*pdf-tools[\s\S]*<\/available_skills>/);
     assert.match(r.systems[0], /load_skill/);
-    // Before a skill is loaded every host tool is offered; after pdf-tools
-    // (Read Bash(python:*)), Bash and skillfs's own tools, not WebFetch.
-    assert.deepEqual([...r.offered[0]].sort(), ['Bash', 'WebFetch', 'load_skill', 'read_skill_file']);
+    // Before a skill is loaded every host tool is offered but WebFetch, which
+    // only web-research's tool_dependencies name (stage 3: it waits for a
+    // skill that declares it); after pdf-tools (Read Bash(python:*)), Bash
+    // and skillfs's own tools.
+    assert.deepEqual([...r.offered[0]].sort(), ['Bash', 'load_skill', 'read_skill_file']);
     assert.deepEqual([...r.offered.at(-1)].sort(), ['Bash', 'load_skill', 'read_skill_file']);
 
     const [load, read, bash, webFetch, curl, escape] = r.results;
