@@ -34,25 +34,12 @@ export interface SkillToolDefinition {
   execute(input: unknown, o?: CallOptions): Promise<string>;
 }
 
-/** How a tool's structured input becomes the string allowed-tools
- * patterns (`Bash(git diff:*)`) are matched against: the name of the
- * field, or a function. */
+/** Which field of a tool's structured input its allowed-tools specifiers
+ * (`Bash(git diff:*)`) are about, over the module's defaults (Claude Code's
+ * tools: Bash→command, Read/Write/Edit→file_path, Grep/LS→path,
+ * Glob→pattern, WebFetch→url, WebSearch→query): the field's name, or a
+ * function that makes the string from the input. */
 export type FieldMap = Record<string, string | ((input: Record<string, unknown>) => string | undefined)>;
-
-/** The fields the common tool names are checked on (Claude Code's names).
- * A tool that is not here is checked by name alone. */
-export const defaultFieldMap: FieldMap = {
-  Bash: "command",
-  Read: "file_path",
-  Write: "file_path",
-  Edit: "file_path",
-  MultiEdit: "file_path",
-  NotebookEdit: "notebook_path",
-  Glob: "pattern",
-  Grep: "pattern",
-  WebFetch: "url",
-  WebSearch: "query",
-};
 
 export interface SkillsAgentOptions extends CallOptions {
   /** The conversation or tab; pins are kept per context. */
@@ -65,7 +52,7 @@ export interface SkillsAgentOptions extends CallOptions {
   skills?: string[];
   /** How the catalog is written; 8,000 characters by default. */
   catalog?: Omit<CatalogOptions, "signal">;
-  /** Overrides and additions to defaultFieldMap. */
+  /** Overrides and additions to the module's field defaults. */
   fields?: FieldMap;
   /** The names of skillfs's own tools. */
   toolNames?: { load?: string; read?: string };
@@ -113,7 +100,10 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
   const load = opts.toolNames?.load ?? "load_skill";
   const read = opts.toolNames?.read ?? "read_skill_file";
   const own = [load, read];
-  const fields = { ...defaultFieldMap, ...opts.fields };
+  // Field names go to the module, which reads the input itself; a
+  // function's string is checked as the call's input.
+  const fieldNames: Record<string, string> = {};
+  for (const [tool, f] of Object.entries(opts.fields ?? {})) if (typeof f === "string") fieldNames[tool] = f;
   // skillfs's tools must be both available and base: a tool that is only
   // available vanishes from the active list as soon as a skill with
   // allowed-tools is loaded, and the model could load no other.
@@ -194,19 +184,22 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
     },
     async check(toolName, input, o) {
       if (own.includes(toolName)) return { allowed: true, message: "" };
-      const field = fields[toolName];
-      let arg: string | undefined = "";
+      const field = opts.fields?.[toolName];
+      let arg: string | Record<string, unknown>;
       if (typeof input === "string") arg = input;
-      else if (field !== undefined) {
-        const obj = (input ?? {}) as Record<string, unknown>;
-        arg = typeof field === "function" ? field(obj) : typeof obj[field] === "string" ? (obj[field] as string) : undefined;
-      }
-      if (arg === undefined) {
-        // A field that is missing would be checked as "": refuse instead.
-        const err = new SkillfsError(`the input has no ${typeof field === "string" ? `"${field}" ` : ""}string to check`, "InvalidArgument", "input-field", toolName);
-        return { allowed: false, code: err.code, reason: err.reason, message: `${err.message}. Call ${toolName} again with the input its schema asks for.` };
-      }
-      const d = await session.isToolAllowed(toolName, arg, o);
+      else if (typeof input !== "object" || input === null || Array.isArray(input)) {
+        const err = new SkillfsError("the input must be a JSON object", "InvalidArgument", "", toolName);
+        return { allowed: false, code: err.code, message: `${err.message}. Call ${toolName} again with the input its schema asks for.` };
+      } else if (typeof field === "function") {
+        const made = field(input as Record<string, unknown>);
+        // A string that cannot be made would be checked as "": refuse instead.
+        if (made === undefined) {
+          const err = new SkillfsError("the input has no string to check", "InvalidArgument", "input-field", toolName);
+          return { allowed: false, code: err.code, reason: err.reason, message: `${err.message}. Call ${toolName} again with the input its schema asks for.` };
+        }
+        arg = made;
+      } else arg = input as Record<string, unknown>;
+      const d = await session.isToolAllowed(toolName, arg, { fields: fieldNames, signal: o?.signal });
       if (d.allowed) return { allowed: true, message: "" };
       const active = (await activeTools(o)).filter((t) => !own.includes(t));
       const err = new SkillfsError(d.message ?? "not allowed", "ToolNotAllowed", d.reason ?? "", toolName);

@@ -153,14 +153,19 @@ test('the content script is an agent: sessions work, the registry is refused', {
   // The host scoped the page's context to its origin.
   assert.equal(out.contextId.value, `${out.origin} page:${page.url()}`, j(out.contextId));
 
-  // Level 1: the catalog lists the sample skills the model may see.
-  assert.equal(out.catalog.ok, true, j(out.catalog));
-  const catalog = out.catalog.value;
-  assert.match(catalog, /^<available_skills>/);
+  // Level 1: the adapter's instructions hold the catalog of the sample
+  // skills the model may see, and how to use the two tools.
+  assert.equal(out.turn.ok, true, j(out.turn));
+  const { instructions, activeTools: firstTools } = out.turn.value;
+  assert.match(instructions, /^<available_skills>/);
   for (const id of ['citation-style', 'commit-message', 'pdf-tools', 'web-research']) {
-    assert.ok(catalog.includes(`/skills/${id}/SKILL.md`), `catalog lacks ${id}:\n${catalog}`);
+    assert.ok(instructions.includes(`/skills/${id}/SKILL.md`), `catalog lacks ${id}:\n${instructions}`);
   }
-  assert.doesNotMatch(catalog, /release-notes/, 'disable-model-invocation keeps release-notes out');
+  assert.doesNotMatch(instructions, /release-notes/, 'disable-model-invocation keeps release-notes out');
+  assert.match(instructions, /call load_skill with its name/);
+  // Before a skill is loaded: every host tool but WebFetch, which only
+  // web-research's tool_dependencies name (it waits for that skill).
+  assert.deepEqual([...firstTools].sort(), ['Bash', 'Read', 'WebSearch', 'Write', 'load_skill', 'read_skill_file']);
 
   // /skill:name args: the block with the arguments substituted.
   assert.equal(out.invoke.ok, true, j(out.invoke));
@@ -173,14 +178,32 @@ test('the content script is an agent: sessions work, the registry is refused', {
   assert.match(block.content, /Scope: api\. What the user said the change does: fix\n/);
   assert.doesNotMatch(block.content, /\$scope|\$summary|\$ARGUMENTS/);
 
-  // Level 3: a reference file, byte for byte.
+  // The model's load_skill call, then a reference file byte for byte
+  // through read_skill_file; an escape answers with its code, as text.
+  assert.equal(out.load.ok, true, j(out.load));
+  assert.match(out.load.value, /<skill_content name="pdf-tools">/);
   assert.equal(out.reference.ok, true, j(out.reference));
   assert.equal(out.reference.value, readFileSync(join(SAMPLE, 'pdf-tools/references/forms.md'), 'utf8'));
+  assert.equal(out.escape.ok, true, j(out.escape));
+  assert.match(out.escape.value, /^Error: PathRejected \(/, out.escape.value);
 
-  // Tools narrowed by commit-message's allowed-tools (Read, Bash(git …)).
+  // Tools narrowed by the loaded skills' allowed-tools: commit-message
+  // (Read, Bash(git diff:*), Bash(git status:*)) and pdf-tools (Read, Bash(python:*)).
   assert.equal(out.activeTools.ok, true, j(out.activeTools));
-  assert.ok(out.activeTools.value.tools.includes('Read'), j(out.activeTools.value));
-  assert.ok(!out.activeTools.value.tools.includes('WebSearch'), j(out.activeTools.value));
+  assert.deepEqual([...out.activeTools.value].sort(), ['Bash', 'Read', 'load_skill', 'read_skill_file']);
+
+  // Every call checked on its structured input, by the module.
+  assert.equal(out.checks.ok, true, j(out.checks));
+  const c = out.checks.value;
+  assert.equal(c.gitDiff.allowed, true, j(c.gitDiff));
+  assert.equal(c.python.allowed, true, j(c.python));
+  assert.equal(c.pipeToShell.allowed, false, j(c.pipeToShell));
+  assert.equal(c.pipeToShell.code, 'ToolNotAllowed');
+  assert.match(c.pipeToShell.message, /Bash was not run/);
+  assert.equal(c.noCommand.allowed, false, 'a missing command is refused, not checked as ""');
+  assert.equal(c.noCommand.reason, 'input-field-missing', j(c.noCommand));
+  assert.equal(c.webSearch.allowed, false, j(c.webSearch));
+  assert.equal(c.webSearch.code, 'ToolNotAllowed');
 
   // Managing skills is refused to an agent, by the host.
   assert.equal(out.registryList.ok, false, `registry.list() was allowed: ${j(out.registryList)}`);
@@ -311,8 +334,8 @@ test('when Chrome stops the idle worker, a content script wakes it and the side 
     // calls wait while the module loads (the worker holds them).
     const again = await agentRun('after-stop');
     assert.equal(again.state, 'done', j(again.out));
-    assert.equal(again.out.catalog.ok, true, j(again.out.catalog));
-    assert.match(again.out.catalog.value, /\/skills\/pdf-tools\/SKILL\.md/);
+    assert.equal(again.out.turn.ok, true, j(again.out.turn));
+    assert.match(again.out.turn.value.instructions, /\/skills\/pdf-tools\/SKILL\.md/);
     assert.equal(again.out.reference.ok, true, j(again.out.reference));
     assert.equal(again.out.registryList.error?.code, 'PermissionDenied', j(again.out.registryList));
     assert.equal(states.at(-1), 'running', `worker states: ${states.join(' ')}`);
