@@ -58,8 +58,23 @@ export interface Dependencies {
   skills: string[];
 }
 
+/** The frontmatter's fields for the host, in SkillMeta and SkillBlock: it
+ * may fork a sub-agent (context "fork", agent), pick the model or run
+ * hooks. */
+export interface HostFields {
+  model?: string;
+  /** "fork": run the skill in a sub-agent. */
+  context?: string;
+  agent?: string;
+  /** The frontmatter's hooks as written. */
+  hooks?: unknown;
+  license?: string;
+  compatibility?: string;
+  author?: string;
+}
+
 /** The registry's record of an installed skill. */
-export interface SkillMeta {
+export interface SkillMeta extends HostFields {
   id: string;
   name: string;
   description: string;
@@ -97,15 +112,6 @@ export interface SkillMeta {
   costHint: string;
   parallelSafe: boolean;
   always: boolean;
-  model?: string;
-  /** "fork": run the skill in a sub-agent. */
-  context?: string;
-  agent?: string;
-  /** The frontmatter's hooks as written. */
-  hooks?: unknown;
-  license?: string;
-  compatibility?: string;
-  author?: string;
   diagnostics: Diagnostic[];
 }
 
@@ -202,7 +208,7 @@ export interface Embedder {
 }
 
 /** A skill's instructions, ready for the prompt. */
-export interface SkillBlock {
+export interface SkillBlock extends HostFields {
   id: string;
   name: string;
   /** The skill_content block: body, base directory and resource list. */
@@ -213,16 +219,7 @@ export interface SkillBlock {
   alreadyActive: boolean;
   /** The raw arguments of an explicit invocation. */
   arguments?: string;
-  /** The frontmatter's fields for the host: it may fork a sub-agent
-   * (context "fork", agent), pick the model or run hooks. */
   argumentHint?: string;
-  model?: string;
-  context?: string;
-  agent?: string;
-  hooks?: unknown;
-  license?: string;
-  compatibility?: string;
-  author?: string;
 }
 
 /** A skill the user may invoke by name, for a slash menu. */
