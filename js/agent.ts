@@ -70,7 +70,7 @@ export interface ToolCheck {
 
 /** What one turn needs: computed once per turn (a model call or a run). */
 export interface SkillsTurn {
-  /** The catalog, how to use the tools, and the pinned skills' blocks. */
+  /** The catalog, how to use the tools, and the blocks of the pinned and always: true skills. */
   instructions: string;
   /** The names of the tools this turn may offer: skillfs's own and the
    * host's that the active skills allow. */
@@ -169,7 +169,10 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
     async turn(o) {
       const status = await session.status(o);
       if (status.stale) await session.refresh(o);
-      const [catalog, pinned, active] = await Promise.all([session.catalog({ ...opts.catalog, signal: o?.signal }), session.turn(o), activeTools(o)]);
+      // turn() first: it activates the pinned and always: true skills,
+      // whose tools the active tools then include.
+      const pinned = await session.turn(o);
+      const [catalog, active] = await Promise.all([session.catalog({ ...opts.catalog, signal: o?.signal }), activeTools(o)]);
       const parts = [];
       if (catalog) {
         parts.push(

@@ -327,6 +327,53 @@ export interface RouteOptions extends CallOptions {
   margin?: number;
 }
 
+/** What the agent does next in a plan run (seed 004's fallback state
+ * machine): activate `skill` and do the task with it, do it with the
+ * host's own tools ("generic-tools"), or stop ("done", with `result`). */
+export interface PlanStep {
+  kind: "skill" | "generic-tools" | "done";
+  /** The skill's id, for kind "skill". */
+  skill?: string;
+  /** 1, or 2 when the step is tried again after a retryable failure. */
+  attempt: number;
+  /** The run's state: "running", or "success"/"exit" once done. */
+  state: "running" | "success" | "exit";
+  /** How a finished run ended. */
+  result?: "success" | "failed";
+  /** How many retries the run has left (2 at the start). */
+  repairBudget: number;
+}
+
+/** One change of a run's state; each is in the audit log too. */
+export interface PlanTransition {
+  from: "selected" | "running" | "success" | "retryable_failure" | "fatal_failure" | "fallback" | "exit";
+  to: PlanTransition["from"];
+  /** The skill (or "generic-tools") the run was on. */
+  skill?: string;
+  /** The code and reason of the failure that caused it. */
+  code?: string;
+  reason?: string;
+}
+
+export interface PlanRun {
+  /** The run's id, for advance. */
+  run: string;
+  plan: RoutePlan;
+  step: PlanStep;
+  /** The transitions this call made, in order. */
+  transitions: PlanTransition[];
+}
+
+/** What the agent reports of the step it took. A failure's `code` (a
+ * SkillfsError's code, or the host tool's own) decides whether the step is
+ * retried: PermissionDenied, SkillNotFound, NotVisible, Disabled,
+ * InvalidManifest, InvalidArchive, InvalidArgument, PathRejected, NotText,
+ * TooLarge and ToolNotAllowed never are; any other code, or none, once. */
+export interface StepOutcome {
+  outcome: "success" | "failed";
+  error?: { code: string; reason?: string };
+}
+
 export interface SessionStatus {
   session: string;
   contextId: string;
@@ -488,7 +535,7 @@ export interface AuditEntry {
   time: string;
   contextId: string;
   session: string;
-  kind: "activate" | "invoke" | "read";
+  kind: "activate" | "invoke" | "read" | "turn" | "plan";
   skill: string;
   digest: string;
   path: string;
@@ -496,6 +543,10 @@ export interface AuditEntry {
   /** "ok", or the error code. */
   outcome: string;
   reason?: string;
+  /** A plan run's id and one transition of it (kind "plan"). */
+  run?: string;
+  from?: PlanTransition["from"];
+  to?: PlanTransition["from"];
 }
 
 /** A snapshot of the visible skills for one conversation: the agent side. */
@@ -570,7 +621,7 @@ export class Session {
    * (disable-model-invocation ones included). */
   commands(o?: CallOptions): Promise<Command[]> { return this.value("session.commands", {}, o); }
   /** The blocks of the skills with `always: true`, which belong in every
-   * turn's prompt; activates them. */
+   * turn's prompt (turn() includes them); activates them. */
   always(o?: CallOptions): Promise<SkillBlock[]> { return this.value("session.always", {}, o); }
   /** `/skill:name args`, `/name args` or `$name args`, as the user typed it. */
   invoke(text: string, o?: CallOptions): Promise<SkillBlock> { return this.value("session.invoke", { text }, o); }
@@ -603,12 +654,30 @@ export class Session {
     const { signal, ...args } = opts;
     return this.value("session.route", { query, ...args, ...(await this.embedding(query, { signal })) }, { signal });
   }
+  /** Starts driving a plan, seed 004's fallback state machine: the
+   * router's for a message (with the route options), or a plan of the
+   * session's visible skills. Returns the run and its first step; report
+   * each step's outcome with advance. A session keeps at most 8 runs open
+   * (TooLarge beyond); a run ends, and is forgotten, at its "done" step. */
+  async startPlan(queryOrPlan: string | Pick<RoutePlan, "primary" | "fallbacks">, opts: RouteOptions = {}): Promise<PlanRun> {
+    const { signal, ...args } = opts;
+    if (typeof queryOrPlan !== "string") return this.value("session.startPlan", { plan: queryOrPlan }, { signal });
+    return this.value("session.startPlan", { query: queryOrPlan, ...args, ...(await this.embedding(queryOrPlan, { signal })) }, { signal });
+  }
+  /** Reports the outcome of a run's current step and returns the next one:
+   * the same step once more after a retryable failure (while the run's
+   * repair budget lasts), else the next fallback, the generic tools, then
+   * "done". A skill's outcome counts for its success rate. */
+  advance(run: string, outcome: StepOutcome, o?: CallOptions): Promise<PlanRun> {
+    return this.value("session.advance", { run, ...outcome }, o);
+  }
   async recordOutcome(id: string, ok: boolean, o?: CallOptions): Promise<void> { await this.value("session.recordOutcome", { id, ok }, o); }
   pin(id: string, o?: CallOptions): Promise<PinResult> { return this.value("session.pin", { id }, o); }
   unpin(id: string, o?: CallOptions): Promise<PinResult> { return this.value("session.unpin", { id }, o); }
   pinned(o?: CallOptions): Promise<PinResult> { return this.value("session.pinned", {}, o); }
-  /** The blocks of the context's pinned skills, to put in this turn's
-   * prompt; pins whose skill is gone or disabled are dropped. */
+  /** The blocks to put in this turn's prompt, activated: the context's
+   * pinned skills, then the `always: true` ones; pins whose skill is gone
+   * or disabled are dropped. */
   turn(o?: CallOptions): Promise<{ blocks: SkillBlock[]; dropped: Diagnostic[] }> { return this.value("session.turn", {}, o); }
   /** Changes the selection; the snapshot is rebuilt. */
   select(skills?: string[], o?: CallOptions): Promise<SessionStatus> { return this.value("session.select", skills ? { skills } : {}, o); }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/skillfs/skillfs/pkg/resolver"
+	"github.com/skillfs/skillfs/pkg/routing"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -120,18 +121,22 @@ var sessionMethods = map[string]method{
 	"session.checkTool": sessionMethod(func(_ context.Context, s *resolver.Session, a toolCall) (result, error) {
 		return result{}, a.check(s)
 	}),
-	"session.route": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
-		Query       string    `json:"query"`
-		History     []string  `json:"history"`
-		Context     string    `json:"context"`
-		TopK        int       `json:"topK"`
-		Threshold   float64   `json:"threshold"`
-		Margin      float64   `json:"margin"`
-		QueryVector []float32 `json:"queryVector"`
-		Model       string    `json:"model"`
+	"session.route": sessionMethod(func(ctx context.Context, s *resolver.Session, a routeArgs) (result, error) {
+		return value(s.Route(ctx, a.Query, a.options()))
+	}),
+	// session.startPlan and session.advance drive seed 004's fallback
+	// state machine, one step per call.
+	"session.startPlan": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
+		routeArgs
+		Plan *routing.Plan `json:"plan"`
 	}) (result, error) {
-		return value(s.Route(ctx, a.Query, resolver.RouteOptions{History: a.History, Context: a.Context,
-			TopK: a.TopK, Threshold: a.Threshold, Margin: a.Margin, QueryVector: a.QueryVector, Model: a.Model}))
+		return value(s.StartPlan(ctx, a.Query, a.Plan, a.options()))
+	}),
+	"session.advance": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
+		Run string `json:"run"`
+		resolver.StepOutcome
+	}) (result, error) {
+		return value(s.Advance(ctx, a.Run, a.StepOutcome))
 	}),
 	// session.vectorsNeeded and session.putVectors feed routing's
 	// semantic stage with the host's embeddings (js/bridge.ts embeds).
@@ -178,6 +183,23 @@ var sessionMethods = map[string]method{
 	"session.close": sessionMethod(func(ctx context.Context, s *resolver.Session, _ none) (result, error) {
 		return result{}, s.Close(ctx)
 	}),
+}
+
+// routeArgs are a message to route and the routing options.
+type routeArgs struct {
+	Query       string    `json:"query"`
+	History     []string  `json:"history"`
+	Context     string    `json:"context"`
+	TopK        int       `json:"topK"`
+	Threshold   float64   `json:"threshold"`
+	Margin      float64   `json:"margin"`
+	QueryVector []float32 `json:"queryVector"`
+	Model       string    `json:"model"`
+}
+
+func (a routeArgs) options() resolver.RouteOptions {
+	return resolver.RouteOptions{History: a.History, Context: a.Context,
+		TopK: a.TopK, Threshold: a.Threshold, Margin: a.Margin, QueryVector: a.QueryVector, Model: a.Model}
 }
 
 // toolCall is a tool call to check: its input is a string (a command

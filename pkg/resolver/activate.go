@@ -72,11 +72,21 @@ func (s *Session) activateName(ctx context.Context, nameOrLocation string, ent *
 		return SkillBlock{}, err
 	}
 	ent.Skill, ent.Digest = id, sn.metas[id].Digest
-	if sn.metas[id].DisableModelInvocation {
-		return SkillBlock{}, &skillerr.Error{Code: skillerr.PermissionDenied, Reason: ReasonModelInvocationDisabled, Subject: id,
-			Msg: "this skill can only be invoked by the user (/skill:" + sn.metas[id].Name + "), not loaded by the model"}
+	if err := modelMayLoad(sn, id); err != nil {
+		return SkillBlock{}, err
 	}
 	return s.load(ctx, sn, id, "")
+}
+
+// modelMayLoad refuses the visible skill id to the model when it has
+// disable-model-invocation: the model loads a skill by Activate or by
+// reading its SKILL.md, and may do neither with one only the user may run.
+func modelMayLoad(sn *snapshot, id string) error {
+	if m := sn.metas[id]; m.DisableModelInvocation {
+		return &skillerr.Error{Code: skillerr.PermissionDenied, Reason: ReasonModelInvocationDisabled, Subject: id,
+			Msg: "this skill can only be invoked by the user (/skill:" + m.Name + "), not loaded by the model"}
+	}
+	return nil
 }
 
 // Invoke runs an explicit invocation as the user typed it — "/skill:name

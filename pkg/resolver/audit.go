@@ -20,6 +20,7 @@ const (
 	AuditInvoke   = "invoke"   // Invoke
 	AuditRead     = "read"     // ReadFile
 	AuditTurn     = "turn"     // a pinned skill's block for Turn
+	AuditPlan     = "plan"     // a transition of a plan run (StartPlan, Advance)
 )
 
 // AuditOK is the Outcome of a call that succeeded; failures carry their
@@ -55,6 +56,11 @@ type AuditEntry struct {
 	// Outcome is AuditOK or the error's code, and Reason its reason.
 	Outcome string `json:"outcome"`
 	Reason  string `json:"reason,omitempty"`
+	// Run, From and To are a plan run's id and the states of one of its
+	// transitions (AuditPlan only); Skill is the path it was on.
+	Run  string `json:"run,omitempty"`
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
 }
 
 // auditLog buffers audit entries in memory and writes them in batches:

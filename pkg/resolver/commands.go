@@ -36,22 +36,33 @@ func (s *Session) Commands() ([]Command, error) {
 
 // Always returns the blocks of the session's visible skills with
 // always: true, sorted by name and then id, and activates them: seed
-// 004's skills that belong in every turn, whatever the model picks. A
-// host calls it each turn, as it builds the prompt; AlreadyActive tells
-// it which blocks it holds already.
+// 004's skills that belong in every turn, whatever the model picks. Turn
+// includes them after the pinned skills; a host that builds its prompt
+// otherwise calls Always each turn, and AlreadyActive tells it which
+// blocks it holds already.
 func (s *Session) Always(ctx context.Context) ([]SkillBlock, error) {
 	sn, err := s.current()
 	if err != nil {
 		return nil, err
 	}
-	order := sortedOrder(sn.skills, func(k Skill) bool { return sn.metas[k.ID].Always })
-	out := make([]SkillBlock, 0, len(order))
-	for _, i := range order {
-		b, err := s.load(ctx, sn, sn.skills[i].ID, "")
+	ids := sn.always()
+	out := make([]SkillBlock, 0, len(ids))
+	for _, id := range ids {
+		b, err := s.load(ctx, sn, id, "")
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, b)
 	}
 	return out, nil
+}
+
+// always returns the ids of the visible skills with always: true, sorted
+// by name and then id.
+func (sn *snapshot) always() []string {
+	var ids []string
+	for _, i := range sortedOrder(sn.skills, func(k Skill) bool { return sn.metas[k.ID].Always }) {
+		ids = append(ids, sn.skills[i].ID)
+	}
+	return ids
 }

@@ -41,3 +41,40 @@ func TestAlways(t *testing.T) {
 		}
 	})
 }
+
+// TestTurnHasAlways: a turn's blocks are the pinned skills', then the
+// always: true skills' (seed 004), each once, audited as turn blocks.
+func TestTurnHasAlways(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		var files []file
+		files = append(files, skillFiles("style", "Write plainly.", "always: true")...)
+		files = append(files, skillFiles("house-rules", "Be kind.", "always: true")...)
+		files = append(files, skillFiles("plain", "Nothing special.")...)
+		e.install(t, files...)
+		ctx := context.Background()
+		s := e.open(t, SessionOptions{})
+		for _, id := range []string{"plain", "style"} {
+			if _, err := s.Pin(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		turn, err := s.Turn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, b := range turn.Blocks {
+			ids = append(ids, b.ID)
+		}
+		wantList(t, "turn blocks", ids, []string{"plain", "style", "house-rules"})
+		wantList(t, "activated", s.Activated(), []string{"plain", "style", "house-rules"})
+		entries, err := e.res.Audit(ctx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) == 0 || entries[0].Kind != AuditTurn || entries[0].Skill != "house-rules" {
+			t.Errorf("the always block is not audited as a turn block: %+v", entries)
+		}
+	})
+}

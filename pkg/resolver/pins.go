@@ -38,7 +38,8 @@ type pin struct {
 
 // Turn is what a session contributes to one turn of its context.
 type Turn struct {
-	// Blocks are the pinned skills visible in the session, activated.
+	// Blocks are the pinned skills visible in the session, then the
+	// always: true ones, activated.
 	Blocks  []SkillBlock       `json:"blocks"`
 	Dropped []skill.Diagnostic `json:"dropped"`
 }
@@ -114,8 +115,9 @@ func (s *Session) Pinned(ctx context.Context) (PinResult, error) {
 	return s.r.pinned(ctx, s.contextID)
 }
 
-// Turn returns the blocks of the context's pinned skills for this turn,
-// activating them: pinned skills are injected on every run. Pins of
+// Turn returns the blocks for this turn, activating their skills: the
+// context's pinned skills, then the visible skills with always: true
+// (seed 004: in every turn whatever the model picks), each once. Pins of
 // skills outside this session's snapshot are skipped.
 func (s *Session) Turn(ctx context.Context) (Turn, error) {
 	sn, err := s.current()
@@ -127,10 +129,7 @@ func (s *Session) Turn(ctx context.Context) (Turn, error) {
 		return Turn{}, err
 	}
 	t := Turn{Blocks: []SkillBlock{}, Dropped: pins.Dropped}
-	for _, id := range pins.Pinned {
-		if sn.metas[id] == nil {
-			continue
-		}
+	for _, id := range visibleOf(sn, slices.Concat(pins.Pinned, sn.always())) {
 		start := time.Now()
 		b, err := s.load(ctx, sn, id, "")
 		s.r.audit.record(s, AuditEntry{Kind: AuditTurn, Skill: id, Digest: sn.metas[id].Digest, Path: skillMD}, start, err)

@@ -13,7 +13,10 @@ import (
 
 // ReadFile returns the contents of a file of a visible skill: level 3 of
 // progressive disclosure. path is "/skills/<id>/<path>" or "<id>/<path>".
-// Reading a skill's SKILL.md activates it (stage 2 in docs/architecture.md, Sessions).
+// Reading a skill's SKILL.md activates it (stage 2 in docs/architecture.md, Sessions),
+// and is refused as Activate refuses it for a skill with
+// disable-model-invocation (PermissionDenied, Reason
+// "model-invocation-disabled"); its other files stay readable.
 //
 // Errors: PathRejected for a path that leaves /skills or its skill;
 // NotVisible, Disabled or SkillNotFound for a skill the session cannot
@@ -48,6 +51,11 @@ func (s *Session) readFile(ctx context.Context, path string, ent *AuditEntry) ([
 	if rel == skillpath.Root {
 		return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: vfs.ReasonIsDir, Subject: path,
 			Msg: "is a directory; read a file of the skill"}
+	}
+	if rel == skillMD {
+		if err := modelMayLoad(sn, id); err != nil {
+			return nil, err
+		}
 	}
 	data, _, err := s.read(sn, id, rel)
 	if err != nil {

@@ -60,6 +60,8 @@ type Session struct {
 	pinDiags []skill.Diagnostic
 	subs     map[int]func(Event)
 	nextSub  int
+	// runs are the plan runs under way (StartPlan), at most MaxPlanRuns.
+	runs map[string]*planRun
 }
 
 // Status describes a session.
@@ -94,6 +96,7 @@ func (r *Resolver) OpenSession(ctx context.Context, opts SessionOptions) (*Sessi
 		r: r, id: newID(), contextID: opts.ContextID,
 		available: slices.Clone(opts.AvailableTools), base: slices.Clone(opts.BaseTools), mcp: slices.Clone(opts.MCPServers),
 		selection: cleanSelection(opts.Skills), changed: map[string]bool{}, subs: map[int]func(Event){},
+		runs: map[string]*planRun{},
 	}
 	sn, pins, diags, err := s.prepare(ctx, s.selection)
 	if err != nil {
@@ -223,6 +226,7 @@ func (s *Session) shut() {
 		return
 	}
 	s.closed = true
+	clear(s.runs)
 	subs := s.subscribers()
 	s.mu.Unlock()
 	for _, fn := range subs {

@@ -688,3 +688,30 @@ func TestSessionCatalogDefaultBudget(t *testing.T) {
 		}
 	})
 }
+
+// TestReadSkillMDOfUserOnlySkill: reading a skill's SKILL.md is the
+// model's other way to load it (stage 2), so a disable-model-invocation
+// skill's is refused as Activate refuses it, and activates nothing; its
+// other files stay readable, for when the user invoked it.
+func TestReadSkillMDOfUserOnlySkill(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		e.install(t, skillFiles("deploy", "Deploy it.", "disable-model-invocation: true")...)
+		ctx := context.Background()
+		s := e.open(t, SessionOptions{})
+		for _, p := range []string{"/skills/deploy/SKILL.md", "deploy/SKILL.md", "/skills/deploy/./SKILL.md"} {
+			_, err := s.ReadFile(ctx, p)
+			wantErr(t, "ReadFile("+p+")", err, skillerr.PermissionDenied, ReasonModelInvocationDisabled)
+		}
+		wantList(t, "activated", s.Activated(), []string{})
+		if got := mustRead(t, s, "/skills/deploy/references/notes.md"); got != "Notes about deploy.\n" {
+			t.Errorf("a reference of a user-only skill: %q", got)
+		}
+		wantList(t, "activated after a reference", s.Activated(), []string{})
+		if _, err := s.Invoke(ctx, "/skill:deploy"); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.ReadFile(ctx, "/skills/deploy/SKILL.md")
+		wantErr(t, "ReadFile after the user's invocation", err, skillerr.PermissionDenied, ReasonModelInvocationDisabled)
+	})
+}

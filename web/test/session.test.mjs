@@ -335,6 +335,49 @@ for (const kind of ['direct', 'port']) {
     assertRejected(out.unknown, { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' });
   });
 
+  test(`${kind}: startPlan and advance drive the fallback state machine over the plan, each transition audited`, { timeout: TEST_MS }, async (t) => {
+    const { page } = await agentPage(t, `plan-${kind}`, kind);
+    const out = await ev(page, async () => {
+      const run = await s.startPlan('fill in this pdf form', { topK: 5, threshold: 0.1, margin: 0.01 });
+      const steps = [run];
+      const outcomes = [{ outcome: 'failed', error: { code: 'Timeout' } }, { outcome: 'failed', error: { code: 'PermissionDenied', reason: 'model-invocation-disabled' } }];
+      let cur = run;
+      while (cur.step.kind !== 'done') {
+        cur = await s.advance(run.run, outcomes.shift() ?? { outcome: 'failed', error: { code: 'ToolNotAllowed' } });
+        steps.push(cur);
+      }
+      const given = await s.startPlan({ primary: 'commit-message', fallbacks: ['generic-tools'] });
+      const done = await s.advance(given.run, { outcome: 'success' });
+      const audit = (await sk.registry.audit(1000)).filter((e) => e.kind === 'plan' && e.run === run.run).reverse();
+      return {
+        steps, given, done, audit,
+        again: await T.outcome(s.advance(run.run, { outcome: 'success' })),
+        unknown: await T.outcome(s.startPlan({ primary: 'nope', fallbacks: [] })),
+        badOutcome: await T.outcome(s.advance(given.run, { outcome: 'maybe' })),
+      };
+    });
+    const [first, ...rest] = out.steps;
+    assert.equal(first.plan.primary, 'pdf-tools');
+    assert.equal(first.plan.fallbacks.at(-1), 'generic-tools');
+    assert.deepEqual(first.step, { kind: 'skill', skill: 'pdf-tools', attempt: 1, state: 'running', repairBudget: 2 });
+    assert.deepEqual(rest[0].step, { kind: 'skill', skill: 'pdf-tools', attempt: 2, state: 'running', repairBudget: 1 }, 'a Timeout is retried once');
+    const next = first.plan.fallbacks[0];
+    assert.deepEqual(rest[1].step, next === 'generic-tools'
+      ? { kind: 'generic-tools', attempt: 1, state: 'running', repairBudget: 1 }
+      : { kind: 'skill', skill: next, attempt: 1, state: 'running', repairBudget: 1 }, 'PermissionDenied falls back at once');
+    assert.deepEqual(rest.at(-2).step.kind, 'generic-tools', 'the generic tools come last');
+    assert.deepEqual(rest.at(-1).step, { kind: 'done', attempt: 0, state: 'exit', result: 'failed', repairBudget: 1 });
+    assert.deepEqual(rest[1].transitions.map((x) => [x.from, x.to, x.code ?? '']),
+      [['running', 'fatal_failure', 'PermissionDenied'], ['fatal_failure', 'fallback', ''], ['fallback', 'running', '']]);
+    const transitions = out.steps.flatMap((r) => r.transitions);
+    assert.deepEqual(out.audit.map((e) => [e.from, e.to, e.skill ?? '', e.outcome]),
+      transitions.map((x) => [x.from, x.to, x.skill ?? '', x.code ?? 'ok']), 'every transition is in the audit log');
+    assert.deepEqual([out.given.step.skill, out.done.step.result], ['commit-message', 'success']);
+    assertRejected(out.again, { code: 'InvalidArgument', reason: 'no-run', subject: first.run });
+    assertRejected(out.unknown, { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' });
+    assertRejected(out.badOutcome, { code: 'InvalidArgument', reason: 'bad-outcome', subject: 'maybe' });
+  });
+
   test(`${kind}: an embedder routes by meaning, skills embedded once; a token counter caps the catalog`, { timeout: TEST_MS }, async (t) => {
     const { page } = await agentPage(t, `embed-${kind}`, kind);
     const out = await ev(page, async () => {
