@@ -27,30 +27,17 @@ func (r *Registry) RegisterMCPServers(names []string) {
 }
 
 // SetDependencies replaces the dependencies of skill id and returns its
-// record. Every name must exist: skills must be installed (and not be id
-// itself), tools and MCP servers must have been registered with
-// RegisterTools and RegisterMCPServers. Errors are InvalidArgument with
-// Reason "self-dependency", "unknown-skill", "unknown-tool",
-// "unknown-mcp-server", or "tools-not-registered" and
-// "mcp-not-registered" when the host has not said what it has, since the
-// names cannot be checked then.
+// record. Every name must exist (see checkDependencies, the verdict an
+// import and a save of SKILL.md get too).
 func (r *Registry) SetDependencies(ctx context.Context, id string, deps Dependencies) (Meta, error) {
 	deps = Dependencies{Tools: names(deps.Tools), MCP: names(deps.MCP), Skills: names(deps.Skills)}
-	r.mu.Lock()
-	tools, mcp := r.tools, r.mcp
-	r.mu.Unlock()
-	if err := checkRegistered(deps.Tools, tools, "tool", "tools-not-registered", "unknown-tool"); err != nil {
-		return Meta{}, err
-	}
-	if err := checkRegistered(deps.MCP, mcp, "MCP server", "mcp-not-registered", "unknown-mcp-server"); err != nil {
+	if err := r.checkDependencies(id, deps, func(string) bool { return true }); err != nil {
 		return Meta{}, err
 	}
 	qs := []vfs.Query{metaQuery(id)}
+	at := make(map[string]int, len(deps.Skills))
 	for _, d := range deps.Skills {
-		if d == id {
-			return Meta{}, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "self-dependency", Subject: id,
-				Msg: "a skill cannot depend on itself"}
-		}
+		at[d] = len(qs)
 		qs = append(qs, metaQuery(d))
 	}
 	var m Meta
@@ -59,11 +46,8 @@ func (r *Registry) SetDependencies(ctx context.Context, id string, deps Dependen
 		if m, err = installed(id, read[0]); err != nil {
 			return nil, err
 		}
-		for i, d := range deps.Skills {
-			if len(read[i+1]) == 0 {
-				return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "unknown-skill", Subject: d,
-					Msg: "no skill with this id is installed, so nothing can depend on it"}
-			}
+		if err := r.checkDependencies(id, deps, func(d string) bool { return len(read[at[d]]) > 0 }); err != nil {
+			return nil, err
 		}
 		if m.Dependencies.equal(deps) {
 			return nil, nil
@@ -79,6 +63,40 @@ func (r *Registry) SetDependencies(ctx context.Context, id string, deps Dependen
 		return Meta{}, err
 	}
 	return m, nil
+}
+
+// checkDependencies is the one verdict on the dependencies skill id
+// declares, whether SetDependencies sets them, an import brings them or a
+// save of SKILL.md changes them (seed 002: a dependency must name
+// something that exists): tools and MCP servers must have been registered
+// with RegisterTools and RegisterMCPServers, and skills must be installed
+// (installed says which are, the skills arriving in the same commit
+// included) and not be id itself. Errors are InvalidArgument with Reason
+// "unknown-tool", "unknown-mcp-server", "self-dependency",
+// "unknown-skill", or "tools-not-registered" and "mcp-not-registered"
+// when the host has not said what it has, since the names cannot be
+// checked then.
+func (r *Registry) checkDependencies(id string, deps Dependencies, installed func(string) bool) error {
+	r.mu.Lock()
+	tools, mcp := r.tools, r.mcp
+	r.mu.Unlock()
+	if err := checkRegistered(deps.Tools, tools, "tool", "tools-not-registered", "unknown-tool"); err != nil {
+		return err
+	}
+	if err := checkRegistered(deps.MCP, mcp, "MCP server", "mcp-not-registered", "unknown-mcp-server"); err != nil {
+		return err
+	}
+	for _, d := range deps.Skills {
+		switch {
+		case d == id:
+			return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "self-dependency", Subject: id,
+				Msg: "a skill cannot depend on itself"}
+		case !installed(d):
+			return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "unknown-skill", Subject: d,
+				Msg: fmt.Sprintf("'%s' depends on it, but no skill with this id is installed", id)}
+		}
+	}
+	return nil
 }
 
 // checkRegistered checks that every name of want is in have, a list the

@@ -5,34 +5,28 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
 func testDependencies(t *testing.T, bc backendCase) {
 	e := newEnv(t, bc)
 	ctx := context.Background()
-	a := e.importZip(t, zipOf(t, "a", skillFiles("", "a",
-		"skill_dependencies: [b, ghost]", "tool_dependencies: Read, Grep", "mcp_dependencies: docs")...), ImportOptions{}).Skills[0]
-	want := Dependencies{Tools: []string{"Read", "Grep"}, MCP: []string{"docs"}, Skills: []string{"b", "ghost"}}
-	if !a.Dependencies.equal(want) {
-		t.Errorf("imported dependencies = %+v", a.Dependencies)
-	}
-	missing := 0
-	for _, d := range a.Diagnostics {
-		if d.Code == "skill-dependency-missing" && d.Severity == skill.SeverityWarning {
-			missing++
+	declared := []string{"skill_dependencies: [b, ghost]", "tool_dependencies: Read, Grep", "mcp_dependencies: docs"}
+	// An import gets SetDependencies' verdict: nothing is installed while
+	// the host has not said which tools it has, or the pack names a
+	// skill, tool or server that does not exist, or the skill itself.
+	importErr := func(name string, files []file, reason string) {
+		t.Helper()
+		rev := mustRevision(t, e.reg)
+		_, err := e.reg.Import(ctx, zipOf(t, "", files...), ImportOptions{})
+		wantErr(t, name, err, skillerr.InvalidArgument, reason)
+		if got := mustRevision(t, e.reg); got != rev {
+			t.Errorf("%s: a refused import moved the revision from %d to %d", name, rev, got)
 		}
 	}
-	if missing != 2 {
-		t.Errorf("diagnostics %v: want a warning for b and ghost", a.Diagnostics)
-	}
-	// A dependency on a skill of the same pack is no warning.
-	res := e.importZip(t, zipOf(t, "", append(skillFiles("c", "c", "skill_dependencies: d"), skillFiles("d", "d")...)...), ImportOptions{})
-	if slices.ContainsFunc(res.Skills[0].Diagnostics, func(d skill.Diagnostic) bool { return d.Code == "skill-dependency-missing" }) {
-		t.Errorf("c: %v", res.Skills[0].Diagnostics)
-	}
-
+	importErr("tools unregistered", skillFiles("a", "a", "tool_dependencies: Read"), "tools-not-registered")
+	importErr("mcp unregistered", skillFiles("a", "a", "mcp_dependencies: docs"), "mcp-not-registered")
+	e.importZip(t, zipOf(t, "a", skillFiles("", "a")...), ImportOptions{})
 	rev := mustRevision(t, e.reg)
 	for _, tc := range []struct {
 		name   string
@@ -41,20 +35,36 @@ func testDependencies(t *testing.T, bc backendCase) {
 	}{
 		{"tools unregistered", Dependencies{Tools: []string{"Read"}}, "tools-not-registered"},
 		{"mcp unregistered", Dependencies{MCP: []string{"docs"}}, "mcp-not-registered"},
-		{"self", Dependencies{Skills: []string{"c", "a"}}, "self-dependency"},
-		{"unknown skill", Dependencies{Skills: []string{"c", "ghost"}}, "unknown-skill"},
 	} {
 		_, err := e.reg.SetDependencies(ctx, "a", tc.deps)
 		wantErr(t, tc.name, err, skillerr.InvalidArgument, tc.reason)
 	}
-	e.reg.RegisterTools([]string{"Read", "Write"})
+	e.reg.RegisterTools([]string{"Read", "Write", "Grep"})
 	e.reg.RegisterMCPServers([]string{"docs"})
+	importErr("unknown skill", skillFiles("x", "x", declared...), "unknown-skill")
+	importErr("self", skillFiles("x", "x", "skill_dependencies: [x]"), "self-dependency")
+	importErr("unknown tool", skillFiles("x", "x", "tool_dependencies: Read, Curl"), "unknown-tool")
+	importErr("unknown mcp", skillFiles("x", "x", "mcp_dependencies: web"), "unknown-mcp-server")
+	// A dependency on a skill of the same pack, or an installed one, is
+	// fine.
+	res := e.importZip(t, zipOf(t, "", slices.Concat(skillFiles("c", "c", "skill_dependencies: d"), skillFiles("d", "d"),
+		skillFiles("b", "b", "skill_dependencies: [a]", "tool_dependencies: Read, Grep", "mcp_dependencies: docs"))...), ImportOptions{})
+	want := Dependencies{Tools: []string{"Read", "Grep"}, MCP: []string{"docs"}, Skills: []string{"a"}}
+	if len(res.Skills) != 3 || res.Skills[0].ID != "b" || !res.Skills[0].Dependencies.equal(want) {
+		t.Errorf("imported dependencies = %+v", res.Skills)
+	}
+	if got := mustRevision(t, e.reg); got != rev+1 {
+		t.Fatalf("revision %d after the pack, want %d", got, rev+1)
+	}
+	rev++
 	for _, tc := range []struct {
 		name   string
 		deps   Dependencies
 		reason string
 	}{
-		{"unknown tool", Dependencies{Tools: []string{"Read", "Grep"}}, "unknown-tool"},
+		{"self", Dependencies{Skills: []string{"c", "a"}}, "self-dependency"},
+		{"unknown skill", Dependencies{Skills: []string{"c", "ghost"}}, "unknown-skill"},
+		{"unknown tool", Dependencies{Tools: []string{"Read", "Curl"}}, "unknown-tool"},
 		{"unknown mcp", Dependencies{MCP: []string{"web"}}, "unknown-mcp-server"},
 	} {
 		_, err := e.reg.SetDependencies(ctx, "a", tc.deps)
@@ -83,15 +93,24 @@ func testDependencies(t *testing.T, bc backendCase) {
 	}
 
 	// Editing SKILL.md without touching its dependency keys keeps what
-	// SetDependencies set; changing them takes the new ones.
+	// SetDependencies set; changing them takes the new ones, with the
+	// same verdict.
 	if m, err = e.reg.WriteFile(ctx, "a", "references/x.md", "x"); err != nil || !m.Dependencies.equal(want) {
 		t.Errorf("after an unrelated edit: %+v, %v", m.Dependencies, err)
 	}
-	md := mdOf("a", "Handles a tasks.", "skill_dependencies: [b, ghost]", "tool_dependencies: Read, Grep", "mcp_dependencies: docs")
-	if m, err = e.reg.WriteFile(ctx, "a", "SKILL.md", md+"\nMore.\n"); err != nil || !m.Dependencies.equal(want) {
+	if m, err = e.reg.WriteFile(ctx, "a", "SKILL.md", mdOf("a", "Handles a tasks.")+"\nMore.\n"); err != nil || !m.Dependencies.equal(want) {
 		t.Errorf("after a body edit: %+v, %v", m.Dependencies, err)
 	}
-	md = mdOf("a", "Handles a tasks.", "skill_dependencies: d", "tool_dependencies: Read, Grep", "mcp_dependencies: docs")
+	for _, tc := range []struct{ line, reason string }{
+		{"skill_dependencies: [d, ghost]", "unknown-skill"},
+		{"skill_dependencies: [a]", "self-dependency"},
+		{"tool_dependencies: Curl", "unknown-tool"},
+		{"mcp_dependencies: web", "unknown-mcp-server"},
+	} {
+		_, err := e.reg.WriteFile(ctx, "a", "SKILL.md", mdOf("a", "Handles a tasks.", tc.line))
+		wantErr(t, "save with "+tc.line, err, skillerr.InvalidArgument, tc.reason)
+	}
+	md := mdOf("a", "Handles a tasks.", "skill_dependencies: d", "tool_dependencies: Read, Grep", "mcp_dependencies: docs")
 	if m, err = e.reg.WriteFile(ctx, "a", "SKILL.md", md); err != nil || !slices.Equal(m.Dependencies.Skills, []string{"d"}) {
 		t.Errorf("after a dependency edit: %+v, %v", m.Dependencies, err)
 	}
@@ -102,16 +121,19 @@ func testClosure(t *testing.T, bc backendCase) {
 	ctx := context.Background()
 	var files []file
 	for _, s := range []struct{ name, deps string }{
-		{"a", "b"}, {"b", "c, ghost"}, {"c", "a, e"}, {"d", "b"}, {"e", ""}, {"f", "f"},
+		{"a", "b"}, {"b", "c, ghost"}, {"c", "a, e"}, {"d", "b"}, {"e", ""}, {"ghost", ""},
 	} {
 		files = append(files, skillFiles(s.name, s.name, "skill_dependencies: "+s.deps)...)
 	}
 	e.importZip(t, zipOf(t, "pack", files...), ImportOptions{})
+	// A dependency that was removed since is left out.
+	if err := e.reg.Remove(ctx, "ghost"); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct{ in, want []string }{
 		{[]string{"d", "a", "missing", "d"}, []string{"d", "a", "b", "c", "e"}},
 		{[]string{"c"}, []string{"c", "a", "e", "b"}},
 		{[]string{"e"}, []string{"e"}},
-		{[]string{"f"}, []string{"f"}},
 		{[]string{"ghost"}, []string{}},
 		{nil, []string{}},
 	} {

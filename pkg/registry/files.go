@@ -97,7 +97,9 @@ func (r *Registry) ExportZip(ctx context.Context, id string) ([]byte, error) {
 // operating-system clutter (ReasonClutter) or one deeper than
 // Options.Limits allows (ReasonTooDeep).
 // Saving SKILL.md or skill.yaml re-reads the skill's metadata; a save that
-// makes SKILL.md invalid, or renames the skill, is refused.
+// makes SKILL.md invalid, or renames the skill, is refused, and so is one
+// that changes the declared dependencies to ones SetDependencies would
+// refuse.
 func (r *Registry) WriteFile(ctx context.Context, id, p, text string) (Meta, error) {
 	rel, err := editPath(p, "write")
 	if err != nil {
@@ -211,8 +213,18 @@ func (r *Registry) edit(ctx context.Context, id string, apply func(files []vfs.F
 		m.UpdatedAt = now
 		// Dependencies are managed with SetDependencies; an edit takes
 		// the frontmatter's only when it changes them.
-		if before == nil || !dependenciesOf(before).equal(dependenciesOf(s)) {
-			m.Dependencies = dependenciesOf(s)
+		if deps := dependenciesOf(s); before == nil || !dependenciesOf(before).equal(deps) {
+			list, err := r.cachedList(ctx)
+			if err != nil {
+				return nil, err
+			}
+			err = r.checkDependencies(id, deps, func(d string) bool {
+				return slices.ContainsFunc(list, func(o Meta) bool { return o.ID == d })
+			})
+			if err != nil {
+				return nil, err
+			}
+			m.Dependencies = deps
 		}
 		ops, err := replaceTree(id, m.Digest, files)
 		if err != nil {

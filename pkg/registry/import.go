@@ -193,7 +193,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		var ops []vfs.Op
 		now := r.now()
 		for i, c := range cands {
-			m, files, err := c.install(ids[i], old, ids, opts.Target != "")
+			m, files, err := c.install(r, ids[i], old, ids, opts.Target != "")
 			if err != nil {
 				return nil, err
 			}
@@ -385,11 +385,12 @@ func assignIDs(cands []*candidate, old map[string]vfs.Record, policy ConflictPol
 	return ids, nil
 }
 
-// install prepares c to be installed as id, next to the installed skills
+// install prepares c to be installed in r as id, next to the installed skills
 // old and the pack's skills pack; update says it replaces id as its update. It returns the skill's files, with the
 // name in SKILL.md rewritten when id is not the skill's name, and its
-// record, without Source, times and Enabled.
-func (c *candidate) install(id string, old map[string]vfs.Record, pack []string, update bool) (Meta, []vfs.File, error) {
+// record, without Source, times and Enabled. Its dependencies get
+// SetDependencies' verdict.
+func (c *candidate) install(r *Registry, id string, old map[string]vfs.Record, pack []string, update bool) (Meta, []vfs.File, error) {
 	s, diags, files := c.s, c.diags, c.files
 	if id != c.s.Name {
 		files = slices.Clone(files)
@@ -418,11 +419,11 @@ func (c *candidate) install(id string, old map[string]vfs.Record, pack []string,
 		diags = append(diags, skill.Diagnostic{Code: "renamed", Severity: skill.SeverityWarning, Field: "name", Message: msg})
 	}
 	deps := dependenciesOf(s)
-	for _, d := range deps.Skills {
-		if _, ok := old[d]; !ok && !slices.Contains(pack, d) {
-			diags = append(diags, skill.Diagnostic{Code: "skill-dependency-missing", Severity: skill.SeverityWarning,
-				Field: "skill_dependencies", Message: fmt.Sprintf("The skill depends on '%s', which is not installed.", d)})
-		}
+	if err := r.checkDependencies(id, deps, func(d string) bool {
+		_, ok := old[d]
+		return ok || slices.Contains(pack, d)
+	}); err != nil {
+		return Meta{}, nil, err
 	}
 	var m Meta
 	m.describe(id, s, diags, files)

@@ -37,6 +37,9 @@ func testImportSingle(t *testing.T, bc backendCase) {
 		"unknown_key: x",
 	)
 	files := []file{{"SKILL.md", md}, {"scripts/fill.sh", "echo fill\n"}, {"assets/form.txt", "form"}}
+	// The dependencies declared must exist, as SetDependencies requires.
+	e.reg.RegisterTools([]string{"Read"})
+	e.reg.RegisterMCPServers([]string{"pdf-server"})
 	var progress []Progress
 	res, err := e.reg.Import(context.Background(), zipOf(t, "pdf", files...), ImportOptions{
 		Source:   "pdf.zip",

@@ -91,6 +91,10 @@ func envWith(t testing.TB, db vfs.Backend, regOpts registry.Options, opts ...fun
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.reg.Close() })
+	// What the host has, as a host registers it: imports check the
+	// dependencies the fixtures declare against it.
+	e.reg.RegisterTools([]string{"Read", "Grep", "SendMail"})
+	e.reg.RegisterMCPServers([]string{"docs-mcp", "color-mcp", "mail-mcp", "pdf-mcp", "weather-mcp", "github"})
 	o := Options{Now: func() time.Time { return time.Date(2026, 11, 2, 10, 30, 0, 0, time.UTC) }}
 	for _, f := range opts {
 		f(&o)

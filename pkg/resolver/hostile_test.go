@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,10 +17,16 @@ import (
 func TestSameAnswerDisabledOrMissing(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bc backendCase) {
 		e := newEnv(t, bc)
-		e.install(t, append(skillFiles("off", "# off", "skill_dependencies: [ghost2]"), skillFiles("on", "# on",
-			"skill_dependencies: [off, ghost]")...)...)
+		e.install(t, slices.Concat(skillFiles("off", "# off", "skill_dependencies: [ghost2]"), skillFiles("on", "# on",
+			"skill_dependencies: [off, ghost]"), skillFiles("ghost", "# ghost"), skillFiles("ghost2", "# ghost2"))...)
 		e.setEnabled(t, "off", false)
 		ctx := context.Background()
+		// Dependencies must exist when they are declared; these went since.
+		for _, id := range []string{"ghost", "ghost2"} {
+			if err := e.reg.Remove(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+		}
 		s := e.open(t, SessionOptions{Skills: []string{"off", "ghost3"}})
 		deps := e.open(t, SessionOptions{Skills: []string{"on"}})
 		answer := func(err error) string {

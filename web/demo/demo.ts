@@ -5,6 +5,7 @@
 import { loadSkillfs, SkillfsError, type Session, type Skillfs, type SkillMeta } from '../../js/bridge.ts';
 
 const SEEDED = 'skillfs-demo-seeded';
+const TOOLS = ['Read', 'Write', 'Bash', 'WebSearch', 'WebFetch'];
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -29,6 +30,9 @@ class Demo {
   constructor(private readonly sk: Skillfs) {}
 
   async start(): Promise<void> {
+    // The tools this page's agent has: skills that declare tool
+    // dependencies are checked against them on import and save.
+    await this.sk.registry.registerTools(TOOLS);
     if (!localStorage.getItem(SEEDED)) {
       const zip = new Uint8Array(await (await fetch('sample-pack.zip')).arrayBuffer());
       await this.sk.registry.importZip(zip, { source: 'sample-pack.zip', onConflict: 'replace' });
@@ -36,7 +40,7 @@ class Demo {
     }
     this.session = await this.sk.openSession({
       contextId: 'demo',
-      availableTools: ['Read', 'Write', 'Bash', 'WebSearch', 'WebFetch'],
+      availableTools: TOOLS,
       baseTools: ['Read'],
     });
     this.sk.onChange(() => void this.refresh());

@@ -23,13 +23,16 @@
 import './wasm-exec.ts'; // first: importScripts('wasm_exec.js')
 import { loadSkillfs, serveSkillfs, type ChromePort, type Skillfs } from '../../js/bridge.ts';
 import { capabilityOf, contextScopeOf } from './capability.ts';
-import { chrome, PORT_NAME, type Port } from './chrome.ts';
+import { AGENT_TOOLS, chrome, PORT_NAME, type Port } from './chrome.ts';
 
 let loading: Promise<Skillfs> | undefined;
 
 /** The module, loaded once per service-worker lifetime. */
 function skillfs(): Promise<Skillfs> {
-  loading ??= loadSkillfs({ wasmURL: chrome.runtime.getURL('skillfs.wasm') }).catch((e: unknown) => {
+  loading ??= loadSkillfs({ wasmURL: chrome.runtime.getURL('skillfs.wasm') }).then(async (sk) => {
+    await sk.registry.registerTools(AGENT_TOOLS);
+    return sk;
+  }).catch((e: unknown) => {
     loading = undefined; // let the next port try again
     throw e;
   });

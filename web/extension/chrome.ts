@@ -52,3 +52,8 @@ export const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;
 
 /** The name every skillfs port of this extension carries. */
 export const PORT_NAME = 'skillfs';
+
+/** The tools the content script's agent has. The service worker registers
+ * them, so that skills declaring tool dependencies (the sample pack's
+ * web-research needs WebFetch) are checked against them on import. */
+export const AGENT_TOOLS = ['Read', 'Write', 'Bash', 'WebSearch', 'WebFetch'];

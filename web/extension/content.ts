@@ -16,7 +16,7 @@
 
 import { openSkillsAgent } from '../../js/agent.ts';
 import { connectSkillfs, SkillfsError } from '../../js/bridge.ts';
-import { chrome, PORT_NAME } from './chrome.ts';
+import { AGENT_TOOLS, chrome, PORT_NAME } from './chrome.ts';
 import { INDEX_PATHS, type SiteIndexMessage } from './site-skills.ts';
 
 /** The outcome of one step, as the extension gets it. */
@@ -41,7 +41,7 @@ async function run(): Promise<Record<string, unknown>> {
   // skills and read their files, and the check of every host tool call.
   const agent = await openSkillsAgent(sk, {
     contextId: `page:${location.href}`,
-    tools: ['Read', 'Write', 'Bash', 'WebSearch', 'WebFetch'],
+    tools: AGENT_TOOLS,
     baseTools: ['Read'],
   });
   const tool = (name: string) => agent.tools.find((t) => t.name === name)!;

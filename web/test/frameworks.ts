@@ -45,6 +45,9 @@ export interface RunReport {
 /** A skillfs with pack installed, reached over a port as an agent. */
 async function agentSide(pack: Uint8Array, dbName: string): Promise<Skillfs> {
   const host = await loadSkillfs({ wasmURL: "/dist/skillfs.wasm", wasmExecURL: "/dist/wasm_exec.js", dbName });
+  // The host's tools: the pack's tool dependencies (WebFetch) are checked
+  // against them on import.
+  await host.registry.registerTools(["Read", "Write", "Bash", "WebSearch", "WebFetch"]);
   await host.registry.importZip(pack, { source: "pack.zip" });
   const ch = new MessageChannel();
   serveSkillfs(host, ch.port1, { capability: "agent" });

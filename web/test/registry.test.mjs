@@ -307,6 +307,30 @@ test('setDependencies checks skills, and tools and MCP servers once registered',
   ]);
 });
 
+test('an import or a SKILL.md save that declares dependencies gets setDependencies\' verdict', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'deps-declared');
+  /** gamma's SKILL.md with extra frontmatter lines. */
+  const gamma = (...lines) => skillMD('gamma', 'Gamma does a third thing.').replace('\n---\n', `\n${lines.join('\n')}\n---\n`);
+  const imp = (...lines) => importZip(page, zip({ 'gamma/SKILL.md': gamma(...lines) }));
+  assertRejected(await imp('tool_dependencies: [Bash]'),
+    { code: 'InvalidArgument', reason: 'tools-not-registered', subject: 'Bash' }, 'a tool before registerTools');
+  await ok(page, 'registerTools', ['Bash']);
+  await ok(page, 'registerMcpServers', ['github']);
+  for (const [line, reason, subject] of [
+    ['tool_dependencies: [Bash, Write]', 'unknown-tool', 'Write'],
+    ['mcp_dependencies: [gitlab]', 'unknown-mcp-server', 'gitlab'],
+    ['skill_dependencies: [nope]', 'unknown-skill', 'nope'],
+    ['skill_dependencies: [gamma]', 'self-dependency', 'gamma'],
+  ]) {
+    assertRejected(await imp(line), { code: 'InvalidArgument', reason, subject }, `an import with ${line}`);
+    assertRejected(await reg(page, 'writeFile', 'alpha', 'SKILL.md', gamma(line).replaceAll('gamma', 'alpha')),
+      { code: 'InvalidArgument', reason, subject: subject.replace('gamma', 'alpha') }, `a save with ${line}`);
+  }
+  assert.equal(await revision(page), 1, 'refusals commit nothing');
+  const r = assertOk(await imp('tool_dependencies: [Bash]', 'mcp_dependencies: [github]', 'skill_dependencies: [alpha]'));
+  assert.deepEqual(r.skills[0].dependencies, { tools: ['Bash'], mcp: ['github'], skills: ['alpha'] });
+});
+
 test('remove deletes a skill for good; get then fails with SkillNotFound', { timeout: TEST_MS }, async (t) => {
   const page = await fresh(t, 'remove');
   assert.equal(await ok(page, 'remove', 'alpha'), undefined);

@@ -80,6 +80,7 @@ async function agentPage(t, what, kind, { page, db = freshDB(what), pack = true 
   await ev(page, async ([db, z, kind, tools]) => {
     window.dbName = db;
     window.sk = await T.load(db);
+    await sk.registry.registerTools(tools); // web-research declares WebFetch
     if (z) await sk.registry.importZip(T.fromB64(z), { source: 'pack.zip' });
     window.connect = (host) => {
       if (kind === 'direct') return host;
