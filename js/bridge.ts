@@ -377,8 +377,12 @@ export interface StepOutcome {
 export interface SessionStatus {
   session: string;
   contextId: string;
+  /** A visible skill changed since the snapshot; refresh moves on. */
   stale: boolean;
-  /** Visible skills that changed since the snapshot. */
+  /** Visible skills that changed since the snapshot. Those replaced or
+   * edited are still read as the session's version until refresh (or until
+   * that version is collected: Conflict, reason "version-collected"); those
+   * removed or disabled fail with Conflict, reason "stale". */
   changed: string[];
   diagnostics: Diagnostic[];
   revision: number;

@@ -185,15 +185,21 @@ func (r *Registry) edit(ctx context.Context, id string, apply func(files []vfs.F
 		return Meta{}, err
 	}
 	var m Meta
-	_, err = r.mutate(ctx, append([]vfs.Query{metaQuery(id)}, tq...), func(read [][]vfs.Record) (*change, error) {
+	qs := slices.Concat([]vfs.Query{metaQuery(id)}, tq, []vfs.Query{retainedQuery()})
+	_, err = r.mutate(ctx, qs, func(read [][]vfs.Record) (*change, error) {
 		var err error
 		if m, err = installed(id, read[0]); err != nil {
 			return nil, err
 		}
-		files, err := vfs.DecodeSkill(id, read[1:])
+		files, err := vfs.DecodeSkill(id, read[1:1+len(tq)])
 		if err != nil {
 			return nil, internal(id, err, "the skill's tree is unreadable")
 		}
+		rt, err := r.retention(read[1+len(tq)])
+		if err != nil {
+			return nil, err
+		}
+		prev, prevFiles := m, slices.Clone(files)
 		before, _ := parseFiles(files, id) // stored versions always parse
 		now := r.now()
 		if files, err = apply(files, now); err != nil {
@@ -234,7 +240,14 @@ func (r *Registry) edit(ctx context.Context, id string, apply func(files []vfs.F
 		if err != nil {
 			return nil, err
 		}
-		return &change{kind: KindEdit, ids: []string{id}, ops: append(ops, op)}, nil
+		if prev.Digest != m.Digest {
+			rt.keep(prev, prevFiles)
+		}
+		kept, err := rt.ops()
+		if err != nil {
+			return nil, err
+		}
+		return &change{kind: KindEdit, ids: []string{id}, ops: slices.Concat(ops, []vfs.Op{op}, kept)}, nil
 	})
 	if err != nil {
 		return Meta{}, err

@@ -164,7 +164,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 	}
 
 	res := &ImportResult{Skills: []Meta{}, Dropped: append([]string{}, arc.Dropped...), Replaced: []string{}, AlreadyInstalled: []string{}}
-	done, err := r.mutate(ctx, []vfs.Query{vfs.GetPrefix(vfs.StoreMeta, "")}, func(read [][]vfs.Record) (*change, error) {
+	done, err := r.mutate(ctx, []vfs.Query{vfs.GetPrefix(vfs.StoreMeta, ""), retainedQuery()}, func(read [][]vfs.Record) (*change, error) {
 		// Only the records of replaced skills need decoding.
 		old := make(map[string]vfs.Record, len(read[0]))
 		for _, rec := range read[0] {
@@ -189,6 +189,10 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		if err != nil {
 			return nil, err
 		}
+		rt, err := r.retention(read[1])
+		if err != nil {
+			return nil, err
+		}
 		p := total
 		var ops []vfs.Op
 		now := r.now()
@@ -210,6 +214,11 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 				}
 				m.Instance, m.CreatedAt, m.Enabled = prev.Instance, prev.CreatedAt, prev.Enabled
 				res.Replaced = append(res.Replaced, m.ID)
+				if prev.Digest != m.Digest {
+					if err := r.keepVersion(ctx, rt, prev); err != nil {
+						return nil, err
+					}
+				}
 			}
 			tree, err := replaceTree(m.ID, m.Digest, files)
 			if err != nil {
@@ -225,6 +234,11 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 			p.BytesDone += c.size
 			progress(p)
 		}
+		kept, err := rt.ops()
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, kept...)
 		p.Phase = PhaseCommit
 		progress(p)
 		kind := KindImport

@@ -102,11 +102,12 @@ func (r *Registry) SetEnabled(ctx context.Context, id string, on bool) (Meta, er
 	return m, nil
 }
 
-// Remove deletes skill id: its tree, its record and its embedding, in one
-// commit. Nothing
+// Remove deletes skill id: its tree, its record, its embedding and the
+// versions kept of it for sessions (sessions that hold it turn stale), in
+// one commit. Nothing
 // brings it back: the registry never rescans the tree.
 func (r *Registry) Remove(ctx context.Context, id string) error {
-	_, err := r.mutate(ctx, []vfs.Query{metaQuery(id)}, func(read [][]vfs.Record) (*change, error) {
+	_, err := r.mutate(ctx, []vfs.Query{metaQuery(id), retainedQuery()}, func(read [][]vfs.Record) (*change, error) {
 		if _, err := installed(id, read[0]); err != nil {
 			return nil, err
 		}
@@ -114,8 +115,17 @@ func (r *Registry) Remove(ctx context.Context, id string) error {
 		if err != nil {
 			return nil, err
 		}
-		// Its embedding goes with it.
-		ops = append(ops, vfs.Delete(vfs.StoreMeta, id), vfs.Delete(vfs.StoreVectors, id))
+		// Its embedding and its retained versions go with it.
+		rt, err := r.retention(read[1])
+		if err != nil {
+			return nil, err
+		}
+		rt.dropSkill(id)
+		kept, err := rt.ops()
+		if err != nil {
+			return nil, err
+		}
+		ops = append(append(ops, vfs.Delete(vfs.StoreMeta, id), vfs.Delete(vfs.StoreVectors, id)), kept...)
 		return &change{kind: KindRemove, ids: []string{id}, ops: ops}, nil
 	})
 	return err

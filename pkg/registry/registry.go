@@ -33,6 +33,11 @@ type Options struct {
 	// Estimate reports the origin's storage use before an import;
 	// vfs.Estimate by default.
 	Estimate func(context.Context) (vfs.StorageEstimate, error)
+	// RetainVersions and RetainBytes bound the versions kept for sessions
+	// that started before a replace or an edit (DefaultRetainVersions,
+	// DefaultRetainBytes when zero).
+	RetainVersions int
+	RetainBytes    int
 }
 
 // Registry keeps the installed skills of one database: their tree under

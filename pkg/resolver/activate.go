@@ -176,7 +176,7 @@ func (s *Session) parsed(ctx context.Context, sn *snapshot, id string) (*parsedS
 // generation of the version that wrote it, so any that differs from the
 // snapshot's digest, or a missing SKILL.md, means the skill changed or
 // went: the session never parses one version's SKILL.md with another's
-// file list.
+// file list, and reads its own version from those the registry keeps.
 func (s *Session) readSkill(ctx context.Context, sn *snapshot, id string) (*parsedSkill, error) {
 	m := sn.metas[id]
 	whole := m.Size <= prefetchLimit
@@ -211,8 +211,10 @@ func (s *Session) readSkill(ctx context.Context, sn *snapshot, id string) (*pars
 		}
 	}
 	if stale {
-		s.markChanged(sn, id)
-		return nil, errStale(id)
+		if gen == "" && len(files) == 0 {
+			return nil, s.lost(sn, id, true) // removed
+		}
+		return s.retainedSkill(ctx, sn, id, whole)
 	}
 	if whole {
 		for _, f := range files {

@@ -28,6 +28,8 @@
 // skill's SKILL.md activates it. Stage 3: only activated skills, and what
 // they depend on, bring tools and MCP servers into ActiveTools. A session
 // never mixes versions: every read is checked against the snapshot's
-// digest, and a skill that changed underneath makes the session stale
-// (reads of it fail with Conflict, Reason "stale") until Refresh.
+// digest. A skill replaced or edited underneath makes the session stale
+// but is still read as the session's version, which the registry keeps
+// (retain.go), until Refresh; one removed or disabled fails with
+// Conflict, Reason "stale".
 package resolver

@@ -57,7 +57,7 @@ func (s *Session) readFile(ctx context.Context, path string, ent *AuditEntry) ([
 			return nil, err
 		}
 	}
-	data, _, err := s.read(sn, id, rel)
+	data, _, err := s.read(ctx, sn, id, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -71,8 +71,9 @@ func (s *Session) readFile(ctx context.Context, path string, ent *AuditEntry) ([
 // version of it, from the cache or from storage; fresh says it came from
 // storage just now. Every read from storage checks the file's generation
 // against the snapshot's digest: a file of another version is never
-// returned, and the session turns stale instead.
-func (s *Session) read(sn *snapshot, id, rel string) (data []byte, fresh bool, err error) {
+// returned; the snapshot's version is read from the versions the registry
+// keeps instead (retain.go), and the session turns stale.
+func (s *Session) read(ctx context.Context, sn *snapshot, id, rel string) (data []byte, fresh bool, err error) {
 	if s.isChanged(id) {
 		return nil, false, errStale(id)
 	}
@@ -85,18 +86,25 @@ func (s *Session) read(sn *snapshot, id, rel string) (data []byte, fresh bool, e
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		// A file missing from the snapshot's version is an ordinary
-		// error; one missing because the skill was replaced or removed
-		// is staleness, which the skill's directory tells.
-		if info, serr := s.r.fsys.Stat(id); serr != nil || vfs.Generation(info) != digest {
-			s.markChanged(sn, id)
-			return nil, false, errStale(id)
+		// error; one missing because the skill was removed is
+		// staleness, and one of a skill replaced since is read from the
+		// kept version: the skill's directory tells which.
+		info, serr := s.r.fsys.Stat(id)
+		switch {
+		case serr != nil:
+			return nil, false, s.lost(sn, id, true)
+		case vfs.Generation(info) == digest:
+			return nil, false, err
 		}
-		return nil, false, err
+		if data, err = s.retainedFile(ctx, sn, id, rel); err != nil {
+			return nil, false, err
+		}
 	case err != nil:
 		return nil, false, err
 	case gen != digest:
-		s.markChanged(sn, id)
-		return nil, false, errStale(id)
+		if data, err = s.retainedFile(ctx, sn, id, rel); err != nil {
+			return nil, false, err
+		}
 	}
 	if data == nil {
 		data = []byte{}

@@ -69,6 +69,11 @@ type Resolver struct {
 	// any change drops them.
 	snaps  map[string]*snapshot
 	closed bool
+	// holder names this context to the registry when it holds retained
+	// versions; held are the versions it holds (retain.go).
+	holder  string
+	held    map[string]bool
+	holding sync.WaitGroup // holds under way
 }
 
 // heardChange is a change and the epoch it was heard at.
@@ -113,6 +118,7 @@ func New(_ context.Context, reg *registry.Registry, db vfs.Backend, opts Options
 		audit:    newAuditLog(db, opts),
 		sessions: make(map[string]*Session),
 		snaps:    make(map[string]*snapshot),
+		holder:   newID(), held: make(map[string]bool),
 	}
 	r.stop = reg.Subscribe(r.changed)
 	return r, nil
@@ -138,6 +144,7 @@ func (r *Resolver) Close() error {
 	for _, s := range sessions {
 		s.shut()
 	}
+	r.release(context.Background())
 	return r.audit.close(context.Background())
 }
 
@@ -266,6 +273,11 @@ func (r *Resolver) register(s *Session) error {
 	s.replay(s.snap, missed, complete)
 	if evicted != nil {
 		evicted.shut()
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), verifyTimeout)
+			defer cancel()
+			r.release(ctx)
+		}()
 	}
 	return nil
 }

@@ -52,9 +52,13 @@ type Session struct {
 	selection []string // nil: every enabled skill
 	snap      *snapshot
 	activated []string
-	// changed are visible skills that changed underneath the snapshot;
-	// they are neither read nor shown until Refresh.
+	// changed are visible skills that changed underneath the snapshot
+	// and cannot be read (removed, disabled, or a version no longer
+	// kept); they are neither read nor shown until Refresh. outdated are
+	// visible skills replaced or edited since: the session reads the
+	// version it started with, which the resolver holds (retain.go).
 	changed  map[string]bool
+	outdated map[string]bool
 	stale    bool
 	closed   bool
 	pinDiags []skill.Diagnostic
@@ -69,7 +73,9 @@ type Status struct {
 	Session   string `json:"session"`
 	ContextID string `json:"contextId"`
 	// Stale is true when a skill changed underneath the session; the
-	// changed ones are listed in Changed and cannot be read until Refresh.
+	// changed ones are listed in Changed. Those replaced or edited are
+	// read as the session's version until Refresh; those removed or
+	// disabled cannot be read.
 	Stale    bool  `json:"stale"`
 	Revision int64 `json:"revision"`
 	// Visible are the skills of the snapshot, in selection order;
@@ -95,7 +101,7 @@ func (r *Resolver) OpenSession(ctx context.Context, opts SessionOptions) (*Sessi
 	s := &Session{
 		r: r, id: newID(), contextID: opts.ContextID,
 		available: slices.Clone(opts.AvailableTools), base: slices.Clone(opts.BaseTools), mcp: slices.Clone(opts.MCPServers),
-		selection: cleanSelection(opts.Skills), changed: map[string]bool{}, subs: map[int]func(Event){},
+		selection: cleanSelection(opts.Skills), changed: map[string]bool{}, outdated: map[string]bool{}, subs: map[int]func(Event){},
 		runs: map[string]*planRun{},
 	}
 	sn, pins, diags, err := s.prepare(ctx, s.selection)
@@ -179,11 +185,13 @@ func (s *Session) rebuild(ctx context.Context, selection []string) (Status, erro
 		s.activated = visibleOf(sn, slices.Concat(s.activated, pins))
 		s.stale = false
 		clear(s.changed)
+		clear(s.outdated)
 		return sn
 	})
 	if closed {
 		return Status{}, errSessionClosed(s.id)
 	}
+	s.r.release(ctx)
 	return s.Status(), nil
 }
 
@@ -203,7 +211,7 @@ func (s *Session) Status() Status {
 		st.Diagnostics = []skill.Diagnostic{}
 	}
 	for _, id := range s.snap.ids {
-		if s.changed[id] {
+		if s.changed[id] || s.outdated[id] {
 			st.Changed = append(st.Changed, id)
 		}
 	}
@@ -215,6 +223,7 @@ func (s *Session) Status() Status {
 func (s *Session) Close(ctx context.Context) error {
 	s.r.forget(s)
 	s.shut()
+	s.r.release(ctx)
 	return s.r.audit.flush(ctx)
 }
 

@@ -104,7 +104,16 @@ func (s *Session) noteChange(c registry.Change) {
 		s.mu.Unlock()
 		go s.verify(sn, visible, others, c.Revision)
 	default:
-		s.announce(true, s.markLocked(visible), c.Revision)
+		readable := c.Kind == registry.KindReplace || c.Kind == registry.KindEdit || c.Kind == registry.KindDependencies
+		fresh := s.markLocked(visible, readable)
+		var held []string
+		if readable {
+			for _, id := range visible {
+				held = append(held, sn.metas[id].Digest)
+			}
+		}
+		s.announce(true, fresh, c.Revision)
+		s.r.hold(held)
 	}
 }
 
@@ -115,16 +124,19 @@ func (s *Session) noteChange(c registry.Change) {
 func (s *Session) verify(sn *snapshot, visible, others []string, rev int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), verifyTimeout)
 	defer cancel()
-	var differ []string
+	var gone, differ, held []string
 	for _, id := range visible {
 		m, err := s.r.reg.Get(ctx, id)
 		old := sn.metas[id]
 		switch {
 		case skillerr.CodeOf(err) == skillerr.SkillNotFound:
-			differ = append(differ, id)
+			gone = append(gone, id)
 		case err != nil: // cannot tell; a read will, by the generation
-		case !m.Enabled || m.Digest != old.Digest || !sameDependencies(m.Dependencies, old.Dependencies):
+		case !m.Enabled:
+			gone = append(gone, id)
+		case m.Digest != old.Digest || !sameDependencies(m.Dependencies, old.Dependencies):
 			differ = append(differ, id)
+			held = append(held, old.Digest)
 		}
 	}
 	added := false
@@ -138,7 +150,9 @@ func (s *Session) verify(sn *snapshot, visible, others []string, rev int64) {
 		s.mu.Unlock()
 		return
 	}
-	s.announce(added || len(differ) > 0, s.markLocked(differ), rev)
+	fresh := append(s.markLocked(gone, false), s.markLocked(differ, true)...)
+	s.announce(added || len(gone)+len(differ) > 0, fresh, rev)
+	s.r.hold(held)
 }
 
 // verifyTimeout bounds a background check of a change.
@@ -148,14 +162,19 @@ func sameDependencies(a, b registry.Dependencies) bool {
 	return slices.Equal(a.Tools, b.Tools) && slices.Equal(a.MCP, b.MCP) && slices.Equal(a.Skills, b.Skills)
 }
 
-// markLocked records the visible skills ids as changed and returns those
-// that were not already; s.mu is held.
-func (s *Session) markLocked(ids []string) []string {
+// markLocked records the visible skills ids as changed — outdated when
+// the session still reads its version of them (readable), unreadable
+// otherwise — and returns those that were neither before; s.mu is held.
+func (s *Session) markLocked(ids []string, readable bool) []string {
 	var fresh []string
 	for _, id := range ids {
-		if !s.changed[id] {
-			s.changed[id] = true
+		if !s.changed[id] && !s.outdated[id] {
 			fresh = append(fresh, id)
+		}
+		if readable {
+			s.outdated[id] = true
+		} else {
+			s.changed[id] = true
 		}
 	}
 	return fresh
@@ -169,7 +188,7 @@ func (s *Session) markChanged(sn *snapshot, id string) {
 		s.mu.Unlock()
 		return
 	}
-	s.announce(true, s.markLocked([]string{id}), 0)
+	s.announce(true, s.markLocked([]string{id}, false), 0)
 }
 
 // announce makes the session stale when touched, and tells the

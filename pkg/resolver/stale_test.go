@@ -3,12 +3,14 @@ package resolver
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
 // events collects a session's events.
@@ -34,8 +36,10 @@ func (ev *events) list() []Event {
 }
 
 // TestStaleness: a skill replaced through the registry while a session
-// holds it makes the session stale, tells its subscribers, and no read
-// mixes the versions; Refresh moves the session to the new version.
+// holds it makes the session stale and tells its subscribers; the session
+// keeps reading the version it started with (seed 002), never a mix, and
+// Refresh moves it to the new version. The old version is kept while the
+// session reads it, and collected once it refreshes.
 func TestStaleness(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bc backendCase) {
 		e := newEnv(t, bc)
@@ -46,6 +50,7 @@ func TestStaleness(t *testing.T) {
 		old := mustActivate(t, s, "pdf")
 		mustRead(t, s, "/skills/pdf/references/notes.md") // cached now
 		oldDigest := e.meta(t, "pdf").Digest
+		e.res.cache.purge() // the old version must come from storage
 
 		// Version 2 of pdf: other body, other notes, a new file.
 		v2 := []file{
@@ -61,23 +66,29 @@ func TestStaleness(t *testing.T) {
 		if got := ev.list(); len(got) != 1 || got[0].Kind != EventStale || !slices.Equal(got[0].Skills, []string{"pdf"}) || got[0].Revision != 2 {
 			t.Errorf("events = %+v", got)
 		}
-		// Reads refuse to mix, cached or not, and say what to do.
-		for _, p := range []string{"/skills/pdf/references/notes.md", "/skills/pdf/SKILL.md", "/skills/pdf/references/new.md", "/skills/pdf/scripts/run.sh"} {
-			_, err := s.ReadFile(ctx, p)
-			wantErr(t, "reading "+p, err, skillerr.Conflict, ReasonStale)
-			if err != nil && err.Error() != "pdf: skill pdf changed since this session started; refresh the session" {
-				t.Errorf("stale message: %q", err)
+		// Reads give the session's version, whole.
+		for p, want := range map[string]string{
+			"/skills/pdf/references/notes.md": "Notes about pdf.\n",
+			"/skills/pdf/SKILL.md":            md("pdf", "# pdf\n\nDo the pdf thing."),
+			"/skills/pdf/scripts/run.sh":      "#!/bin/sh\necho pdf\n",
+		} {
+			if got := mustRead(t, s, p); got != want {
+				t.Errorf("%s = %q, want the old %q", p, got, want)
 			}
 		}
-		_, err := s.Activate(ctx, "pdf")
-		wantErr(t, "activating a changed skill", err, skillerr.Conflict, ReasonStale)
-		if cat, _ := s.Catalog(ctx, CatalogOptions{Mode: ModeNames}); contains(cat, `"pdf"`) || !contains(cat, `"docx"`) {
+		_, err := s.ReadFile(ctx, "/skills/pdf/references/new.md")
+		wantErr(t, "a file only the new version has", err, skillerr.SkillNotFound, vfs.ReasonNotExist)
+		if b := mustActivate(t, s, "pdf"); b.Content != old.Content || !b.AlreadyActive {
+			t.Errorf("block of the session's version:\n%s", b.Content)
+		}
+		if cat, _ := s.Catalog(ctx, CatalogOptions{Mode: ModeNames}); !contains(cat, `"pdf"`) || !contains(cat, `"docx"`) {
 			t.Errorf("the stale session's catalog:\n%s", cat)
 		}
-		// Other skills are unaffected.
-		mustRead(t, s, "/skills/docx/SKILL.md")
+		if kept := retainedDigests(t, e); !slices.Equal(kept, []string{oldDigest}) {
+			t.Errorf("retained versions %q, want the old one", kept)
+		}
 
-		// Refresh: the new version, pdf still activated.
+		// Refresh: the new version, pdf still activated, the old one gone.
 		st, err = s.Refresh(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -95,11 +106,29 @@ func TestStaleness(t *testing.T) {
 		if s.snap.metas["pdf"].Digest == oldDigest {
 			t.Error("the refreshed snapshot kept the old digest")
 		}
+		if kept := retainedDigests(t, e); len(kept) != 0 {
+			t.Errorf("retained versions after the last session let go: %q", kept)
+		}
 	})
 }
 
+// retainedDigests lists the versions the registry keeps.
+func retainedDigests(t testing.TB, e *env) []string {
+	t.Helper()
+	res, err := e.db.Read(context.Background(), vfs.GetPrefix(vfs.StoreState, "retained:"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range res[0] {
+		out = append(out, strings.TrimPrefix(r.Key, "retained:"))
+	}
+	return out
+}
+
 // TestStaleByRead: a change the session never heard of (another context
-// without a bus) is caught by the generation check of the read itself.
+// without a bus) is caught by the generation check of the read itself,
+// which reads the session's version instead.
 func TestStaleByRead(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bc backendCase) {
 		db := bc.open(t)
@@ -119,10 +148,11 @@ func TestStaleByRead(t *testing.T) {
 		if s.Status().Stale {
 			t.Fatal("the session heard a change nobody told it about")
 		}
-		_, err = s.ReadFile(context.Background(), "/skills/pdf/references/notes.md")
-		wantErr(t, "read of an edited file", err, skillerr.Conflict, ReasonStale)
+		if got := mustRead(t, s, "/skills/pdf/references/notes.md"); got != "Notes about pdf.\n" {
+			t.Errorf("read of a file edited elsewhere = %q, want the session's version", got)
+		}
 		_, err = s.ReadFile(context.Background(), "/skills/pdf/references/gone.md")
-		wantErr(t, "read after staleness", err, skillerr.Conflict, ReasonStale)
+		wantErr(t, "a file neither version has", err, skillerr.SkillNotFound, vfs.ReasonNotExist)
 		if st := s.Status(); !st.Stale || !slices.Equal(st.Changed, []string{"pdf"}) {
 			t.Errorf("status = %+v", st)
 		}
@@ -132,9 +162,10 @@ func TestStaleByRead(t *testing.T) {
 	})
 }
 
-// TestStaleActivation: a cold activation finds a skill edited or removed
-// elsewhere, whether it reads the skill whole (small skills) or its list
-// and SKILL.md apart (large ones).
+// TestStaleActivation: a cold activation finds a skill edited elsewhere
+// and activates the session's version, whether it reads the skill whole
+// (small skills) or its list and SKILL.md apart (large ones); one removed
+// elsewhere is gone.
 func TestStaleActivation(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bc backendCase) {
 		for _, size := range []int{10, prefetchLimit + 1} {
@@ -157,12 +188,17 @@ func TestStaleActivation(t *testing.T) {
 			if _, err := other.RemovePath(ctx, "pdf", "gone.md"); err != nil {
 				t.Fatal(err)
 			}
-			_, err = s2.Activate(ctx, "pdf")
-			wantErr(t, "activation of a skill edited elsewhere", err, skillerr.Conflict, ReasonStale)
+			if b := mustActivate(t, s2, "pdf"); !slices.Equal(b.Resources, []string{"big.bin", "gone.md"}) {
+				t.Errorf("size %d: the session's version has resources %q", size, b.Resources)
+			}
+			if got := mustRead(t, s2, "/skills/pdf/gone.md"); got != "x" {
+				t.Errorf("size %d: gone.md = %q", size, got)
+			}
 			s3 := e.open(t, SessionOptions{}) // the registry's list is stale too: no bus
 			if err := other.Remove(ctx, "pdf"); err != nil {
 				t.Fatal(err)
 			}
+			e.res.cache.purge()
 			_, err = s3.Activate(ctx, "pdf")
 			wantErr(t, "activation of a skill removed elsewhere", err, skillerr.Conflict, ReasonStale)
 		}
@@ -327,5 +363,75 @@ func TestStaleLateChange(t *testing.T) {
 				t.Errorf("%s: stale again after Refresh", c.name)
 			}
 		}
+	})
+}
+
+// TestSnapshotBounds: what is kept for sessions is bounded. A version
+// past the bounds is collected even while a session reads it, which then
+// fails with Conflict, ReasonCollected, and turns the session stale; a
+// version no session holds goes after registry.RetainGrace; a removed
+// skill leaves nothing behind.
+func TestSnapshotBounds(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 2, 10, 30, 0, 0, time.UTC)
+		clock := func() time.Time { return now }
+		e := envWith(t, bc.open(t), registry.Options{RetainVersions: 1, Now: clock})
+		e.installSkills(t, "pdf", "docx")
+		edit := func(id string) {
+			t.Helper()
+			if _, err := e.reg.WriteFile(ctx, id, "references/notes.md", "Edited at "+now.String()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := e.open(t, SessionOptions{Skills: []string{"pdf"}})
+		edit("pdf")
+		if got := mustRead(t, s, "/skills/pdf/references/notes.md"); got != "Notes about pdf.\n" {
+			t.Fatalf("the session's version: %q", got)
+		}
+		// One version at most: docx's pushes out pdf's, held or not.
+		docx0 := e.meta(t, "docx").Digest
+		edit("docx")
+		wantList(t, "retained", retainedDigests(t, e), []string{docx0})
+		e.res.cache.purge()
+		_, err := s.ReadFile(ctx, "/skills/pdf/references/notes.md")
+		wantErr(t, "read of a collected version", err, skillerr.Conflict, ReasonCollected)
+		if st := s.Status(); !st.Stale || !slices.Equal(st.Changed, []string{"pdf"}) {
+			t.Errorf("status after the collected read: %+v", st)
+		}
+		if _, err := s.Refresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got := mustRead(t, s, "/skills/pdf/references/notes.md"); !strings.HasPrefix(got, "Edited at") {
+			t.Errorf("after Refresh: %q", got)
+		}
+		// Nobody holds docx's old version: the next change after the
+		// grace collects it.
+		now = now.Add(registry.RetainGrace + time.Second)
+		pdf1 := e.meta(t, "pdf").Digest
+		edit("pdf")
+		wantList(t, "retained after the grace", retainedDigests(t, e), []string{pdf1})
+		// Removing a skill removes what is kept of it.
+		if err := e.reg.Remove(ctx, "pdf"); err != nil {
+			t.Fatal(err)
+		}
+		wantList(t, "retained after Remove", retainedDigests(t, e), nil)
+	})
+}
+
+// TestSnapshotTooLarge: a version larger than what may be kept is not
+// kept: the session's reads fail with ReasonCollected at once.
+func TestSnapshotTooLarge(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := envWith(t, bc.open(t), registry.Options{RetainBytes: 10})
+		e.installSkills(t, "pdf")
+		ctx := context.Background()
+		s := e.open(t, SessionOptions{})
+		e.install(t, file{"pdf/SKILL.md", md("pdf", "# pdf v2")})
+		wantList(t, "retained", retainedDigests(t, e), nil)
+		_, err := s.ReadFile(ctx, "/skills/pdf/references/notes.md")
+		wantErr(t, "read of a version too large to keep", err, skillerr.Conflict, ReasonCollected)
+		_, err = s.Activate(ctx, "pdf")
+		wantErr(t, "activation after it", err, skillerr.Conflict, ReasonStale)
 	})
 }

@@ -489,10 +489,10 @@ for (const kind of ['direct', 'port']) {
     assert.deepEqual(out.back, ALL);
   });
 
-  test(`${kind}: a replace import makes the session stale (onStale, Conflict) until refresh`, { timeout: TEST_MS }, async (t) => {
+  test(`${kind}: a replace import makes the session stale (onStale) but it reads its own version until refresh`, { timeout: TEST_MS }, async (t) => {
     const { page } = await agentPage(t, `stale-${kind}`, kind);
     const v2 = `${sampleText('pdf-tools/SKILL.md')}\n## Version 2\n`;
-    const v2zip = zip(under('pdf-tools/', { ...sampleSkill('pdf-tools'), 'SKILL.md': v2 }));
+    const v2zip = zip(under('pdf-tools/', { ...sampleSkill('pdf-tools'), 'SKILL.md': v2, 'references/forms.md': 'Version 2 forms.\n' }));
     const out = await ev(page, async (z) => {
       const res = { before: await text('/skills/pdf-tools/SKILL.md') };
       window.staleSeen = 0;
@@ -501,14 +501,23 @@ for (const kind of ['direct', 'port']) {
       res.replaced = (await sk.registry.importZip(T.fromB64(z), { onConflict: 'replace', source: 'v2.zip' })).replaced;
       await until(() => staleSeen > 0);
       res.status = await s.status();
-      res.read = await T.outcome(s.readFile('/skills/pdf-tools/SKILL.md'));
-      res.activate = await T.outcome(s.activate('pdf-tools'));
+      res.read = await text('/skills/pdf-tools/SKILL.md');
+      res.forms = await text('/skills/pdf-tools/references/forms.md');
+      res.activate = (await s.activate('pdf-tools')).content;
       res.catalog = JSON.parse(await s.catalog({ format: 'json', mode: 'names' })).slice(1).map((e) => e.name);
       res.others = await text('/skills/beta/references/notes.md');
       res.refresh = await s.refresh();
       res.after = await text('/skills/pdf-tools/SKILL.md');
-      res.catalogAfter = JSON.parse(await s.catalog({ format: 'json', mode: 'names' })).slice(1).map((e) => e.name);
+      res.formsAfter = await text('/skills/pdf-tools/references/forms.md');
       res.staleSeen = staleSeen;
+      // What is kept for sessions is bounded (16 versions): past it, a
+      // session's version is collected and its reads say so.
+      const s2 = await openS('chat-2');
+      await sk.registry.importZip(T.fromB64(z), { onConflict: 'replace' }); // nothing new: v2 again
+      await sk.registry.writeFile('pdf-tools', 'references/forms.md', 'Version 3 forms.\n');
+      for (let i = 0; i < 16; i++) await sk.registry.writeFile('beta', 'references/notes.md', `edit ${i}\n`);
+      res.collected = await T.outcome(s2.readFile('/skills/pdf-tools/scripts/extract.py'));
+      res.collectedStatus = await s2.status();
       return res;
     }, b64(v2zip));
     assert.deepEqual(out.replaced, ['pdf-tools']);
@@ -516,14 +525,17 @@ for (const kind of ['direct', 'port']) {
     assert.equal(out.status.stale, true);
     assert.deepEqual(out.status.changed, ['pdf-tools']);
     assert.equal(out.status.revision, 1, 'the snapshot is still the old one');
-    assertRejected(out.read, { code: 'Conflict', reason: 'stale', subject: 'pdf-tools' }, 'readFile of the changed skill');
-    assertRejected(out.activate, { code: 'Conflict', reason: 'stale', subject: 'pdf-tools' }, 'activate of the changed skill');
-    assert.deepEqual(out.catalog, ENTRIES.map((e) => e.name).filter((n) => n !== 'pdf-tools'), 'the changed skill is not offered');
+    assert.equal(out.read, sampleText('pdf-tools/SKILL.md'), 'readFile gives the session\'s version');
+    assert.equal(out.forms, sampleText('pdf-tools/references/forms.md'), 'a file it had not read yet too');
+    assert.ok(!out.activate.includes('## Version 2'), 'activate gives the session\'s version');
+    assert.deepEqual(out.catalog, ENTRIES.map((e) => e.name), 'the skill is still offered');
     assert.equal(out.others, BETA['references/notes.md'], 'the other skills still read');
     assert.deepEqual([out.refresh.stale, out.refresh.changed, out.refresh.revision], [false, [], 2]);
     assert.equal(out.after, v2);
-    assert.deepEqual(out.catalogAfter, ENTRIES.map((e) => e.name));
+    assert.equal(out.formsAfter, 'Version 2 forms.\n');
     assert.equal(out.staleSeen, 1);
+    assertRejected(out.collected, { code: 'Conflict', reason: 'version-collected', subject: 'pdf-tools' }, 'a collected version');
+    assert.equal(out.collectedStatus.stale, true);
   });
 
   test(`${kind}: error codes through the bridge; close ends the session`, { timeout: TEST_MS }, async (t) => {
