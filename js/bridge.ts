@@ -22,6 +22,8 @@ export interface Diagnostic {
   severity: "error" | "warning";
   field: string;
   message: string;
+  /** The 1-based line of SKILL.md it is at; absent when it has none. */
+  line?: number;
 }
 
 /** Every failure of a skillfs call is a SkillfsError with a stable code.
@@ -518,6 +520,8 @@ export class Registry {
   writeFile(id: string, path: string, text: string): Promise<SkillMeta> { return this.value("registry.writeFile", { id, path, text }); }
   mkdir(id: string, path: string): Promise<SkillMeta> { return this.value("registry.mkdir", { id, path }); }
   removePath(id: string, path: string): Promise<SkillMeta> { return this.value("registry.removePath", { id, path }); }
+  /** Moves a file or a folder (with everything in it) inside skill id, in one commit. */
+  rename(id: string, from: string, to: string): Promise<SkillMeta> { return this.value("registry.rename", { id, from, to }); }
   setDependencies(id: string, deps: Partial<Dependencies>): Promise<SkillMeta> {
     return this.value("registry.setDependencies", { id, tools: deps.tools ?? [], mcp: deps.mcp ?? [], skills: deps.skills ?? [] });
   }

@@ -84,6 +84,13 @@ var methods = map[string]method{
 	"registry.removePath": adminMethod(func(ctx context.Context, reg *registry.Registry, a pathArgs, _ request) (result, error) {
 		return value(reg.RemovePath(ctx, a.ID, a.Path))
 	}),
+	"registry.rename": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+		ID   string `json:"id"`
+		From string `json:"from"`
+		To   string `json:"to"`
+	}, _ request) (result, error) {
+		return value(reg.Rename(ctx, a.ID, a.From, a.To))
+	}),
 	"registry.setDependencies": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
 		ID string `json:"id"`
 		registry.Dependencies

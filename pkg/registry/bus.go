@@ -12,7 +12,7 @@ const (
 	KindEnable       = "enable"
 	KindDisable      = "disable"
 	KindRemove       = "remove"
-	KindEdit         = "edit" // WriteFile, Mkdir or RemovePath
+	KindEdit         = "edit" // WriteFile, Mkdir, RemovePath or Rename
 	KindDependencies = "dependencies"
 )
 

@@ -8,7 +8,7 @@
 // never the tree, and nothing rescans the tree, so a removed skill stays
 // removed.
 //
-// Every change — Import, SetEnabled, Remove, WriteFile, Mkdir, RemovePath,
+// Every change — Import, SetEnabled, Remove, WriteFile, Mkdir, RemovePath, Rename,
 // SetDependencies — goes the same way: take the registry lock (shared by
 // every context of the origin), read what it needs in one read
 // transaction, compute the new state in memory, and write it in one

@@ -29,6 +29,10 @@ func testFaults(t *testing.T, bc backendCase) {
 			return err
 		}},
 		{"Remove", func(ctx context.Context, r *Registry) error { return r.Remove(ctx, "x") }},
+		{"RenameFolder", func(ctx context.Context, r *Registry) error {
+			_, err := r.Rename(ctx, "x", "references", "docs/references")
+			return err
+		}},
 		{"WriteSkillMD", func(ctx context.Context, r *Registry) error {
 			_, err := r.WriteFile(ctx, "x", "SKILL.md", mdOf("x", "Edited.", "triggers: edited"))
 			return err

@@ -171,7 +171,66 @@ func (r *Registry) RemovePath(ctx context.Context, id, p string) (Meta, error) {
 	})
 }
 
-// edit is the change behind WriteFile, Mkdir and RemovePath. It rewrites
+// Rename moves the file or the directory (with everything in it) at from
+// to the path to in skill id, in one commit, and returns the skill's new
+// record; contents, modes and times are kept. to must not exist (a change
+// of case alone is allowed) and is held to WriteFile's rules for paths;
+// its missing parents are created. SKILL.md cannot be renamed, and a
+// directory cannot be moved into itself.
+func (r *Registry) Rename(ctx context.Context, id, from, to string) (Meta, error) {
+	src, err := editPath(from, "rename")
+	if err != nil {
+		return Meta{}, err
+	}
+	dst, err := editPath(to, "rename to")
+	if err != nil {
+		return Meta{}, err
+	}
+	switch {
+	case src == skillMD:
+		return Meta{}, &skillerr.Error{Code: skillerr.PermissionDenied, Reason: "skill-md", Subject: from,
+			Msg: "SKILL.md cannot be renamed: a skill is the folder that holds it"}
+	case dst == src:
+		return Meta{}, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "same-path", Subject: to,
+			Msg: "the new path is the same as the old one"}
+	case strings.HasPrefix(dst, src+"/"):
+		return Meta{}, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "into-itself", Subject: to,
+			Msg: fmt.Sprintf("%s cannot be moved into itself", src)}
+	}
+	if err := r.checkExportable(dst); err != nil {
+		return Meta{}, err
+	}
+	return r.edit(ctx, id, func(files []vfs.File, _ time.Time) ([]vfs.File, error) {
+		var moved, kept []vfs.File
+		for _, f := range files {
+			if f.Path == src || strings.HasPrefix(f.Path, src+"/") {
+				f.Path = dst + f.Path[len(src):]
+				moved = append(moved, f)
+			} else {
+				kept = append(kept, f)
+			}
+		}
+		if len(moved) == 0 {
+			return nil, &skillerr.Error{Code: skillerr.SkillNotFound, Reason: vfs.ReasonNotExist, Subject: from, Msg: "no such file or directory"}
+		}
+		if _, found := slices.BinarySearchFunc(kept, dst, byPath); found {
+			return nil, &skillerr.Error{Code: skillerr.Conflict, Reason: vfs.ReasonExist, Subject: to, Msg: "already exists"}
+		}
+		if err := checkNew(kept, dst); err != nil {
+			return nil, err
+		}
+		for _, f := range moved {
+			if err := r.checkExportable(f.Path); err != nil {
+				return nil, err
+			}
+		}
+		files = append(kept, moved...)
+		slices.SortFunc(files, func(a, b vfs.File) int { return strings.Compare(a.Path, b.Path) })
+		return files, nil
+	})
+}
+
+// edit is the change behind WriteFile, Mkdir, RemovePath and Rename. It rewrites
 // skill id's whole tree as apply leaves it (apply gets the files sorted by
 // path and may change them in place), so that every file of the new
 // version carries the new digest as its generation, and re-derives the

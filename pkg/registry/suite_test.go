@@ -77,6 +77,7 @@ func TestSuite(t *testing.T) {
 		{"Instance", testInstance},
 		{"Export", testExport},
 		{"Files", testFiles},
+		{"Rename", testRename},
 		{"EditSkillMD", testEditSkillMD},
 		{"EditedExportRoundTrip", testEditedExportRoundTrip},
 		{"Dependencies", testDependencies},

@@ -119,6 +119,12 @@ type decoder struct {
 	// badType holds the SKILL.md keys whose value had the wrong type.
 	badType map[string]bool
 	diags   []Diagnostic
+	// yamlLine is SKILL.md's line of the frontmatter's first YAML line;
+	// keyLines maps each canonical key to the line it is on; line, when
+	// set, is the line of the key being read. See add.
+	yamlLine int
+	keyLines map[string]int
+	line     int
 }
 
 // severity is the severity of a problem that Strict mode rejects and
@@ -153,6 +159,7 @@ func (p *parser) decodeFrontmatter(root *yaml.Node, s *Skill) {
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
+		p.line = p.yamlLine + k.Line - 1
 		key, ok := p.scalar(k)
 		if !ok {
 			p.add("unknown-field", p.severity(), "", "A key in the frontmatter is a %s, not a name; it is ignored.", kindName(k))
@@ -176,6 +183,7 @@ func (p *parser) decodeFrontmatter(root *yaml.Node, s *Skill) {
 		p.given[canon] = key
 		p.set[canon] = stored
 	}
+	p.line = 0
 }
 
 // scalar returns the text of a scalar node, following an alias.

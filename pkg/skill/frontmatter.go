@@ -42,7 +42,7 @@ func splitFrontmatter(src []byte) (frontmatter, *Diagnostic) {
 			}
 			off += n
 		}
-		return frontmatter{}, &Diagnostic{Code: "not-utf8", Severity: SeverityError,
+		return frontmatter{}, &Diagnostic{Code: "not-utf8", Severity: SeverityError, Line: 1 + bytes.Count(src[:off], []byte("\n")),
 			Message: fmt.Sprintf("SKILL.md is not UTF-8 text (invalid byte 0x%02X at offset %d).", src[off], off)}
 	}
 	start := 0
@@ -50,12 +50,12 @@ func splitFrontmatter(src []byte) (frontmatter, *Diagnostic) {
 		start = len(bom)
 	}
 	if len(bytes.TrimSpace(src[start:])) == 0 {
-		return frontmatter{}, &Diagnostic{Code: "frontmatter-missing", Severity: SeverityError,
+		return frontmatter{}, &Diagnostic{Code: "frontmatter-missing", Severity: SeverityError, Line: 1,
 			Message: "SKILL.md is empty; it must start with YAML frontmatter between '---' lines."}
 	}
 	first, next := line(src, start)
 	if string(first) != "---" {
-		return frontmatter{}, &Diagnostic{Code: "frontmatter-missing", Severity: SeverityError,
+		return frontmatter{}, &Diagnostic{Code: "frontmatter-missing", Severity: SeverityError, Line: 1,
 			Message: "SKILL.md must start with YAML frontmatter: its first line must be '---'."}
 	}
 	fm := frontmatter{start: next, eol: string(src[start+len(first) : next])}
@@ -68,7 +68,7 @@ func splitFrontmatter(src []byte) (frontmatter, *Diagnostic) {
 		}
 		pos = after
 	}
-	return frontmatter{}, &Diagnostic{Code: "frontmatter-unclosed", Severity: SeverityError,
+	return frontmatter{}, &Diagnostic{Code: "frontmatter-unclosed", Severity: SeverityError, Line: 1,
 		Message: "The frontmatter is not closed: no line '---' follows the opening one."}
 }
 

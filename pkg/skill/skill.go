@@ -19,11 +19,13 @@
 package skill
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"gopkg.in/yaml.v3"
 )
 
 // Severity says whether a Diagnostic stops the skill from loading.
@@ -45,6 +47,12 @@ type Diagnostic struct {
 	Field string `json:"field"`
 	// Message is a sentence for a person.
 	Message string `json:"message"`
+	// Line is the 1-based line of SKILL.md the problem is at, for an
+	// editor to mark: the key's line for a field's problem, the opening
+	// delimiter's for a required field that is missing, the parser's for
+	// broken YAML. 0 when the problem has no place in SKILL.md (skill.yaml's,
+	// the registry's own).
+	Line int `json:"line,omitempty"`
 }
 
 // String formats d on one line for logs and the CLI.
@@ -173,7 +181,7 @@ type Skill struct {
 // skips it. Parse never panics, whatever the input.
 func Parse(skillMD []byte, opts Options) (*Skill, []Diagnostic) {
 	p := &parser{
-		decoder: decoder{mode: opts.Mode, budget: rawBudget, badType: map[string]bool{}},
+		decoder: decoder{mode: opts.Mode, budget: rawBudget, badType: map[string]bool{}, keyLines: map[string]int{}},
 		given:   map[string]string{},
 		set:     map[string]bool{},
 	}
@@ -251,6 +259,9 @@ func (p *parser) parse(src []byte, opts Options) *Skill {
 		p.diags = append(p.diags, *d)
 		return nil
 	}
+	// Lines of the YAML text are counted from the one after the opening
+	// delimiter (which a byte order mark does not move).
+	p.yamlLine = 1 + bytes.Count(src[:fm.start], []byte("\n"))
 	root, repaired, err := parseYAML(fm.yaml, opts.Mode == Lenient)
 	var tooLarge errTooLarge
 	switch {
@@ -258,9 +269,13 @@ func (p *parser) parse(src []byte, opts Options) *Skill {
 		p.add("frontmatter-too-large", SeverityError, "", "The frontmatter is %d bytes; at most %d are read (real frontmatter is a few KB).", int(tooLarge), MaxFrontmatter)
 		return nil
 	case err != nil:
+		if n := yamlErrorLine(err); n > 0 {
+			p.line = p.yamlLine + n - 1
+		}
 		p.add("yaml-invalid", SeverityError, "", "The frontmatter is not valid YAML: %s.", yamlMessage(err))
 		return nil
 	}
+	p.noteKeyLines(root)
 	for _, key := range repaired {
 		p.add("yaml-unquoted-colon", SeverityWarning, key,
 			"The value of '%s' contains ': ' and was read as one string; quote it so every YAML parser reads it.", key)
@@ -282,9 +297,55 @@ func (p *parser) parse(src []byte, opts Options) *Skill {
 	return s
 }
 
-// add records a diagnostic.
+// add records a diagnostic. One about SKILL.md is placed at d.line when
+// set, else at its field's key, else (a field not written) at the opening
+// delimiter.
 func (d *decoder) add(code string, sev Severity, field, format string, args ...any) {
-	d.diags = append(d.diags, Diagnostic{Code: code, Severity: sev, Field: field, Message: fmt.Sprintf(format, args...)})
+	diag := Diagnostic{Code: code, Severity: sev, Field: field, Message: fmt.Sprintf(format, args...)}
+	if !d.sidecar {
+		diag.Line = d.line
+		if diag.Line == 0 && field != "" {
+			diag.Line = d.keyLines[canonicalKey(field)]
+		}
+		if diag.Line == 0 && field != "" {
+			diag.Line = max(d.yamlLine-1, 1)
+		}
+	}
+	d.diags = append(d.diags, diag)
+}
+
+// noteKeyLines records the SKILL.md line of each top-level key of root.
+func (d *decoder) noteKeyLines(root *yaml.Node) {
+	if root == nil || root.Kind != yamlMapping {
+		return
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k := root.Content[i]; k.Kind == yamlScalar {
+			d.keyLines[canonicalKey(k.Value)] = d.yamlLine + k.Line - 1
+		}
+	}
+}
+
+// yamlErrorLine returns the line of the YAML text that a yaml.v3 syntax
+// error names ("yaml: line 3: …"), 0 when it names none. yaml.v3 gives
+// the line only in the error's text, and for some errors it is the line
+// before the problem.
+func yamlErrorLine(err error) int {
+	rest, ok := strings.CutPrefix(err.Error(), "yaml: line ")
+	if !ok {
+		return 0
+	}
+	n := 0
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+		if n > 1<<24 {
+			return 0
+		}
+	}
+	return n
 }
 
 // yamlMessage turns a yaml.v3 error into a clause: without its "yaml: "

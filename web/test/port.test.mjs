@@ -52,7 +52,7 @@ window.chromePortPair = function chromePortPair(wire) {
 const REGISTRY_CALLS = [
   ['list'], ['get', 'alpha'], ['setEnabled', 'alpha', false], ['remove', 'alpha'], ['exportZip', 'alpha'],
   ['tree', 'alpha'], ['readFile', 'alpha', 'SKILL.md'], ['writeFile', 'alpha', 'x.md', 'x'], ['mkdir', 'alpha', 'd'],
-  ['removePath', 'alpha', 'scripts'], ['setDependencies', 'alpha', {}], ['registerTools', ['Bash']],
+  ['removePath', 'alpha', 'scripts'], ['rename', 'alpha', 'scripts', 'bin'], ['setDependencies', 'alpha', {}], ['registerTools', ['Bash']],
   ['registerMcpServers', ['github']], ['revision'],
 ];
 

@@ -167,7 +167,7 @@ test('tree, readFile and readText return what the archive held', { timeout: TEST
     { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' }, 'tree of a missing skill');
 });
 
-test('writeFile, mkdir and removePath edit a skill; an invalid SKILL.md changes nothing', { timeout: TEST_MS }, async (t) => {
+test('writeFile, mkdir, rename and removePath edit a skill; an invalid SKILL.md changes nothing', { timeout: TEST_MS }, async (t) => {
   const page = await fresh(t, 'edit');
   let rev = 1;
 
@@ -189,8 +189,11 @@ test('writeFile, mkdir and removePath edit a skill; an invalid SKILL.md changes 
   const bad = assertRejected(await reg(page, 'writeFile', 'alpha', 'SKILL.md', '---\nname: alpha\n---\nNo description.\n'),
     { code: 'InvalidManifest', reason: 'description-missing', subject: 'alpha' }, 'a SKILL.md without description');
   assert.ok(bad.diagnostics.length > 0, 'the error carries diagnostics');
-  assert.deepEqual(bad.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.field]),
-    [['description-missing', 'description']]);
+  assert.deepEqual(bad.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.field, d.line]),
+    [['description-missing', 'description', 1]], 'a missing field is at the opening delimiter');
+  const badYAML = assertRejected(await reg(page, 'writeFile', 'alpha', 'SKILL.md', '---\nname: alpha\ndescription: "unclosed\n---\n'),
+    { code: 'InvalidManifest', reason: 'yaml-invalid', subject: 'alpha' }, 'a SKILL.md with broken YAML');
+  assert.deepEqual(badYAML.diagnostics.map((d) => d.line), [3], 'broken YAML is at its line');
   assert.deepEqual(await ok(page, 'get', 'alpha'), before, 'the record is unchanged');
   assert.equal(await ok(page, 'readText', 'alpha', 'SKILL.md'), md, 'the file is unchanged');
   assert.equal(await revision(page), rev, 'nothing was committed');
@@ -216,6 +219,24 @@ test('writeFile, mkdir and removePath edit a skill; an invalid SKILL.md changes 
   assertRejected(await reg(page, 'mkdir', 'alpha', 'assets/img'),
     { code: 'Conflict', reason: 'exists', subject: 'assets/img' }, 'mkdir of an existing directory');
 
+  // rename moves a folder with everything in it, in one commit.
+  const moved = await ok(page, 'rename', 'alpha', 'references', 'docs/refs');
+  files = { ...files, 'docs/refs/usage.md': files['references/usage.md'] };
+  delete files['references/usage.md'];
+  assert.equal(moved.digest, digestOf(files));
+  assert.equal(await ok(page, 'readText', 'alpha', 'docs/refs/usage.md'), '# Usage\n');
+  assert.equal(await revision(page), ++rev);
+  await ok(page, 'rename', 'alpha', 'docs/refs', 'references');
+  files = { ...files, 'references/usage.md': files['docs/refs/usage.md'] };
+  delete files['docs/refs/usage.md'];
+  assert.equal(await revision(page), ++rev);
+  await ok(page, 'removePath', 'alpha', 'docs');
+  assert.equal(await revision(page), ++rev);
+  assertRejected(await reg(page, 'rename', 'alpha', 'SKILL.md', 'README.md'),
+    { code: 'PermissionDenied', reason: 'skill-md', subject: 'SKILL.md' }, 'rename of SKILL.md');
+  assertRejected(await reg(page, 'rename', 'alpha', 'assets', 'references'),
+    { code: 'Conflict', reason: 'exists', subject: 'references' }, 'rename onto an existing folder');
+
   // removePath removes a directory with everything in it.
   const without = await ok(page, 'removePath', 'alpha', 'scripts');
   delete files['scripts/run.py'];
@@ -230,7 +251,7 @@ test('writeFile, mkdir and removePath edit a skill; an invalid SKILL.md changes 
     { code: 'PermissionDenied', reason: 'skill-md', subject: 'SKILL.md' }, 'removePath of SKILL.md');
   assert.equal(await revision(page), rev, 'refused edits commit nothing');
 
-  assert.deepEqual((await changes(page)).slice(1), [2, 3, 4, 5].map((revision) => ({ revision, kind: 'edit', ids: ['alpha'] })));
+  assert.deepEqual((await changes(page)).slice(1), [2, 3, 4, 5, 6, 7, 8].map((revision) => ({ revision, kind: 'edit', ids: ['alpha'] })));
 });
 
 test('exportZip is deterministic, and importing it with "replace" keeps the digest', { timeout: TEST_MS }, async (t) => {
@@ -439,7 +460,7 @@ test('SkillNotFound from every call that names a skill', { timeout: TEST_MS }, a
   for (const [method, ...args] of [
     ['get', 'nope'], ['setEnabled', 'nope', false], ['tree', 'nope'], ['exportZip', 'nope'],
     ['readFile', 'nope', 'SKILL.md'], ['writeFile', 'nope', 'a.md', 'x'], ['mkdir', 'nope', 'd'],
-    ['removePath', 'nope', 'a.md'], ['remove', 'nope'],
+    ['removePath', 'nope', 'a.md'], ['rename', 'nope', 'a.md', 'b.md'], ['remove', 'nope'],
   ]) {
     assertRejected(await reg(page, method, ...args), nf, method);
   }
