@@ -3,6 +3,7 @@ package skill
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -38,6 +39,9 @@ func TestDiagnosticLines(t *testing.T) {
 			var got []string
 			for _, d := range diags {
 				got = append(got, fmt.Sprintf("%s@%d", d.Code, d.Line))
+				if d.Code == "yaml-invalid" && !strings.Contains(d.Message, fmt.Sprintf("at line %d of SKILL.md: ", d.Line)) {
+					t.Errorf("the message does not name the line of SKILL.md: %q", d.Message)
+				}
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("diagnostics %v, want %v", got, tc.want)

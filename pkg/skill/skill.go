@@ -269,10 +269,16 @@ func (p *parser) parse(src []byte, opts Options) *Skill {
 		p.add("frontmatter-too-large", SeverityError, "", "The frontmatter is %d bytes; at most %d are read (real frontmatter is a few KB).", int(tooLarge), MaxFrontmatter)
 		return nil
 	case err != nil:
+		msg := yamlMessage(err)
 		if n := yamlErrorLine(err); n > 0 {
+			// Name the line of SKILL.md, not of the frontmatter's text.
 			p.line = p.yamlLine + n - 1
+			if rest, ok := strings.CutPrefix(msg, fmt.Sprintf("line %d: ", n)); ok {
+				p.add("yaml-invalid", SeverityError, "", "The frontmatter is not valid YAML at line %d of SKILL.md: %s.", p.line, rest)
+				return nil
+			}
 		}
-		p.add("yaml-invalid", SeverityError, "", "The frontmatter is not valid YAML: %s.", yamlMessage(err))
+		p.add("yaml-invalid", SeverityError, "", "The frontmatter is not valid YAML: %s.", msg)
 		return nil
 	}
 	p.noteKeyLines(root)
