@@ -527,6 +527,8 @@ export class Registry {
   }
   async registerTools(names: string[]): Promise<void> { await this.value("registry.registerTools", { names }); }
   async registerMcpServers(names: string[]): Promise<void> { await this.value("registry.registerMcpServers", { names }); }
+  /** The tools and MCP servers the host registered, which setDependencies accepts; null when it has not said. */
+  registered(): Promise<{ tools: string[] | null; mcp: string[] | null }> { return this.value("registry.registered"); }
   revision(): Promise<number> { return this.value("registry.revision"); }
   /** The newest entries of the audit log of activations, invocations and reads. */
   audit(limit = 100): Promise<AuditEntry[]> { return this.value("resolver.audit", { limit }); }

@@ -103,6 +103,13 @@ var methods = map[string]method{
 		reg.RegisterTools(a.Names)
 		return result{}, nil
 	}),
+	"registry.registered": adminMethod(func(_ context.Context, reg *registry.Registry, _ struct{}, _ request) (result, error) {
+		tools, mcp := reg.Registered()
+		return value(struct {
+			Tools []string `json:"tools"`
+			MCP   []string `json:"mcp"`
+		}{tools, mcp}, nil)
+	}),
 	"registry.registerMcpServers": adminMethod(func(_ context.Context, reg *registry.Registry, a struct {
 		Names []string `json:"names"`
 	}, _ request) (result, error) {

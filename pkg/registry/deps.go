@@ -26,6 +26,14 @@ func (r *Registry) RegisterMCPServers(names []string) {
 	r.mu.Unlock()
 }
 
+// Registered returns the tools and MCP servers the host registered, for a
+// UI to offer as dependencies; each is nil when the host has not said.
+func (r *Registry) Registered() (tools, mcp []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.tools), slices.Clone(r.mcp)
+}
+
 // SetDependencies replaces the dependencies of skill id and returns its
 // record. Every name must exist (see checkDependencies, the verdict an
 // import and a save of SKILL.md get too).

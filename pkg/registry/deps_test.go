@@ -39,8 +39,14 @@ func testDependencies(t *testing.T, bc backendCase) {
 		_, err := e.reg.SetDependencies(ctx, "a", tc.deps)
 		wantErr(t, tc.name, err, skillerr.InvalidArgument, tc.reason)
 	}
+	if tools, mcp := e.reg.Registered(); tools != nil || mcp != nil {
+		t.Errorf("Registered before registering = %v, %v", tools, mcp)
+	}
 	e.reg.RegisterTools([]string{"Read", "Write", "Grep"})
 	e.reg.RegisterMCPServers([]string{"docs"})
+	if tools, mcp := e.reg.Registered(); !slices.Equal(tools, []string{"Read", "Write", "Grep"}) || !slices.Equal(mcp, []string{"docs"}) {
+		t.Errorf("Registered = %v, %v", tools, mcp)
+	}
 	importErr("unknown skill", skillFiles("x", "x", declared...), "unknown-skill")
 	importErr("self", skillFiles("x", "x", "skill_dependencies: [x]"), "self-dependency")
 	importErr("unknown tool", skillFiles("x", "x", "tool_dependencies: Read, Curl"), "unknown-tool")

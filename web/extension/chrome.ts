@@ -55,5 +55,6 @@ export const PORT_NAME = 'skillfs';
 
 /** The tools the content script's agent has. The service worker registers
  * them, so that skills declaring tool dependencies (the sample pack's
- * web-research needs WebFetch) are checked against them on import. */
+ * web-research needs WebFetch) are checked against them on import,
+ * and the side panel offers them as dependencies. */
 export const AGENT_TOOLS = ['Read', 'Write', 'Bash', 'WebSearch', 'WebFetch'];

@@ -53,7 +53,7 @@ const REGISTRY_CALLS = [
   ['list'], ['get', 'alpha'], ['setEnabled', 'alpha', false], ['remove', 'alpha'], ['exportZip', 'alpha'],
   ['tree', 'alpha'], ['readFile', 'alpha', 'SKILL.md'], ['writeFile', 'alpha', 'x.md', 'x'], ['mkdir', 'alpha', 'd'],
   ['removePath', 'alpha', 'scripts'], ['rename', 'alpha', 'scripts', 'bin'], ['setDependencies', 'alpha', {}], ['registerTools', ['Bash']],
-  ['registerMcpServers', ['github']], ['revision'],
+  ['registerMcpServers', ['github']], ['registered'], ['revision'],
 ];
 
 /** @type {Awaited<ReturnType<typeof startBrowser>>} */

@@ -304,8 +304,10 @@ test('setDependencies checks skills, and tools and MCP servers once registered',
     { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' }, 'a missing skill');
   assert.equal(await revision(page), 1, 'refusals commit nothing');
 
+  assert.deepEqual(await ok(page, 'registered'), { tools: null, mcp: null }, 'nothing registered yet');
   assert.equal(await ok(page, 'registerTools', ['Bash', 'Read']), undefined);
   assert.equal(await ok(page, 'registerMcpServers', ['github']), undefined);
+  assert.deepEqual(await ok(page, 'registered'), { tools: ['Bash', 'Read'], mcp: ['github'] }, 'what setDependencies accepts');
   assertRejected(await reg(page, 'setDependencies', 'alpha', { tools: ['Write'] }),
     { code: 'InvalidArgument', reason: 'unknown-tool', subject: 'Write' }, 'an unregistered tool');
   assertRejected(await reg(page, 'setDependencies', 'alpha', { mcp: ['gitlab'] }),
