@@ -20,6 +20,11 @@ EXT_DIR   := $(BIN)/extension
 # The scripts pass wasmURL: import.meta (the bridge's default) is empty in an IIFE.
 EXT_BUNDLE = node_modules/.bin/esbuild --bundle --format=iife --target=es2022 --log-level=warning --log-override:empty-import-meta=silent
 
+# The skill view's editor (CodeMirror) is a bundle of its own, which the
+# view imports on first use, so the side panel paints without it. The
+# side panel's CSS (the skill view's) is written beside it by esbuild.
+SKILL_EDITOR_BUNDLE = node_modules/.bin/esbuild web/ui/skill/editor.ts --bundle --format=esm --minify --target=es2022 --log-level=warning
+
 .PHONY: extension-build test-extension
 
 # `build` writes $(DIST)/skillfs.wasm, wasm_exec.js and bridge.js; `cli`
@@ -33,9 +38,10 @@ extension-build: build cli $(NODE_DEPS)
 	cp $(EXT_SRC)/manifest.json $(EXT_SRC)/sidepanel.html $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(EXT_DIR)/
 	$(EXT_BUNDLE) $(EXT_SRC)/background.ts --external:./mcp.js --outfile=$(EXT_DIR)/background.js
 	$(EXT_BUNDLE) $(EXT_SRC)/sidepanel.ts --outfile=$(EXT_DIR)/sidepanel.js
+	$(SKILL_EDITOR_BUNDLE) --outfile=$(EXT_DIR)/skill-editor.js
 	$(EXT_BUNDLE) $(EXT_SRC)/content.ts --external:./mcp.js --outfile=$(EXT_DIR)/content.js
 	$(BIN)/skills pack web/sample-pack -o $(EXT_DIR)/sample-pack.zip
 
 test-extension: extension-build $(CHROMIUM)
 	SKILLFS_EXTENSION_DIR=$(EXT_DIR) CHROMIUM=$(CHROMIUM) \
-	  $(NODE) --test --test-reporter=spec $(EXT_SRC)/extension.test.mjs
+	  $(NODE) --test --test-reporter=spec $(EXT_SRC)/extension.test.mjs web/ui/skill/skillview.test.mjs

@@ -8,7 +8,9 @@
 // on its next call: the worker starts, loads the module, and the skills are
 // where they were, in the extension's IndexedDB.
 
+import { h, render as renderView } from 'preact';
 import { connectSkillfs, SkillfsError, type Skillfs, type SkillMeta } from '../../js/bridge.ts';
+import { SkillView } from '../ui/skill/SkillView.tsx';
 import { chrome, PORT_NAME } from './chrome.ts';
 import { mountInstallFrom } from './install-from.ts';
 import { mountSiteSkills } from './site-skills.ts';
@@ -20,6 +22,8 @@ const refreshBtn = $<HTMLButtonElement>('refresh');
 const bar = $<HTMLProgressElement>('progress');
 const status = $<HTMLParagraphElement>('status');
 const list = $<HTMLUListElement>('skills');
+const home = $<HTMLDivElement>('home');
+const skillView = $<HTMLDivElement>('skill-view');
 
 let current: Skillfs | undefined;
 
@@ -59,7 +63,10 @@ function render(skills: SkillMeta[]) {
       li.className = s.enabled ? '' : 'disabled';
       const name = document.createElement('code');
       name.textContent = s.id;
-      li.append(name, ` — ${s.description}`);
+      const open = document.createElement('button');
+      open.textContent = `Open ${s.id}`;
+      open.addEventListener('click', () => openSkill(s.id));
+      li.append(name, ` — ${s.description} `, open);
       return li;
     }),
   );
@@ -117,6 +124,25 @@ async function installSamplePack() {
     bar.hidden = true;
     installBtn.disabled = false;
   }
+}
+
+/** One skill's view in place of the list, until it is closed. */
+function openSkill(id: string) {
+  home.hidden = true;
+  skillView.hidden = false;
+  renderView(
+    h(SkillView, {
+      sk: skillfs(),
+      id,
+      onClose: () => {
+        renderView(null, skillView);
+        skillView.hidden = true;
+        home.hidden = false;
+        list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(id)}"] button`)?.focus();
+      },
+    }),
+    skillView,
+  );
 }
 
 installBtn.addEventListener('click', () => void installSamplePack());

@@ -1,0 +1,132 @@
+// A skill's dependencies: tools, MCP servers and skills, each a list with
+// a picker offering what the host registered (or what is installed). The
+// picker also takes a typed name: the registry decides, as it does for
+// any caller (setDependencies), and its refusal is shown beside it.
+
+import { useEffect, useId, useState } from 'preact/hooks';
+import type { Dependencies as Deps, SkillMeta, Skillfs } from '../../../js/bridge.ts';
+import { messageOf } from './FilePanel.tsx';
+
+interface Props {
+  sk: Skillfs;
+  meta: SkillMeta;
+  onChanged(m: SkillMeta, message: string): void;
+}
+
+interface Kind {
+  key: keyof Deps;
+  title: string;
+  one: string;
+  /** "a tool", "an MCP server" */
+  a: string;
+}
+
+const KINDS: Kind[] = [
+  { key: 'tools', title: 'Tools', one: 'tool', a: 'a tool' },
+  { key: 'mcp', title: 'MCP servers', one: 'MCP server', a: 'an MCP server' },
+  { key: 'skills', title: 'Skills', one: 'skill', a: 'a skill' },
+];
+
+export function Dependencies({ sk, meta, onChanged }: Props) {
+  // What each picker offers; null when the host has not registered any.
+  const [offered, setOffered] = useState<Record<keyof Deps, string[] | null>>({ tools: null, mcp: null, skills: [] });
+  useEffect(() => {
+    let live = true;
+    Promise.all([sk.registry.registered(), sk.registry.list()]).then(
+      ([r, list]) => live && setOffered({ tools: r.tools, mcp: r.mcp, skills: list.map((s) => s.id).filter((s) => s !== meta.id) }),
+      () => {}, // the pickers stay empty; a typed name still goes to the registry
+    );
+    return () => {
+      live = false;
+    };
+  }, [sk, meta.id, meta.updatedAt]);
+
+  const set = async (kind: Kind, names: string[], message: string) => {
+    const m = await sk.registry.setDependencies(meta.id, { ...meta.dependencies, [kind.key]: names });
+    onChanged(m, message);
+  };
+
+  return (
+    <section aria-labelledby="skill-deps-title">
+      <h3 id="skill-deps-title">Dependencies</h3>
+      {KINDS.map((k) => (
+        <DependencyList key={k.key} kind={k} skill={meta.id} names={meta.dependencies[k.key]} offered={offered[k.key]} set={set} />
+      ))}
+    </section>
+  );
+}
+
+function DependencyList(p: {
+  kind: Kind;
+  skill: string;
+  names: string[];
+  offered: string[] | null;
+  set(kind: Kind, names: string[], message: string): Promise<void>;
+}) {
+  const id = useId();
+  const [name, setName] = useState('');
+  const [error, setError] = useState('');
+  const { kind } = p;
+  const run = async (names: string[], message: string) => {
+    setError('');
+    try {
+      await p.set(kind, names, message);
+      return true;
+    } catch (e) {
+      setError(messageOf(e));
+      return false;
+    }
+  };
+  const choices = (p.offered ?? []).filter((n) => !p.names.includes(n));
+  return (
+    <div class="deps" role="group" aria-labelledby={`${id}-t`}>
+      <h4 id={`${id}-t`}>{kind.title}</h4>
+      {p.names.length === 0 ? (
+        <p class="none">None.</p>
+      ) : (
+        <ul>
+          {p.names.map((n) => (
+            <li key={n}>
+              <code>{n}</code>{' '}
+              <button type="button" class="link" onClick={() => void run(p.names.filter((x) => x !== n), `${p.skill} no longer depends on the ${kind.one} ${n}.`)}>
+                Remove {kind.one} {n}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {p.offered === null && <p class="note">The host has not registered its {kind.title.toLowerCase()}, so none can be checked or added.</p>}
+      <form
+        class="dep-add"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const n = name.trim();
+          if (n && (await run([...p.names, n], `${p.skill} now depends on the ${kind.one} ${n}.`))) setName('');
+        }}
+      >
+        <label for={`${id}-in`}>Add {kind.a}</label>
+        <input
+          id={`${id}-in`}
+          list={`${id}-list`}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+          autocomplete="off"
+          spellcheck={false}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-err` : undefined}
+        />
+        <datalist id={`${id}-list`}>
+          {choices.map((c) => (
+            <option key={c} value={c} />
+          ))}
+        </datalist>
+        <button type="submit">Add {kind.one}</button>
+      </form>
+      {error && (
+        <p id={`${id}-err`} class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,169 @@
+// One open file of a skill: text in the editor (loaded on first use) with
+// Save and Revert, or, for bytes that are not text, what they are.
+// Saving SKILL.md re-parses it in the module; a refused save leaves the
+// stored skill as it was and marks its diagnostics at their lines.
+
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { SkillfsError, type Diagnostic, type SkillMeta, type Skillfs } from '../../../js/bridge.ts';
+import type { TextEditor } from './editor.ts';
+import { asText, binaryMediaType, formatSize } from './files.ts';
+import { fixOf } from './fixes.ts';
+
+type EditorModule = typeof import('./editor.ts');
+let editorModule: Promise<EditorModule> | undefined;
+
+/** The editor's bundle (skill-editor.js, beside the page), fetched once, when a text file is first opened. */
+function loadEditor(): Promise<EditorModule> {
+  editorModule ??= (import(new URL('skill-editor.js', document.baseURI).href) as Promise<EditorModule>).catch((e: unknown) => {
+    editorModule = undefined;
+    throw e;
+  });
+  return editorModule;
+}
+
+type Loaded = { kind: 'text'; text: string } | { kind: 'binary'; size: number; mediaType: string };
+
+interface Props {
+  sk: Skillfs;
+  id: string;
+  path: string;
+  /** 1-based line to show when the file opens. */
+  line?: number;
+  onSaved(m: SkillMeta): void;
+  /** A message for the view's status line. */
+  say(text: string, error?: boolean): void;
+}
+
+export function FilePanel(p: Props) {
+  const [file, setFile] = useState<Loaded>();
+  const [loadError, setLoadError] = useState('');
+  const [dirty, setDirty] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [refused, setRefused] = useState<Diagnostic[]>([]);
+  const [generation, setGeneration] = useState(0); // bumps to reload from the store
+  const [ready, setReady] = useState(false);
+  const host = useRef<HTMLDivElement>(null);
+  const editor = useRef<TextEditor | undefined>(undefined);
+  const save = useRef<() => void>(() => {});
+
+  useEffect(() => {
+    let live = true;
+    setFile(undefined);
+    setLoadError('');
+    setDirty(false);
+    setRefused([]);
+    p.sk.registry.readFile(p.id, p.path).then(
+      (bytes) => {
+        if (!live) return;
+        const text = asText(bytes);
+        setFile(text === undefined ? { kind: 'binary', size: bytes.length, mediaType: binaryMediaType(p.path) } : { kind: 'text', text });
+      },
+      (e: unknown) => live && setLoadError(`${p.path} could not be read: ${messageOf(e)}`),
+    );
+    return () => {
+      live = false;
+    };
+  }, [p.sk, p.id, p.path, generation]);
+
+  useEffect(() => {
+    if (file?.kind !== 'text' || !host.current) return;
+    let live = true;
+    const parent = host.current;
+    setReady(false);
+    loadEditor().then(
+      (m) => {
+        if (!live) return;
+        editor.current = m.openEditor(parent, {
+          text: file.text,
+          path: p.path,
+          label: `Contents of ${p.path}`,
+          onDirty: setDirty,
+          onSave: () => save.current(),
+        });
+        if (p.line) editor.current.goToLine(p.line);
+        setReady(true);
+      },
+      (e: unknown) => live && setLoadError(`The editor did not load: ${messageOf(e)}`),
+    );
+    return () => {
+      live = false;
+      editor.current?.destroy();
+      editor.current = undefined;
+    };
+  }, [file]);
+
+  useEffect(() => {
+    if (p.line) editor.current?.goToLine(p.line);
+  }, [p.line]);
+
+  save.current = async () => {
+    const ed = editor.current;
+    if (!ed || saving) return;
+    setSaving(true);
+    const text = ed.text();
+    try {
+      const m = await p.sk.registry.writeFile(p.id, p.path, text);
+      setRefused([]);
+      ed.saved();
+      ed.mark([]);
+      p.onSaved(m);
+      p.say(`Saved ${p.path}.`);
+    } catch (e) {
+      const diags = e instanceof SkillfsError ? e.diagnostics : [];
+      setRefused(diags);
+      ed.mark(diags.filter((d) => d.line).map((d) => ({ line: d.line!, severity: d.severity, message: d.message })));
+      p.say(`${p.path} was not saved, and nothing stored changed: ${messageOf(e)}`, true);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (loadError) return <p class="error" role="alert">{loadError}</p>;
+  if (!file) return <p>Reading {p.path}…</p>;
+  if (file.kind === 'binary') {
+    return (
+      <p class="binary-file">
+        Binary file: {formatSize(file.size)}, {file.mediaType}. It is not text, so it is not shown here.
+      </p>
+    );
+  }
+  return (
+    <div class="text-file">
+      <div class="editor-toolbar">
+        <button type="button" class="primary" disabled={!dirty || saving} onClick={() => save.current()}>
+          Save {p.path}
+        </button>
+        <button type="button" disabled={!dirty || saving} onClick={() => setGeneration((g) => g + 1)}>
+          Revert {p.path}
+        </button>
+        {dirty && <span class="dirty">Unsaved changes</span>}
+      </div>
+      {refused.length > 0 && (
+        <div class="refused" role="group" aria-label={`Why ${p.path} was not saved`}>
+          <ul>
+            {refused.map((d, i) => (
+              <li key={i} class={d.severity}>
+                <strong>{d.line ? `Line ${d.line}: ` : ''}</strong>
+                {d.message} <span class="code">({d.code})</span>
+                {fixOf(d) && <span class="fix"> {fixOf(d)}</span>}
+                {d.line && (
+                  <button type="button" class="link" onClick={() => editor.current?.goToLine(d.line!)}>
+                    Go to line {d.line}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {!ready && <p class="loading">Loading the editor…</p>}
+      {/* CodeMirror's own DOM: Preact renders nothing inside. */}
+      <div ref={host} class="editor-host" />
+    </div>
+  );
+}
+
+export function messageOf(e: unknown): string {
+  if (e instanceof SkillfsError) return e.detail;
+  return e instanceof Error ? e.message : String(e);
+}

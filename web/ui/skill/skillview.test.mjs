@@ -1,0 +1,320 @@
+// The skill view (web/ui/skill/) in the example extension loaded unpacked
+// into headless Chromium, driven by accessible roles and names at 400 and
+// 1280 px: details and diagnostics, the file tree by keyboard, the editor
+// (CodeMirror, under the extension's CSP), saves re-read from the store,
+// a broken SKILL.md refused at its line with nothing changed, files and
+// folders created, renamed and deleted, a binary file, dependencies, and
+// axe-core. It also takes docs/skillview-400.png and docs/skillview-1280.png.
+//
+//   make test-extension
+//   node --test web/ui/skill/skillview.test.mjs   (after make extension-build)
+
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { zipSync } from 'fflate';
+import { launch, withTimeout } from '../../harness/index.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, '../../..');
+const EXT_DIR = resolve(process.env.SKILLFS_EXTENSION_DIR ?? join(REPO, '.bin/extension'));
+const STEP_MS = 20_000;
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** A skill of the fixture pack: every kind of file the view shows. */
+const skillMD = (id) =>
+  `---\nname: ${id}\ndescription: Maps places for ${id} tasks.\nlicense: MIT\ncompatibility: Needs Python 3.12\n` +
+  `allowed-tools: Read Bash(python:*)\nversion: "1.0"\nfoo: bar\n---\n# ${id}\n\nSee references/guide.md.\n`;
+const LOGO = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0xfe]);
+const enc = (s) => new TextEncoder().encode(s);
+const pack = () => {
+  const files = {};
+  for (const id of ['atlas', 'borealis']) {
+    files[`pack/${id}/SKILL.md`] = enc(skillMD(id));
+    files[`pack/${id}/references/guide.md`] = enc('# Guide\n\nHow to read a map.\n');
+    files[`pack/${id}/scripts/run.sh`] = enc('#!/bin/sh\necho run\n');
+    files[`pack/${id}/assets/logo.png`] = LOGO;
+  }
+  return zipSync(files);
+};
+
+/** @type {Awaited<ReturnType<typeof launch>>} */
+let browser;
+let extId = '';
+/** The bridge as an IIFE (global SkillfsTest), evaluated in an extension
+ * page to re-read the store over an admin port of its own, apart from the view. */
+let bridgeIIFE = '';
+
+before(async () => {
+  for (const f of ['sidepanel.html', 'sidepanel.js', 'sidepanel.css', 'skill-editor.js']) {
+    if (!existsSync(join(EXT_DIR, f))) throw new Error(`${join(EXT_DIR, f)} is missing: run \`make extension-build\``);
+  }
+  const out = await build({
+    entryPoints: [join(REPO, 'js/bridge.ts')], bundle: true, format: 'iife', globalName: 'SkillfsTest',
+    target: 'es2022', write: false, external: ['./mcp.js'], logLevel: 'silent',
+  });
+  bridgeIIFE = out.outputFiles[0].text;
+  browser = await launch({ timeoutMs: STEP_MS, args: [`--disable-extensions-except=${EXT_DIR}`, `--load-extension=${EXT_DIR}`] });
+  const sw = browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
+    (await browser.context.waitForEvent('serviceworker', { timeout: STEP_MS, predicate: (w) => w.url().startsWith('chrome-extension://') }));
+  extId = new URL(sw.url()).host;
+  // The fixture pack, imported over a port of the test's own.
+  const page = await openPanel(1280);
+  const ids = await store(page, async (sk, b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const r = await sk.registry.importZip(bytes, { source: 'fixture.zip' });
+    return r.skills.map((s) => s.id);
+  }, Buffer.from(pack()).toString('base64'));
+  assert.deepEqual(ids, ['atlas', 'borealis']);
+  await page.close();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** The side panel as a tab at width px, ready. */
+async function openPanel(width) {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  await page.goto(`chrome-extension://${extId}/sidepanel.html`, { waitUntil: 'load', timeout: STEP_MS });
+  await page.waitForFunction(() => document.getElementById('status')?.dataset.state === 'ready', undefined, { timeout: STEP_MS, polling: 50 });
+  return page;
+}
+
+/** fn(sk, arg) in page, with sk a connection of the test's own. Strings
+ * are evaluated by the debugger, which the page's CSP (no eval) allows. */
+async function store(page, fn, arg) {
+  if (!(await page.evaluate(() => 'SkillfsTest' in globalThis))) await page.evaluate(`${bridgeIIFE};globalThis.SkillfsTest = SkillfsTest;`);
+  const call = `(async () => {
+    const sk = globalThis.SkillfsTest.connectSkillfs(chrome.runtime.connect({ name: 'skillfs' }));
+    return (${fn})(sk, ${JSON.stringify(arg)});
+  })()`;
+  return withTimeout(page.evaluate(call), STEP_MS, 'store');
+}
+const readText = (page, id, path) => store(page, (sk, [i, p]) => sk.registry.readText(i, p), [id, path]);
+const treeOf = (page, id) => store(page, async (sk, i) => (await sk.registry.tree(i)).map((e) => e.path + (e.isDir ? '/' : '')), id);
+const metaOf = (page, id) => store(page, (sk, i) => sk.registry.get(i), id);
+
+/** Serious and critical axe-core violations inside the skill view (and an open dialog). */
+async function axeViolations(page) {
+  await page.evaluate(AXE);
+  const v = await page.evaluate(async () => {
+    const r = await globalThis.axe.run(document.getElementById('skill-view'), { resultTypes: ['violations'] });
+    return r.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')
+      .map((x) => `${x.id}: ${x.help} (${x.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  });
+  return v;
+}
+
+/** Replaces the whole text of the open editor, as a user would: select all, type. */
+async function typeAll(page, editor, text) {
+  await editor.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(text);
+}
+
+for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
+  test(`the skill view at ${width} px`, { timeout: 180_000 }, async () => {
+    const page = await openPanel(width);
+    const cspErrors = [];
+    page.on('console', (m) => /Content Security Policy/i.test(m.text()) && cspErrors.push(m.text()));
+    const editorRequests = [];
+    page.on('request', (r) => r.url().endsWith('/skill-editor.js') && editorRequests.push(r.url()));
+
+    // Open the skill from the list.
+    await page.getByRole('button', { name: `Open ${id}` }).click();
+    const view = page.getByRole('region', { name: id });
+    await view.getByRole('heading', { level: 2, name: id }).waitFor();
+
+    // Details.
+    const details = view.getByRole('region', { name: 'Details' });
+    const detail = async (term) => (await details.locator('div', { has: page.getByRole('term').filter({ hasText: new RegExp(`^${term}$`) }) }).getByRole('definition').textContent());
+    assert.equal(await detail('Description'), `Maps places for ${id} tasks.`);
+    assert.equal(await detail('License'), 'MIT');
+    assert.equal(await detail('Compatibility'), 'Needs Python 3.12');
+    assert.equal(await detail('Allowed tools'), 'Read, Bash(python:*)');
+    assert.match(await detail('Invocation'), new RegExp(`/skill:${id}.*The model sees it`));
+    assert.equal(await detail('Source'), 'fixture.zip');
+    assert.equal(await detail('Version'), '1.0');
+    const meta0 = await metaOf(page, id);
+    assert.equal(await detail('Digest'), meta0.digest);
+    assert.equal(await detail('Size'), `${meta0.size} bytes in 4 files`);
+    // The unknown field's warning, with its fix and its line.
+    const diags = view.getByRole('region', { name: 'Diagnostics' });
+    assert.match(await diags.getByRole('listitem').first().textContent(), /warning.*'foo'.*unknown-field.*Fix: Remove the field/);
+    await diags.getByRole('button', { name: 'Show line 8 of SKILL.md' }).waitFor();
+    assert.equal(editorRequests.length, 0, 'the editor is not loaded before a text file is opened');
+
+    // The tree, by keyboard: folders first, then files.
+    const tree = view.getByRole('tree', { name: `Files of ${id}` });
+    const item = (name, more = {}) => tree.getByRole('treeitem', { name, exact: true, ...more });
+    assert.deepEqual(await tree.getByRole('treeitem').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))),
+      ['assets', 'references', 'scripts', 'SKILL.md']);
+    await item('assets').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight'); // opens references
+    await item('references', { expanded: true }).waitFor();
+    await page.keyboard.press('ArrowRight'); // into it
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'references/guide.md', undefined, { timeout: STEP_MS, polling: 50 });
+    assert.equal(await item('references/guide.md').getAttribute('aria-selected'), 'true');
+    await page.keyboard.press('Enter');
+
+    // Edit a reference file and save it; the store has the new bytes.
+    const guide = view.getByRole('textbox', { name: 'Contents of references/guide.md' });
+    await guide.waitFor();
+    assert.equal(editorRequests.length, 1, 'the editor bundle is fetched once, when needed');
+    assert.deepEqual(cspErrors, [], 'CodeMirror runs under the extension CSP');
+    // style-mod puts CodeMirror's rules in a <style> element of the
+    // document (adoptedStyleSheets only in shadow roots), which the CSP
+    // allows: it restricts scripts, not styles.
+    assert.ok(await page.evaluate(() => [...document.querySelectorAll('style')].some((s) => s.textContent.includes('.cm-focused'))),
+      "CodeMirror's styles are in the document");
+    assert.equal(await page.locator('.cm-editor').evaluate((e) => getComputedStyle(e).display), 'flex', "CodeMirror's theme applies");
+    const save = view.getByRole('button', { name: 'Save references/guide.md' });
+    assert.equal(await save.isDisabled(), true, 'nothing to save yet');
+    const guideText = '# Guide\n\nHow to read a map.\nAnd how to fold one.\n';
+    await typeAll(page, guide, guideText);
+    await save.click();
+    await view.getByRole('status').filter({ hasText: 'Saved references/guide.md.' }).waitFor();
+    assert.equal(await readText(page, id, 'references/guide.md'), guideText);
+
+    // Edit SKILL.md and save: the module re-parses it; the details follow.
+    await item('SKILL.md').click();
+    const md = view.getByRole('textbox', { name: 'Contents of SKILL.md' });
+    await md.waitFor();
+    // The frontmatter is highlighted as YAML inside the Markdown.
+    assert.ok(await page.locator('.cm-content span').count() > 3, 'the text is highlighted');
+    const goodMD = skillMD(id).replace('version: "1.0"', 'version: "2.0"').replace('foo: bar\n', '');
+    await typeAll(page, md, goodMD);
+    await view.getByRole('button', { name: 'Save SKILL.md' }).click();
+    await view.getByRole('status').filter({ hasText: 'Saved SKILL.md.' }).waitFor();
+    assert.equal(await readText(page, id, 'SKILL.md'), goodMD);
+    await details.getByRole('definition').filter({ hasText: /^2\.0$/ }).waitFor();
+    await diags.getByText('None: SKILL.md is as the format wants it.').waitFor();
+
+    // A broken SKILL.md: refused with its diagnostic at its line, nothing stored changes.
+    const before = await metaOf(page, id);
+    const brokenMD = goodMD.replace(`description: Maps places for ${id} tasks.`, 'description: @mentions must be quoted');
+    await typeAll(page, md, brokenMD);
+    await view.getByRole('button', { name: 'Save SKILL.md' }).click();
+    const alert = view.getByRole('alert').filter({ hasText: 'SKILL.md was not saved, and nothing stored changed' });
+    await alert.waitFor();
+    const why = view.getByRole('group', { name: 'Why SKILL.md was not saved' });
+    assert.match(await why.textContent(), /Line 3: The frontmatter is not valid YAML at line 3 of SKILL.md: found character that cannot start any token\. \(yaml-invalid\)/);
+    await why.getByRole('button', { name: 'Go to line 3' }).waitFor();
+    // CodeMirror marks the line: an error range on line 3 and a gutter marker.
+    const marked = await page.evaluate(() => {
+      const lines = [...document.querySelectorAll('.cm-content .cm-line')];
+      return lines.findIndex((l) => l.querySelector('.cm-lintRange-error')) + 1;
+    });
+    assert.equal(marked, 3, 'the error is marked at line 3');
+    assert.ok(await page.locator('.cm-lint-marker-error').count() >= 1, 'the gutter marks it');
+    assert.equal(await readText(page, id, 'SKILL.md'), goodMD, 'the stored SKILL.md is unchanged');
+    assert.deepEqual(await metaOf(page, id), before, 'the record is unchanged');
+    assert.deepEqual(await axeViolations(page), [], 'axe: the view with the editor and a refused save');
+    await page.screenshot({ path: join(REPO, `docs/skillview-${width}.png`), fullPage: true });
+    await view.getByRole('button', { name: 'Revert SKILL.md' }).click();
+    await view.getByRole('button', { name: 'Save SKILL.md' }).and(page.locator(':disabled')).waitFor();
+
+    // A binary file: what it is, not mojibake.
+    await item('assets').click();
+    await item('assets/logo.png').click();
+    await view.getByText(`Binary file: ${LOGO.length} bytes, image/png. It is not text, so it is not shown here.`).waitFor();
+    assert.equal(await view.getByRole('textbox', { name: 'Contents of assets/logo.png' }).count(), 0);
+
+    // Create a file and a folder.
+    await view.getByRole('button', { name: 'New file…' }).click();
+    let dialog = page.getByRole('dialog', { name: 'New file' });
+    await dialog.getByRole('textbox', { name: 'Path in the skill' }).fill('references/new.md');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await item('references/new.md').waitFor();
+    await view.getByRole('textbox', { name: 'Contents of references/new.md' }).waitFor();
+    await view.getByRole('button', { name: 'New folder…' }).click();
+    dialog = page.getByRole('dialog', { name: 'New folder' });
+    assert.equal(await dialog.getByRole('textbox', { name: 'Path in the skill' }).inputValue(), 'references/', 'in the selected folder');
+    await dialog.getByRole('textbox', { name: 'Path in the skill' }).fill('drafts');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await item('drafts').waitFor();
+    // An existing name is refused inside the dialog, with the registry's words.
+    await view.getByRole('button', { name: 'New folder…' }).click();
+    dialog = page.getByRole('dialog', { name: 'New folder' });
+    await dialog.getByRole('textbox', { name: 'Path in the skill' }).fill('drafts');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'already exists' }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // Rename the file into the folder, then the folder.
+    await item('references/new.md').click();
+    await view.getByRole('button', { name: 'Rename references/new.md…' }).click();
+    dialog = page.getByRole('dialog', { name: 'Rename references/new.md' });
+    await dialog.getByRole('textbox', { name: 'New path' }).fill('drafts/plan.md');
+    await dialog.getByRole('button', { name: 'Rename' }).click();
+    await item('drafts/plan.md').waitFor();
+    await view.getByRole('heading', { name: 'drafts/plan.md' }).waitFor(); // the open file follows
+    await item('drafts').click();
+    await view.getByRole('button', { name: 'Rename drafts…' }).click();
+    dialog = page.getByRole('dialog', { name: 'Rename drafts' });
+    await dialog.getByRole('textbox', { name: 'New path' }).fill('notes');
+    await dialog.getByRole('button', { name: 'Rename' }).click();
+    await item('notes').waitFor();
+    assert.deepEqual((await treeOf(page, id)).filter((p) => /^(notes|drafts|references)/.test(p)),
+      ['notes/', 'notes/plan.md', 'references/', 'references/guide.md']);
+
+    // Delete a file (after a cancelled confirmation) and the folder.
+    await item('scripts').click();
+    await item('scripts/run.sh').click();
+    await view.getByRole('button', { name: 'Delete scripts/run.sh' }).click();
+    dialog = page.getByRole('dialog', { name: 'Delete scripts/run.sh?' });
+    assert.match(await dialog.textContent(), new RegExp(`removes the file scripts/run.sh from ${id}. It cannot be undone`));
+    assert.deepEqual(await axeViolations(page), [], 'axe: the view with a confirmation open');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    assert.ok((await treeOf(page, id)).includes('scripts/run.sh'), 'a cancelled delete deletes nothing');
+    await view.getByRole('button', { name: 'Delete scripts/run.sh' }).click();
+    await page.getByRole('dialog', { name: 'Delete scripts/run.sh?' }).getByRole('button', { name: 'Delete' }).click();
+    await view.getByRole('status').filter({ hasText: 'Deleted scripts/run.sh.' }).waitFor();
+    await item('notes').click();
+    await view.getByRole('button', { name: 'Delete notes' }).click();
+    dialog = page.getByRole('dialog', { name: 'Delete notes?' });
+    assert.match(await dialog.textContent(), /the folder notes and everything in it/);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await view.getByRole('status').filter({ hasText: 'Deleted notes.' }).waitFor();
+    assert.deepEqual(await treeOf(page, id), ['SKILL.md', 'assets/', 'assets/logo.png', 'references/', 'references/guide.md', 'scripts/']);
+    assert.equal(await view.getByRole('button', { name: 'Delete SKILL.md' }).count(), 0, 'SKILL.md cannot be deleted');
+
+    // Dependencies: the picker offers the host's tools; the registry refuses an unknown one.
+    const tools = view.getByRole('group', { name: 'Tools' });
+    const addTool = tools.getByRole('combobox', { name: 'Add a tool' });
+    assert.deepEqual(await tools.locator('datalist option').evaluateAll((os) => os.map((o) => o.value)),
+      ['Read', 'Write', 'Bash', 'WebSearch', 'WebFetch']);
+    await addTool.fill('Bash');
+    await tools.getByRole('button', { name: 'Add tool' }).click();
+    await tools.getByRole('button', { name: 'Remove tool Bash' }).waitFor();
+    assert.deepEqual((await metaOf(page, id)).dependencies.tools, ['Bash']);
+    await addTool.fill('Teleport');
+    await tools.getByRole('button', { name: 'Add tool' }).click();
+    await tools.getByRole('alert').filter({ hasText: 'the host has no tool of this name' }).waitFor();
+    assert.deepEqual((await metaOf(page, id)).dependencies.tools, ['Bash'], 'an unknown tool is refused');
+    // A skill from the installed ones.
+    const skills = view.getByRole('group', { name: 'Skills' });
+    const other = id === 'atlas' ? 'borealis' : 'atlas';
+    assert.deepEqual(await skills.locator('datalist option').evaluateAll((os) => os.map((o) => o.value)), [other]);
+    await skills.getByRole('combobox', { name: 'Add a skill' }).fill(other);
+    await skills.getByRole('button', { name: 'Add skill' }).click();
+    await skills.getByRole('button', { name: `Remove skill ${other}` }).waitFor();
+    await tools.getByRole('button', { name: 'Remove tool Bash' }).click();
+    await tools.getByText('None.').waitFor();
+    assert.deepEqual((await metaOf(page, id)).dependencies, { tools: [], mcp: [], skills: [other] });
+    assert.deepEqual(await axeViolations(page), [], 'axe: the view after editing');
+
+    // Back to the list.
+    await view.getByRole('button', { name: 'Back to the list' }).click();
+    await page.getByRole('button', { name: `Open ${id}` }).waitFor();
+    assert.deepEqual(cspErrors, []);
+    await page.close();
+  });
+}
