@@ -29,9 +29,12 @@ const (
 
 // request is one call's input.
 type request struct {
-	args     json.RawMessage
-	limits   *callargs.Limits // callargs.Agent for an agent's call; nil: none
-	bytes    []byte
+	args   json.RawMessage
+	limits *callargs.Limits // callargs.Agent for an agent's call; nil: none
+	bytes  []byte
+	// held is a JavaScript copy of bytes, for methods that keep content
+	// outside Go (method.outside); undefined for the others.
+	held     js.Value
 	progress js.Value // a function, or undefined
 	signal   js.Value // an AbortSignal, or undefined
 }
@@ -56,7 +59,9 @@ type result struct {
 type method struct {
 	// agent methods are open to the agent capability.
 	agent bool
-	run   func(ctx context.Context, m *module, r request) (result, error)
+	// outside methods get their bytes in JavaScript too (request.held).
+	outside bool
+	run     func(ctx context.Context, m *module, r request) (result, error)
 }
 
 // api returns the object handed to the bridge.
@@ -147,16 +152,26 @@ func decodeCall(args []js.Value) (name string, capArg capability, req request, e
 	default:
 		return name, capArg, req, skillerr.New(skillerr.InvalidArgument, name, "the arguments must be a JSON string, not %s", a.Type())
 	}
-	req.bytes, err = bytesArg(name, arg(3))
-	return name, capArg, req, err
+	var b js.Value
+	b, err = bytesArg(name, arg(3))
+	if err != nil || b.IsUndefined() {
+		return name, capArg, req, err
+	}
+	req.bytes = make([]byte, b.Get("byteLength").Int())
+	js.CopyBytesToGo(req.bytes, b)
+	if methods[name].outside {
+		// A copy the caller cannot change while the call reads it.
+		req.held = js.Global().Get("Uint8Array").New(b)
+	}
+	return name, capArg, req, nil
 }
 
-// bytesArg copies the bytes argument of a call: a Uint8Array, an
-// ArrayBuffer or another view of one (a DataView, an Int8Array, …), or
-// undefined or null for none.
-func bytesArg(name string, b js.Value) ([]byte, error) {
+// bytesArg returns the bytes argument of a call as a Uint8Array: given as
+// one, an ArrayBuffer or another view of one (a DataView, an Int8Array,
+// …); undefined for undefined or null.
+func bytesArg(name string, b js.Value) (js.Value, error) {
 	if b.IsUndefined() || b.IsNull() {
-		return nil, nil
+		return js.Undefined(), nil
 	}
 	g := js.Global()
 	u8 := g.Get("Uint8Array")
@@ -171,12 +186,10 @@ func bytesArg(name string, b js.Value) ([]byte, error) {
 		b = js.Undefined()
 	}
 	if b.Type() != js.TypeObject {
-		return nil, skillerr.New(skillerr.InvalidArgument, name,
+		return js.Undefined(), skillerr.New(skillerr.InvalidArgument, name,
 			"the bytes must be a Uint8Array, an ArrayBuffer or another ArrayBuffer view")
 	}
-	out := make([]byte, b.Get("byteLength").Int())
-	js.CopyBytesToGo(out, b)
-	return out, nil
+	return b, nil
 }
 
 // onAbort calls cancel when signal (an AbortSignal the caller passed)

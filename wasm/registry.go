@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/skillfs/skillfs/pkg/registry"
+	"github.com/skillfs/skillfs/pkg/zipguard"
 )
 
 // idArgs name a skill; pathArgs a path inside it.
@@ -30,20 +31,29 @@ func adminMethod[A any](fn func(ctx context.Context, reg *registry.Registry, a A
 	}}
 }
 
+// outside marks m as getting its bytes in JavaScript too (request.held).
+func outside(m method) method {
+	m.outside = true
+	return m
+}
+
 // value wraps a plain result.
 func value[T any](v T, err error) (result, error) { return result{value: v}, err }
 
 // methods is the API, by the names js/bridge.ts calls.
 var methods = map[string]method{
-	"registry.importZip": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+	"registry.importZip": outside(adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
 		OnConflict registry.ConflictPolicy `json:"onConflict"`
 		Source     string                  `json:"source"`
 		Copy       bool                    `json:"copy"`
 	}, r request) (result, error) {
+		// The files are inflated and kept in JavaScript until stored: the
+		// module's memory, which never shrinks, holds only the archive.
 		return value(reg.Import(ctx, r.bytes, registry.ImportOptions{
 			OnConflict: a.OnConflict, Source: a.Source, Copy: a.Copy, Progress: progressTo(r),
+			Outside: zipguard.Browser(r.held),
 		}))
-	}),
+	})),
 	"registry.list": adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, _ request) (result, error) {
 		b, err := reg.ListJSON(ctx) // the records as stored: JSON.parse decodes them faster than Go
 		return result{json: b}, err

@@ -2,13 +2,17 @@
 
 package digest
 
-import "syscall/js"
+import (
+	"syscall/js"
+
+	"github.com/skillfs/skillfs/pkg/external"
+)
 
 // subtle hashes parts with crypto.subtle.digest, reporting false where the
 // platform has none (an insecure context) or it fails. It blocks its
 // goroutine until the Promise settles, so it must not be called from a
 // JavaScript callback.
-func subtle(parts [][]byte, n int) (sum [32]byte, ok bool) {
+func subtle(parts []external.Bytes, n int) (sum [32]byte, ok bool) {
 	crypto := js.Global().Get("crypto")
 	if crypto.Type() != js.TypeObject || crypto.Get("subtle").Type() != js.TypeObject {
 		return sum, false
@@ -16,11 +20,15 @@ func subtle(parts [][]byte, n int) (sum [32]byte, ok bool) {
 	buf := js.Global().Get("Uint8Array").New(n)
 	off := 0
 	for _, p := range parts {
-		if len(p) == 0 {
-			continue
+		switch p := p.(type) {
+		case external.JS:
+			buf.Call("set", p.Value(), off)
+		default:
+			if b := p.Copy(); len(b) > 0 {
+				js.CopyBytesToJS(buf.Call("subarray", off, off+len(b)), b)
+			}
 		}
-		js.CopyBytesToJS(buf.Call("subarray", off, off+len(p)), p)
-		off += len(p)
+		off += p.Len()
 	}
 	done := make(chan js.Value, 1)
 	onOK := js.FuncOf(func(_ js.Value, args []js.Value) any { done <- args[0]; return nil })

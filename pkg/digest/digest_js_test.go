@@ -6,13 +6,15 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"testing"
+
+	"github.com/skillfs/skillfs/pkg/external"
 )
 
 // TestSubtle checks that the browser's digest is really used (the test
 // page is a secure context) and agrees with crypto/sha256.
 func TestSubtle(t *testing.T) {
 	parts := [][]byte{[]byte("head"), bytes.Repeat([]byte{7}, subtleMin)}
-	sum, ok := subtle(parts, 4+subtleMin)
+	sum, ok := subtle(goParts(parts), 4+subtleMin)
 	if !ok {
 		t.Fatal("crypto.subtle.digest was not used")
 	}
@@ -21,12 +23,25 @@ func TestSubtle(t *testing.T) {
 	}
 }
 
+// TestSubtleJS hashes parts held in JavaScript beside parts held in Go,
+// small (hashed in Go from copies) and large (hashed where they are).
+func TestSubtleJS(t *testing.T) {
+	for _, n := range []int{10, subtleMin} {
+		body := bytes.Repeat([]byte{9}, n)
+		parts := []external.Bytes{external.Go("head"), external.Hold(body), external.Go(nil), external.Hold([]byte("tail"))}
+		want := sha256.Sum256(bytes.Join([][]byte{[]byte("head"), body, []byte("tail")}, nil))
+		if got := SHA256(parts); got != want {
+			t.Errorf("%d bytes: SHA256 = %x, want %x", n, got, want)
+		}
+	}
+}
+
 // BenchmarkSHA256 hashes 10 MB in 400 parts (a skill pack's files), in Go
 // and by crypto.subtle, in the same run.
 func BenchmarkSHA256(b *testing.B) {
-	parts := make([][]byte, 400)
+	parts := make([]external.Bytes, 400)
 	for i := range parts {
-		parts[i] = bytes.Repeat([]byte{byte(i)}, 25_000)
+		parts[i] = external.Go(bytes.Repeat([]byte{byte(i)}, 25_000))
 	}
 	b.Run("go", func(b *testing.B) {
 		b.SetBytes(10_000_000)

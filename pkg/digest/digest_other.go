@@ -2,4 +2,6 @@
 
 package digest
 
-func subtle([][]byte, int) ([32]byte, bool) { return [32]byte{}, false }
+import "github.com/skillfs/skillfs/pkg/external"
+
+func subtle([]external.Bytes, int) ([32]byte, bool) { return [32]byte{}, false }

@@ -8,8 +8,15 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/skillfs/skillfs/pkg/external"
 	"github.com/skillfs/skillfs/pkg/vfs"
+	"github.com/skillfs/skillfs/pkg/zipguard"
 )
+
+// testOutside is the browser's Outside, on a JavaScript copy of data.
+func testOutside(_ testing.TB, data []byte) zipguard.Outside {
+	return zipguard.Browser(external.Hold(data).Value())
+}
 
 // testBackends are the backends of this platform: memory, and IndexedDB
 // with a BroadcastChannel bus.

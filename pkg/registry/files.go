@@ -364,9 +364,9 @@ func parseFiles(files []vfs.File, dir string) (*skill.Skill, []skill.Diagnostic)
 	for _, f := range files {
 		switch f.Path {
 		case skillMD:
-			md = f.Data
+			md = f.Content().Copy()
 		case skillYAML:
-			sidecar = f.Data
+			sidecar = f.Content().Copy()
 		}
 	}
 	return skill.Parse(md, skill.Options{Mode: skill.Lenient, DirName: dir, SkillYAML: sidecar})

@@ -59,6 +59,10 @@ type ImportOptions struct {
 	// Progress, when set, is called while the writes are prepared, once
 	// before the commit and once after it.
 	Progress func(Progress)
+	// Outside, when set, inflates a zip archive's files outside Go and
+	// keeps them there until they are stored (zipguard.ReadOutside): in
+	// the browser, so that an import does not grow the module's memory.
+	Outside zipguard.Outside
 	// Copy installs a skill byte for byte identical to the installed skill
 	// of its name (the same Digest) as a renamed copy. Without it, under
 	// ConflictRename, such a skill is not installed again but listed in
@@ -137,7 +141,13 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "on-conflict", Subject: string(policy),
 			Msg: `the conflict policy must be "rename", "replace" or "fail"`}
 	}
-	arc, err := zipguard.ReadAny(data, r.opts.Limits)
+	var arc *zipguard.Archive
+	var err error
+	if opts.Outside != nil && zipguard.Sniff(data) == zipguard.FormatZip {
+		arc, err = zipguard.ReadOutside(data, r.opts.Limits, opts.Outside)
+	} else {
+		arc, err = zipguard.ReadAny(data, r.opts.Limits)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -310,8 +320,8 @@ func parseArchive(arc *zipguard.Archive) ([]*candidate, error) {
 	for _, zs := range arc.Skills {
 		c := &candidate{dir: zs.Dir, name: zs.Name, files: make([]vfs.File, len(zs.Files))}
 		for i, f := range zs.Files {
-			c.files[i] = vfs.File{Path: f.Path, Data: f.Data, Mode: f.Mode, ModTime: f.Modified}
-			c.size += int64(len(f.Data))
+			c.files[i] = vfs.File{Path: f.Path, Data: f.Data, Ext: f.Ext, Mode: f.Mode, ModTime: f.Modified}
+			c.size += int64(c.files[i].Content().Len())
 		}
 		what := fmt.Sprintf("the skill in %s/", zs.Dir)
 		if zs.Dir == "." {
@@ -409,12 +419,12 @@ func (c *candidate) install(r *Registry, id string, old map[string]vfs.Record, p
 	if id != c.s.Name {
 		files = slices.Clone(files)
 		i := slices.IndexFunc(files, func(f vfs.File) bool { return f.Path == skillMD })
-		renamed, err := skill.RewriteName(files[i].Data, id)
+		renamed, err := skill.RewriteName(files[i].Content().Copy(), id)
 		if err != nil {
 			return Meta{}, nil, &skillerr.Error{Code: skillerr.CodeOf(err), Reason: skillerr.ReasonOf(err), Subject: c.dir, Err: err,
 				Msg: fmt.Sprintf("cannot rename the skill %q to %q in its SKILL.md", c.s.Name, id)}
 		}
-		files[i].Data = renamed
+		files[i].Data, files[i].Ext = renamed, nil
 	}
 	if id != c.s.Name || id != c.name {
 		// The diagnostics describe the skill as stored, in directory id.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillfs/skillfs/pkg/confusable"
 	"github.com/skillfs/skillfs/pkg/digest"
+	"github.com/skillfs/skillfs/pkg/external"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/skillpath"
@@ -161,7 +162,7 @@ func (m *Meta) describe(id string, s *skill.Skill, diags []skill.Diagnostic, fil
 	m.Size, m.FileCount = 0, 0
 	for _, f := range files {
 		if !f.Mode.IsDir() {
-			m.Size += int64(len(f.Data))
+			m.Size += int64(f.Content().Len())
 			m.FileCount++
 		}
 	}
@@ -215,12 +216,13 @@ func Digest(files []vfs.File) string {
 	}
 	slices.SortFunc(regular, func(a, b vfs.File) int { return strings.Compare(a.Path, b.Path) })
 	// One header (path, NUL, length) and the contents per file.
-	parts := make([][]byte, 0, 2*len(regular))
+	parts := make([]external.Bytes, 0, 2*len(regular))
 	for _, f := range regular {
+		data := f.Content()
 		head := make([]byte, 0, len(f.Path)+9)
 		head = append(append(head, f.Path...), 0)
-		head = binary.BigEndian.AppendUint64(head, uint64(len(f.Data)))
-		parts = append(parts, head, f.Data)
+		head = binary.BigEndian.AppendUint64(head, uint64(data.Len()))
+		parts = append(parts, external.Go(head), data)
 	}
 	sum := digest.SHA256(parts)
 	return "sha256:" + hex.EncodeToString(sum[:])

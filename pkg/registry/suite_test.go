@@ -71,6 +71,7 @@ func TestSuite(t *testing.T) {
 		{"ImportNoncharacterEntry", testImportNoncharacterEntry},
 		{"ImportUpdate", testImportUpdate},
 		{"ImportTarGz", testImportTarGz},
+		{"ImportOutside", testImportOutside},
 		{"Quota", testQuota},
 		{"Enable", testEnable},
 		{"Remove", testRemove},

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillfs/skillfs/pkg/external"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -90,6 +91,17 @@ type Op struct {
 	Store string
 	Key   string // the key, or the key prefix for OpDeletePrefix
 	Value []byte // OpPut only
+	// Ext, when set, is the value of an OpPut instead of Value, held
+	// outside Go: IndexedDB stores a JavaScript buffer as it is.
+	Ext external.Bytes
+}
+
+// value returns the value an OpPut stores, as Go bytes.
+func (op Op) value() []byte {
+	if op.Ext != nil {
+		return op.Ext.Copy()
+	}
+	return op.Value
 }
 
 // Put returns the Op that sets the record of store at key to value.

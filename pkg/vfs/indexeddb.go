@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/skillfs/skillfs/pkg/external"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -167,6 +168,11 @@ func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 			st := tx.Call("objectStore", op.Store)
 			switch op.Kind {
 			case OpPut:
+				if op.Ext != nil {
+					// Content held outside Go is stored without a copy into it.
+					st.Call("put", external.ToJS(op.Ext), op.Key)
+					break
+				}
 				v := jsUint8Array.New(len(op.Value))
 				js.CopyBytesToJS(v, op.Value)
 				st.Call("put", v, op.Key)

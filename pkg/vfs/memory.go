@@ -102,7 +102,7 @@ func (m *Memory) Commit(ctx context.Context, ops ...Op) error {
 				undo = append(undo, Delete(op.Store, k))
 			}
 			if op.Kind == OpPut {
-				t.put(k, slices.Clone(op.Value))
+				t.put(k, slices.Clone(op.value()))
 			} else {
 				t.delete(k)
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillfs/skillfs/pkg/external"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/skillpath"
 )
@@ -75,6 +76,9 @@ type File struct {
 	// Path is relative to the skill's directory, slash-separated.
 	Path string
 	Data []byte
+	// Ext, when set, is the content instead of Data, held outside Go (an
+	// import's inflated files): PutSkill stores it as it is.
+	Ext external.Bytes
 	// Size and Gen are the file's length and generation stamp as
 	// DecodeSkill found them, also when it read no contents; PutSkill
 	// ignores both (it stores len(Data) and its own gen).
@@ -85,6 +89,14 @@ type File struct {
 	// 0644 for a file and 0755 for a directory.
 	Mode    fs.FileMode
 	ModTime time.Time
+}
+
+// Content returns the file's content, wherever it is held.
+func (f File) Content() external.Bytes {
+	if f.Ext != nil {
+		return f.Ext
+	}
+	return external.Go(f.Data)
 }
 
 // PutSkill returns the ops that write files into the directory of skill
@@ -119,7 +131,7 @@ func PutSkill(slug, gen string, files []File) ([]Op, error) {
 			return nil, badTree(slug, f.Path, "only regular files and directories can be stored")
 		}
 		p := slug + "/" + rel
-		m := meta{mode: f.Mode, modTime: f.ModTime, size: int64(len(f.Data)), gen: gen}
+		m := meta{mode: f.Mode, modTime: f.ModTime, size: int64(f.Content().Len()), gen: gen}
 		if m.mode.IsDir() {
 			m.size = 0
 			if m.mode.Perm() == 0 {
@@ -136,7 +148,7 @@ func PutSkill(slug, gen string, files []File) ([]Op, error) {
 		}
 		entries[p] = m
 		if !m.mode.IsDir() {
-			ops = append(ops, Put(StoreBlobs, fileKey(p), f.Data))
+			ops = append(ops, Op{Kind: OpPut, Store: StoreBlobs, Key: fileKey(p), Value: f.Data, Ext: f.Ext})
 		}
 		for dir := path.Dir(p); dir != slug; dir = path.Dir(dir) {
 			if d, ok := entries[dir]; ok {

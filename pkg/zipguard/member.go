@@ -1,10 +1,12 @@
 package zipguard
 
 import (
+	"archive/zip"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/skillfs/skillfs/pkg/external"
 	"github.com/skillfs/skillfs/pkg/skillpath"
 )
 
@@ -37,6 +39,8 @@ type member struct {
 	// read returns the content; called once per kept file, in archive
 	// order, after every rule has passed.
 	read func() ([]byte, error)
+	// zf is the entry of a zip archive, for ReadOutside.
+	zf *zip.File
 }
 
 // classify cleans the names of ms and drops clutter, in archive order. It
@@ -72,7 +76,7 @@ func classify(ms []member, t *tree, l Limits) (kept []member, dropped []string, 
 // type (a repository's README, its symbolic links), and listed; inside a
 // skill, a link or special file fails the whole archive, as do clashing
 // names, depth and size limits. Only then is any content read.
-func assemble(ms []member, l Limits) (*Archive, error) {
+func assemble(ms []member, l Limits, out Outside) (*Archive, error) {
 	names := 0
 	for _, m := range ms {
 		if names += len(m.name); names > l.MaxNameBytes {
@@ -111,16 +115,25 @@ func assemble(ms []member, l Limits) (*Archive, error) {
 		return nil, err
 	}
 	a := &Archive{Dropped: dropped}
-	for _, m := range files {
-		b, err := m.read()
-		if err != nil {
-			return nil, err
-		}
+	read := readInGo
+	if out != nil {
+		read = readOutside(out)
+	}
+	contents, err := read(files)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range files {
 		mode := fileMode
 		if m.exec {
 			mode = execMode
 		}
-		a.Files = append(a.Files, File{Path: m.path, Data: b, Mode: mode, Modified: m.modified})
+		a.Files = append(a.Files, File{Path: m.path, Mode: mode, Modified: m.modified})
+		if out != nil {
+			a.Files[i].Ext = contents[i]
+		} else {
+			a.Files[i].Data = contents[i].Copy() // external.Go: itself
+		}
 	}
 	order := make([]int, len(files))
 	for i := range order {
@@ -135,6 +148,20 @@ func assemble(ms []member, l Limits) (*Archive, error) {
 	a.Files = sorted
 	a.Layout, a.Skills = layout(skills, a.Files, owners)
 	return a, nil
+}
+
+// readInGo reads the files' contents in archive order, stopping at the
+// first that fails.
+func readInGo(files []*member) ([]external.Bytes, error) {
+	out := make([]external.Bytes, len(files))
+	for i, m := range files {
+		b, err := m.read()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = external.Go(b)
+	}
+	return out, nil
 }
 
 // checkKept applies the per-entry rules to an entry inside a skill.
@@ -216,5 +243,5 @@ func ReadEntries(entries []Entry, limits Limits) (*Archive, error) {
 		ms[i] = member{name: e.Name, kind: kind(e.Type), special: e.Special, exec: e.Exec,
 			modified: e.Modified, size: e.Size, packed: -1, read: e.Read}
 	}
-	return assemble(ms, limits.withDefaults())
+	return assemble(ms, limits.withDefaults(), nil)
 }

@@ -175,7 +175,7 @@ func ReadTarGz(data []byte, limits Limits) (*Archive, error) {
 			return nil, streamError(c, "", err)
 		}
 	}
-	return assemble(ms, l)
+	return assemble(ms, l, nil)
 }
 
 // isSparse reports a GNU or pax sparse file, whose logical content is

@@ -25,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skillfs/skillfs/pkg/external"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -143,6 +144,9 @@ func (l Limits) withDefaults() Limits {
 type File struct {
 	Path string // clean (see skillpath.Clean), relative to the archive root or to a Skill's Dir
 	Data []byte
+	// Ext is the content instead of Data when ReadOutside holds it
+	// outside Go.
+	Ext external.Bytes
 	// Mode is 0755 when the archive marked the file executable, else
 	// 0644: scripts keep their executable bit, nothing else survives.
 	Mode     fs.FileMode
@@ -202,6 +206,10 @@ type Archive struct {
 // checkLayout): no prefix, no trailing bytes, local headers that agree
 // with the central directory.
 func Read(data []byte, limits Limits) (*Archive, error) {
+	return read(data, limits, nil)
+}
+
+func read(data []byte, limits Limits, out Outside) (*Archive, error) {
 	l := limits.withDefaults()
 	if int64(len(data)) > l.MaxArchiveSize {
 		return nil, fail(ReasonArchiveTooLarge, "", nil, "the archive is %d bytes; the limit is %d", len(data), l.MaxArchiveSize)
@@ -222,7 +230,7 @@ func Read(data []byte, limits Limits) (*Archive, error) {
 	for i, f := range zr.File {
 		ms[i] = zipMember(f)
 	}
-	return assemble(ms, l)
+	return assemble(ms, l, out)
 }
 
 // zipMember describes a central directory entry.
@@ -233,7 +241,8 @@ func zipMember(f *zip.File) member {
 		modified: f.Modified,
 		size:     int64(min(f.UncompressedSize64, 1<<62)),
 		packed:   int64(min(f.CompressedSize64, 1<<62)),
-		read:     func() ([]byte, error) { return inflate(f) },
+		read:     func() ([]byte, error) { return inflate(f, nil) },
+		zf:       f,
 	}
 	switch mode := f.Mode(); {
 	case mode&fs.ModeSymlink != 0:
@@ -266,8 +275,8 @@ func IsClutter(p string) bool {
 
 // inflate returns the entry's content, reading at most one byte more than
 // the declared size, and checks size and CRC-32 itself so that each failure
-// has its own reason.
-func inflate(f *zip.File) ([]byte, error) {
+// has its own reason. It inflates into scratch when that is large enough.
+func inflate(f *zip.File, scratch []byte) ([]byte, error) {
 	raw, err := f.OpenRaw()
 	if err != nil {
 		return nil, fail(ReasonCorrupt, f.Name, err, "the entry cannot be read")
@@ -280,7 +289,12 @@ func inflate(f *zip.File) ([]byte, error) {
 		r = fr
 	}
 	want := f.UncompressedSize64 // bounded by checkSizes
-	buf := make([]byte, want)
+	buf := scratch[:0]
+	if uint64(cap(buf)) >= want {
+		buf = buf[:want]
+	} else {
+		buf = make([]byte, want)
+	}
 	n, err := io.ReadFull(r, buf)
 	switch {
 	case err == io.ErrUnexpectedEOF || err == io.EOF:

@@ -1,0 +1,92 @@
+package zipguard
+
+import (
+	"archive/zip"
+
+	"github.com/skillfs/skillfs/pkg/external"
+)
+
+// Outside inflates a zip archive's entries outside Go and holds what it
+// inflates there (in the browser: DecompressionStream into JavaScript
+// buffers), so that an import's files never enter Go's memory, which in
+// WebAssembly is never returned.
+type Outside interface {
+	// Inflate inflates the deflated entries es, all at once. Result i is
+	// the content of es[i], or nil where it could not be inflated to
+	// exactly its declared size and CRC-32: ReadOutside then inflates
+	// that entry in Go, which names the fault. It must stop inflating an
+	// entry as soon as it passes the declared size.
+	Inflate(es []Deflated) []external.Bytes
+	// Hold copies b, content inflated in Go, outside Go; b is reused.
+	Hold(b []byte) external.Bytes
+}
+
+// Deflated locates one deflated entry of an archive.
+type Deflated struct {
+	Offset, Packed int64 // where the compressed bytes start, and how many
+	Size           int64 // inflated, as the archive declares it
+	CRC32          uint32
+}
+
+// outsideMin is the inflated size from which ReadOutside has an entry
+// inflated outside Go: below it the browser's cost per stream is more than
+// Go's inflating of a small file.
+const outsideMin = 32 << 10
+
+// ReadOutside is Read, with each File's content held outside Go by out (in
+// Ext, not Data). data is the archive, the same bytes as out reads: every
+// rule is checked on data before out inflates anything, and out's content
+// must have the size and CRC-32 the archive declares.
+func ReadOutside(data []byte, limits Limits, out Outside) (*Archive, error) {
+	return read(data, limits, out)
+}
+
+// readOutside returns the content reader of ReadOutside: out inflates the
+// larger deflated entries in one batch, Go inflates the rest and any that
+// out could not, in archive order, so that the first entry at fault is
+// named as Read names it.
+func readOutside(out Outside) func([]*member) ([]external.Bytes, error) {
+	return func(files []*member) ([]external.Bytes, error) {
+		var batch []Deflated
+		var at []int // the index in files of each entry of batch
+		for i, m := range files {
+			f := m.zf
+			if f == nil || f.Method != zip.Deflate || m.size < outsideMin {
+				continue
+			}
+			off, err := f.DataOffset()
+			if err != nil {
+				continue // Go's reading says why
+			}
+			batch = append(batch, Deflated{Offset: off, Packed: int64(f.CompressedSize64), Size: int64(f.UncompressedSize64), CRC32: f.CRC32})
+			at = append(at, i)
+		}
+		contents := make([]external.Bytes, len(files))
+		if len(batch) > 0 {
+			for k, c := range out.Inflate(batch) {
+				if c != nil && int64(c.Len()) == batch[k].Size {
+					contents[at[k]] = c
+				}
+			}
+		}
+		var scratch []byte
+		for i, m := range files {
+			if contents[i] != nil {
+				continue
+			}
+			var b []byte
+			var err error
+			if m.zf != nil {
+				b, err = inflate(m.zf, scratch)
+				scratch = b
+			} else {
+				b, err = m.read()
+			}
+			if err != nil {
+				return nil, err
+			}
+			contents[i] = out.Hold(b)
+		}
+		return contents, nil
+	}
+}

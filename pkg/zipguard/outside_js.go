@@ -1,0 +1,82 @@
+//go:build js && wasm
+
+package zipguard
+
+import (
+	"encoding/binary"
+	"syscall/js"
+
+	"github.com/skillfs/skillfs/pkg/external"
+)
+
+// Browser returns the Outside of the zip archive held by the Uint8Array
+// archive, which nothing may change while it is read: the browser's
+// DecompressionStream inflates the entries into JavaScript buffers.
+//
+// Each entry's deflate data is framed as a gzip member whose trailer
+// carries the CRC-32 and size the archive declares, so that the browser
+// checks both as it inflates; a counting step stops the entry as soon as
+// it yields more than its declared size. Where the browser has no
+// DecompressionStream, every entry is left to Go.
+func Browser(archive js.Value) Outside { return browser{archive: archive} }
+
+type browser struct{ archive js.Value }
+
+// gzipHeader is a gzip member header: deflate, no flags, no time, no OS.
+var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}
+
+func (b browser) Hold(p []byte) external.Bytes { return external.Hold(p) }
+
+func (b browser) Inflate(es []Deflated) []external.Bytes {
+	out := make([]external.Bytes, len(es))
+	g := js.Global()
+	decompression := g.Get("DecompressionStream")
+	if decompression.Type() != js.TypeFunction {
+		return out
+	}
+	transform, u8, blob, response := g.Get("TransformStream"), g.Get("Uint8Array"), g.Get("Blob"), g.Get("Response")
+	// One callback counts the output of every entry, on its own
+	// transformer (this), which holds what the entry may still yield.
+	count := js.FuncOf(func(this js.Value, args []js.Value) any {
+		chunk, ctl := args[0], args[1]
+		left := this.Get("left").Int() - chunk.Get("byteLength").Int()
+		if left < 0 {
+			ctl.Call("error", "the entry inflates past its declared size")
+			return nil
+		}
+		this.Set("left", left)
+		ctl.Call("enqueue", chunk)
+		return nil
+	})
+	defer count.Release()
+	head := external.Hold(gzipHeader).Value()
+	promises := make([]any, len(es))
+	for i, e := range es {
+		var trailer [8]byte
+		binary.LittleEndian.PutUint32(trailer[:], e.CRC32)
+		binary.LittleEndian.PutUint32(trailer[4:], uint32(e.Size))
+		member := blob.New([]any{head, b.archive.Call("subarray", e.Offset, e.Offset+e.Packed), external.Hold(trailer[:]).Value()})
+		transformer := js.Global().Get("Object").New()
+		transformer.Set("transform", count)
+		transformer.Set("left", e.Size)
+		stream := member.Call("stream").
+			Call("pipeThrough", decompression.New("gzip")).
+			Call("pipeThrough", transform.New(transformer))
+		promises[i] = response.New(stream).Call("arrayBuffer")
+	}
+	settled := make(chan js.Value, 1)
+	done := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		settled <- args[0]
+		return nil
+	})
+	defer done.Release()
+	g.Get("Promise").Call("allSettled", promises).Call("then", done)
+	results := <-settled
+	for i, e := range es {
+		// The gzip trailer checks the size modulo 2^32 only.
+		if r := results.Index(i); r.Get("status").String() == "fulfilled" && r.Get("value").Get("byteLength").Int() == int(e.Size) {
+			out[i] = external.FromJS(u8.New(r.Get("value")))
+		}
+	}
+	return out
+}

@@ -1,0 +1,19 @@
+//go:build !(js && wasm)
+
+package zipguard
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/skillfs/skillfs/pkg/external"
+)
+
+// testOutside natively is an Outside that inflates nothing, so that every
+// entry takes ReadOutside's Go path; the browser's runs in Chromium.
+func testOutside(testing.TB, []byte) Outside { return goOutside{} }
+
+type goOutside struct{}
+
+func (goOutside) Inflate(es []Deflated) []external.Bytes { return make([]external.Bytes, len(es)) }
+func (goOutside) Hold(b []byte) external.Bytes           { return external.Go(slices.Clone(b)) }
