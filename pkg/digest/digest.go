@@ -1,9 +1,10 @@
 // Package digest computes the SHA-256 of content given in parts, as the
 // registry's skill digests need it: in the browser by the platform's
-// crypto.subtle once the content is large enough to repay the round trip
+// crypto.subtle once the content is large enough to repay the copy
 // (SHA-256 in Go's WebAssembly runs several times slower than the
-// browser's native one), natively and for small content by crypto/sha256.
-// Parts held outside Go (external.JS) are hashed where they are.
+// browser's native one), every such content of a batch in one round trip;
+// natively and for small content by crypto/sha256. Parts held outside Go
+// (external.JS) are hashed where they are.
 package digest
 
 import (
@@ -13,30 +14,51 @@ import (
 )
 
 // subtleMin is the content size from which the browser's digest is used:
-// below it, the copy into JavaScript and the round trip cost more than
-// hashing in Go.
-const subtleMin = 1 << 20
+// below it, the copy into JavaScript and the call cost more than hashing
+// in Go.
+const subtleMin = 16 << 10
+
+// Sum is a SHA-256.
+type Sum = [sha256.Size]byte
 
 // SHA256 returns the SHA-256 of the concatenation of parts.
-func SHA256(parts []external.Bytes) [sha256.Size]byte {
+func SHA256(parts []external.Bytes) Sum { return SHA256All([][]external.Bytes{parts})[0] }
+
+// SHA256All returns, for each list of parts, the SHA-256 of their
+// concatenation. In the browser, the lists of subtleMin bytes or more are
+// hashed by crypto.subtle all at once, with one wait for them all.
+func SHA256All(lists [][]external.Bytes) []Sum {
+	sums := make([]Sum, len(lists))
+	var large []int
+	for i, parts := range lists {
+		if size(parts) >= subtleMin {
+			large = append(large, i)
+		} else {
+			sums[i] = inGo(parts)
+		}
+	}
+	if len(large) > 0 && !subtle(lists, large, sums) {
+		for _, i := range large {
+			sums[i] = inGo(lists[i])
+		}
+	}
+	return sums
+}
+
+func size(parts []external.Bytes) int {
 	n := 0
 	for _, p := range parts {
 		n += p.Len()
 	}
-	if n >= subtleMin {
-		if sum, ok := subtle(parts, n); ok {
-			return sum
-		}
-	}
-	return inGo(parts)
+	return n
 }
 
-func inGo(parts []external.Bytes) [sha256.Size]byte {
+func inGo(parts []external.Bytes) Sum {
 	h := sha256.New()
 	for _, p := range parts {
 		h.Write(p.Copy())
 	}
-	var sum [sha256.Size]byte
+	var sum Sum
 	h.Sum(sum[:0])
 	return sum
 }

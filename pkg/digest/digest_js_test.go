@@ -14,12 +14,16 @@ import (
 // page is a secure context) and agrees with crypto/sha256.
 func TestSubtle(t *testing.T) {
 	parts := [][]byte{[]byte("head"), bytes.Repeat([]byte{7}, subtleMin)}
-	sum, ok := subtle(goParts(parts), 4+subtleMin)
-	if !ok {
+	other := [][]byte{bytes.Repeat([]byte{8}, 3*subtleMin)}
+	sums := make([]Sum, 3)
+	if !subtle([][]external.Bytes{goParts(parts), nil, goParts(other)}, []int{0, 2}, sums) {
 		t.Fatal("crypto.subtle.digest was not used")
 	}
-	if want := sha256.Sum256(bytes.Join(parts, nil)); sum != want {
-		t.Fatalf("crypto.subtle: %x, want %x", sum, want)
+	if want := sha256.Sum256(bytes.Join(parts, nil)); sums[0] != want {
+		t.Fatalf("crypto.subtle: %x, want %x", sums[0], want)
+	}
+	if want := sha256.Sum256(bytes.Join(other, nil)); sums[2] != want || sums[1] != (Sum{}) {
+		t.Fatalf("crypto.subtle: %x and %x, want %x and nothing", sums[2], sums[1], want)
 	}
 }
 
@@ -52,7 +56,7 @@ func BenchmarkSHA256(b *testing.B) {
 	b.Run("subtle", func(b *testing.B) {
 		b.SetBytes(10_000_000)
 		for i := 0; i < b.N; i++ {
-			if _, ok := subtle(parts, 10_000_000); !ok {
+			if !subtle([][]external.Bytes{parts}, []int{0}, make([]Sum, 1)) {
 				b.Fatal("no crypto.subtle")
 			}
 		}

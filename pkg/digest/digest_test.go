@@ -33,3 +33,17 @@ func TestSHA256(t *testing.T) {
 		}
 	}
 }
+
+// TestSHA256All: a batch of small and large lists, each its own sum.
+func TestSHA256All(t *testing.T) {
+	lists := [][][]byte{{[]byte("a")}, {bytes.Repeat([]byte("b"), subtleMin)}, nil, {bytes.Repeat([]byte("c"), 2*subtleMin), []byte("d")}}
+	in := make([][]external.Bytes, len(lists))
+	for i, l := range lists {
+		in[i] = goParts(l)
+	}
+	for i, got := range SHA256All(in) {
+		if want := sha256.Sum256(bytes.Join(lists[i], nil)); got != want {
+			t.Errorf("list %d: %x, want %x", i, got, want)
+		}
+	}
+}

@@ -274,7 +274,7 @@ func (r *Registry) edit(ctx context.Context, id string, apply func(files []vfs.F
 				Msg: fmt.Sprintf("SKILL.md now names the skill %q, but a skill cannot be renamed by editing it; "+
 					"keep the name %q, or export the skill and import it under the new name", s.Name, id)}}
 		}
-		m.describe(id, s, diags, files)
+		m.describe(id, s, diags, files, Digest(files))
 		m.UpdatedAt = now
 		// Dependencies are managed with SetDependencies; an edit takes
 		// the frontmatter's only when it changes them.

@@ -115,8 +115,10 @@ type candidate struct {
 	name  string // the base name of dir, "" at the archive root
 	size  int64  // bytes of its files
 	files []vfs.File
-	s     *skill.Skill
-	diags []skill.Diagnostic
+	// digest is the Digest of files.
+	digest string
+	s      *skill.Skill
+	diags  []skill.Diagnostic
 }
 
 // Import installs every skill of the archive data (a zip, or a .tar.gz as
@@ -154,6 +156,13 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 	cands, err := parseArchive(arc)
 	if err != nil {
 		return nil, err
+	}
+	versions := make([][]vfs.File, len(cands))
+	for i, c := range cands {
+		versions[i] = c.files
+	}
+	for i, d := range digests(versions) {
+		cands[i].digest = d
 	}
 	if opts.Target != "" && len(cands) != 1 {
 		return nil, &skillerr.Error{Code: skillerr.InvalidArchive, Reason: "not-one-skill", Subject: opts.Target,
@@ -279,7 +288,7 @@ func (res *ImportResult) skipInstalled(cands []*candidate, old map[string]vfs.Re
 			if err != nil {
 				return nil, err
 			}
-			if prev.Digest == Digest(c.files) {
+			if prev.Digest == c.digest {
 				res.AlreadyInstalled = append(res.AlreadyInstalled, prev.ID)
 				continue
 			}
@@ -449,8 +458,12 @@ func (c *candidate) install(r *Registry, id string, old map[string]vfs.Record, p
 	}); err != nil {
 		return Meta{}, nil, err
 	}
+	digest := c.digest
+	if id != c.s.Name {
+		digest = Digest(files) // the name in SKILL.md was rewritten
+	}
 	var m Meta
-	m.describe(id, s, diags, files)
+	m.describe(id, s, diags, files, digest)
 	m.Dependencies = deps
 	return m, files, nil
 }

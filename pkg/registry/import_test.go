@@ -494,7 +494,7 @@ func commitSkillDirectly(t testing.TB, db vfs.Backend, id string, files ...file)
 		t.Fatalf("%s does not parse: %v", id, diags)
 	}
 	var m Meta
-	m.describe(id, s, diags, vf)
+	m.describe(id, s, diags, vf, Digest(vf))
 	m.Dependencies, m.Enabled, m.CreatedAt, m.UpdatedAt = dependenciesOf(s), true, t0, t0
 	ops, err := replaceTree(id, m.Digest, vf)
 	if err != nil {

@@ -151,14 +151,14 @@ func names(list []string) []string {
 // describe sets the fields of m that a version of the skill determines:
 // those of its parsed SKILL.md (s, with diagnostics diags) and of its files.
 // Dependencies are left to the caller, which decides whose win.
-func (m *Meta) describe(id string, s *skill.Skill, diags []skill.Diagnostic, files []vfs.File) {
+func (m *Meta) describe(id string, s *skill.Skill, diags []skill.Diagnostic, files []vfs.File, digest string) {
 	m.ID = id
 	m.Name = s.Name
 	m.Description = s.Description
 	m.Location = vfs.Root + "/" + id + "/SKILL.md"
 	m.BaseDir = vfs.Root + "/" + id + "/"
 	m.Version = s.Version
-	m.Digest = Digest(files)
+	m.Digest = digest
 	m.Size, m.FileCount = 0, 0
 	for _, f := range files {
 		if !f.Mode.IsDir() {
@@ -207,7 +207,23 @@ func (m Meta) clone() Meta {
 // path, the path, a NUL byte, the length of the contents as 8 big-endian
 // bytes, and the contents. Directories, modes and times do not count, so a
 // skill exported and imported again keeps its digest.
-func Digest(files []vfs.File) string {
+func Digest(files []vfs.File) string { return digests([][]vfs.File{files})[0] }
+
+// digests returns the Digest of each skill version, hashed in one batch.
+func digests(versions [][]vfs.File) []string {
+	lists := make([][]external.Bytes, len(versions))
+	for i, files := range versions {
+		lists[i] = digestParts(files)
+	}
+	out := make([]string, len(versions))
+	for i, sum := range digest.SHA256All(lists) {
+		out[i] = "sha256:" + hex.EncodeToString(sum[:])
+	}
+	return out
+}
+
+// digestParts returns what Digest hashes of files.
+func digestParts(files []vfs.File) []external.Bytes {
 	regular := make([]vfs.File, 0, len(files))
 	for _, f := range files {
 		if !f.Mode.IsDir() {
@@ -224,8 +240,7 @@ func Digest(files []vfs.File) string {
 		head = binary.BigEndian.AppendUint64(head, uint64(data.Len()))
 		parts = append(parts, external.Go(head), data)
 	}
-	sum := digest.SHA256(parts)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	return parts
 }
 
 // newInstance returns a fresh Meta.Instance: 16 hexadecimal digits of

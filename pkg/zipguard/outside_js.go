@@ -34,7 +34,9 @@ func (b browser) Inflate(es []Deflated) []external.Bytes {
 	if decompression.Type() != js.TypeFunction {
 		return out
 	}
-	transform, u8, blob, response := g.Get("TransformStream"), g.Get("Uint8Array"), g.Get("Blob"), g.Get("Response")
+	transform, u8, object, response := g.Get("TransformStream"), g.Get("Uint8Array"), g.Get("Object"), g.Get("Response")
+	ignore := js.FuncOf(func(js.Value, []js.Value) any { return nil })
+	defer ignore.Release()
 	// One callback counts the output of every entry, on its own
 	// transformer (this), which holds what the entry may still yield.
 	count := js.FuncOf(func(this js.Value, args []js.Value) any {
@@ -55,14 +57,18 @@ func (b browser) Inflate(es []Deflated) []external.Bytes {
 		var trailer [8]byte
 		binary.LittleEndian.PutUint32(trailer[:], e.CRC32)
 		binary.LittleEndian.PutUint32(trailer[4:], uint32(e.Size))
-		member := blob.New([]any{head, b.archive.Call("subarray", e.Offset, e.Offset+e.Packed), external.Hold(trailer[:]).Value()})
-		transformer := js.Global().Get("Object").New()
+		gunzip := decompression.New("gzip")
+		w := gunzip.Get("writable").Call("getWriter")
+		// Their outcome is the readable side's: the writes' own Promises
+		// are silenced.
+		w.Call("write", head).Call("catch", ignore)
+		w.Call("write", b.archive.Call("subarray", e.Offset, e.Offset+e.Packed)).Call("catch", ignore)
+		w.Call("write", external.Hold(trailer[:]).Value()).Call("catch", ignore)
+		w.Call("close").Call("catch", ignore)
+		transformer := object.New()
 		transformer.Set("transform", count)
 		transformer.Set("left", e.Size)
-		stream := member.Call("stream").
-			Call("pipeThrough", decompression.New("gzip")).
-			Call("pipeThrough", transform.New(transformer))
-		promises[i] = response.New(stream).Call("arrayBuffer")
+		promises[i] = response.New(gunzip.Get("readable").Call("pipeThrough", transform.New(transformer))).Call("arrayBuffer")
 	}
 	settled := make(chan js.Value, 1)
 	done := js.FuncOf(func(_ js.Value, args []js.Value) any {
