@@ -29,7 +29,10 @@ interface Props {
   path: string;
   /** 1-based line to show when the file opens. */
   line?: number;
+  /** The skill's digest: when it changes by another's edit, the file is read again unless it has unsaved changes. */
+  digest: string;
   onSaved(m: SkillMeta): void;
+  onDirty(dirty: boolean): void;
   /** A message for the view's status line. */
   say(text: string, error?: boolean): void;
 }
@@ -45,6 +48,17 @@ export function FilePanel(p: Props) {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<TextEditor | undefined>(undefined);
   const save = useRef<() => void>(() => {});
+  const known = useRef(p.digest); // the version the editor holds
+
+  useEffect(() => p.onDirty(dirty), [dirty]);
+
+  // A change made elsewhere (another panel, an agent's host) shows here,
+  // unless it would throw away what the user typed.
+  useEffect(() => {
+    if (p.digest === known.current) return;
+    known.current = p.digest;
+    if (!dirty) setGeneration((g) => g + 1);
+  }, [p.digest]);
 
   useEffect(() => {
     let live = true;
@@ -104,6 +118,7 @@ export function FilePanel(p: Props) {
     try {
       const m = await p.sk.registry.writeFile(p.id, p.path, text);
       setRefused([]);
+      known.current = m.digest;
       ed.saved();
       ed.mark([]);
       p.onSaved(m);

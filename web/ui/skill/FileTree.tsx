@@ -1,7 +1,8 @@
 // A skill's files as an ARIA tree (role tree/treeitem, flat with levels), with the
 // keyboard of the WAI-ARIA tree pattern: Up/Down move, Right opens a
 // folder or enters it, Left closes it or goes to the parent, Home/End,
-// Enter opens a file. One item is in the tab order (roving tabindex).
+// Enter opens a file; F2 renames, Delete deletes (after confirmation).
+// One item is in the tab order (roving tabindex).
 
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { Node } from './files.ts';
@@ -14,6 +15,9 @@ interface Props {
   onSelect(n: Node): void;
   onToggle(path: string, open: boolean): void;
   onOpen(n: Node): void;
+  /** F2 and Delete, as file managers have them. */
+  onRename(n: Node): void;
+  onDelete(n: Node): void;
 }
 
 /** The nodes a keyboard user can reach, in order, with their parents. */
@@ -66,6 +70,8 @@ export function FileTree(p: Props) {
         if (n.isDir) p.onToggle(n.path, !p.expanded.has(n.path));
         else p.onOpen(n);
         break;
+      case 'F2': p.onRename(n); break;
+      case 'Delete': p.onDelete(n); break;
       default:
         return;
     }

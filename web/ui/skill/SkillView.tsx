@@ -25,7 +25,8 @@ type Editing =
   | { kind: 'new-file'; folder: string }
   | { kind: 'new-folder'; folder: string }
   | { kind: 'rename'; node: Node }
-  | { kind: 'delete'; node: Node };
+  | { kind: 'delete'; node: Node }
+  | { kind: 'discard'; path: string; then: () => void };
 
 const SKILL_MD = 'SKILL.md';
 
@@ -38,6 +39,13 @@ export function SkillView({ sk, id, onClose }: Props) {
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [open, setOpen] = useState<{ path: string; line?: number }>();
   const [editing, setEditing] = useState<Editing>();
+  const [dirty, setDirty] = useState(false);
+
+  /** then(), after the user agrees to lose the open file's unsaved changes, if it has any. */
+  const leaving = (then: () => void) => {
+    if (dirty && open) setEditing({ kind: 'discard', path: open.path, then });
+    else then();
+  };
 
   const say = useCallback((text: string, error = false) => setStatus({ text, error }), []);
 
@@ -69,7 +77,11 @@ export function SkillView({ sk, id, onClose }: Props) {
 
   const openFile = (path: string, line?: number) => {
     setSelected(path);
-    setOpen({ path, line });
+    if (open?.path === path) setOpen({ path, line });
+    else leaving(() => {
+      setDirty(false);
+      setOpen({ path, line });
+    });
     // Show it in the tree: open the folders on its way.
     setExpanded((x) => {
       const next = new Set(x);
@@ -87,6 +99,12 @@ export function SkillView({ sk, id, onClose }: Props) {
   /** The dialog's action: resolves when done, throws what the registry refused. */
   const submit = async (form: FormData) => {
     if (!editing) return;
+    if (editing.kind === 'discard') {
+      setEditing(undefined);
+      setDirty(false);
+      editing.then();
+      return;
+    }
     const path = String(form.get('path') ?? '').trim().replace(/^\/+|\/+$/g, '');
     try {
       switch (editing.kind) {
@@ -140,7 +158,7 @@ export function SkillView({ sk, id, onClose }: Props) {
   return (
     <section class="skill-view" aria-labelledby="skill-view-title">
       <header class="skill-header">
-        <button type="button" onClick={onClose}>Back to the list</button>
+        <button type="button" onClick={() => leaving(onClose)}>Back to the list</button>
         <h2 id="skill-view-title">{meta.id}</h2>
         {!meta.enabled && <span class="badge">disabled</span>}
       </header>
@@ -156,12 +174,12 @@ export function SkillView({ sk, id, onClose }: Props) {
         <section class="skill-files" aria-labelledby="skill-files-title">
           <h3 id="skill-files-title">Files</h3>
           <div class="file-actions">
-            <button type="button" onClick={() => setEditing({ kind: 'new-file', folder })}>New file…</button>
+            <button type="button" onClick={() => leaving(() => setEditing({ kind: 'new-file', folder }))}>New file…</button>
             <button type="button" onClick={() => setEditing({ kind: 'new-folder', folder })}>New folder…</button>
             {selNode && selNode.path !== SKILL_MD && (
               <>
-                <button type="button" onClick={() => setEditing({ kind: 'rename', node: selNode })}>Rename {selNode.path}…</button>
-                <button type="button" class="danger" onClick={() => setEditing({ kind: 'delete', node: selNode })}>Delete {selNode.path}</button>
+                <button type="button" onClick={() => leaving(() => setEditing({ kind: 'rename', node: selNode }))}>Rename {selNode.path}…</button>
+                <button type="button" class="danger" onClick={() => leaving(() => setEditing({ kind: 'delete', node: selNode }))}>Delete {selNode.path}</button>
               </>
             )}
           </div>
@@ -180,22 +198,32 @@ export function SkillView({ sk, id, onClose }: Props) {
               })
             }
             onOpen={(n) => openFile(n.path)}
+            onRename={(n) => n.path !== SKILL_MD && leaving(() => setEditing({ kind: 'rename', node: n }))}
+            onDelete={(n) => n.path !== SKILL_MD && leaving(() => setEditing({ kind: 'delete', node: n }))}
           />
           {open && byPath.has(open.path) && (
             <section class="open-file" aria-labelledby="open-file-title">
               <h3 id="open-file-title">{open.path}</h3>
-              <FilePanel key={open.path} sk={sk} id={id} path={open.path} line={open.line} say={say} onSaved={(m) => { setMeta(m); void reload(); }} />
+              <FilePanel key={open.path} sk={sk} id={id} path={open.path} line={open.line} digest={meta.digest} say={say}
+                onDirty={setDirty} onSaved={(m) => { setMeta(m); void reload(); }} />
             </section>
           )}
         </section>
       </div>
-      {editing && <EditDialog editing={editing} skill={meta.id} onSubmit={submit} onCancel={() => setEditing(undefined)} />}
+      {editing && <EditDialog key={editing.kind} editing={editing} skill={meta.id} onSubmit={submit} onCancel={() => setEditing(undefined)} />}
     </section>
   );
 }
 
 function EditDialog(p: { editing: Editing; skill: string; onSubmit(f: FormData): Promise<void>; onCancel(): void }) {
   const e = p.editing;
+  if (e.kind === 'discard') {
+    return (
+      <Dialog title={`Discard the changes to ${e.path}?`} submit="Discard" danger onSubmit={p.onSubmit} onCancel={p.onCancel}>
+        <p>They are not saved. Save {e.path} first to keep them.</p>
+      </Dialog>
+    );
+  }
   if (e.kind === 'delete') {
     const what = e.node.isDir ? 'the folder' : 'the file';
     return (

@@ -59,7 +59,7 @@ const MEDIA_TYPES: Record<string, string> = {
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 };
 
-/** The media type of a binary file, by its extension (as the module's resolver names them). */
+/** The media type of a binary file, by its extension. */
 export function binaryMediaType(path: string): string {
   const dot = path.lastIndexOf('.');
   return (dot > path.lastIndexOf('/') && MEDIA_TYPES[path.slice(dot + 1).toLowerCase()]) || 'application/octet-stream';

@@ -183,8 +183,24 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
     await view.getByRole('status').filter({ hasText: 'Saved references/guide.md.' }).waitFor();
     assert.equal(await readText(page, id, 'references/guide.md'), guideText);
 
-    // Edit SKILL.md and save: the module re-parses it; the details follow.
+    // A change made elsewhere shows in the open file.
+    const elsewhere = `${guideText}Changed in another panel.\n`;
+    await store(page, (sk, [i, t]) => sk.registry.writeFile(i, 'references/guide.md', t), [id, elsewhere]);
+    await view.locator('.cm-content').filter({ hasText: 'Changed in another panel.' }).waitFor();
+    // Unsaved changes are not dropped without asking.
+    await guide.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.insertText('Not saved.');
     await item('SKILL.md').click();
+    let dialog = page.getByRole('dialog', { name: 'Discard the changes to references/guide.md?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await view.getByRole('heading', { name: 'references/guide.md' }).waitFor();
+    assert.match(await view.locator('.cm-content').textContent(), /Not saved\./, 'the edits are still there');
+    await item('SKILL.md').click();
+    await page.getByRole('dialog', { name: 'Discard the changes to references/guide.md?' }).getByRole('button', { name: 'Discard' }).click();
+    assert.equal(await readText(page, id, 'references/guide.md'), elsewhere, 'nothing was saved');
+
+    // Edit SKILL.md and save: the module re-parses it; the details follow.
     const md = view.getByRole('textbox', { name: 'Contents of SKILL.md' });
     await md.waitFor();
     // The frontmatter is highlighted as YAML inside the Markdown.
@@ -229,7 +245,7 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
 
     // Create a file and a folder.
     await view.getByRole('button', { name: 'New file…' }).click();
-    let dialog = page.getByRole('dialog', { name: 'New file' });
+    dialog = page.getByRole('dialog', { name: 'New file' });
     await dialog.getByRole('textbox', { name: 'Path in the skill' }).fill('references/new.md');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await item('references/new.md').waitFor();
@@ -268,7 +284,7 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
     // Delete a file (after a cancelled confirmation) and the folder.
     await item('scripts').click();
     await item('scripts/run.sh').click();
-    await view.getByRole('button', { name: 'Delete scripts/run.sh' }).click();
+    await item('scripts/run.sh').press('Delete'); // the keyboard's way
     dialog = page.getByRole('dialog', { name: 'Delete scripts/run.sh?' });
     assert.match(await dialog.textContent(), new RegExp(`removes the file scripts/run.sh from ${id}. It cannot be undone`));
     assert.deepEqual(await axeViolations(page), [], 'axe: the view with a confirmation open');
