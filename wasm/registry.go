@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"time"
 
 	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/zipguard"
@@ -131,19 +130,8 @@ var methods = map[string]method{
 	}),
 }
 
-// yieldEvery bounds how long a long call (a 10 MB import) holds the event
-// loop: Go's wasm runtime returns to it only when every goroutine waits.
-const yieldEvery = 30 * time.Millisecond
-
 // progressTo returns the Progress function of a call: it forwards each
-// report to the caller's onProgress, and lets the page breathe.
+// report to the caller's onProgress. The import paces itself (pkg/pace).
 func progressTo(r request) func(registry.Progress) {
-	last := time.Now()
-	return func(p registry.Progress) {
-		notify(r.progress, jsValueOf(p))
-		if time.Since(last) > yieldEvery {
-			time.Sleep(time.Millisecond)
-			last = time.Now()
-		}
-	}
+	return func(p registry.Progress) { notify(r.progress, jsValueOf(p)) }
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/confusable"
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/source"
@@ -215,7 +216,9 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		p := total
 		var ops []vfs.Op
 		now := r.now()
+		var pacer pace.Pacer
 		for i, c := range cands {
+			pacer.Step()
 			m, files, err := c.install(r, ids[i], old, ids, opts.Target != "")
 			if err != nil {
 				return nil, err
@@ -326,7 +329,9 @@ func idKey(id string) string { return confusable.Skeleton(zipguard.FoldKey(id)) 
 func parseArchive(arc *zipguard.Archive) ([]*candidate, error) {
 	cands := make([]*candidate, 0, len(arc.Skills))
 	seen := make(map[string]*candidate, len(arc.Skills)) // folded name → first skill
+	var p pace.Pacer
 	for _, zs := range arc.Skills {
+		p.Step()
 		c := &candidate{dir: zs.Dir, name: zs.Name, files: make([]vfs.File, len(zs.Files))}
 		for i, f := range zs.Files {
 			c.files[i] = vfs.File{Path: f.Path, Data: f.Data, Ext: f.Ext, Mode: f.Mode, ModTime: f.Modified}

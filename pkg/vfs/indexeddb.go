@@ -10,8 +10,10 @@ import (
 	"strings"
 	"sync"
 	"syscall/js"
+	"time"
 
 	"github.com/skillfs/skillfs/pkg/external"
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -151,6 +153,13 @@ func (d *IndexedDB) Read(ctx context.Context, qs ...Query) ([][]Record, error) {
 // Commit implements Backend: one readwrite transaction, every request
 // issued, then one await for complete or abort. IndexedDB undoes all of
 // them on abort, which is what makes a commit atomic.
+//
+// Issuing a request copies its value on the calling task (IndexedDB
+// clones it), so a 10 MB commit issued at once would hold the page for
+// its whole length. The requests are issued in slices of pace.Slice
+// instead, each next slice from the success event of the previous slice's
+// first request: the transaction is active during its own requests' events,
+// and no other task can see it in between.
 func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 	if err := checkOps(ops); err != nil {
 		return err
@@ -163,40 +172,72 @@ func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 		return err
 	}
 	issue, fail := injectedFailure(ctx, len(ops))
-	err = catch(func() {
-		for _, op := range ops[:issue] {
-			st := tx.Call("objectStore", op.Store)
-			switch op.Kind {
-			case OpPut:
-				if op.Ext != nil {
-					// Content held outside Go is stored without a copy into it.
-					st.Call("put", external.ToJS(op.Ext), op.Key)
-					break
+	next := 0
+	var cont js.Func
+	// slice issues requests from next on, for pace.Slice at most, and
+	// reports whether requests remain.
+	slice := func() (more bool, err error) {
+		err = catch(func() {
+			start := time.Now()
+			var first js.Value
+			for ; next < issue; next++ {
+				if next%16 == 0 && !first.IsUndefined() && time.Since(start) >= pace.Slice {
+					first.Set("onsuccess", cont)
+					more = true
+					return
 				}
-				v := jsUint8Array.New(len(op.Value))
-				js.CopyBytesToJS(v, op.Value)
-				st.Call("put", v, op.Key)
-			case OpDelete:
-				st.Call("delete", op.Key)
-			case OpDeletePrefix:
-				st.Call("delete", prefixRange(op.Key))
+				req := request(tx, ops[next])
+				if first.IsUndefined() {
+					first = req
+				}
 			}
-		}
-	})
-	if err != nil || fail {
-		// The transaction is still active (nothing was awaited since it
-		// began), so this abort undoes every request issued.
-		abort(tx)
-		_ = awaitTx(ctx, tx)
-		if err != nil {
-			return idbErr(d.subject(), err)
-		}
-		return errInjected(d.subject(), issue)
+		})
+		return more, err
 	}
-	if err := awaitTx(ctx, tx); err != nil {
+	var issueErr error
+	aborted := false
+	after := func(more bool, err error) {
+		if err != nil || !more && fail {
+			// The transaction is active (this is its task or one of its
+			// events), so this abort undoes every request issued.
+			abort(tx)
+			aborted, issueErr = true, err
+		}
+	}
+	cont = js.FuncOf(func(js.Value, []js.Value) any {
+		after(slice())
+		return nil
+	})
+	defer cont.Release()
+	after(slice())
+	err = awaitTx(ctx, tx)
+	switch {
+	case aborted && issueErr != nil:
+		return idbErr(d.subject(), issueErr)
+	case aborted:
+		return errInjected(d.subject(), issue)
+	case err != nil:
 		return idbErr(d.subject(), err)
 	}
 	return nil
+}
+
+// request issues op in tx and returns its IDBRequest.
+func request(tx js.Value, op Op) js.Value {
+	st := tx.Call("objectStore", op.Store)
+	switch op.Kind {
+	case OpPut:
+		if op.Ext != nil {
+			// Content held outside Go is stored without a copy into it.
+			return st.Call("put", external.ToJS(op.Ext), op.Key)
+		}
+		v := jsUint8Array.New(len(op.Value))
+		js.CopyBytesToJS(v, op.Value)
+		return st.Call("put", v, op.Key)
+	case OpDelete:
+		return st.Call("delete", op.Key)
+	}
+	return st.Call("delete", prefixRange(op.Key)) // OpDeletePrefix
 }
 
 // Lock implements Backend with the Web Locks API, which every context of

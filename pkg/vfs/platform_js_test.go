@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"syscall/js"
 	"testing"
@@ -163,5 +164,63 @@ func TestCanceledCommit(t *testing.T) {
 	}
 	if !errors.Is(err, context.Canceled) && err != nil {
 		t.Errorf("error %v does not wrap context.Canceled", err)
+	}
+}
+
+// TestCommitInSlices: a commit too long for one task is issued in slices,
+// letting the page's timers run while its requests are being issued, and
+// stays one transaction: all of it lands, or, aborted after most of it
+// was issued, none.
+func TestCommitInSlices(t *testing.T) {
+	ctx := context.Background()
+	db := openIndexedDB(t)
+	value := make([]byte, 1<<10)
+	ops := make([]Op, 3_000)
+	for i := range ops {
+		ops[i] = Put(StoreBlobs, fmt.Sprintf("k//%05d", i), value)
+	}
+	// Count the puts issued, and what the timer sees of them.
+	proto := js.Global().Get("IDBObjectStore").Get("prototype")
+	put := proto.Get("put")
+	issued := 0
+	counting := js.FuncOf(func(this js.Value, args []js.Value) any {
+		issued++
+		return put.Call("call", this, args[0], args[1])
+	})
+	proto.Set("put", counting)
+	defer func() {
+		proto.Set("put", put)
+		counting.Release()
+	}()
+	var seen []int
+	var tick js.Func
+	on := true
+	tick = js.FuncOf(func(js.Value, []js.Value) any {
+		seen = append(seen, issued)
+		if on {
+			js.Global().Call("setTimeout", tick, 0)
+		}
+		return nil
+	})
+	defer tick.Release()
+
+	err := db.Commit(FailAfter(ctx, len(ops)-1), ops...)
+	wantCode(t, "aborted commit", err, skillerr.Internal, ReasonInjected)
+	if got, err := db.Read(ctx, GetPrefix(StoreBlobs, "")); err != nil || len(got[0]) != 0 {
+		t.Fatalf("after an aborted commit: %d records, %v", len(got[0]), err)
+	}
+
+	issued = 0
+	js.Global().Call("setTimeout", tick, 0)
+	err = db.Commit(ctx, ops...)
+	on = false
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(seen, func(n int) bool { return n > 0 && n < len(ops) }) {
+		t.Errorf("the page's timer never ran while the requests were issued: it saw %v of %d", seen, len(ops))
+	}
+	if got, err := db.Read(ctx, GetPrefix(StoreBlobs, "")); err != nil || len(got[0]) != len(ops) {
+		t.Fatalf("after the commit: %d records of %d, %v", len(got[0]), len(ops), err)
 	}
 }

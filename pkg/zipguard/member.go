@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/skillfs/skillfs/pkg/external"
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skillpath"
 )
 
@@ -154,7 +155,9 @@ func assemble(ms []member, l Limits, out Outside) (*Archive, error) {
 // first that fails.
 func readInGo(files []*member) ([]external.Bytes, error) {
 	out := make([]external.Bytes, len(files))
+	var p pace.Pacer
 	for i, m := range files {
+		p.Step()
 		b, err := m.read()
 		if err != nil {
 			return nil, err

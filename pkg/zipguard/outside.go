@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 
 	"github.com/skillfs/skillfs/pkg/external"
+	"github.com/skillfs/skillfs/pkg/pace"
 )
 
 // Outside inflates a zip archive's entries outside Go and holds what it
@@ -71,10 +72,12 @@ func readOutside(out Outside) func([]*member) ([]external.Bytes, error) {
 			}
 		}
 		var scratch []byte
+		var p pace.Pacer
 		for i, m := range files {
 			if contents[i] != nil {
 				continue
 			}
+			p.Step()
 			var b []byte
 			var err error
 			if m.zf != nil {

@@ -1,0 +1,7 @@
+//go:build !(js && wasm)
+
+package pace
+
+const yields = false
+
+func yield() {}
