@@ -32,8 +32,8 @@ type request struct {
 	args   json.RawMessage
 	limits *callargs.Limits // callargs.Agent for an agent's call; nil: none
 	bytes  []byte
-	// held is a JavaScript copy of bytes, for methods that keep content
-	// outside Go (method.outside); undefined for the others.
+	// held is, instead of bytes, a JavaScript copy of the call's bytes
+	// for methods that keep them outside Go (method.outside).
 	held     js.Value
 	progress js.Value // a function, or undefined
 	signal   js.Value // an AbortSignal, or undefined
@@ -59,7 +59,7 @@ type result struct {
 type method struct {
 	// agent methods are open to the agent capability.
 	agent bool
-	// outside methods get their bytes in JavaScript too (request.held).
+	// outside methods get their bytes in JavaScript (request.held).
 	outside bool
 	run     func(ctx context.Context, m *module, r request) (result, error)
 }
@@ -157,12 +157,13 @@ func decodeCall(args []js.Value) (name string, capArg capability, req request, e
 	if err != nil || b.IsUndefined() {
 		return name, capArg, req, err
 	}
-	req.bytes = make([]byte, b.Get("byteLength").Int())
-	js.CopyBytesToGo(req.bytes, b)
 	if methods[name].outside {
 		// A copy the caller cannot change while the call reads it.
 		req.held = js.Global().Get("Uint8Array").New(b)
+		return name, capArg, req, nil
 	}
+	req.bytes = make([]byte, b.Get("byteLength").Int())
+	js.CopyBytesToGo(req.bytes, b)
 	return name, capArg, req, nil
 }
 

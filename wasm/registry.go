@@ -30,7 +30,7 @@ func adminMethod[A any](fn func(ctx context.Context, reg *registry.Registry, a A
 	}}
 }
 
-// outside marks m as getting its bytes in JavaScript too (request.held).
+// outside marks m as getting its bytes in JavaScript (request.held).
 func outside(m method) method {
 	m.outside = true
 	return m
@@ -46,9 +46,9 @@ var methods = map[string]method{
 		Source     string                  `json:"source"`
 		Copy       bool                    `json:"copy"`
 	}, r request) (result, error) {
-		// The files are inflated and kept in JavaScript until stored: the
-		// module's memory, which never shrinks, holds only the archive.
-		return value(reg.Import(ctx, r.bytes, registry.ImportOptions{
+		// The archive, and the files as they are inflated, stay in
+		// JavaScript until stored: the module's memory never shrinks.
+		return value(reg.Import(ctx, nil, registry.ImportOptions{
 			OnConflict: a.OnConflict, Source: a.Source, Copy: a.Copy, Progress: progressTo(r),
 			Outside: zipguard.Browser(r.held),
 		}))

@@ -3,6 +3,7 @@
 package registry
 
 import (
+	"bytes"
 	"slices"
 	"testing"
 
@@ -15,9 +16,9 @@ var testBackends = []backendCase{memoryCase}
 
 // testOutside natively holds an import's files in Go copies, through the
 // path an import held outside Go takes; the browser's is the real one.
-func testOutside(testing.TB, []byte) zipguard.Outside { return goOutside{} }
+func testOutside(_ testing.TB, data []byte) zipguard.Outside { return goOutside{bytes.NewReader(data)} }
 
-type goOutside struct{}
+type goOutside struct{ *bytes.Reader }
 
 func (goOutside) Inflate(es []zipguard.Deflated) []external.Bytes {
 	return make([]external.Bytes, len(es))

@@ -60,9 +60,10 @@ type ImportOptions struct {
 	// Progress, when set, is called while the writes are prepared, once
 	// before the commit and once after it.
 	Progress func(Progress)
-	// Outside, when set, inflates a zip archive's files outside Go and
-	// keeps them there until they are stored (zipguard.ReadOutside): in
-	// the browser, so that an import does not grow the module's memory.
+	// Outside, when set, holds the archive instead of Import's data, and
+	// a zip's files are inflated and kept outside Go until they are
+	// stored (zipguard.ReadOutside): in the browser, so that an import
+	// does not grow the module's memory.
 	Outside zipguard.Outside
 	// Copy installs a skill byte for byte identical to the installed skill
 	// of its name (the same Digest) as a renamed copy. Without it, under
@@ -144,13 +145,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "on-conflict", Subject: string(policy),
 			Msg: `the conflict policy must be "rename", "replace" or "fail"`}
 	}
-	var arc *zipguard.Archive
-	var err error
-	if opts.Outside != nil && zipguard.Sniff(data) == zipguard.FormatZip {
-		arc, err = zipguard.ReadOutside(data, r.opts.Limits, opts.Outside)
-	} else {
-		arc, err = zipguard.ReadAny(data, r.opts.Limits)
-	}
+	arc, err := r.readArchive(data, opts.Outside)
 	if err != nil {
 		return nil, err
 	}
@@ -277,6 +272,24 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 	p.Phase, p.FilesDone, p.BytesDone = PhaseDone, p.FilesTotal, p.BytesTotal
 	progress(p)
 	return res, nil
+}
+
+// readArchive reads the archive in data, or held by out when set: a zip
+// through out, a .tar.gz (a stream, inflated in Go) from a copy.
+func (r *Registry) readArchive(data []byte, out zipguard.Outside) (*zipguard.Archive, error) {
+	if out == nil {
+		return zipguard.ReadAny(data, r.opts.Limits)
+	}
+	head := make([]byte, 4)
+	n, _ := out.ReadAt(head, 0)
+	if zipguard.Sniff(head[:n]) == zipguard.FormatZip {
+		return zipguard.ReadOutside(r.opts.Limits, out)
+	}
+	data = make([]byte, out.Size())
+	if _, err := out.ReadAt(data, 0); err != nil && len(data) > 0 {
+		return nil, internal("", err, "the archive cannot be read")
+	}
+	return zipguard.ReadAny(data, r.opts.Limits)
 }
 
 // skipInstalled returns the candidates that are not byte for byte the

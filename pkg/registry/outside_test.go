@@ -30,7 +30,7 @@ func testImportOutside(t *testing.T, bc backendCase) {
 			inGo, outside := newEnv(t, bc), newEnv(t, bc)
 			for round := range 2 { // the second imports renamed copies
 				want := inGo.importZip(t, data, ImportOptions{Copy: true})
-				got := outside.importZip(t, data, ImportOptions{Copy: true, Outside: testOutside(t, data)})
+				got := outside.importZip(t, nil, ImportOptions{Copy: true, Outside: testOutside(t, data)})
 				if jsonOf(t, withoutInstances(got)) != jsonOf(t, withoutInstances(want)) {
 					t.Fatalf("round %d:\n got %s\nwant %s", round, jsonOf(t, got), jsonOf(t, want))
 				}
@@ -48,7 +48,7 @@ func testImportOutside(t *testing.T, bc backendCase) {
 					}
 				}
 			}
-			res := outside.importZip(t, data, ImportOptions{Outside: testOutside(t, data)})
+			res := outside.importZip(t, nil, ImportOptions{Outside: testOutside(t, data)})
 			if len(res.Skills) != 0 || len(res.AlreadyInstalled) == 0 {
 				t.Errorf("the same archive again: %s", jsonOf(t, res))
 			}

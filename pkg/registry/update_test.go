@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/source"
+	"github.com/skillfs/skillfs/pkg/zipguard"
 )
 
 // testImportUpdate: an import with Origin records it, and one with Target
@@ -64,10 +65,23 @@ func testImportUpdate(t *testing.T, bc backendCase) {
 // installs like a zip.
 func testImportTarGz(t *testing.T, bc backendCase) {
 	e := newEnv(t, bc)
+	tg := tarGzOf(t, file{"tg/SKILL.md", mdOf("tg", "From a tarball.")}, file{"tg/scripts/run.sh", "echo\n"})
+	for _, out := range []zipguard.Outside{nil, testOutside(t, tg)} {
+		m := e.importZip(t, tg, ImportOptions{Source: "tg.tar.gz", OnConflict: ConflictReplace, Outside: out}).Skills[0]
+		if m.ID != "tg" || m.FileCount != 2 || m.Description != "From a tarball." {
+			t.Errorf("meta = %s", jsonOf(t, m))
+		}
+		checkGenerations(t, e.reg, m)
+	}
+}
+
+// tarGzOf returns a .tar.gz of files, every one executable.
+func tarGzOf(t testing.TB, files ...file) []byte {
+	t.Helper()
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(gz)
-	for _, f := range []file{{"tg/SKILL.md", mdOf("tg", "From a tarball.")}, {"tg/scripts/run.sh", "echo\n"}} {
+	for _, f := range files {
 		if err := tw.WriteHeader(&tar.Header{Name: f.path, Mode: 0o755, Size: int64(len(f.data)), Typeflag: tar.TypeReg}); err != nil {
 			t.Fatal(err)
 		}
@@ -81,9 +95,5 @@ func testImportTarGz(t *testing.T, bc backendCase) {
 	if err := gz.Close(); err != nil {
 		t.Fatal(err)
 	}
-	m := e.importZip(t, buf.Bytes(), ImportOptions{Source: "tg.tar.gz"}).Skills[0]
-	if m.ID != "tg" || m.FileCount != 2 || m.Description != "From a tarball." {
-		t.Errorf("meta = %s", jsonOf(t, m))
-	}
-	checkGenerations(t, e.reg, m)
+	return buf.Bytes()
 }

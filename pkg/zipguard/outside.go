@@ -2,6 +2,7 @@ package zipguard
 
 import (
 	"archive/zip"
+	"io"
 
 	"github.com/skillfs/skillfs/pkg/external"
 	"github.com/skillfs/skillfs/pkg/pace"
@@ -12,6 +13,10 @@ import (
 // buffers), so that an import's files never enter Go's memory, which in
 // WebAssembly is never returned.
 type Outside interface {
+	// ReadAt reads the archive, which must not change while it is read.
+	io.ReaderAt
+	// Size is the archive's length in bytes.
+	Size() int64
 	// Inflate inflates the deflated entries es, all at once. Result i is
 	// the content of es[i], or nil where it could not be inflated to
 	// exactly its declared size and CRC-32: ReadOutside then inflates
@@ -35,12 +40,13 @@ type Deflated struct {
 // and CRC of a file below it.
 const outsideMin = 64 << 10
 
-// ReadOutside is Read, with each File's content held outside Go by out (in
-// Ext, not Data). data is the archive, the same bytes as out reads: every
-// rule is checked on data before out inflates anything, and out's content
-// must have the size and CRC-32 the archive declares.
-func ReadOutside(data []byte, limits Limits, out Outside) (*Archive, error) {
-	return read(data, limits, out)
+// ReadOutside is Read of the zip archive out holds, with each File's
+// content held outside Go by out (in Ext, not Data). Every rule is checked
+// on the headers, read through out, before out inflates anything, and
+// out's content must have the size and CRC-32 the archive declares; Go
+// never holds the archive whole.
+func ReadOutside(limits Limits, out Outside) (*Archive, error) {
+	return read(out, out.Size(), limits, out)
 }
 
 // readOutside returns the content reader of ReadOutside: out inflates the

@@ -4,6 +4,9 @@ package zipguard
 
 import (
 	"encoding/binary"
+	"errors"
+	"io"
+	"sync"
 	"syscall/js"
 
 	"github.com/skillfs/skillfs/pkg/external"
@@ -18,16 +21,59 @@ import (
 // checks both as it inflates; a counting step stops the entry as soon as
 // it yields more than its declared size. Where the browser has no
 // DecompressionStream, every entry is left to Go.
-func Browser(archive js.Value) Outside { return browser{archive: archive} }
+func Browser(archive js.Value) Outside {
+	return &browser{archive: archive, size: int64(archive.Get("byteLength").Int())}
+}
 
-type browser struct{ archive js.Value }
+type browser struct {
+	archive js.Value
+	size    int64
+	// The headers are read in many small pieces, mostly in order: each
+	// crossing into JavaScript copies a window of the archive.
+	mu     sync.Mutex
+	window []byte
+	at     int64 // the archive offset of window
+}
+
+// windowLen is what one crossing copies for a small read.
+const windowLen = 64 << 10
+
+func (b *browser) Size() int64 { return b.size }
+
+func (b *browser) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("zipguard: negative offset")
+	}
+	if off >= b.size {
+		return 0, io.EOF
+	}
+	var err error
+	if int64(len(p)) > b.size-off {
+		p, err = p[:b.size-off], io.EOF
+	}
+	if len(p) > windowLen/2 {
+		return js.CopyBytesToGo(p, b.archive.Call("subarray", off, off+int64(len(p)))), err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if off < b.at || off+int64(len(p)) > b.at+int64(len(b.window)) {
+		end := min(off+windowLen, b.size)
+		if b.window == nil {
+			b.window = make([]byte, windowLen)
+		}
+		b.window = b.window[:end-off]
+		js.CopyBytesToGo(b.window, b.archive.Call("subarray", off, end))
+		b.at = off
+	}
+	return copy(p, b.window[off-b.at:]), err
+}
 
 // gzipHeader is a gzip member header: deflate, no flags, no time, no OS.
 var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}
 
-func (b browser) Hold(p []byte) external.Bytes { return external.Hold(p) }
+func (b *browser) Hold(p []byte) external.Bytes { return external.Hold(p) }
 
-func (b browser) Inflate(es []Deflated) []external.Bytes {
+func (b *browser) Inflate(es []Deflated) []external.Bytes {
 	out := make([]external.Bytes, len(es))
 	g := js.Global()
 	decompression := g.Get("DecompressionStream")

@@ -3,6 +3,7 @@
 package zipguard
 
 import (
+	"bytes"
 	"slices"
 	"testing"
 
@@ -11,9 +12,9 @@ import (
 
 // testOutside natively is an Outside that inflates nothing, so that every
 // entry takes ReadOutside's Go path; the browser's runs in Chromium.
-func testOutside(testing.TB, []byte) Outside { return goOutside{} }
+func testOutside(_ testing.TB, data []byte) Outside { return goOutside{bytes.NewReader(data)} }
 
-type goOutside struct{}
+type goOutside struct{ *bytes.Reader }
 
 func (goOutside) Inflate(es []Deflated) []external.Bytes { return make([]external.Bytes, len(es)) }
 func (goOutside) Hold(b []byte) external.Bytes           { return external.Go(slices.Clone(b)) }

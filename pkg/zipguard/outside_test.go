@@ -66,7 +66,7 @@ func TestReadOutsideRefusesAsRead(t *testing.T) {
 		t.Run(h.name, func(t *testing.T) {
 			data := h.zip(t)
 			expectRefusal(t, Read, h, data)
-			expectRefusal(t, func(d []byte, l Limits) (*Archive, error) { return ReadOutside(d, l, testOutside(t, d)) }, h, data)
+			expectRefusal(t, func(d []byte, l Limits) (*Archive, error) { return ReadOutside(l, testOutside(t, d)) }, h, data)
 		})
 	}
 }
@@ -88,7 +88,7 @@ func TestReadOutsideContent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadOutside(data, Limits{}, testOutside(t, data))
+	got, err := ReadOutside(Limits{}, testOutside(t, data))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -206,24 +206,26 @@ type Archive struct {
 // checkLayout): no prefix, no trailing bytes, local headers that agree
 // with the central directory.
 func Read(data []byte, limits Limits) (*Archive, error) {
-	return read(data, limits, nil)
+	return read(bytes.NewReader(data), int64(len(data)), limits, nil)
 }
 
-func read(data []byte, limits Limits, out Outside) (*Archive, error) {
+// read reads the zip archive of size bytes in r; out, when set, inflates
+// and holds its files.
+func read(r io.ReaderAt, size int64, limits Limits, out Outside) (*Archive, error) {
 	l := limits.withDefaults()
-	if int64(len(data)) > l.MaxArchiveSize {
-		return nil, fail(ReasonArchiveTooLarge, "", nil, "the archive is %d bytes; the limit is %d", len(data), l.MaxArchiveSize)
+	if size > l.MaxArchiveSize {
+		return nil, fail(ReasonArchiveTooLarge, "", nil, "the archive is %d bytes; the limit is %d", size, l.MaxArchiveSize)
 	}
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	zr, err := zip.NewReader(r, size)
 	// ErrInsecurePath comes with a usable reader; the name checks are
 	// stricter than archive/zip's.
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		return nil, openError(data, err)
+		return nil, openError(r, size, err)
 	}
 	if len(zr.File) > l.MaxEntries {
 		return nil, fail(ReasonTooManyEntries, "", nil, "the archive has %d entries; the limit is %d", len(zr.File), l.MaxEntries)
 	}
-	if err := checkLayout(data, zr.File); err != nil {
+	if err := checkLayout(r, size, zr.File); err != nil {
 		return nil, err
 	}
 	ms := make([]member, len(zr.File))
@@ -323,7 +325,11 @@ func inflate(f *zip.File, scratch []byte) ([]byte, error) {
 var inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
 
 // openError classifies a failure to read the central directory.
-func openError(data []byte, err error) error {
+func openError(r io.ReaderAt, size int64, err error) error {
+	data := make([]byte, min(size, 4))
+	if _, rerr := r.ReadAt(data, 0); rerr != nil && rerr != io.EOF {
+		return fail(ReasonCorrupt, "", rerr, "the archive cannot be read")
+	}
 	switch {
 	case !bytes.HasPrefix(data, []byte("PK\x03\x04")) && !bytes.HasPrefix(data, []byte("PK\x05\x06")):
 		return fail(ReasonNotZip, "", err, "the file is not a zip archive")

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/binary"
+	"io"
 	"slices"
 )
 
@@ -47,32 +48,50 @@ var signatures = []string{sigLocal, sigCentral, sigEnd, sigEnd64, sigLocator64}
 //
 // files is archive/zip's reading of the central directory; checkLayout
 // reads the records again itself and requires the two to agree. It reads
-// headers only: nothing is inflated.
-func checkLayout(data []byte, files []*zip.File) error {
-	end, err := findEnd(data)
+// headers only, through r (size bytes): nothing is inflated, and an
+// archive held outside Go is never copied into it whole.
+func checkLayout(r io.ReaderAt, size int64, files []*zip.File) error {
+	tailLen := min(size, endLen+maxCommentLen)
+	tail, err := readRange(r, size-tailLen, tailLen)
 	if err != nil {
 		return err
 	}
+	at, err := findEnd(tail)
+	if err != nil {
+		return err
+	}
+	end := size - tailLen + at
 	le := binary.LittleEndian
-	rec := data[end:]
+	rec := tail[at:]
 	disk, cdDisk := le.Uint16(rec[4:]), le.Uint16(rec[6:])
 	onDisk, records := uint64(le.Uint16(rec[8:])), uint64(le.Uint16(rec[10:]))
 	cdSize, cdOffset := uint64(le.Uint32(rec[12:])), uint64(le.Uint32(rec[16:]))
 	dirEnd := end // where the central directory must end
 	if records == 0xffff || cdSize == max32 || cdOffset == max32 {
 		loc := end - locator64Len
-		if loc < 0 || string(data[loc:loc+4]) != sigLocator64 {
+		var locator []byte
+		if loc >= 0 {
+			if locator, err = readRange(r, loc, locator64Len); err != nil {
+				return err
+			}
+		}
+		if loc < 0 || string(locator[:4]) != sigLocator64 {
 			return fail(ReasonCorrupt, "", nil, "the end record asks for zip64 records that are not there")
 		}
-		o := le.Uint64(data[loc+8:])
-		if o > uint64(loc) || uint64(loc)-o < end64MinLen || string(data[o:o+4]) != sigEnd64 {
+		o := le.Uint64(locator[8:])
+		var r64 []byte // the zip64 end record's fixed fields
+		if o <= uint64(loc) && uint64(loc)-o >= end64MinLen {
+			if r64, err = readRange(r, int64(o), end64MinLen); err != nil {
+				return err
+			}
+		}
+		if r64 == nil || string(r64[:4]) != sigEnd64 {
 			return fail(ReasonCorrupt, "", nil, "the zip64 end record is missing or damaged")
 		}
-		r64 := data[o:loc]
-		if n := le.Uint64(r64[4:]); n != uint64(len(r64))-12 {
+		if n := le.Uint64(r64[4:]); n != uint64(loc)-o-12 {
 			return fail(ReasonGap, "", nil, "bytes lie between the zip64 end record and its locator")
 		}
-		if le.Uint32(data[loc+4:]) != 0 || le.Uint32(data[loc+16:]) != 1 {
+		if le.Uint32(locator[4:]) != 0 || le.Uint32(locator[16:]) != 1 {
 			return fail(ReasonCorrupt, "", nil, "the archive spans several disks")
 		}
 		disk, cdDisk = uint16(min(le.Uint32(r64[16:]), 0xffff)), uint16(min(le.Uint32(r64[20:]), 0xffff))
@@ -95,10 +114,14 @@ func checkLayout(data []byte, files []*zip.File) error {
 	}
 
 	// The central directory, record by record.
+	dir, err := readRange(r, cdStart, int64(cdSize))
+	if err != nil {
+		return err
+	}
 	spans := make([]span, len(files))
-	p := cdStart
+	p := int64(0)
 	for i, f := range files {
-		h := data[p:dirEnd]
+		h := dir[p:]
 		if len(h) < centralHeaderLen || string(h[:4]) != sigCentral {
 			return fail(ReasonCorrupt, f.Name, nil, "the central directory is damaged")
 		}
@@ -117,7 +140,7 @@ func checkLayout(data []byte, files []*zip.File) error {
 				return fail(ReasonCorrupt, f.Name, nil, "the entry's zip64 offset is missing")
 			}
 		}
-		s, err := localSpan(data[:cdStart], f, off)
+		s, err := localSpan(r, cdStart, f, off)
 		if err != nil {
 			return err
 		}
@@ -125,8 +148,8 @@ func checkLayout(data []byte, files []*zip.File) error {
 		spans[i] = s
 		p += n
 	}
-	if p != cdStart+int64(cdSize) {
-		return fail(ReasonGap, "", nil, "the central directory holds %d bytes its records do not account for", cdStart+int64(cdSize)-p)
+	if p != int64(cdSize) {
+		return fail(ReasonGap, "", nil, "the central directory holds %d bytes its records do not account for", int64(cdSize)-p)
 	}
 
 	// The entries must tile the bytes before the central directory.
@@ -153,7 +176,13 @@ func checkLayout(data []byte, files []*zip.File) error {
 		if k+1 < len(sorted) {
 			limit = sorted[k+1].start
 		}
-		n, err := descriptor(data[s.end:limit], files[s.i], s.zip64)
+		var after []byte // what follows the data, as far as a descriptor reaches
+		if files[s.i].Flags&flagDescriptor != 0 {
+			if after, err = readRange(r, s.end, min(limit-s.end, descriptorMaxLen)); err != nil {
+				return err
+			}
+		}
+		n, err := descriptor(after, files[s.i], s.zip64)
 		if err != nil {
 			return err
 		}
@@ -163,23 +192,39 @@ func checkLayout(data []byte, files []*zip.File) error {
 		return fail(ReasonGap, "", nil, "%d bytes before the central directory belong to no entry", cdStart-next)
 	}
 	for _, s := range spans {
-		if err := agree(data[s.start:s.end], files[s.i]); err != nil {
+		if err := agree(s.header, files[s.i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// descriptorMaxLen is the longest data descriptor: signature, CRC-32 and
+// two 64-bit sizes.
+const descriptorMaxLen = 4 + 4 + 16
+
+// readRange reads n bytes of r from off, which the caller has checked lie
+// within the archive.
+func readRange(r io.ReaderAt, off, n int64) ([]byte, error) {
+	b := make([]byte, n)
+	if k, err := r.ReadAt(b, off); int64(k) < n {
+		return nil, fail(ReasonCorrupt, "", err, "the archive cannot be read")
+	}
+	return b, nil
+}
+
 // span is the bytes of one entry: local header and data, without a data
 // descriptor.
 type span struct {
 	start, end int64
-	i          int  // index in the central directory
-	zip64      bool // the local header carries zip64 sizes
+	i          int    // index in the central directory
+	zip64      bool   // the local header carries zip64 sizes
+	header     []byte // the local header, with its name and extra field
 }
 
-// findEnd returns the offset of the end record, which must end exactly at
-// the end of data and be the only one.
+// findEnd returns the offset of the end record in data, the archive's
+// last bytes (all of them, or enough for the longest comment): the record
+// must end exactly at the end of the archive and be the only one.
 func findEnd(data []byte) (int64, error) {
 	size := int64(len(data))
 	le := binary.LittleEndian
@@ -240,21 +285,30 @@ func zip64Offset(extra []byte, usize, csize bool) (uint64, bool) {
 	return 0, false
 }
 
-// localSpan reads the local header of f at off within entries (the bytes
-// before the central directory).
-func localSpan(entries []byte, f *zip.File, off uint64) (span, error) {
-	size := uint64(len(entries))
-	if off > size || size-off < localHeaderLen || string(entries[off:off+4]) != sigLocal {
+// localSpan reads the local header of f at off in r, among the entries
+// (the cdStart bytes before the central directory).
+func localSpan(r io.ReaderAt, cdStart int64, f *zip.File, off uint64) (span, error) {
+	size := uint64(cdStart)
+	if off > size || size-off < localHeaderLen {
 		return span{}, fail(ReasonCorrupt, f.Name, nil, "the entry's local header is missing or damaged")
 	}
-	h := entries[off:]
+	h, err := readRange(r, int64(off), localHeaderLen)
+	if err != nil {
+		return span{}, err
+	}
+	if string(h[:4]) != sigLocal {
+		return span{}, fail(ReasonCorrupt, f.Name, nil, "the entry's local header is missing or damaged")
+	}
 	nameLen, extraLen := uint64(binary.LittleEndian.Uint16(h[26:])), uint64(binary.LittleEndian.Uint16(h[28:]))
 	start := off + localHeaderLen + nameLen + extraLen
 	if start > size || f.CompressedSize64 > size-start {
 		return span{}, fail(ReasonCorrupt, f.Name, nil, "the entry's data runs past the end of the archive")
 	}
-	_, z64 := localZip64(h[localHeaderLen+nameLen : localHeaderLen+nameLen+extraLen])
-	return span{start: int64(off), end: int64(start + f.CompressedSize64), zip64: z64}, nil
+	if h, err = readRange(r, int64(off), int64(start-off)); err != nil {
+		return span{}, err
+	}
+	_, z64 := localZip64(h[localHeaderLen+nameLen:])
+	return span{start: int64(off), end: int64(start + f.CompressedSize64), zip64: z64, header: h}, nil
 }
 
 // localZip64 returns the zip64 extra field of a local header, if any.
@@ -272,8 +326,8 @@ func localZip64(extra []byte) ([]byte, bool) {
 	return nil, false
 }
 
-// agree compares the local header at the start of entry with f, the
-// central directory's record.
+// agree compares the local header entry (with its name and extra field)
+// with f, the central directory's record.
 func agree(entry []byte, f *zip.File) error {
 	le := binary.LittleEndian
 	nameLen, extraLen := int(le.Uint16(entry[26:])), int(le.Uint16(entry[28:]))
