@@ -172,6 +172,17 @@ func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 		return err
 	}
 	issue, fail := injectedFailure(ctx, len(ops))
+	// One object store handle per store: each crossing into JavaScript
+	// costs a reference Go must track, thousands in a large import.
+	handles := map[string]js.Value{}
+	store := func(name string) js.Value {
+		st, ok := handles[name]
+		if !ok {
+			st = tx.Call("objectStore", name)
+			handles[name] = st
+		}
+		return st
+	}
 	next := 0
 	var cont js.Func
 	// slice issues requests from next on, for pace.Slice at most, and
@@ -186,7 +197,7 @@ func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 					more = true
 					return
 				}
-				req := request(tx, ops[next])
+				req := request(store(ops[next].Store), ops[next])
 				if first.IsUndefined() {
 					first = req
 				}
@@ -222,9 +233,8 @@ func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 	return nil
 }
 
-// request issues op in tx and returns its IDBRequest.
-func request(tx js.Value, op Op) js.Value {
-	st := tx.Call("objectStore", op.Store)
+// request issues op on its object store st and returns its IDBRequest.
+func request(st js.Value, op Op) js.Value {
 	switch op.Kind {
 	case OpPut:
 		if op.Ext != nil {
