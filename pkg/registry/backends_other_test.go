@@ -20,7 +20,7 @@ func testOutside(_ testing.TB, data []byte) zipguard.Outside { return goOutside{
 
 type goOutside struct{ *bytes.Reader }
 
-func (goOutside) Inflate(es []zipguard.Deflated) []external.Bytes {
+func (goOutside) Inflate(es []zipguard.EntryData) []external.Bytes {
 	return make([]external.Bytes, len(es))
 }
 func (goOutside) Hold(b []byte) external.Bytes { return external.Go(slices.Clone(b)) }

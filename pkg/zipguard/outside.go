@@ -17,25 +17,26 @@ type Outside interface {
 	io.ReaderAt
 	// Size is the archive's length in bytes.
 	Size() int64
-	// Inflate inflates the deflated entries es, all at once. Result i is
-	// the content of es[i], or nil where it could not be inflated to
-	// exactly its declared size and CRC-32: ReadOutside then inflates
-	// that entry in Go, which names the fault. It must stop inflating an
-	// entry as soon as it passes the declared size.
-	Inflate(es []Deflated) []external.Bytes
+	// Inflate inflates (or for stored entries, checks) the entries es,
+	// all at once. Result i is the content of es[i], or nil where it could
+	// not be inflated to exactly its declared size and CRC-32: ReadOutside
+	// then reads that entry in Go, which names the fault. It must stop
+	// inflating an entry as soon as it passes the declared size.
+	Inflate(es []EntryData) []external.Bytes
 	// Hold copies b, content inflated in Go, outside Go; b is reused.
 	Hold(b []byte) external.Bytes
 }
 
-// Deflated locates one deflated entry of an archive.
-type Deflated struct {
+// EntryData locates one entry's data in an archive.
+type EntryData struct {
 	Offset, Packed int64 // where the compressed bytes start, and how many
 	Size           int64 // inflated, as the archive declares it
 	CRC32          uint32
+	Stored         bool // not compressed: Packed is Size
 }
 
-// outsideMin is the inflated size from which ReadOutside has an entry
-// inflated outside Go: each entry costs the browser about twenty calls
+// outsideMin is the size from which ReadOutside has an entry inflated
+// (or a stored one checked) outside Go: each entry costs the browser about twenty calls
 // across syscall/js (profiled: ~0.3 ms an entry), more than Go's inflating
 // and CRC of a file below it.
 const outsideMin = 64 << 10
@@ -55,18 +56,19 @@ func ReadOutside(limits Limits, out Outside) (*Archive, error) {
 // named as Read names it.
 func readOutside(out Outside) func([]*member) ([]external.Bytes, error) {
 	return func(files []*member) ([]external.Bytes, error) {
-		var batch []Deflated
+		var batch []EntryData
 		var at []int // the index in files of each entry of batch
 		for i, m := range files {
 			f := m.zf
-			if f == nil || f.Method != zip.Deflate || m.size < outsideMin {
-				continue
+			stored := f != nil && f.Method == zip.Store
+			if f == nil || !stored && f.Method != zip.Deflate || stored && f.CompressedSize64 != f.UncompressedSize64 || m.size < outsideMin {
+				continue // Go's reading says what is wrong with a stored entry
 			}
 			off, err := f.DataOffset()
 			if err != nil {
-				continue // Go's reading says why
+				continue
 			}
-			batch = append(batch, Deflated{Offset: off, Packed: int64(f.CompressedSize64), Size: int64(f.UncompressedSize64), CRC32: f.CRC32})
+			batch = append(batch, EntryData{Offset: off, Packed: int64(f.CompressedSize64), Size: int64(f.UncompressedSize64), CRC32: f.CRC32, Stored: stored})
 			at = append(at, i)
 		}
 		contents := make([]external.Bytes, len(files))

@@ -19,8 +19,9 @@ import (
 // Each entry's deflate data is framed as a gzip member whose trailer
 // carries the CRC-32 and size the archive declares, so that the browser
 // checks both as it inflates; a counting step stops the entry as soon as
-// it yields more than its declared size. Where the browser has no
-// DecompressionStream, every entry is left to Go.
+// it yields more than its declared size. A stored entry is framed as
+// deflate's stored blocks, so that its CRC-32 is checked the same way.
+// Where the browser has no DecompressionStream, every entry is left to Go.
 func Browser(archive js.Value) Outside {
 	return &browser{archive: archive, size: int64(archive.Get("byteLength").Int())}
 }
@@ -68,12 +69,31 @@ func (b *browser) ReadAt(p []byte, off int64) (int, error) {
 	return copy(p, b.window[off-b.at:]), err
 }
 
+// maxStoredBlock is the most a deflate stored block holds.
+const maxStoredBlock = 0xffff
+
+// storedBlockHeads returns the 5-byte headers of the deflate stored blocks
+// that hold n > 0 bytes, one after another: final flag and type, length,
+// and its complement.
+func storedBlockHeads(n int64) []byte {
+	var heads []byte
+	for left := n; left > 0; left -= maxStoredBlock {
+		k := uint16(min(left, maxStoredBlock))
+		final := byte(0)
+		if left <= maxStoredBlock {
+			final = 1
+		}
+		heads = append(heads, final, byte(k), byte(k>>8), byte(^k), byte(^k>>8))
+	}
+	return heads
+}
+
 // gzipHeader is a gzip member header: deflate, no flags, no time, no OS.
 var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}
 
 func (b *browser) Hold(p []byte) external.Bytes { return external.Hold(p) }
 
-func (b *browser) Inflate(es []Deflated) []external.Bytes {
+func (b *browser) Inflate(es []EntryData) []external.Bytes {
 	out := make([]external.Bytes, len(es))
 	g := js.Global()
 	decompression := g.Get("DecompressionStream")
@@ -107,9 +127,18 @@ func (b *browser) Inflate(es []Deflated) []external.Bytes {
 		w := gunzip.Get("writable").Call("getWriter")
 		// Their outcome is the readable side's: the writes' own Promises
 		// are silenced.
-		w.Call("write", head).Call("catch", ignore)
-		w.Call("write", b.archive.Call("subarray", e.Offset, e.Offset+e.Packed)).Call("catch", ignore)
-		w.Call("write", external.Hold(trailer[:]).Value()).Call("catch", ignore)
+		write := func(v js.Value) { w.Call("write", v).Call("catch", ignore) }
+		write(head)
+		if e.Stored {
+			heads := external.Hold(storedBlockHeads(e.Size)).Value()
+			for k, at := int64(0), e.Offset; at < e.Offset+e.Size; k, at = k+1, at+maxStoredBlock {
+				write(heads.Call("subarray", 5*k, 5*k+5))
+				write(b.archive.Call("subarray", at, min(at+maxStoredBlock, e.Offset+e.Size)))
+			}
+		} else {
+			write(b.archive.Call("subarray", e.Offset, e.Offset+e.Packed))
+		}
+		write(external.Hold(trailer[:]).Value())
 		w.Call("close").Call("catch", ignore)
 		transformer := object.New()
 		transformer.Set("transform", count)

@@ -16,5 +16,5 @@ func testOutside(_ testing.TB, data []byte) Outside { return goOutside{bytes.New
 
 type goOutside struct{ *bytes.Reader }
 
-func (goOutside) Inflate(es []Deflated) []external.Bytes { return make([]external.Bytes, len(es)) }
-func (goOutside) Hold(b []byte) external.Bytes           { return external.Go(slices.Clone(b)) }
+func (goOutside) Inflate(es []EntryData) []external.Bytes { return make([]external.Bytes, len(es)) }
+func (goOutside) Hold(b []byte) external.Bytes            { return external.Go(slices.Clone(b)) }

@@ -56,6 +56,14 @@ func outsideCorpus() []hostile {
 			h.CompressedSize64 = uint64(len(b) / 2)
 			return b[:len(b)/2]
 		}),
+		bad("stored, checksum", "checksum", "stored.bin", func(h *zip.FileHeader, b []byte) []byte {
+			h.Method, h.CompressedSize64, h.CRC32 = zip.Store, h.UncompressedSize64, h.CRC32+1
+			return big
+		}),
+		bad("stored, longer than declared", "size-mismatch", "long.bin", func(h *zip.FileHeader, b []byte) []byte {
+			h.Method, h.CompressedSize64, h.UncompressedSize64 = zip.Store, h.UncompressedSize64, h.UncompressedSize64-1
+			return big
+		}),
 	}
 }
 
