@@ -143,7 +143,7 @@ bench: build $(WASMEXEC) $(CHROMIUM) $(NODE_DEPS)
 	$(GO) test -count=1 -run '^(TestEvaluation|TestGeneratedEvaluation)$$' -v ./pkg/routing | grep -E 'router|BM25|skills,|SKIP'
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(BIN)/bench/hello.wasm ./internal/benchpack/hello
 	$(NODE) web/bench/run.mjs $(BIN)/bench/pack.zip --runs 3 --timeout 600 --coldstart $(BIN)/bench/small1000.zip --hello $(BIN)/bench/hello.wasm \
-	  --list $(BIN)/bench/small1000.zip --list $(BIN)/bench/small10000.zip --large $(BIN)/bench/large.zip
+	  --list $(BIN)/bench/small1000.zip --list $(BIN)/bench/small10000.zip --large $(BIN)/bench/large.zip --files $(BIN)/bench/files9000.zip
 	@$(MAKE) --no-print-directory bench-size
 
 # The module's size as shipped, and where it goes by Go package (from a

@@ -136,6 +136,24 @@ func Small(n int) []byte {
 	return w.close()
 }
 
+// Files returns a pack of about n files in skills of 30 (a SKILL.md and
+// 29 scripts and references of 200 bytes to 2 KB in three folders),
+// deflated: the per-file costs of an import, where Pack weighs its bytes.
+func Files(n int) []byte {
+	rng := rand.New(rand.NewPCG(2026, 9000))
+	w := newWriter()
+	folders := []string{"scripts", "references", "assets/templates"}
+	for s := 1; s <= (n+29)/30; s++ {
+		name := fmt.Sprintf("skill-%04d", s)
+		dir := "many-files/" + name + "/"
+		w.add(dir+"SKILL.md", skillMD(rng, name, 1_000))
+		for i := range 29 {
+			w.add(fmt.Sprintf("%s%s/file-%02d.%s", dir, folders[i%3], i, textExts[i%len(textExts)]), text(rng, 200+rng.IntN(1_800)))
+		}
+	}
+	return w.close()
+}
+
 // skillMD returns a SKILL.md for name of about size bytes.
 func skillMD(rng *rand.Rand, name string, size int) []byte {
 	var b bytes.Buffer

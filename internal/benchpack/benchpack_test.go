@@ -89,6 +89,21 @@ func TestSmall(t *testing.T) {
 	}
 }
 
+func TestFiles(t *testing.T) {
+	arc, err := zipguard.Read(Files(9000), zipguard.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(arc.Files) != 9000 || len(arc.Skills) != 300 {
+		t.Fatalf("%d files in %d skills, want 9,000 in 300", len(arc.Files), len(arc.Skills))
+	}
+	for _, s := range arc.Skills {
+		if sk, diags := skill.Parse(s.Files[0].Data, skill.Options{DirName: s.Name}); s.Files[0].Path != "SKILL.md" || sk == nil || len(diags) != 0 {
+			t.Fatalf("%s: %s %v", s.Name, s.Files[0].Path, diags)
+		}
+	}
+}
+
 // TestSized checks the large pack of the memory benchmark: within the
 // size asked, close to it, and importable under the default limits.
 func TestSized(t *testing.T) {

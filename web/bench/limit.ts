@@ -6,7 +6,7 @@
 // factor of this is as fast as the platform allows.
 
 import { unzipSync } from 'fflate';
-import { isJunkEntry, type Benchmark, type ImportResult } from './registry.ts';
+import { isJunkEntry, watchStalls, type Benchmark, type ImportResult } from './registry.ts';
 
 const dbs: string[] = [];
 
@@ -33,6 +33,7 @@ export const limit: Benchmark = {
     const t0 = performance.now();
     const db = await openDB(name);
     const setupMs = performance.now() - t0;
+    const stalls = watchStalls();
     const entries = unzipSync(zip);
     const tx = db.transaction(['blobs', 'records'], 'readwrite');
     const blobs = tx.objectStore('blobs');
@@ -51,8 +52,9 @@ export const limit: Benchmark = {
       tx.onerror = () => fail(tx.error);
       tx.onabort = () => fail(tx.error ?? new Error('transaction aborted'));
     });
+    const ms = performance.now() - t0;
     db.close();
-    return { ms: performance.now() - t0, setupMs, files, bytes };
+    return { ms, setupMs, maxStallMs: stalls.stop(), files, bytes };
   },
 
   async cleanup() {

@@ -68,3 +68,24 @@ export function isJunkEntry(path: string): boolean {
   if (path.split('/').some((part) => part.startsWith('._'))) return true;
   return path.includes('.DS_Store') || path.includes('Thumbs.db');
 }
+
+/** How responsive the page stays: the longest gap between turns of its
+ * event loop, sampled with a zero-delay timer chain, until stop(). */
+export function watchStalls(): { stop(): number } {
+  let last = performance.now();
+  let worst = 0;
+  let on = true;
+  const tick = () => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+    if (on) setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  return {
+    stop() {
+      on = false;
+      return Math.max(worst, performance.now() - last);
+    },
+  };
+}

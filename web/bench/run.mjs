@@ -7,7 +7,7 @@
 //
 //   node web/bench/run.mjs ZIP [--runs N] [--timeout SECONDS] [--json FILE]
 //                          [--coldstart PACK.zip --hello HELLO.wasm] [--list PACK.zip]...
-//                          [--large PACK.zip]
+//                          [--large PACK.zip] [--files PACK.zip]...
 //
 // The stack "limit" is the browser alone (fflate + one IndexedDB
 // transaction): every row shows its time as a multiple of the limit's.
@@ -15,7 +15,9 @@
 // module run to the end of main (--hello); each --list pack times
 // registry.list() beside a raw getAll + JSON.parse of the same records.
 // --large prints the module's linear memory after ten imports of ZIP and,
-// on a fresh module, after one import of the large pack.
+// on a fresh module, after one import of the large pack, beside the
+// issue's target. Each --files pack is imported by skillfs and the limit
+// alone, alternating, RUNS times: the per-file costs, beside ZIP's bytes.
 //
 // Exits non-zero with a readable message on any failure, and after
 // --timeout seconds (default 120) at the latest.
@@ -32,9 +34,13 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
 const OUT = resolve(process.env.BENCH_OUT ?? join(REPO, '.bin/bench'));
 
+// The host's linear memory an extension's users should feel at most
+// (issue 14): what ZenFS's stack keeps in JavaScript buffers, about.
+const memoryTarget = 32 * 2 ** 20;
+
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
-  process.stderr.write('usage: node web/bench/run.mjs ZIP [--runs N] [--timeout SECONDS] [--json FILE] [--coldstart SMALLPACK.zip --hello HELLO.wasm] [--list PACK.zip]... [--large PACK.zip]\n');
+  process.stderr.write('usage: node web/bench/run.mjs ZIP [--runs N] [--timeout SECONDS] [--json FILE] [--coldstart SMALLPACK.zip --hello HELLO.wasm] [--list PACK.zip]... [--large PACK.zip] [--files PACK.zip]...\n');
   process.exit(2);
 }
 
@@ -50,6 +56,7 @@ try {
       hello: { type: 'string' },
       list: { type: 'string', multiple: true, default: [] },
       large: { type: 'string' },
+      files: { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -110,6 +117,7 @@ async function main() {
   if (args.values.hello) routes['/hello.wasm'] = resolve(args.values.hello);
   args.values.list.forEach((p, i) => (routes[`/list${i}.zip`] = resolve(p)));
   if (args.values.large) routes['/large.zip'] = resolve(args.values.large);
+  args.values.files.forEach((p, i) => (routes[`/files${i}.zip`] = resolve(p)));
   const dist = join(REPO, 'dist');
   if (existsSync(dist)) routes['/dist/'] = dist; // skillfs.wasm, wasm_exec.js, ...
 
@@ -207,6 +215,40 @@ async function main() {
       r.coldReadMs === null ? '-' : `${r.coldReadMs.toFixed(2)} ms`,
     ]),
   );
+  const stallOf = (name) => rows.find((r) => r.stack === name)?.maxStallMs;
+  if (stallOf('skillfs') != null && stallOf('limit') != null) {
+    console.log(
+      `\nlongest stall of the page during an import of ${basename(zipPath)}: skillfs ${stallOf('skillfs').toFixed(1)} ms, ` +
+        `the limit's synchronous unzip and puts ${stallOf('limit').toFixed(1)} ms (target: no task over 50 ms)`,
+    );
+  }
+  // The per-file costs: skillfs and the limit alone on each --files pack.
+  const packs = [];
+  for (let i = 0; i < args.values.files.length; i++) {
+    const path = resolve(args.values.files[i]);
+    const want = inspectZip(path);
+    const byStack = { skillfs: [], limit: [] };
+    for (let r = 0; r < runs; r++) {
+      for (const name of ['limit', 'skillfs']) {
+        const imp = await call(`${name} import of ${basename(path)} (run ${r + 1})`, ([n, u]) => window.bench.importZip(n, u), [name, `/files${i}.zip`]);
+        if (imp.files !== want.files || imp.bytes !== want.bytes) {
+          throw new Error(`${name} stored ${imp.files} files / ${imp.bytes} bytes of ${basename(path)}; it has ${want.files} / ${want.bytes}`);
+        }
+        byStack[name].push(imp);
+      }
+    }
+    await call('limit cleanup', (n) => window.bench.cleanup(n), 'limit');
+    const med = (name) => median(byStack[name].map(opened));
+    const stall = (name) => Math.max(...byStack[name].map((x) => x.maxStallMs));
+    const pack = { zip: basename(path), files: want.files, mb: want.bytes / 1e6, skillfsMs: med('skillfs'), limitMs: med('limit'),
+      skillfsStallMs: stall('skillfs'), limitStallMs: stall('limit') };
+    packs.push(pack);
+    console.log(
+      `import of ${pack.zip} (${pack.files} files, ${pack.mb.toFixed(2)} MB), store open, median of ${runs}: ` +
+        `skillfs ${pack.skillfsMs.toFixed(1)} ms, the limit ${pack.limitMs.toFixed(1)} ms (${(pack.skillfsMs / pack.limitMs).toFixed(2)}x the limit); ` +
+        `longest stall ${pack.skillfsStallMs.toFixed(1)} / ${pack.limitStallMs.toFixed(1)} ms`,
+    );
+  }
   // Cold start of skillfs as an extension page pays it: fetch and
   // instantiate the module, open the database, list every skill.
   let coldStart;
@@ -235,11 +277,12 @@ async function main() {
     const mib = (n) => `${(n / 2 ** 20).toFixed(1)} MiB`;
     console.log(
       `skillfs linear memory: ${mib(memory.openedBytes)} once open; ${mib(memory.afterTenBytes)} after ten imports of ` +
-        `${basename(zipPath)}; ${mib(memory.afterLargeBytes)} on a fresh module after one ${memory.largeMB.toFixed(1)} MB import`,
+        `${basename(zipPath)}; ${mib(memory.afterLargeBytes)} on a fresh module after one ${memory.largeMB.toFixed(1)} MB import ` +
+        `(target ${mib(memoryTarget)}: ${(memory.afterTenBytes / memoryTarget).toFixed(2)}x and ${(memory.afterLargeBytes / memoryTarget).toFixed(2)}x)`,
     );
   }
   if (args.values.json) {
-    const report = { zip: { path: zipPath, ...zip }, chromium: version, runs, rows, coldStart, lists, memory };
+    const report = { zip: { path: zipPath, ...zip }, chromium: version, runs, rows, packs, coldStart, lists, memory };
     writeFileSync(args.values.json, JSON.stringify(report, null, 2) + '\n');
   }
   await h.close();

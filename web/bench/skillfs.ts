@@ -3,7 +3,7 @@
 // run. The import resolves once its one IndexedDB transaction committed.
 
 import { loadSkillfs, type Skillfs } from '../../js/bridge.ts';
-import type { Benchmark, ImportResult, ReadResult } from './registry.ts';
+import { watchStalls, type Benchmark, type ImportResult, type ReadResult } from './registry.ts';
 
 const WASM = { wasmURL: '/dist/skillfs.wasm', wasmExecURL: '/dist/wasm_exec.js' };
 
@@ -11,27 +11,6 @@ let lastDB = '';
 
 async function open(dbName: string): Promise<Skillfs> {
   return loadSkillfs({ ...WASM, dbName });
-}
-
-// watchStalls measures how responsive the page stays: the longest gap
-// between turns of its event loop, sampled with a zero-delay timer chain.
-function watchStalls(): { stop(): number } {
-  let last = performance.now();
-  let worst = 0;
-  let on = true;
-  const tick = () => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last);
-    last = now;
-    if (on) setTimeout(tick, 0);
-  };
-  setTimeout(tick, 0);
-  return {
-    stop() {
-      on = false;
-      return Math.max(worst, performance.now() - last);
-    },
-  };
 }
 
 export const skillfs: Benchmark = {
