@@ -4,7 +4,7 @@
 // every byte an import holds in Go stays reserved for the host's life. An
 // import therefore keeps the files it inflates in JavaScript buffers, which
 // IndexedDB stores and crypto.subtle hashes without the bytes entering Go
-// (docs/architecture.md, "Import"). Natively, and for content Go made
+// (docs/architecture.md#import). Natively, and for content Go made
 // itself, Bytes is plain Go bytes.
 package external
 
