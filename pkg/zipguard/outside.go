@@ -8,10 +8,10 @@ import (
 	"github.com/skillfs/skillfs/pkg/pace"
 )
 
-// Outside inflates a zip archive's entries outside Go and holds what it
-// inflates there (in the browser: DecompressionStream into JavaScript
-// buffers), so that an import's files never enter Go's memory, which in
-// WebAssembly is never returned.
+// Outside holds a zip archive outside Go, and inflates its entries and
+// holds what it inflates there (in the browser: DecompressionStream into
+// JavaScript buffers), so that neither the archive nor its files stay in
+// Go's memory, which in WebAssembly is never returned.
 type Outside interface {
 	// ReadAt reads the archive, which must not change while it is read.
 	io.ReaderAt
@@ -35,10 +35,10 @@ type EntryData struct {
 	Stored         bool // not compressed: Packed is Size
 }
 
-// outsideMin is the size from which ReadOutside has an entry inflated
-// (or a stored one checked) outside Go: each entry costs the browser about twenty calls
-// across syscall/js (profiled: ~0.3 ms an entry), more than Go's inflating
-// and CRC of a file below it.
+// outsideMin is the size from which ReadOutside has an entry inflated (or
+// a stored one checked) outside Go: each entry costs the browser about
+// twenty calls across syscall/js (profiled: ~0.3 ms an entry), more than
+// Go's inflating and CRC of a file below it.
 const outsideMin = 64 << 10
 
 // ReadOutside is Read of the zip archive out holds, with each File's
