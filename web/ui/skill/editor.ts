@@ -70,7 +70,9 @@ export function openEditor(parent: HTMLElement, o: EditorOptions): TextEditor {
     EditorView.lineWrapping,
     // Tab is left to move focus, so keyboard users are never trapped.
     keymap.of([{ key: 'Mod-s', preventDefault: true, run: () => (o.onSave(), true) }, ...defaultKeymap, ...historyKeymap]),
-    EditorView.contentAttributes.of({ 'aria-label': o.label }),
+    // tabindex says what contenteditable already is, keyboard-focusable,
+    // so checkers see that a long file's scrolling area can be reached.
+    EditorView.contentAttributes.of({ 'aria-label': o.label, tabindex: '0' }),
     EditorView.updateListener.of((u) => {
       if (u.docChanged) o.onDirty(u.state.doc.toString() !== saved);
     }),

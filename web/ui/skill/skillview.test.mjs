@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { zipSync } from 'fflate';
 import { launch, withTimeout } from '../../harness/index.mjs';
+import { realRepos } from '../../harness/realrepos.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../../..');
@@ -335,3 +336,52 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
     await page.close();
   });
 }
+
+// A real download: the view holds with real skills (deep trees, fonts and
+// PDFs, a SKILL.md of tens of KB). The fixture pack above is its
+// generated counterpart, which always runs.
+const real = realRepos().repos.find((r) => r.name === 'anthropics+skills');
+test('the skill view on a real repository download', { timeout: 180_000, skip: real ? false : 'SKIPPED: no anthropics+skills download (see web/harness/realrepos.mjs)' }, async () => {
+  const page = await openPanel(400);
+  const pick = await store(page, async (sk, b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const { skills } = await sk.registry.importZip(bytes, { source: 'anthropics+skills.zip' });
+    let binary, largest;
+    for (const s of skills) {
+      for (const e of await sk.registry.tree(s.id)) {
+        if (!binary && /\.(ttf|otf|pdf|png)$/i.test(e.path)) binary = { id: s.id, path: e.path, size: e.size };
+        if (e.path === 'SKILL.md' && (!largest || e.size > largest.size)) largest = { id: s.id, size: e.size };
+      }
+    }
+    return { binary, largest, ids: skills.map((s) => s.id) };
+  }, readFileSync(real.path).toString('base64'));
+  assert.ok(pick.binary && pick.largest, JSON.stringify(pick));
+  await page.reload();
+  await page.waitForFunction(() => document.getElementById('status')?.dataset.state === 'ready', undefined, { timeout: STEP_MS, polling: 50 });
+
+  // The skill with the largest SKILL.md, in the editor.
+  const { id } = pick.largest;
+  await page.getByRole('button', { name: new RegExp(`^(Open )?${id}$`) }).click();
+  const view = page.getByRole('region', { name: id });
+  const tree = view.getByRole('tree', { name: `Files of ${id}` });
+  await tree.getByRole('treeitem', { name: 'SKILL.md', exact: true }).click();
+  const editor = view.getByRole('textbox', { name: 'Contents of SKILL.md' });
+  await editor.click();
+  await page.keyboard.press('Control+End'); // CodeMirror draws only what is in view
+  const md = await readText(page, id, 'SKILL.md');
+  const lines = String(md.split(/\r\n|\r|\n/).length);
+  await page.locator('.cm-lineNumbers .cm-gutterElement').filter({ hasText: new RegExp(`^${lines}$`) }).waitFor();
+  assert.deepEqual(await axeViolations(page), [], `axe: ${id} with its SKILL.md open`);
+  await view.getByRole('button', { name: 'Back to the list' }).click();
+
+  // A binary file of a real skill, opened through its folders.
+  const b = pick.binary;
+  await page.getByRole('button', { name: new RegExp(`^(Open )?${b.id}$`) }).click();
+  const bview = page.getByRole('region', { name: b.id });
+  const btree = bview.getByRole('tree', { name: `Files of ${b.id}` });
+  const parts = b.path.split('/');
+  for (let i = 1; i <= parts.length; i++) await btree.getByRole('treeitem', { name: parts.slice(0, i).join('/'), exact: true }).click();
+  await bview.getByText(new RegExp(`^Binary file: .*, (font|application|image)/`)).waitFor();
+  assert.equal(await bview.getByRole('textbox', { name: `Contents of ${b.path}` }).count(), 0);
+  await page.close();
+});
