@@ -162,8 +162,8 @@ const prefetchLimit = 32 << 10
 // parsed returns the body and resources of the snapshot's version of
 // skill id, from the cache or from storage.
 func (s *Session) parsed(ctx context.Context, sn *snapshot, id string) (*parsedSkill, error) {
-	if s.isChanged(id) {
-		return nil, errStale(id)
+	if err := s.unreadable(id); err != nil {
+		return nil, err
 	}
 	if v, ok := s.r.cache.get(cacheKey{kind: cacheParsed, id: id, digest: sn.metas[id].Digest}); ok {
 		return v.(*parsedSkill), nil

@@ -55,8 +55,8 @@ func (s *Session) Pin(ctx context.Context, id string) (PinResult, error) {
 	if sn.metas[id] == nil {
 		return PinResult{}, s.r.whyNot(ctx, id)
 	}
-	if s.isChanged(id) {
-		return PinResult{}, errStale(id)
+	if err := s.unreadable(id); err != nil {
+		return PinResult{}, err
 	}
 	// The instance pinned is the one this session sees, which must be
 	// the one installed: a session that has not heard yet that the skill

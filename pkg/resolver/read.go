@@ -74,8 +74,8 @@ func (s *Session) readFile(ctx context.Context, path string, ent *AuditEntry) ([
 // returned; the snapshot's version is read from the versions the registry
 // keeps instead (retain.go), and the session turns stale.
 func (s *Session) read(ctx context.Context, sn *snapshot, id, rel string) (data []byte, fresh bool, err error) {
-	if s.isChanged(id) {
-		return nil, false, errStale(id)
+	if err := s.unreadable(id); err != nil {
+		return nil, false, err
 	}
 	digest := sn.metas[id].Digest
 	key := cacheKey{kind: cacheFile, id: id, digest: digest, path: rel}

@@ -89,6 +89,11 @@ func errCollected(id string) error {
 // (or disabled) underneath it, or replaced by a version the session does
 // not read and its own version collected.
 func (s *Session) lost(sn *snapshot, id string, removed bool) error {
+	s.mu.Lock()
+	if s.snap == sn && !removed {
+		s.collected[id] = true
+	}
+	s.mu.Unlock()
 	s.markChanged(sn, id)
 	if removed {
 		return errStale(id)

@@ -59,11 +59,13 @@ type Session struct {
 	// version it started with, which the resolver holds (retain.go).
 	changed  map[string]bool
 	outdated map[string]bool
-	stale    bool
-	closed   bool
-	pinDiags []skill.Diagnostic
-	subs     map[int]func(Event)
-	nextSub  int
+	// collected are the changed skills whose version was collected.
+	collected map[string]bool
+	stale     bool
+	closed    bool
+	pinDiags  []skill.Diagnostic
+	subs      map[int]func(Event)
+	nextSub   int
 	// runs are the plan runs under way (StartPlan), at most MaxPlanRuns.
 	runs map[string]*planRun
 }
@@ -101,7 +103,7 @@ func (r *Resolver) OpenSession(ctx context.Context, opts SessionOptions) (*Sessi
 	s := &Session{
 		r: r, id: newID(), contextID: opts.ContextID,
 		available: slices.Clone(opts.AvailableTools), base: slices.Clone(opts.BaseTools), mcp: slices.Clone(opts.MCPServers),
-		selection: cleanSelection(opts.Skills), changed: map[string]bool{}, outdated: map[string]bool{}, subs: map[int]func(Event){},
+		selection: cleanSelection(opts.Skills), changed: map[string]bool{}, outdated: map[string]bool{}, collected: map[string]bool{}, subs: map[int]func(Event){},
 		runs: map[string]*planRun{},
 	}
 	sn, pins, diags, err := s.prepare(ctx, s.selection)
@@ -186,6 +188,7 @@ func (s *Session) rebuild(ctx context.Context, selection []string) (Status, erro
 		s.stale = false
 		clear(s.changed)
 		clear(s.outdated)
+		clear(s.collected)
 		return sn
 	})
 	if closed {

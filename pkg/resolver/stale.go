@@ -207,7 +207,24 @@ func (s *Session) announce(touched bool, fresh []string, rev int64) {
 	}
 }
 
-// isChanged reports whether skill id changed underneath the session.
+// unreadable returns the error of a read of skill id once it changed
+// underneath the session beyond reading — Conflict, ReasonCollected when
+// the session's version of it is no longer kept, ReasonStale otherwise —
+// and nil while it can be read.
+func (s *Session) unreadable(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.collected[id]:
+		return errCollected(id)
+	case s.changed[id]:
+		return errStale(id)
+	}
+	return nil
+}
+
+// isChanged reports whether skill id changed underneath the session
+// beyond reading.
 func (s *Session) isChanged(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

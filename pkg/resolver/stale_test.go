@@ -432,6 +432,68 @@ func TestSnapshotTooLarge(t *testing.T) {
 		_, err := s.ReadFile(ctx, "/skills/pdf/references/notes.md")
 		wantErr(t, "read of a version too large to keep", err, skillerr.Conflict, ReasonCollected)
 		_, err = s.Activate(ctx, "pdf")
-		wantErr(t, "activation after it", err, skillerr.Conflict, ReasonStale)
+		wantErr(t, "activation after it", err, skillerr.Conflict, ReasonCollected)
 	})
+}
+
+// TestSnapshotHeldAcrossContexts: two contexts on one database each hold
+// the version their sessions read; the version is deleted only when the
+// last of them lets go.
+func TestSnapshotHeldAcrossContexts(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		db := bc.open(t)
+		busA, busB := &delayedBus{}, &delayedBus{}
+		busA.peers, busB.peers = []*delayedBus{busB}, []*delayedBus{busA}
+		ctx := context.Background()
+		a := envWith(t, db, registry.Options{Bus: busA})
+		b := envWith(t, db, registry.Options{Bus: busB})
+		a.installSkills(t, "pdf")
+		busB.deliver()
+		sa := a.open(t, SessionOptions{})
+		sb := b.open(t, SessionOptions{})
+		old := a.meta(t, "pdf").Digest
+		if _, err := b.reg.WriteFile(ctx, "pdf", "references/notes.md", "Edited in b.\n"); err != nil {
+			t.Fatal(err)
+		}
+		busA.deliver()
+		for name, s := range map[string]*Session{"a": sa, "b": sb} {
+			if got := mustRead(t, s, "/skills/pdf/references/notes.md"); got != "Notes about pdf.\n" {
+				t.Errorf("%s: %q, want the session's version", name, got)
+			}
+		}
+		// Both hold it (the holds are written in the background).
+		deadline := time.Now().Add(5 * time.Second)
+		for holders(t, a, old) < 2 && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if n := holders(t, a, old); n != 2 {
+			t.Fatalf("%d contexts hold the old version, want 2", n)
+		}
+		if _, err := sb.Refresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+		wantList(t, "retained once b let go", retainedDigests(t, a), []string{old})
+		a.res.cache.purge()
+		if got := mustRead(t, sa, "/skills/pdf/references/notes.md"); got != "Notes about pdf.\n" {
+			t.Errorf("a after b let go: %q", got)
+		}
+		if err := sa.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		wantList(t, "retained once a let go", retainedDigests(t, a), nil)
+	})
+}
+
+// holders counts the contexts that hold the retained version digest.
+func holders(t testing.TB, e *env, digest string) int {
+	t.Helper()
+	res, err := e.db.Read(context.Background(), vfs.Get(vfs.StoreState, registry.RetainedKey(digest)))
+	if err != nil || len(res[0]) == 0 {
+		return -1
+	}
+	k, err := registry.DecodeRetained(res[0][0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(k.Holders)
 }
