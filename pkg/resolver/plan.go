@@ -159,17 +159,17 @@ func gone(err error) bool {
 	return skillerr.ReasonOf(err) == ReasonStale
 }
 
-// checkPlan returns a caller's plan cleaned: ids trimmed, empty and
-// repeated ones dropped, each a visible skill (or routing.GenericTools
-// among the fallbacks), at most MaxPlanPaths in all.
+// checkPlan returns a caller's plan cleaned: empty and repeated ids
+// dropped, each a visible skill (or routing.GenericTools among the
+// fallbacks), at most MaxPlanPaths in all; its decision is "forced", since
+// the caller chose.
 func (s *Session) checkPlan(ctx context.Context, sn *snapshot, p routing.Plan) (routing.Plan, error) {
 	if 1+len(p.Fallbacks) > MaxPlanPaths {
 		return routing.Plan{}, errLimit("plan", "the plan has %d skills; at most %d are accepted", 1+len(p.Fallbacks), MaxPlanPaths)
 	}
-	out := routing.Plan{Primary: p.Primary, Decision: p.Decision, Close: p.Close, Fallbacks: []string{}, Parallel: p.Parallel}
-	if out.Parallel == nil {
-		out.Parallel = [][]string{}
-	}
+	// Only the path is the caller's: the rest of a plan is the router's
+	// account of how it chose, which a run neither needs nor repeats.
+	out := routing.Plan{Primary: p.Primary, Decision: routing.DecisionForced, Fallbacks: []string{}, Parallel: [][]string{}}
 	for i, id := range slices.Concat([]string{p.Primary}, p.Fallbacks) {
 		switch {
 		case id == "" || i > 0 && (id == p.Primary || slices.Contains(out.Fallbacks, id)):

@@ -109,11 +109,15 @@ func TestPlanGiven(t *testing.T) {
 		e.installSkills(t, "pdf", "docx", "hidden")
 		ctx := context.Background()
 		s := e.open(t, SessionOptions{Skills: []string{"pdf", "docx"}})
-		pr, err := s.StartPlan(ctx, "", &routing.Plan{Primary: "docx", Fallbacks: []string{"pdf", "docx", routing.GenericTools}}, RouteOptions{})
+		pr, err := s.StartPlan(ctx, "", &routing.Plan{Primary: "docx", Fallbacks: []string{"pdf", "docx", routing.GenericTools},
+			Parallel: [][]string{{"x"}}, Decision: routing.DecisionClose}, RouteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		wantList(t, "fallbacks", pr.Plan.Fallbacks, []string{"pdf", routing.GenericTools})
+		if pr.Plan.Decision != routing.DecisionForced || len(pr.Plan.Parallel) != 0 {
+			t.Errorf("a given plan is the caller's choice and nothing else: %+v", pr.Plan)
+		}
 		var steps []string
 		for !(pr.Step.Kind == fallback.StepDone) {
 			steps = append(steps, step(pr.Step))
