@@ -144,7 +144,9 @@ func (r *Resolver) Close() error {
 	for _, s := range sessions {
 		s.shut()
 	}
-	r.release(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), verifyTimeout)
+	defer cancel()
+	r.release(ctx) // bounded: a tab that closes must not wait on another's lock
 	return r.audit.close(context.Background())
 }
 
