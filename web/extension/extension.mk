@@ -37,7 +37,7 @@ extension-build: build cli $(NODE_DEPS)
 	@mkdir -p $(EXT_DIR)
 	cp $(EXT_SRC)/manifest.json $(EXT_SRC)/sidepanel.html $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(EXT_DIR)/
 	$(EXT_BUNDLE) $(EXT_SRC)/background.ts --external:./mcp.js --outfile=$(EXT_DIR)/background.js
-	$(EXT_BUNDLE) $(EXT_SRC)/sidepanel.ts --outfile=$(EXT_DIR)/sidepanel.js
+	$(EXT_BUNDLE) $(EXT_SRC)/sidepanel.tsx --outfile=$(EXT_DIR)/sidepanel.js
 	$(SKILL_EDITOR_BUNDLE) --outfile=$(EXT_DIR)/skill-editor.js
 	$(EXT_BUNDLE) $(EXT_SRC)/content.ts --external:./mcp.js --outfile=$(EXT_DIR)/content.js
 	$(BIN)/skills pack web/sample-pack -o $(EXT_DIR)/sample-pack.zip

@@ -1,0 +1,105 @@
+// The side panel (also usable as a tab: chrome-extension://ID/sidepanel.html):
+// the skills manager of web/ui, plus the install-from-a-source sections
+// only an extension page can offer (plain DOM, mounted into the app).
+// It does not run the module: it connects to the background service
+// worker, the one host, which serves it with the "admin" capability
+// because the port comes from one of the extension's own pages.
+//
+// Chrome stops an idle MV3 service worker (about 30 s without events, open
+// ports or not), which disconnects the port. The panel then connects again
+// on its next call: the worker starts, loads the module, and the skills are
+// where they were, in the extension's IndexedDB.
+
+import { render } from 'preact';
+import { connectSkillfs, SkillfsError, type Change, type Skillfs } from '../../js/bridge.ts';
+import { App } from '../ui/App.tsx';
+import './sources.css';
+import { AGENT_TOOLS, chrome, PORT_NAME } from './chrome.ts';
+import { mountInstallFrom } from './install-from.ts';
+import { mountSiteSkills } from './site-skills.ts';
+import { mountUpdates } from './updates.ts';
+
+let current: Skillfs | undefined;
+/** The app's change listeners, kept across connections. */
+const listeners = new Set<(c: Change) => void>();
+
+/** The connection to the host, made again when the last one dropped. */
+function skillfs(): Skillfs {
+  if (current) return current;
+  const port = chrome.runtime.connect({ name: PORT_NAME });
+  const sk = connectSkillfs(port);
+  current = sk;
+  document.body.dataset.connected = 'true';
+  port.onDisconnect.addListener(() => {
+    if (current !== sk) return;
+    current = undefined;
+    document.body.dataset.connected = 'false';
+  });
+  // Changes made elsewhere (another panel, an agent, a registry edit) arrive over the port.
+  sk.onChange((c) => listeners.forEach((l) => l(c)));
+  return sk;
+}
+
+/** The registry calls that read only, so are safe to repeat. */
+const READS = new Set(['list', 'get', 'revision', 'tree', 'readFile', 'readText', 'exportZip', 'checkUpdates', 'previewIndex', 'registered']);
+
+/**
+ * f on the connection; once more on a fresh one when the first dropped
+ * under it (the worker was stopped). Only for calls that are safe to repeat.
+ */
+async function retrying<T>(f: (sk: Skillfs) => Promise<T>): Promise<T> {
+  const sk = skillfs();
+  try {
+    return await f(sk);
+  } catch (e) {
+    // postMessage on a port Chrome has closed throws before onDisconnect runs.
+    const deadPort = e instanceof Error && !(e instanceof SkillfsError) && /disconnected port/i.test(e.message);
+    if (current === sk && !deadPort) throw e;
+    if (current === sk) current = undefined;
+    return f(skillfs());
+  }
+}
+
+/**
+ * The Skillfs the app uses: every call goes to the current connection
+ * (reads retried once on a fresh one), and change listeners survive
+ * reconnecting. A Proxy, because Skillfs's transport is the bridge's own.
+ */
+const live = new Proxy({} as Skillfs, {
+  get(_, key: keyof Skillfs) {
+    if (key === 'onChange') {
+      return (l: (c: Change) => void) => {
+        listeners.add(l);
+        skillfs();
+        return () => listeners.delete(l);
+      };
+    }
+    if (key === 'registry') {
+      return new Proxy({}, {
+        get(_, m: string) {
+          return (...args: unknown[]) => {
+            type Reg = Record<string, (...a: unknown[]) => Promise<unknown>>;
+            const call = (sk: Skillfs) => (sk.registry as unknown as Reg)[m](...args);
+            return READS.has(m) ? retrying(call) : call(skillfs());
+          };
+        },
+      });
+    }
+    const v = skillfs()[key];
+    return typeof v === 'function' ? v.bind(skillfs()) : v;
+  },
+});
+
+const sources = document.getElementById('sources')!;
+const changed = () => listeners.forEach((l) => l({ revision: 0, kind: 'import', ids: [] }));
+mountSiteSkills(document.getElementById('site-skills')!, skillfs, changed);
+mountInstallFrom(document.getElementById('install-from')!, skillfs, changed);
+mountUpdates(document.getElementById('updates-section')!, skillfs, changed);
+
+async function samplePack(): Promise<Uint8Array> {
+  const res = await fetch(chrome.runtime.getURL('sample-pack.zip'));
+  if (!res.ok) throw new Error(`the extension's sample-pack.zip answered HTTP ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+render(<App sk={live} tools={AGENT_TOOLS} contextId="sidepanel" samplePack={samplePack} extras={sources} />, document.getElementById('app')!);

@@ -1,0 +1,107 @@
+// The skills manager: the side panel's and the demo page's one app. It
+// lists the installed skills (live: every committed change, from any tab
+// or agent, arrives through onChange), imports archives, and shows what an
+// agent sees. Pages add what only they have through `extras` (the side
+// panel's install-from-a-source sections), moved into the app's column.
+
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { SkillMeta, Skillfs } from '../../js/bridge.ts';
+import { AgentView } from './AgentView.tsx';
+import { Importer } from './Importer.tsx';
+import { SkillList } from './SkillList.tsx';
+import { failed, plural } from './say.ts';
+import './app.css';
+
+export interface AppProps {
+  sk: Skillfs;
+  /** The tools of the agent this page serves. */
+  tools: string[];
+  /** The session's context, for what the agent sees. */
+  contextId: string;
+  /** The sample pack's bytes: offered when no skill is installed. */
+  samplePack: () => Promise<Uint8Array>;
+  /** DOM the page keeps, shown under the import (plain DOM sections). */
+  extras?: Node;
+}
+
+type Status = { text: string; state: 'busy' | 'ready' | 'error' };
+
+export function App({ sk, tools, contextId, samplePack, extras }: AppProps) {
+  const [skills, setSkills] = useState<SkillMeta[]>();
+  const [revision, setRevision] = useState(0);
+  const [status, setStatus] = useState<Status>({ text: 'Connecting…', state: 'busy' });
+  const [installing, setInstalling] = useState(false);
+  const extrasHost = useRef<HTMLDivElement>(null);
+
+  const refresh = useCallback(async () => {
+    try {
+      const [list, rev] = await Promise.all([sk.registry.list(), sk.registry.revision()]);
+      setSkills(list);
+      setRevision(rev);
+      const on = list.filter((s) => s.enabled).length;
+      setStatus({ text: `${plural(list.length, 'skill')} installed, ${on} enabled.`, state: 'ready' });
+    } catch (e) {
+      setStatus({ text: failed('Could not list the skills', e), state: 'error' });
+    }
+  }, [sk]);
+
+  useEffect(() => {
+    void refresh();
+    return sk.onChange(() => void refresh());
+  }, [sk, refresh]);
+
+  useEffect(() => {
+    if (extras && extrasHost.current) extrasHost.current.append(extras);
+  }, [extras]);
+
+  const installSample = async () => {
+    setInstalling(true);
+    setStatus({ text: 'Installing the sample pack…', state: 'busy' });
+    try {
+      // "replace": installing twice updates the skills instead of adding copies.
+      await sk.registry.importZip(await samplePack(), { source: 'sample-pack.zip', onConflict: 'replace' });
+      await refresh();
+    } catch (e) {
+      setStatus({ text: failed('Could not install the sample pack', e), state: 'error' });
+    } finally {
+      setInstalling(false);
+    }
+  };
+
+  return (
+    <div class="app">
+      <header class="app-header">
+        <h1>Skills</h1>
+        <p id="status" role="status" data-state={status.state} class={status.state === 'error' ? 'error' : ''}>
+          {status.text}
+        </p>
+        <button type="button" id="refresh" onClick={() => void refresh()}>
+          Refresh
+        </button>
+      </header>
+      <div class="app-columns">
+        <main class="manager">
+          <Importer sk={sk} />
+          {skills?.length === 0 ? (
+            <div class="empty">
+              <h2>No skills installed</h2>
+              <p>Import a .zip or .skill file above, or start with the sample pack: five small skills that show what skills can do.</p>
+              <button type="button" id="install" class="primary" disabled={installing} onClick={() => void installSample()}>
+                Install the sample pack
+              </button>
+            </div>
+          ) : (
+            skills && (
+              <section aria-labelledby="installed-title">
+                <h2 id="installed-title">Installed</h2>
+                <SkillList sk={sk} skills={skills} />
+              </section>
+            )
+          )}
+          <div ref={extrasHost} class="extras" />
+        </main>
+        <AgentView sk={sk} tools={tools} contextId={contextId} revision={revision} />
+      </div>
+    </div>
+  );
+}

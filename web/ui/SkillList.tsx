@@ -1,0 +1,209 @@
+// The installed skills as a skills manager lists them: search over name
+// and description, state and source filters with counts, sort, and one
+// row per skill with its switch, export and delete, each named for
+// assistive technology ("Enabled: pdf-tools", "Delete pdf-tools").
+// Paged: PAGE rows at first, more on request, so 1,000 skills render as
+// fast as 50.
+
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { SkillMeta, Skillfs } from '../../js/bridge.ts';
+import { listing, SORTS, STATES, type Query, type Sort, type State } from './listing.ts';
+import { codeOf, download, failed, plural } from './say.ts';
+import { Dialog } from './skill/Dialog.tsx';
+
+const PAGE = 50;
+
+interface Props {
+  sk: Skillfs;
+  skills: SkillMeta[];
+  onOpen?: (id: string) => void;
+}
+
+export function SkillList({ sk, skills, onOpen }: Props) {
+  const [q, setQ] = useState<Query>({ text: '', state: 'all', source: '', sort: 'name' });
+  const [limit, setLimit] = useState(PAGE);
+  const [deleting, setDeleting] = useState<SkillMeta>();
+  const l = useMemo(() => listing(skills, q), [skills, q]);
+  const set = (p: Partial<Query>) => {
+    setQ({ ...q, ...p });
+    setLimit(PAGE);
+  };
+  const sources = l.sources.some(([s]) => s === q.source) || !q.source ? l.sources : [...l.sources, [q.source, 0] as [string, number]];
+  const rows = l.shown.slice(0, limit);
+  return (
+    <div class="skill-list">
+      <div class="list-tools">
+        <input
+          type="search"
+          class="search"
+          placeholder="Search names and descriptions"
+          aria-label="Search skills"
+          value={q.text}
+          onInput={(e) => set({ text: e.currentTarget.value })}
+        />
+        <div class="filters" role="radiogroup" aria-label="Show">
+          {STATES.map(([st, label]) => (
+            <label key={st} class={q.state === st ? 'chip on' : 'chip'}>
+              <input type="radio" name="skill-state" checked={q.state === st} onChange={() => set({ state: st as State })} />
+              {label} <span class="count">{l.stateCounts[st]}</span>
+            </label>
+          ))}
+        </div>
+        <div class="list-selects">
+          <label>
+            Source{' '}
+            <select value={q.source} onChange={(e) => set({ source: e.currentTarget.value })}>
+              <option value="">every source ({l.sources.reduce((n, [, c]) => n + c, 0)})</option>
+              {sources.map(([s, n]) => (
+                <option key={s} value={s}>
+                  {s || '(none)'} ({n})
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Sort by{' '}
+            <select value={q.sort} onChange={(e) => set({ sort: e.currentTarget.value as Sort })}>
+              {SORTS.map(([v, label]) => (
+                <option key={v} value={v}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+      <p class="list-count" role="status">
+        {l.shown.length === skills.length ? plural(skills.length, 'skill') : `${l.shown.length.toLocaleString('en')} of ${plural(skills.length, 'skill')}`}
+        {rows.length < l.shown.length ? `, the first ${rows.length} shown` : ''}
+      </p>
+      <ul id="skills" class="skills" aria-label="Installed skills" data-count={skills.length}>
+        {rows.map((s) => (
+          <Row key={s.id} sk={sk} s={s} onOpen={onOpen} onDelete={() => setDeleting(s)} />
+        ))}
+      </ul>
+      {rows.length < l.shown.length && (
+        <button type="button" class="more-rows" onClick={() => setLimit(limit + PAGE)}>
+          Show {Math.min(PAGE, l.shown.length - rows.length)} more of {l.shown.length - rows.length}
+        </button>
+      )}
+      {deleting && (
+        <Dialog
+          title={`Delete ${deleting.id}?`}
+          submit={`Delete ${deleting.id}`}
+          danger
+          onCancel={() => setDeleting(undefined)}
+          onSubmit={async () => {
+            try {
+              await sk.registry.remove(deleting.id);
+            } catch (e) {
+              throw new Error(failed(`Could not delete ${deleting.id}`, e));
+            }
+            setDeleting(undefined);
+          }}
+        >
+          <p>
+            Its {plural(deleting.fileCount, 'file')} ({formatSize(deleting.size)}) are removed from this browser, and agents stop seeing it. Export it first to keep a copy.
+          </p>
+        </Dialog>
+      )}
+    </div>
+  );
+}
+
+export function formatSize(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function Row({ sk, s, onOpen, onDelete }: { sk: Skillfs; s: SkillMeta; onOpen?: (id: string) => void; onDelete: () => void }) {
+  const [error, setError] = useState<{ text: string; code: string }>();
+  const [busy, setBusy] = useState(false);
+  const [expanded, setExpanded] = useState(false);
+  const [clamped, setClamped] = useState(false);
+  const desc = useRef<HTMLParagraphElement>(null);
+  // "more" only when two lines do not hold the description; measured again
+  // when the panel is resized.
+  useLayoutEffect(() => {
+    const p = desc.current;
+    if (!p || expanded) return;
+    const measure = () => setClamped(p.scrollHeight > p.clientHeight + 1);
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(p);
+    return () => ro.disconnect();
+  }, [s.description, expanded]);
+  useEffect(() => setError(undefined), [s.updatedAt, s.enabled]);
+  const act = async (what: string, f: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await f();
+    } catch (e) {
+      setError({ text: failed(what, e), code: codeOf(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const warnings = s.diagnostics.length;
+  const descId = `desc-${s.id}`;
+  return (
+    <li data-id={s.id} class={s.enabled ? 'skill-row' : 'skill-row disabled'}>
+      <div class="row-head">
+        {onOpen ? (
+          <button type="button" class="skill-name" aria-describedby={descId} onClick={() => onOpen(s.id)}>
+            {s.id}
+          </button>
+        ) : (
+          <strong class="skill-name">{s.id}</strong>
+        )}
+        {s.version && <span class="badge">v{s.version}</span>}
+        {warnings > 0 && <span class="badge warn">{plural(warnings, 'warning')}</span>}
+        {!s.enabled && <span class="badge">disabled</span>}
+      </div>
+      <p id={descId} class={expanded ? 'desc' : 'desc clamp'} ref={desc}>
+        {s.description}
+      </p>
+      {(clamped || expanded) && (
+        <button type="button" class="link more" aria-expanded={expanded} aria-controls={descId} onClick={() => setExpanded(!expanded)}>
+          {expanded ? 'less' : 'more'}
+          <span class="vh"> about {s.id}</span>
+        </button>
+      )}
+      <div class="row-foot">
+        <span class="meta">
+          {plural(s.fileCount, 'file')} · {formatSize(s.size)}
+          {s.source ? ` · ${s.source}` : ''}
+        </span>
+        <span class="row-actions">
+          <label class="switch">
+            <input
+              type="checkbox"
+              role="switch"
+              aria-label={`Enabled: ${s.id}`}
+              checked={s.enabled}
+              disabled={busy}
+              onChange={(e) => {
+                const on = e.currentTarget.checked;
+                void act(`Could not ${on ? 'enable' : 'disable'} ${s.id}`, () => sk.registry.setEnabled(s.id, on));
+              }}
+            />
+            <span class="track" aria-hidden="true" />
+          </label>
+          <button type="button" disabled={busy} onClick={() => void act(`Could not export ${s.id}`, async () => download(`${s.id}.zip`, await sk.registry.exportZip(s.id)))}>
+            Export<span class="vh"> {s.id}</span>
+          </button>
+          <button type="button" class="danger" disabled={busy} onClick={onDelete}>
+            Delete<span class="vh"> {s.id}</span>
+          </button>
+        </span>
+      </div>
+      {error && (
+        <p class="error" role="alert" data-code={error.code}>
+          {error.text}
+        </p>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,29 @@
+// Errors for people: one sentence that says what failed (the action the
+// user took, on what) and why, from the typed error's detail; the stable
+// code stays available for tests and bug reports.
+
+import { SkillfsError } from '../../js/bridge.ts';
+
+/** "Could not delete pdf-tools: the skill is not installed." */
+export function failed(action: string, e: unknown): string {
+  const why = e instanceof SkillfsError ? e.detail : e instanceof Error ? e.message : String(e);
+  const s = `${action}: ${why.trim().replace(/\.$/, '')}.`;
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** The error's stable code ("InvalidArchive"), or "" when it has none. */
+export function codeOf(e: unknown): string {
+  return e instanceof SkillfsError ? e.code : '';
+}
+
+export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+/** Offers bytes as a file download (an <a download> click: no permission needed). */
+export function download(name: string, bytes: Uint8Array) {
+  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/zip' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
