@@ -96,7 +96,8 @@ SAMPLE    := web/sample-pack
 DEMO      := $(DIST)/demo
 PORT      ?= 8080
 
-# The demo page, built into dist/demo and served on 127.0.0.1:$(PORT).
+# The demo page (the web/ui app running the module in the page; esbuild
+# writes demo.css beside demo.js), built into dist/demo and served on 127.0.0.1:$(PORT).
 demo: demo-build
 	$(NODE) web/demo/serve.mjs $(DEMO) --port $(PORT)
 
@@ -106,8 +107,9 @@ test-demo: demo-build $(CHROMIUM)
 
 demo-build: build cli
 	@mkdir -p $(DEMO)
-	cp web/demo/index.html web/demo/demo.css $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DEMO)/
-	node_modules/.bin/esbuild web/demo/demo.ts --bundle --format=esm --target=es2022 --outfile=$(DEMO)/demo.js
+	cp web/demo/index.html $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DEMO)/
+	node_modules/.bin/esbuild web/demo/demo.tsx --bundle --format=esm --target=es2022 --minify --outfile=$(DEMO)/demo.js
+	$(SKILL_EDITOR_BUNDLE) --outfile=$(DEMO)/skill-editor.js
 	$(BIN)/skills pack $(SAMPLE) -o $(DEMO)/sample-pack.zip
 
 # Every fuzz target in the repository, found by its declaration

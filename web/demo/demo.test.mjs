@@ -1,22 +1,31 @@
-// The demo page, driven by clicks in headless Chromium: first-run install of
-// the sample pack, the catalog, /skill:name invocation, routing, disabling,
-// a rejected upload, persistence across a reload, and the screenshot the
-// README shows (docs/demo.png).
+// The demo page (the web/ui app running the module in the page), driven
+// in headless Chromium by roles and names, as a screen reader user finds
+// the controls: first-run install of the sample pack, the catalog and what
+// the budget did to it, /skill: invocation, routing in words, disabling,
+// a refused upload, imports, export, delete with confirmation, the empty
+// state that offers the pack again, the layout with long real-world
+// descriptions at 1280 and 400 px, and axe-core. It takes docs/demo.png
+// and docs/demo-400.png, which the README shows.
 //
 //   node --test web/demo/demo.test.mjs     (after make demo-build)
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { open } from '../harness/index.mjs';
+import { longName, longPack } from '../ui/fixtures.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const DEMO = join(REPO, 'dist/demo');
-const READY = "document.body.dataset.ready === 'true'";
+// A function, not a string: the page's CSP forbids eval, which a string predicate needs.
+const READY = () => document.body.dataset.ready === 'true';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SAMPLE_IDS = ['citation-style', 'commit-message', 'pdf-tools', 'release-notes', 'web-research'];
 
 /** @type {import('../harness/browser.mjs').Opened} */
 let h;
@@ -31,99 +40,145 @@ after(async () => {
   await h?.close();
 });
 
-const rows = () => h.page.locator('#skills tbody tr');
+const list = () => h.page.getByRole('list', { name: 'Installed skills' });
+const ids = () => list().locator(':scope > li').evaluateAll((lis) => lis.map((li) => li.dataset.id));
+const waitCount = (n) => h.page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), n);
+const catalog = () => h.page.locator('#catalog').textContent();
 
-test('the first visit installs the sample pack and shows the catalog', async () => {
-  assert.equal(await rows().count(), 5);
-  const ids = await rows().evaluateAll((trs) => trs.map((tr) => tr.dataset.id));
-  assert.deepEqual(ids, ['citation-style', 'commit-message', 'pdf-tools', 'release-notes', 'web-research']);
-  const catalog = await h.page.locator('#catalog').textContent();
-  assert.match(catalog, /^<available_skills>/);
-  assert.match(catalog, /<location>\n\/skills\/pdf-tools\/SKILL\.md\n<\/location>/);
+/** Picks a file through the "Import…" button's file chooser, as a person does. */
+async function importFile(file) {
+  const [chooser] = await Promise.all([h.page.waitForEvent('filechooser'), h.page.getByRole('button', { name: 'Import…' }).click()]);
+  await chooser.setFiles(file);
+}
+/** The import's result, once there is one. */
+async function importResult() {
+  const box = h.page.locator('.import-result > div');
+  await box.waitFor();
+  return { ok: (await box.getAttribute('class')) === 'ok', code: await box.getAttribute('data-code'), text: await box.textContent() };
+}
+
+/** Serious and critical axe-core violations on the page. */
+async function axeViolations() {
+  await h.page.evaluate(AXE);
+  return h.page.evaluate(async () => {
+    const r = await globalThis.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')
+      .map((x) => `${x.id}: ${x.help} (${x.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  });
+}
+
+/** Deletes a skill through its Delete button and the confirmation naming it. */
+async function deleteSkill(id) {
+  await list().getByRole('button', { name: `Delete ${id}`, exact: true }).click();
+  const dialog = h.page.getByRole('dialog', { name: `Delete ${id}?` });
+  await dialog.getByRole('button', { name: `Delete ${id}`, exact: true }).click();
+  await h.page.locator(`#skills > li[data-id="${id}"]`).waitFor({ state: 'detached' });
+}
+
+test('the first visit installs the sample pack and shows the catalog as the agent gets it', async () => {
+  await waitCount(5);
+  assert.deepEqual(await ids(), SAMPLE_IDS);
+  await h.page.waitForFunction(() => document.querySelector('#catalog')?.textContent.startsWith('<available_skills'));
+  const text = await catalog();
+  assert.match(text, /<location>\n\/skills\/pdf-tools\/SKILL\.md\n<\/location>/);
   // disable-model-invocation keeps release-notes out of the model's catalog.
-  assert.doesNotMatch(catalog, /release-notes/);
-  assert.match(await h.page.locator('#status').textContent(), /5 skill\(s\) installed, 5 enabled/);
+  assert.doesNotMatch(text, /release-notes/);
+  assert.match(await h.page.locator('#catalog-label').textContent(), /^Every visible skill with its full description \(\d[\d,]* of 8,000 characters\)\.$/);
+  assert.equal(await h.page.getByRole('status').filter({ hasText: 'skills installed' }).textContent(), '5 skills installed, 5 enabled.');
 });
 
-test('typing /skill:name args gives the skill with its arguments', async () => {
-  await h.page.fill('#invoke', '/skill:commit-message api "Add retry to the upload client"');
-  await h.page.click('#invoke-form button');
-  await h.page.waitForFunction(() => document.querySelector('#invoke-result').textContent.includes('skill_content'));
+test('a small budget degrades the catalog, and the label says how', async () => {
+  await h.page.getByRole('combobox', { name: 'Budget' }).selectOption('2000');
+  await h.page.getByRole('combobox', { name: 'Catalog' }).selectOption('names');
+  await h.page.waitForFunction(() => /shown="4" described="0" total="4"/.test(document.querySelector('#catalog')?.textContent ?? ''));
+  assert.match(await h.page.locator('#catalog-label').textContent(), /^The agent sees all 4 skills, 0 with a description: names only, as asked/);
+  await h.page.getByRole('combobox', { name: 'Catalog' }).selectOption('full');
+  await h.page.getByRole('combobox', { name: 'Budget' }).selectOption('8000');
+  await h.page.waitForFunction(() => document.querySelector('#catalog')?.textContent.startsWith('<available_skills>'));
+});
+
+test('typing /skill:name args offers completions with hints and gives the skill with its arguments', async () => {
+  const input = h.page.getByRole('combobox', { name: /Run a skill as the user would type it/ });
+  const options = await h.page.locator('#commands option').evaluateAll((os) => os.map((o) => o.value.trim()));
+  assert.ok(options.includes('/skill:commit-message') && !options.includes('/skill:citation-style'), `completions: ${options}`);
+  await input.fill('/skill:commit-message api "Add retry to the upload client"');
+  assert.match(await h.page.locator('#invoke-hint').textContent(), /^\/skill:commit-message \S/);
+  await h.page.getByRole('button', { name: 'Run' }).click();
+  await h.page.waitForFunction(() => document.querySelector('#invoke-result')?.textContent.includes('skill_content'));
   const block = await h.page.locator('#invoke-result').textContent();
   assert.match(block, /<skill_content name="commit-message">/);
   assert.match(block, /Scope: api\. What the user said the change does: Add retry to the upload client/);
-  assert.match(block, /\/skills\/commit-message\//);
 });
 
-test('a skill the user may not invoke is refused with its code', async () => {
-  await h.page.fill('#invoke', '/skill:citation-style');
-  await h.page.click('#invoke-form button');
-  await h.page.locator('#invoke-result .error').waitFor();
-  assert.match(await h.page.locator('#invoke-result .error').textContent(), /^PermissionDenied \(not-user-invocable\)/);
+test('a skill the user may not invoke is refused in one sentence', async () => {
+  await h.page.getByRole('combobox', { name: /Run a skill/ }).fill('/skill:citation-style');
+  await h.page.getByRole('button', { name: 'Run' }).click();
+  const alert = h.page.locator('#invoke-result[role=alert]');
+  await alert.waitFor();
+  assert.equal(await alert.getAttribute('data-code'), 'PermissionDenied');
+  assert.match(await alert.textContent(), /^Could not run \/skill:citation-style: .+\.$/);
 });
 
-test('a routing query picks a skill with a score breakdown', async () => {
-  await h.page.fill('#route', 'fill in this PDF form');
-  await h.page.click('#route-form button');
-  await h.page.locator('#route-result table').waitFor();
-  const text = await h.page.locator('#route-result').textContent();
-  assert.match(text, /^Plan: pdf-tools, then/);
-  assert.match(text, /generic-tools/);
+test('a routing query says in words which skill fits and why', async () => {
+  await h.page.getByRole('textbox', { name: /which skill the agent would pick/ }).fill('fill in this PDF form');
+  await h.page.getByRole('button', { name: 'Route' }).click();
+  await h.page.locator('#route-result .plan').waitFor();
+  assert.match(await h.page.locator('#route-result .plan').textContent(), /^pdf-tools fits best, clearly ahead of the others\. If it fails: .*generic-tools/);
+  assert.match(await h.page.locator('#route-result li').first().textContent(), /^pdf-tools scores \d+ of 100\. .*(request|words)/);
+});
+
+test('search and filters narrow the list, with counts', async () => {
+  await h.page.getByRole('searchbox', { name: 'Search skills' }).fill('pdf form');
+  await h.page.waitForFunction(() => document.querySelectorAll('#skills > li').length === 1);
+  assert.deepEqual(await ids(), ['pdf-tools']);
+  assert.equal(await h.page.getByRole('radio', { name: /^All/ }).evaluate((r) => r.parentElement.textContent), 'All 1');
+  await h.page.getByRole('searchbox', { name: 'Search skills' }).fill('');
+  await h.page.waitForFunction(() => document.querySelectorAll('#skills > li').length === 5);
 });
 
 test('disabling a skill hides it from the catalog and survives a reload', async () => {
-  await h.page.locator('tr[data-id="pdf-tools"] input[type=checkbox]').uncheck();
+  await h.page.getByRole('switch', { name: 'Enabled: pdf-tools' }).uncheck();
   await h.page.waitForFunction(() => !document.querySelector('#catalog').textContent.includes('pdf-tools'));
+  await h.page.getByRole('radio', { name: /^Disabled/ }).check();
+  await h.page.waitForFunction(() => document.querySelectorAll('#skills > li').length === 1);
+  assert.deepEqual(await ids(), ['pdf-tools']);
   await h.page.reload();
   await h.page.waitForFunction(READY);
-  assert.equal(await rows().count(), 5, 'the pack is not installed twice');
-  assert.equal(await h.page.locator('tr[data-id="pdf-tools"] input[type=checkbox]').isChecked(), false);
-  assert.doesNotMatch(await h.page.locator('#catalog').textContent(), /pdf-tools/);
-  await h.page.locator('tr[data-id="pdf-tools"] input[type=checkbox]').check();
+  await waitCount(5);
+  assert.equal(await h.page.getByRole('switch', { name: 'Enabled: pdf-tools' }).isChecked(), false);
+  await h.page.waitForFunction(() => document.querySelector('#catalog')?.textContent.startsWith('<available_skills'));
+  assert.doesNotMatch(await catalog(), /pdf-tools/);
+  await h.page.getByRole('switch', { name: 'Enabled: pdf-tools' }).check();
   await h.page.waitForFunction(() => document.querySelector('#catalog').textContent.includes('pdf-tools'));
 });
 
-test('a hostile upload is refused with a readable error and changes nothing', async () => {
-  await h.page.setInputFiles('#file', { name: 'not-a-zip.skill', mimeType: 'application/zip', buffer: Buffer.from('this is not a zip archive') });
-  await h.page.locator('#import-result .error').waitFor();
-  assert.match(await h.page.locator('#import-result .error').textContent(), /^InvalidArchive \(not-a-zip\)/);
-  assert.equal(await rows().count(), 5);
+test('a hostile upload is refused in one sentence and changes nothing', async () => {
+  await importFile({ name: 'not-a-zip.skill', mimeType: 'application/zip', buffer: Buffer.from('this is not a zip archive') });
+  const r = await importResult();
+  assert.equal(r.ok, false);
+  assert.equal(r.code, 'InvalidArchive');
+  assert.match(r.text, /^Could not import not-a-zip\.skill: .+\.$/);
+  assert.deepEqual(await ids(), SAMPLE_IDS);
 });
 
-test('dropping a valid pack installs it with a progress bar; export and delete work', async () => {
-  // Watch the progress bar while the import runs.
-  await h.page.evaluate(() => {
-    const bar = document.querySelector('#progress');
-    window.progressSeen = { shown: false, max: 0 };
-    new MutationObserver(() => {
-      if (!bar.hidden) window.progressSeen.shown = true;
-      window.progressSeen.max = Math.max(window.progressSeen.max, bar.value);
-    }).observe(bar, { attributes: true, attributeFilter: ['hidden', 'value'] });
-    const set = Object.getOwnPropertyDescriptor(HTMLProgressElement.prototype, 'value').set;
-    Object.defineProperty(bar, 'value', {
-      get: () => bar.getAttribute('value') === null ? 0 : Number(bar.getAttribute('value')),
-      set(v) { set.call(bar, v); bar.setAttribute('value', String(v)); },
-    });
-  });
-  // The pack installed already: the same skills are not added again.
-  await h.page.selectOption('#conflict', 'rename');
-  await h.page.setInputFiles('#file', join(DEMO, 'sample-pack.zip'));
-  await h.page.locator('#import-result .ok').waitFor();
-  assert.equal(await h.page.locator('#import-result .ok').textContent(),
-    'Nothing new in sample-pack.zip. Already installed, unchanged: citation-style, commit-message, pdf-tools, release-notes, web-research.');
-  assert.equal(await rows().count(), 5);
-  // Copies asked for.
-  await h.page.selectOption('#conflict', 'copy');
-  await h.page.setInputFiles('#file', join(DEMO, 'sample-pack.zip'));
-  await h.page.waitForFunction(() => document.querySelector('#import-result .ok')?.textContent.startsWith('Installed'));
-  assert.match(await h.page.locator('#import-result .ok').textContent(), /^Installed citation-style-v2, commit-message-v2, pdf-tools-v2, release-notes-v2, web-research-v2 from sample-pack\.zip\.$/);
-  await h.page.waitForFunction(() => document.querySelectorAll('#skills tbody tr').length === 10);
-  assert.deepEqual(await h.page.evaluate(() => window.progressSeen), { shown: true, max: 1 });
+test('importing from the keyboard: the same pack is recognised, copies when asked; export and delete with confirmation', async () => {
+  // The drop target opens the file chooser with Enter.
+  await h.page.getByRole('button', { name: /^Drop a \.zip or \.skill file here, or press Enter/ }).focus();
+  const [chooser] = await Promise.all([h.page.waitForEvent('filechooser'), h.page.keyboard.press('Enter')]);
+  await chooser.setFiles(join(DEMO, 'sample-pack.zip'));
+  let r = await importResult();
+  assert.equal(r.text, `Already installed, unchanged: ${SAMPLE_IDS.join(', ')}.`);
+  await h.page.getByRole('combobox', { name: 'If a skill of that name exists' }).selectOption('copy');
+  await h.page.locator('.import-result > div').waitFor({ state: 'detached' }).catch(() => {});
+  await importFile(join(DEMO, 'sample-pack.zip'));
+  await h.page.waitForFunction(() => document.querySelector('.import-result > div')?.textContent.startsWith('Installed'));
+  r = await importResult();
+  assert.ok(r.text.startsWith(`Installed 5 skills from sample-pack.zip: ${SAMPLE_IDS.map((i) => `${i}-v2`).join(', ')}.`), r.text);
+  // A copy's name is not its folder's: each has that warning, and the result says so.
+  assert.match(r.text, /5 skills have warnings: citation-style-v2 \(1\)/);
+  await waitCount(10);
 
-  const [download] = await Promise.all([
-    h.page.waitForEvent('download'),
-    h.page.locator('tr[data-id="pdf-tools-v2"] button', { hasText: 'Export' }).click(),
-  ]);
+  const [download] = await Promise.all([h.page.waitForEvent('download'), list().getByRole('button', { name: 'Export pdf-tools-v2' }).click()]);
   assert.equal(download.suggestedFilename(), 'pdf-tools-v2.zip');
   const saved = join(await mkdtemp(join(tmpdir(), 'skillfs-demo-')), 'export.zip');
   await download.saveAs(saved);
@@ -131,19 +186,61 @@ test('dropping a valid pack installs it with a progress bar; export and delete w
   assert.equal(zip.subarray(0, 4).toString('latin1'), 'PK\x03\x04');
   assert.ok(zip.includes('pdf-tools-v2/SKILL.md'), 'the export holds the skill under its id');
 
-  for (const id of ['citation-style-v2', 'commit-message-v2', 'pdf-tools-v2', 'release-notes-v2', 'web-research-v2']) {
-    await h.page.locator(`tr[data-id="${id}"] button`, { hasText: 'Delete' }).click();
-    await h.page.locator(`tr[data-id="${id}"]`).waitFor({ state: 'detached' });
-  }
-  assert.equal(await rows().count(), 5);
+  // Cancel keeps the skill.
+  await list().getByRole('button', { name: 'Delete pdf-tools-v2' }).click();
+  await h.page.getByRole('dialog', { name: 'Delete pdf-tools-v2?' }).getByRole('button', { name: 'Cancel' }).click();
+  await h.page.getByRole('dialog').waitFor({ state: 'detached' });
+  assert.ok((await ids()).includes('pdf-tools-v2'));
+  for (const id of SAMPLE_IDS) await deleteSkill(`${id}-v2`);
+  assert.deepEqual(await ids(), SAMPLE_IDS);
 });
 
-test('the page as a person sees it', async () => {
-  await h.page.fill('#invoke', '/skill:commit-message api "Add retry to the upload client"');
-  await h.page.click('#invoke-form button');
-  await h.page.waitForFunction(() => document.querySelector('#invoke-result').textContent.includes('skill_content'));
-  await h.page.setViewportSize({ width: 1280, height: 900 });
-  mkdirSync(join(REPO, 'docs'), { recursive: true });
-  await h.page.screenshot({ path: join(REPO, 'docs/demo.png'), fullPage: false });
-  assert.deepEqual(h.pageErrors, []);
+test('with no skills, the page offers the sample pack again', async () => {
+  for (const id of SAMPLE_IDS) await deleteSkill(id);
+  await h.page.getByRole('heading', { name: 'No skills installed' }).waitFor();
+  assert.equal(await h.page.locator('#catalog-label').textContent(), 'No catalog: no enabled skill is visible to the agent.');
+  await h.page.getByRole('button', { name: 'Install the sample pack' }).click();
+  await waitCount(5);
+  assert.deepEqual(await ids(), SAMPLE_IDS);
 });
+
+for (const width of [1280, 400]) {
+  test(`long real-world descriptions keep every control reachable at ${width} px; axe finds nothing serious`, { timeout: 120_000 }, async () => {
+    await h.page.setViewportSize({ width, height: 900 });
+    if (!(await ids()).includes('lab-000')) {
+      await importFile({ name: 'lab-skills.zip', mimeType: 'application/zip', buffer: Buffer.from(longPack(60)) });
+      await waitCount(65);
+    }
+    // 65 skills: the first 50 shown, the rest on request.
+    assert.equal(await list().locator(':scope > li').count(), 50);
+    assert.match(await h.page.locator('.list-count').textContent(), /^65 skills, the first 50 shown$/);
+    assert.equal(await h.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'nothing widens the page');
+    for (const id of ['lab-000', longName(), 'lab-005']) {
+      const row = list().locator(`:scope > li[data-id="${id}"]`);
+      await row.scrollIntoViewIfNeeded();
+      for (const name of [`Delete ${id}`, `Export ${id}`]) {
+        const b = row.getByRole('button', { name, exact: true });
+        const box = await b.boundingBox();
+        assert.ok(box && box.x >= 0 && box.x + box.width <= width, `${name} is inside the ${width} px viewport: ${JSON.stringify(box)}`);
+        // Nothing sits on top of it.
+        assert.equal(await b.evaluate((el) => { const r = el.getBoundingClientRect(); return el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }), true, `${name} is clickable`);
+      }
+      const desc = row.locator('.desc');
+      // lab-000 and lab-005 have 1,900-character descriptions; lab-001's fits.
+      if (id === longName()) {
+        assert.equal(await row.getByRole('button', { name: /^more about/ }).count(), 0, 'no "more" for a description that fits');
+      } else {
+        // Two lines, and "more" shows the rest.
+        assert.ok((await desc.evaluate((p) => p.getBoundingClientRect().height)) < 50, `${id}'s description is clamped`);
+        await row.getByRole('button', { name: `more about ${id}` }).click();
+        assert.ok((await desc.evaluate((p) => p.getBoundingClientRect().height)) > 50, `${id}'s description is expanded`);
+        await row.getByRole('button', { name: `less about ${id}` }).click();
+      }
+    }
+    await h.page.evaluate(() => window.scrollTo(0, 0));
+    assert.deepEqual(await axeViolations(), [], 'axe: the manager');
+    mkdirSync(join(REPO, 'docs'), { recursive: true });
+    await h.page.screenshot({ path: join(REPO, width === 1280 ? 'docs/demo.png' : `docs/demo-${width}.png`) });
+    assert.deepEqual(h.pageErrors, []);
+  });
+}

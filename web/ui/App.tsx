@@ -9,6 +9,7 @@ import type { SkillMeta, Skillfs } from '../../js/bridge.ts';
 import { AgentView } from './AgentView.tsx';
 import { Importer } from './Importer.tsx';
 import { SkillList } from './SkillList.tsx';
+import { SkillView } from './skill/SkillView.tsx';
 import { failed, plural } from './say.ts';
 import './app.css';
 
@@ -31,6 +32,8 @@ export function App({ sk, tools, contextId, samplePack, extras }: AppProps) {
   const [revision, setRevision] = useState(0);
   const [status, setStatus] = useState<Status>({ text: 'Connecting…', state: 'busy' });
   const [installing, setInstalling] = useState(false);
+  /** The skill open in the skill view, in place of the manager. */
+  const [open, setOpen] = useState<string>();
   const extrasHost = useRef<HTMLDivElement>(null);
 
   const refresh = useCallback(async () => {
@@ -79,7 +82,20 @@ export function App({ sk, tools, contextId, samplePack, extras }: AppProps) {
           Refresh
         </button>
       </header>
-      <div class="app-columns">
+      {open && (
+        <div id="skill-view">
+          <SkillView
+            sk={sk}
+            id={open}
+            onClose={() => {
+              setOpen(undefined);
+              // Back where the user was: the skill's name in the list.
+              requestAnimationFrame(() => document.querySelector<HTMLElement>(`li[data-id="${CSS.escape(open)}"] .skill-name`)?.focus());
+            }}
+          />
+        </div>
+      )}
+      <div class="app-columns" hidden={open !== undefined}>
         <main class="manager">
           <Importer sk={sk} />
           {skills?.length === 0 ? (
@@ -94,7 +110,7 @@ export function App({ sk, tools, contextId, samplePack, extras }: AppProps) {
             skills && (
               <section aria-labelledby="installed-title">
                 <h2 id="installed-title">Installed</h2>
-                <SkillList sk={sk} skills={skills} />
+                <SkillList sk={sk} skills={skills} onOpen={setOpen} />
               </section>
             )
           )}

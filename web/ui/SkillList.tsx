@@ -121,6 +121,8 @@ function Row({ sk, s, onOpen, onDelete }: { sk: Skillfs; s: SkillMeta; onOpen?: 
   const [error, setError] = useState<{ text: string; code: string }>();
   const [busy, setBusy] = useState(false);
   const [expanded, setExpanded] = useState(false);
+  /** The switch's state while setEnabled runs (and until the list shows it). */
+  const [want, setWant] = useState<boolean>();
   const [clamped, setClamped] = useState(false);
   const desc = useRef<HTMLParagraphElement>(null);
   // "more" only when two lines do not hold the description; measured again
@@ -134,14 +136,19 @@ function Row({ sk, s, onOpen, onDelete }: { sk: Skillfs; s: SkillMeta; onOpen?: 
     ro.observe(p);
     return () => ro.disconnect();
   }, [s.description, expanded]);
-  useEffect(() => setError(undefined), [s.updatedAt, s.enabled]);
+  useEffect(() => {
+    setError(undefined);
+    setWant(undefined);
+  }, [s.updatedAt, s.enabled]);
   const act = async (what: string, f: () => Promise<unknown>) => {
     setBusy(true);
     setError(undefined);
     try {
       await f();
+      return true;
     } catch (e) {
       setError({ text: failed(what, e), code: codeOf(e) });
+      return false;
     } finally {
       setBusy(false);
     }
@@ -153,6 +160,7 @@ function Row({ sk, s, onOpen, onDelete }: { sk: Skillfs; s: SkillMeta; onOpen?: 
       <div class="row-head">
         {onOpen ? (
           <button type="button" class="skill-name" aria-describedby={descId} onClick={() => onOpen(s.id)}>
+            <span class="vh">Open </span>
             {s.id}
           </button>
         ) : (
@@ -182,11 +190,11 @@ function Row({ sk, s, onOpen, onDelete }: { sk: Skillfs; s: SkillMeta; onOpen?: 
               type="checkbox"
               role="switch"
               aria-label={`Enabled: ${s.id}`}
-              checked={s.enabled}
-              disabled={busy}
+              checked={want ?? s.enabled}
               onChange={(e) => {
                 const on = e.currentTarget.checked;
-                void act(`Could not ${on ? 'enable' : 'disable'} ${s.id}`, () => sk.registry.setEnabled(s.id, on));
+                setWant(on);
+                void act(`Could not ${on ? 'enable' : 'disable'} ${s.id}`, () => sk.registry.setEnabled(s.id, on)).then((ok) => ok || setWant(undefined));
               }}
             />
             <span class="track" aria-hidden="true" />
