@@ -1,0 +1,168 @@
+// The side panel as a skills manager, in the extension loaded unpacked into
+// headless Chromium, driven by roles and names the way a screen reader user
+// finds the controls, at 400 px (the side panel) and 1280 px (the panel
+// open as a tab): import a repository download (the committed generated
+// counterpart always; a real one from SKILLFS_REAL_REPOS when there),
+// search, open a skill, disable, export, delete with confirmation, and
+// axe-core on each state. It takes docs/sidepanel-400.png and
+// docs/sidepanel-1280.png, which the README shows.
+//
+//   make test-extension
+//   node --test web/extension/manager.test.mjs   (after make extension-build)
+
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { launch } from '../harness/index.mjs';
+import { realRepos } from '../harness/realrepos.mjs';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const EXT_DIR = resolve(process.env.SKILLFS_EXTENSION_DIR ?? join(REPO, '.bin/extension'));
+const GENERATED = join(REPO, 'internal/realrepos/testdata/generated+skills.zip');
+const STEP_MS = 20_000;
+/** A real download of 10 MB takes a while on a shared machine. */
+const IMPORT_MS = 120_000;
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const { repos, skipReason } = realRepos();
+const real = repos.find((r) => r.name === 'anthropics+skills') ?? repos[0];
+
+/** @type {Awaited<ReturnType<typeof launch>>} */
+let browser;
+let extId = '';
+
+before(async () => {
+  for (const f of ['sidepanel.html', 'sidepanel.js', 'sidepanel.css']) {
+    if (!existsSync(join(EXT_DIR, f))) throw new Error(`${join(EXT_DIR, f)} is missing: run \`make extension-build\``);
+  }
+  browser = await launch({ timeoutMs: STEP_MS, args: [`--disable-extensions-except=${EXT_DIR}`, `--load-extension=${EXT_DIR}`] });
+  const sw = browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
+    (await browser.context.waitForEvent('serviceworker', { timeout: STEP_MS, predicate: (w) => w.url().startsWith('chrome-extension://') }));
+  extId = new URL(sw.url()).host;
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** The side panel as a tab at width px, ready. */
+async function openPanel(width) {
+  const page = await browser.context.newPage();
+  page.setDefaultTimeout(STEP_MS);
+  await page.setViewportSize({ width, height: 900 });
+  await page.goto(`chrome-extension://${extId}/sidepanel.html`, { waitUntil: 'load', timeout: STEP_MS });
+  await page.waitForFunction(() => document.getElementById('status')?.dataset.state === 'ready', undefined, { timeout: STEP_MS, polling: 50 });
+  return page;
+}
+
+/** Serious and critical axe-core violations on the page. */
+async function axeViolations(page) {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const r = await globalThis.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')
+      .map((x) => `${x.id}: ${x.help} (${x.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  });
+}
+
+const list = (page) => page.getByRole('list', { name: 'Installed skills' });
+const ids = (page) => list(page).locator(':scope > li').evaluateAll((lis) => lis.map((li) => li.dataset.id));
+
+/** Imports the file at path through "Import…" (or the drop target, from the
+ * keyboard); resolves with the result's text and the progress values seen. */
+async function importFile(page, path, { keyboard = false } = {}) {
+  // Every value the progress bar takes (Preact sets the reflected value attribute).
+  await page.evaluate(() => {
+    globalThis.progressSeen = new Set();
+    new MutationObserver(() => {
+      const p = document.querySelector('.importer progress');
+      if (p) globalThis.progressSeen.add(p.value);
+    }).observe(document.querySelector('.importer'), { subtree: true, childList: true, attributes: true });
+  });
+  let chooser;
+  if (keyboard) {
+    await page.getByRole('button', { name: /^Drop a \.zip or \.skill file here, or press Enter/ }).focus();
+    [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  } else {
+    [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
+  }
+  await chooser.setFiles(path);
+  const box = page.locator('.import-result > div');
+  await box.waitFor({ timeout: IMPORT_MS });
+  return { ok: (await box.getAttribute('class')) === 'ok', text: await box.textContent(), progress: await page.evaluate(() => [...globalThis.progressSeen]) };
+}
+
+/** Search, open, disable, export, delete with confirmation: one skill, by its controls' names. */
+async function manage(page, id, query) {
+  const search = page.getByRole('searchbox', { name: 'Search skills' });
+  await search.fill(query);
+  await page.waitForFunction((id) => [...document.querySelectorAll('#skills > li')].some((li) => li.dataset.id === id), id);
+
+  // Open it: the skill view replaces the list; back returns to it.
+  await list(page).getByRole('button', { name: `Open ${id}`, exact: true }).click();
+  const view = page.getByRole('region', { name: id });
+  await view.getByRole('heading', { level: 2, name: id }).waitFor();
+  await view.getByRole('button', { name: 'Back to the list' }).click();
+  await list(page).getByRole('button', { name: `Open ${id}`, exact: true }).waitFor();
+
+  // Disable: the switch, then the Disabled filter finds it.
+  const sw = page.getByRole('switch', { name: `Enabled: ${id}` });
+  await sw.uncheck();
+  await page.getByRole('radio', { name: /^Disabled/ }).check();
+  await page.waitForFunction((id) => [...document.querySelectorAll('#skills > li')].map((li) => li.dataset.id).join() === id, id);
+  await page.getByRole('radio', { name: /^All/ }).check();
+
+  const [download] = await Promise.all([page.waitForEvent('download'), list(page).getByRole('button', { name: `Export ${id}`, exact: true }).click()]);
+  assert.equal(download.suggestedFilename(), `${id}.zip`);
+
+  await list(page).getByRole('button', { name: `Delete ${id}`, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: `Delete ${id}?` });
+  await dialog.waitFor();
+  return {
+    dialog,
+    confirm: async () => {
+      await dialog.getByRole('button', { name: `Delete ${id}`, exact: true }).click();
+      await page.locator(`#skills > li[data-id="${id}"]`).waitFor({ state: 'detached' });
+      await search.fill('');
+    },
+  };
+}
+
+test('at 400 px: the generated download imported from "Import…", searched, opened, disabled, exported, deleted', { timeout: IMPORT_MS + 60_000 }, async () => {
+  const page = await openPanel(400);
+  await page.getByRole('button', { name: 'Install the sample pack' }).waitFor();
+  const r = await importFile(page, GENERATED);
+  assert.ok(r.ok, r.text);
+  assert.match(r.text, /^Installed 7 skills from generated\+skills\.zip: /);
+  // Links and files outside every skill folder are left out, and said so.
+  assert.match(r.text, /Left out \d+ entries outside every skill folder or operating-system clutter: .*AGENTS\.md/);
+  await page.waitForFunction(() => document.getElementById('skills')?.dataset.count === '7');
+  const { confirm } = await manage(page, 'crlf-notes', 'windows');
+  assert.deepEqual(await axeViolations(page), [], 'axe: the delete confirmation');
+  await confirm();
+  assert.equal((await ids(page)).length, 6);
+  assert.deepEqual(await axeViolations(page), [], 'axe: the manager');
+  mkdirSync(join(REPO, 'docs'), { recursive: true });
+  await page.screenshot({ path: join(REPO, 'docs/sidepanel-400.png') });
+  await page.close();
+});
+
+test('at 1280 px: a real repository download imported from the keyboard, with progress; then managed', { skip: skipReason, timeout: IMPORT_MS + 60_000 }, async () => {
+  const page = await openPanel(1280);
+  const before = Number(await page.locator('#skills').getAttribute('data-count'));
+  const r = await importFile(page, real.path, { keyboard: true });
+  assert.ok(r.ok, r.text);
+  assert.ok(r.progress.length >= 2, `the progress bar moved: ${r.progress}`);
+  const m = /^Installed (\d+) skills from /.exec(r.text);
+  assert.ok(m, r.text);
+  await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), before + Number(m[1]));
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'nothing widens the page');
+  const first = (await ids(page)).find((i) => !['crlf-notes', 'deploy', 'pdf', 'template', 'gh-fix-ci', 'skill-installer', 'modern-python'].includes(i));
+  const { confirm } = await manage(page, first, first);
+  await confirm();
+  assert.deepEqual(await axeViolations(page), [], 'axe: the manager with a real download');
+  await page.screenshot({ path: join(REPO, 'docs/sidepanel-1280.png') });
+  await page.close();
+});
