@@ -83,8 +83,10 @@ async function importFile(page, path, { keyboard = false } = {}) {
   });
   let chooser;
   if (keyboard) {
-    await page.getByRole('button', { name: /^Drop a \.zip or \.skill file here, or press Enter/ }).focus();
-    [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    // Enter on the drop target, in the tab in front (keys go to the focused page).
+    await page.bringToFront();
+    const drop = page.getByRole('button', { name: /^Drop a \.zip or \.skill file here, or press Enter/ });
+    [chooser] = await Promise.all([page.waitForEvent('filechooser'), drop.press('Enter')]);
   } else {
     [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
   }
