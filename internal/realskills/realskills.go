@@ -6,9 +6,11 @@ package realskills
 
 import (
 	"archive/zip"
+	"fmt"
 	"io"
 	"path"
 	"strings"
+	"testing"
 
 	"github.com/skillfs/skillfs/internal/realrepos"
 	"github.com/skillfs/skillfs/pkg/skill"
@@ -18,11 +20,27 @@ import (
 type Skill struct {
 	Repo string // OWNER+NAME
 	Dir  string // its folder inside the download
+	// ID is the skill's id once installed in this order: its name, or
+	// name-vN for the Nth skill of one name, as the registry renames a
+	// copy imported with it.
+	ID string
 	*skill.Skill
 }
 
 // maxSkillMD caps what is read of one SKILL.md; real ones are under 100 KB.
 const maxSkillMD = 1 << 20
+
+// Require returns the downloads' skills, or skips t loudly when there
+// are none.
+func Require(t testing.TB) []Skill {
+	t.Helper()
+	realrepos.Require(t)
+	skills, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return skills
+}
 
 // Load returns the skills of every download in realrepos.Dir, in the
 // order of the downloads and of their entries, leaving out any whose
@@ -33,6 +51,7 @@ func Load() ([]Skill, error) {
 		return nil, err
 	}
 	var out []Skill
+	taken := map[string]int{}
 	for _, r := range repos {
 		zr, err := zip.OpenReader(r.Path)
 		if err != nil {
@@ -56,7 +75,11 @@ func Load() ([]Skill, error) {
 			dir := path.Dir(f.Name)
 			s, _ := skill.Parse(data, skill.Options{DirName: path.Base(dir)})
 			if s != nil && strings.TrimSpace(s.Name) != "" {
-				out = append(out, Skill{Repo: r.Name, Dir: dir, Skill: s})
+				id := s.Name
+				if taken[id]++; taken[id] > 1 {
+					id = fmt.Sprintf("%s-v%d", id, taken[id])
+				}
+				out = append(out, Skill{Repo: r.Name, Dir: dir, ID: id, Skill: s})
 			}
 		}
 		zr.Close()

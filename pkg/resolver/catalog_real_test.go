@@ -1,7 +1,6 @@
 package resolver
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -14,21 +13,10 @@ import (
 // matter to the user's message their descriptions. The generated
 // counterpart is TestSessionCatalogDefaultBudget.
 func TestCatalogRealSkills(t *testing.T) {
-	real, err := realskills.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(real) == 0 {
-		t.Skip("SKIPPED: no real repository downloads (set SKILLFS_REAL_REPOS to a folder of OWNER+NAME.zip files)")
-	}
+	real := realskills.Require(t)
 	skills := make([]Skill, len(real))
-	taken := map[string]int{}
 	for i, s := range real {
-		id := s.Name
-		if taken[id]++; taken[id] > 1 { // as the registry renames a second skill of one name
-			id = fmt.Sprintf("%s-v%d", id, taken[id])
-		}
-		skills[i] = Skill{ID: id, Name: id, Description: s.Description, WhenToUse: s.WhenToUse, Triggers: s.Triggers,
+		skills[i] = Skill{ID: s.ID, Name: s.ID, Description: s.Description, WhenToUse: s.WhenToUse, Triggers: s.Triggers,
 			DisableModelInvocation: s.DisableModelInvocation, UserInvocable: true}
 	}
 	ix := NewIndex(skills)

@@ -12,16 +12,23 @@ import (
 	"github.com/skillfs/skillfs/internal/realskills"
 )
 
-// evalCase is a request of testdata/eval.tsv and the names of the skills
+// evalCase is a request of an evaluation set and the names of the skills
 // that count as right for it (none: no skill fits).
 type evalCase struct {
 	want    []string
 	request string
-	heldOut bool // every other request is held out of tuning
 }
 
-func readEval(t testing.TB) []evalCase {
-	f, err := os.Open("testdata/eval.tsv")
+// The evaluation sets: the router is tuned on tuningSet; heldOutSet was
+// written blind and committed before any tuning, and only its figures are
+// ever printed.
+const (
+	tuningSet  = "testdata/eval.tsv"
+	heldOutSet = "testdata/blind.tsv"
+)
+
+func readEval(t testing.TB, name string) []evalCase {
+	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,9 +42,9 @@ func readEval(t testing.TB) []evalCase {
 		}
 		want, request, ok := strings.Cut(line, "\t")
 		if !ok {
-			t.Fatalf("eval.tsv: no tab in %q", line)
+			t.Fatalf("%s: no tab in %q", name, line)
 		}
-		c := evalCase{request: request, heldOut: len(cases)%2 == 1}
+		c := evalCase{request: request}
 		if want != "-" {
 			c.want = strings.Split(want, "|")
 		}
@@ -220,55 +227,36 @@ func (b *bm25) rank(q string) ([]string, string) {
 
 // realIndexSkills are the real downloads' skills as routing sees them.
 func realIndexSkills(t testing.TB) []Skill {
-	real, err := realskills.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(real) == 0 {
-		t.Skip("SKIPPED: no real repository downloads (set SKILLFS_REAL_REPOS to a folder of OWNER+NAME.zip files)")
-	}
+	real := realskills.Require(t)
 	skills := make([]Skill, len(real))
-	ids := map[string]int{}
 	for i, s := range real {
-		id := s.Name
-		if ids[id]++; ids[id] > 1 {
-			id = fmt.Sprintf("%s-v%d", id, ids[id])
-		}
-		skills[i] = Skill{ID: id, Name: s.Name, Description: s.Description, WhenToUse: s.WhenToUse,
+		skills[i] = Skill{ID: s.ID, Name: s.Name, Description: s.Description, WhenToUse: s.WhenToUse,
 			Triggers: s.Triggers, AntiTriggers: s.AntiTriggers, CostHint: s.CostHint, ParallelSafe: s.ParallelSafe,
 			DisableModelInvocation: s.DisableModelInvocation}
 	}
 	return skills
 }
 
-// TestEvaluation prints how the router and the BM25 baseline do on the
-// requests of testdata/eval.tsv with the real downloads' skills: over all
-// requests, over the half used to tune the router, and over the held-out
-// half. It prints figures, asserting none: `make bench` shows them.
+// TestEvaluation prints how the router and the BM25 baseline do, in one
+// run, with the real downloads' skills on the tuning set and on the
+// held-out set. It prints figures, asserting none: `make bench` shows
+// them.
 func TestEvaluation(t *testing.T) {
 	skills := realIndexSkills(t)
-	cases := readEval(t)
 	router, baseline := routerRanker(NewIndex(skills)), newBM25(skills).rank
-	for _, part := range []struct {
-		name string
-		keep func(evalCase) bool
-	}{
-		{"all", func(evalCase) bool { return true }},
-		{"tuning half", func(c evalCase) bool { return !c.heldOut }},
-		{"held-out half", func(c evalCase) bool { return c.heldOut }},
+	for _, set := range []struct{ name, file string }{
+		{"tuning set", tuningSet},
+		{"held-out set, written blind", heldOutSet},
 	} {
-		sub := slices.DeleteFunc(slices.Clone(cases), func(c evalCase) bool { return !part.keep(c) })
-		t.Logf("%d skills, %s:", len(skills), part.name)
-		t.Logf("  router: %s", evaluate(sub, router))
-		t.Logf("  BM25:   %s", evaluate(sub, baseline))
+		cases := readEval(t, set.file)
+		t.Logf("%d skills, %s (%s):", len(skills), set.name, set.file)
+		t.Logf("  router: %s", evaluate(cases, router))
+		t.Logf("  BM25:   %s", evaluate(cases, baseline))
 	}
-	// SKILLFS_EVAL_MISSES=1 lists the tuning half's misses, which is all
+	// SKILLFS_EVAL_MISSES=1 lists the tuning set's misses, which is all
 	// that tuning may look at.
 	if testing.Verbose() && os.Getenv("SKILLFS_EVAL_MISSES") != "" {
-		for _, c := range cases {
-			if c.heldOut {
-				continue
-			}
+		for _, c := range readEval(t, tuningSet) {
 			ranked, pick := router(c.request)
 			bm, _ := baseline(c.request)
 			top := ranked[:min(3, len(ranked))]
