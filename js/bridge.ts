@@ -106,6 +106,10 @@ export interface SkillMeta extends HostFields {
   userInvocable: boolean;
   disableModelInvocation: boolean;
   dependencies: Dependencies;
+  /** The tools and MCP servers skill.yaml's prerequisites name (absent
+   * when none): routing halves the score of a skill whose host has not
+   * registered one of them. */
+  prerequisites?: Prerequisite[];
   triggers: string[];
   antiTriggers: string[];
   whenToUse: string;
@@ -115,6 +119,12 @@ export interface SkillMeta extends HostFields {
   parallelSafe: boolean;
   always: boolean;
   diagnostics: Diagnostic[];
+}
+
+/** Something a skill needs from its host before it can run. */
+export interface Prerequisite {
+  kind: "tool" | "mcp";
+  name: string;
 }
 
 export type ConflictPolicy = "rename" | "replace" | "fail";
@@ -269,7 +279,9 @@ export interface ScoreBreakdown {
   trigger: number;
   /** (successes + 1) / (runs + 2): 0.5 for a skill never run. */
   successRate: number;
-  /** 1 when its tools and MCP servers are available, 0 when not. */
+  /** The share of what it needs (its tool and MCP dependencies and
+   * prerequisites) that the host has: 1 when all or nothing is needed.
+   * Below 1 the skill is unavailable and its score is halved. */
   readiness: number;
   /** 1 for cost hint low, 0.5 for medium or none, 0 for high. */
   cost: number;

@@ -65,14 +65,18 @@ type Meta struct {
 	UserInvocable          bool         `json:"userInvocable"`
 	DisableModelInvocation bool         `json:"disableModelInvocation"`
 	Dependencies           Dependencies `json:"dependencies"`
-	Triggers               []string     `json:"triggers"`
-	AntiTriggers           []string     `json:"antiTriggers"`
-	WhenToUse              string       `json:"whenToUse"`
-	ArgumentHint           string       `json:"argumentHint"`
-	Arguments              []string     `json:"arguments"`
-	CostHint               string       `json:"costHint"`
-	ParallelSafe           bool         `json:"parallelSafe"`
-	Always                 bool         `json:"always"`
+	// Prerequisites are the tools and MCP servers skill.yaml's
+	// prerequisites name: routing counts a skill whose host lacks one as
+	// unavailable (seed 004).
+	Prerequisites []skill.Prerequisite `json:"prerequisites,omitempty"`
+	Triggers      []string             `json:"triggers"`
+	AntiTriggers  []string             `json:"antiTriggers"`
+	WhenToUse     string               `json:"whenToUse"`
+	ArgumentHint  string               `json:"argumentHint"`
+	Arguments     []string             `json:"arguments"`
+	CostHint      string               `json:"costHint"`
+	ParallelSafe  bool                 `json:"parallelSafe"`
+	Always        bool                 `json:"always"`
 	HostFields
 	// Diagnostics are the warnings about this version: the lenient
 	// parser's, and the registry's own from its import ("renamed",
@@ -171,6 +175,7 @@ func (m *Meta) describe(id string, s *skill.Skill, diags []skill.Diagnostic, fil
 	m.DisableModelInvocation = s.DisableModelInvocation
 	m.Triggers = names(s.Triggers)
 	m.AntiTriggers = names(s.AntiTriggers)
+	m.Prerequisites = skill.PrerequisitesOf(s.Prerequisites)
 	m.WhenToUse = s.WhenToUse
 	m.ArgumentHint = s.ArgumentHint
 	m.Arguments = names(s.Arguments)
@@ -192,6 +197,7 @@ func (m Meta) clone() Meta {
 	}
 	m.Triggers = slices.Clone(m.Triggers)
 	m.AntiTriggers = slices.Clone(m.AntiTriggers)
+	m.Prerequisites = slices.Clone(m.Prerequisites)
 	m.Arguments = slices.Clone(m.Arguments)
 	m.Diagnostics = slices.Clone(m.Diagnostics)
 	m.HostFields = m.HostFields.Clone()

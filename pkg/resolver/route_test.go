@@ -187,7 +187,9 @@ func TestRouteStatsReadinessHistory(t *testing.T) {
 		// 0.15 × ((0+1)/(20+2) − 0.5)
 		{"failures", "what's the weather in Paris", RouteOptions{Stats: map[string]Stats{"weather": {Failure: 20}}}, "weather=0.8368"},
 		{"successes", "what's the weather in Paris", RouteOptions{Stats: map[string]Stats{"weather": {Success: 8}}}, "weather=0.965"},
-		{"not ready", "what's the weather in Paris", RouteOptions{Ready: func(id string) bool { return id != "weather" }}, "weather=0.805"},
+		// Unavailable: readiness 0 and the whole score halved (seed 004).
+		{"not ready", "what's the weather in Paris", RouteOptions{Readiness: func(id string) float64 { return map[bool]float64{true: 0, false: 1}[id == "weather"] }}, "weather=0.4025"},
+		{"half ready", "what's the weather in Paris", RouteOptions{Readiness: func(id string) float64 { return 0.5 }}, "weather=0.4275"},
 		{"follow-up alone", "and tomorrow?", RouteOptions{}, ""},
 		{"follow-up with history", "and tomorrow?", RouteOptions{History: []string{"what's the weather in Paris"}}, "weather=0.845"},
 		// History terms count alike, whichever message they come from:

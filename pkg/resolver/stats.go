@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillfs/skillfs/pkg/registry"
+	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
@@ -103,8 +105,8 @@ func (s *Session) shown() ([]Skill, error) {
 // ones, with the success rates of vfs.StoreStats. opts.Stats, opts.Ready
 // and opts.Exclude are the session's: only visible, enabled skills are
 // routed to (those that changed underneath the session are excluded), and
-// a skill is ready when the host has its tool and MCP dependencies, as
-// far as the host listed them.
+// a skill's readiness is the share of its tool and MCP dependencies and
+// prerequisites that the host has (see hostHas).
 func (s *Session) Route(ctx context.Context, query string, opts RouteOptions) (Result, error) {
 	sn, err := s.current()
 	if err != nil {
@@ -115,9 +117,13 @@ func (s *Session) Route(ctx context.Context, query string, opts RouteOptions) (R
 		return Result{}, err
 	}
 	opts.Stats = stats
-	opts.Ready = func(id string) bool {
+	tools, mcp := s.hostHas()
+	opts.Readiness = func(id string) float64 {
 		m := sn.metas[id]
-		return m != nil && subset(m.Dependencies.Tools, s.available) && subset(m.Dependencies.MCP, s.mcp)
+		if m == nil {
+			return 0
+		}
+		return readiness(m, tools, mcp)
 	}
 	opts.Exclude = s.isChanged
 	if len(opts.QueryVector) > 0 && opts.Vectors == nil {
@@ -131,18 +137,49 @@ func (s *Session) Route(ctx context.Context, query string, opts RouteOptions) (R
 	return sn.routing().Route(query, opts)
 }
 
-// subset reports whether every name of want is in have; nil have means
-// the host did not say, which does not count against a skill.
-func subset(want, have []string) bool {
-	if have == nil {
-		return true
+// hostHas returns the tools and MCP servers the host has: those it gave
+// the session, or else those it registered with the registry; nil when it
+// said neither, which counts against no skill.
+func (s *Session) hostHas() (tools, mcp []string) {
+	regTools, regMCP := s.r.reg.Registered()
+	return cmpNil(s.available, regTools), cmpNil(s.mcp, regMCP)
+}
+
+func cmpNil(a, b []string) []string {
+	if a != nil {
+		return a
 	}
-	for _, w := range want {
-		if !slices.Contains(have, w) {
-			return false
+	return b
+}
+
+// readiness is the share of what m needs — its tool and MCP dependencies
+// and prerequisites — that the host has (tools and mcp, nil when it did
+// not say): 1 when it has all of it, or nothing is needed.
+func readiness(m *registry.Meta, tools, mcp []string) float64 {
+	needed, met := 0, 0
+	count := func(want string, have []string) {
+		needed++
+		if have == nil || slices.Contains(have, want) {
+			met++
 		}
 	}
-	return true
+	for _, t := range m.Dependencies.Tools {
+		count(t, tools)
+	}
+	for _, t := range m.Dependencies.MCP {
+		count(t, mcp)
+	}
+	for _, p := range m.Prerequisites {
+		if p.Kind == skill.PrereqMCP {
+			count(p.Name, mcp)
+		} else {
+			count(p.Name, tools)
+		}
+	}
+	if needed == 0 {
+		return 1
+	}
+	return float64(met) / float64(needed)
 }
 
 // RecordOutcome counts a run of the visible skill id as a success or a

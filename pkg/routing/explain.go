@@ -31,8 +31,8 @@ func explain(c Candidate, st Stats) []string {
 	if runs := st.Success + st.Failure; runs > 0 {
 		why = append(why, fmt.Sprintf("It succeeded %d of the %d times it was used.", st.Success, runs))
 	}
-	if b.Readiness == 0 {
-		why = append(why, "A tool or MCP server it needs is not available now.")
+	if b.Readiness < 1 {
+		why = append(why, fmt.Sprintf("Only %d%% of the tools and MCP servers it needs are available now, so its score is halved.", int(b.Readiness*100)))
 	}
 	switch b.Cost {
 	case 1:

@@ -56,6 +56,9 @@ const (
 	// whose anti-triggers occurs: enough to keep any unforced skill below
 	// the default threshold.
 	antiTriggerPenalty = 0.5
+	// unavailablePenalty multiplies the score of a skill the host lacks
+	// something for (seed 004: a skill not available scores half).
+	unavailablePenalty = 0.5
 	// conflictMargin is how close another candidate must come for a
 	// candidate to be in conflict with it.
 	conflictMargin = 0.05
@@ -114,9 +117,11 @@ type Options struct {
 	Context string
 	// Stats are the skills' past runs, by ID.
 	Stats map[string]Stats
-	// Ready reports whether a skill can run now; nil means every skill
-	// can.
-	Ready func(id string) bool
+	// Readiness returns the share, 0 to 1, of what a skill needs (tools,
+	// MCP servers, prerequisites) that the host has now; nil means every
+	// skill has all it needs. Below 1 the skill is unavailable and its
+	// score is halved (seed 004).
+	Readiness func(id string) float64
 	// Exclude leaves skills out of recall altogether, forced or not.
 	Exclude func(id string) bool
 	// Threshold replaces DefaultThreshold, Margin DefaultMargin and TopK
@@ -211,7 +216,9 @@ type Breakdown struct {
 	Trigger float64 `json:"trigger"`
 	// SuccessRate is (successes+1)/(runs+2): 0.5 for a skill never run.
 	SuccessRate float64 `json:"successRate"`
-	// Readiness is 1 when the skill can run now, 0 when not.
+	// Readiness is the share of what the skill needs that the host has:
+	// 1 when it has all of it (or nothing is needed). Below 1 the skill is
+	// unavailable and its whole score is halved.
 	Readiness float64 `json:"readiness"`
 	// Cost is 1 for cost hint low, 0.5 for medium (or none), 0 for high.
 	Cost float64 `json:"cost"`
@@ -309,7 +316,8 @@ func routingText(s Skill) string {
 //
 // Score: the weighted sum of the Breakdown's components (intent 0.40,
 // trigger 0.20, success rate 0.15, readiness 0.10, cost 0.10, conflict
-// 0.05) plus the anti-trigger penalty, clamped to 0..1.
+// 0.05) plus the anti-trigger penalty, halved when the skill is
+// unavailable (readiness below 1), clamped to 0..1.
 //
 // Plan: a forced candidate is the primary alone. Otherwise the best
 // candidate is, when it reaches the threshold and leads the next one by
@@ -460,15 +468,17 @@ func (r *router) score() {
 		st := r.opts.Stats[c.ID]
 		b.SuccessRate = float64(st.Success+1) / float64(st.Success+st.Failure+2)
 		b.Readiness = 1
-		if r.opts.Ready != nil && !r.opts.Ready(c.ID) {
-			b.Readiness = 0
+		if r.opts.Readiness != nil {
+			if v := r.opts.Readiness(c.ID); v >= 0 && v < 1 { // NaN counts as ready
+				b.Readiness = round4(v)
+			}
 		}
 		b.Cost = costScore(c.skill.CostHint)
 		if c.anti {
 			b.AntiTrigger = -antiTriggerPenalty
 		}
-		base[i] = weightIntent*b.Intent + weightTrigger*b.Trigger + weightSuccess*b.SuccessRate +
-			weightReadiness*b.Readiness + weightCost*b.Cost + b.AntiTrigger
+		base[i] = (weightIntent*b.Intent + weightTrigger*b.Trigger + weightSuccess*b.SuccessRate +
+			weightReadiness*b.Readiness + weightCost*b.Cost + b.AntiTrigger) * availability(*b)
 	}
 	for i := range r.recalled {
 		c := &r.recalled[i]
@@ -479,7 +489,10 @@ func (r *router) score() {
 				c.Breakdown.Conflict = 0
 			}
 		}
-		c.Score = round4(min(1, max(0, base[i]+weightConflict*c.Breakdown.Conflict)))
+		// Conflict is judged on the halved scores: an unavailable skill
+		// does not stand in the way of an available one.
+		score := base[i] + weightConflict*c.Breakdown.Conflict*availability(c.Breakdown)
+		c.Score = round4(min(1, max(0, score)))
 		if c.Forced {
 			c.Score = 1
 		}
@@ -509,6 +522,15 @@ func (r *router) score() {
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
+}
+
+// availability is what a score is multiplied by: unavailablePenalty for
+// a skill the host lacks something for, 1 otherwise.
+func availability(b Breakdown) float64 {
+	if b.Readiness < 1 {
+		return unavailablePenalty
+	}
+	return 1
 }
 
 func triggerScore(source string) float64 {
