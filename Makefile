@@ -141,8 +141,10 @@ BENCHTIME ?= 5x
 bench: build $(WASMEXEC) $(CHROMIUM) $(NODE_DEPS)
 	$(GO) run ./internal/benchpack/cmd/benchpack -o $(BIN)/bench
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchtime=$(BENCHTIME) -exec=$(WASMEXEC) ./pkg/registry ./pkg/resolver ./pkg/routing ./pkg/zipguard ./pkg/skill 2>&1 | grep -v "$(NOISE)"
-	@echo "Routing evaluation (real skills from $${SKILLFS_REAL_REPOS:-/work/data}; testdata/eval.tsv):"
+	@echo "Routing evaluation (real skills from $${SKILLFS_REAL_REPOS:-/work/data}; tuned on testdata/eval.tsv, testdata/blind.tsv held out):"
 	$(GO) test -count=1 -run '^(TestEvaluation|TestGeneratedEvaluation)$$' -v ./pkg/routing | grep -E 'router|BM25|skills,|SKIP'
+	@echo "Catalog at the default budget with the real skills, for three requests (route and index timings: BenchmarkRoute1000, BenchmarkIndex1000 above):"
+	$(GO) test -count=1 -run '^TestCatalogRealSkills$$' -v ./pkg/resolver | grep -E 'characters|SKIP|FAIL'
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(BIN)/bench/hello.wasm ./internal/benchpack/hello
 	$(NODE) web/bench/run.mjs $(BIN)/bench/pack.zip --runs 3 --timeout 600 --coldstart $(BIN)/bench/small1000.zip --hello $(BIN)/bench/hello.wasm \
 	  --list $(BIN)/bench/small1000.zip --list $(BIN)/bench/small10000.zip --large $(BIN)/bench/large.zip --files $(BIN)/bench/files9000.zip

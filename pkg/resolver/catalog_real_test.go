@@ -37,7 +37,11 @@ func TestCatalogRealSkills(t *testing.T) {
 		if n := utf8.RuneCountInString(got); n > DefaultCatalogBudget {
 			t.Fatalf("%q: %d characters", c.query, n)
 		}
+		visible := 0
 		for _, s := range skills {
+			if !s.DisableModelInvocation {
+				visible++
+			}
 			if !s.DisableModelInvocation && !strings.Contains(got, s.Name) {
 				t.Errorf("%q: the catalog does not name %s", c.query, s.Name)
 			}
@@ -45,6 +49,6 @@ func TestCatalogRealSkills(t *testing.T) {
 		if !strings.Contains(got, "<name>\n"+c.want+"\n</name>\n<description>\n") {
 			t.Errorf("%q: no full description for %s (candidates %v):\n%.600s", c.query, c.want, relevant, got)
 		}
-		t.Logf("%q: %d characters, %s", c.query, utf8.RuneCountInString(got), got[:strings.Index(got, "\n")])
+		t.Logf("%q: %d characters, names all %d skills the model may invoke (of %d), full description for %s; %s", c.query, utf8.RuneCountInString(got), visible, len(skills), c.want, got[:strings.Index(got, "\n")])
 	}
 }
