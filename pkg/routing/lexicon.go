@@ -3,6 +3,8 @@ package routing
 import (
 	"math"
 	"slices"
+	"strings"
+	"unicode/utf8"
 )
 
 // BM25's term-frequency saturation.
@@ -65,7 +67,10 @@ type posting struct {
 // lexicon is a BM25F index over each skill's fields.
 type lexicon struct {
 	postings map[string][]posting
-	docs     int
+	// vocab is every term of postings but CJK ones, sorted, to find the
+	// terms a word of the message is a prefix of.
+	vocab []string
+	docs  int
 	// nameTerms are each skill's distinct name terms: a message that
 	// holds all of them names the skill's subject outright.
 	nameTerms [][]string
@@ -130,7 +135,48 @@ func newLexicon(skills []Skill) lexicon {
 			lx.postings[t] = append(lx.postings[t], posting{doc: i, tf: tf[t]})
 		}
 	}
+	for t := range lx.postings {
+		if r, _ := utf8.DecodeRuneInString(t); !isCJK(r) {
+			lx.vocab = append(lx.vocab, t)
+		}
+	}
+	slices.Sort(lx.vocab)
 	return lx
+}
+
+const (
+	// minVariantPrefix is the shortest stem that counts as the root of a
+	// longer one: Snowball leaves derived words apart ("classifier" is
+	// "classifi", "classification" "classif"; "failure" is "failur").
+	// Four letters did best on the tuning set (eval_test.go); a variant
+	// counting less than the word keeps chance roots from deciding.
+	minVariantPrefix = 4
+	// variantWeight is how much a variant counts against the word itself.
+	variantWeight = 0.6
+	// maxVariants caps the variants read of one word of the message.
+	maxVariants = 16
+)
+
+// variants returns the indexed terms that extend the stem t or that t
+// extends, by at least minVariantPrefix letters of root, t itself left
+// out.
+func (lx *lexicon) variants(t string) []string {
+	if len(t) < minVariantPrefix {
+		return nil
+	}
+	var out []string
+	for n := minVariantPrefix; n < len(t); n++ {
+		if _, ok := lx.postings[t[:n]]; ok {
+			out = append(out, t[:n])
+		}
+	}
+	i, _ := slices.BinarySearch(lx.vocab, t)
+	for ; i < len(lx.vocab) && len(out) < maxVariants && strings.HasPrefix(lx.vocab[i], t); i++ {
+		if lx.vocab[i] != t {
+			out = append(out, lx.vocab[i])
+		}
+	}
+	return out
 }
 
 // idf is BM25's inverse document frequency of a term n documents have.
@@ -149,6 +195,9 @@ type weightedTerm struct {
 // IDF-weighted share of the message's terms it has, each counted by its
 // saturated frequency tf/(k1+tf), which a word of the name brings to 0.7
 // and one passing mention in an average description to 0.45.
+//
+// A word of the message also matches, at variantWeight, the indexed
+// words of its root (see variants), each document by its best match.
 //
 // Terms of the context (recent history, where the conversation happens)
 // count historyWeight and only when some skill has them: context adds to
@@ -174,19 +223,32 @@ func (lx *lexicon) relevance(q string, context []string) map[int]float64 {
 		}
 	}
 	scores := map[int]float64{}
+	best := map[int]float64{}
 	total := 0.0
 	for _, t := range ts {
-		ps := lx.postings[t.text]
-		if len(ps) == 0 { // only the message's own terms can be unknown
+		// The documents that have the term, or failing that a variant
+		// of it (a longer or shorter stem of one root), each by the best.
+		clear(best)
+		for _, p := range lx.postings[t.text] {
+			best[p.doc] = p.tf / (bm25K1 + p.tf)
+		}
+		if !t.cjk {
+			for _, v := range lx.variants(t.text) {
+				for _, p := range lx.postings[v] {
+					best[p.doc] = max(best[p.doc], variantWeight*p.tf/(bm25K1+p.tf))
+				}
+			}
+		}
+		if len(best) == 0 { // only the message's own terms can be unknown
 			if !t.cjk {
 				total += unknownWordWeight * lx.idf(0)
 			}
 			continue
 		}
-		w := t.weight * lx.idf(len(ps))
+		w := t.weight * lx.idf(len(best))
 		total += w
-		for _, p := range ps {
-			scores[p.doc] += w * p.tf / (bm25K1 + p.tf)
+		for d, v := range best {
+			scores[d] += w * v
 		}
 	}
 	for d := range scores {

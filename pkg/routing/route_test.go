@@ -117,3 +117,27 @@ func TestRouteSemantic(t *testing.T) {
 		t.Errorf("a huge embedding: %v", err)
 	}
 }
+
+// Words of one root that Snowball leaves apart still meet: "classifier"
+// (stem "classifi") and "classification" ("classif"), "fails" ("fail")
+// and "failure" ("failur"); the word itself counts more than a variant.
+func TestRouteWordVariants(t *testing.T) {
+	ix := NewIndex([]Skill{
+		{ID: "ml", Name: "ml", Description: "Supervised learning: classification and regression."},
+		{ID: "debug", Name: "debug", Description: "Use on any test failure."},
+		{ID: "classify", Name: "classify", Description: "Trains a classifier."},
+	})
+	for _, c := range []struct{ query, want string }{
+		{"my tests fail at random", "debug"},
+		{"supervised classifier for spam", "ml"},
+		{"train a classifier", "classify"},
+	} {
+		r, err := ix.Route(c.query, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Candidates) == 0 || r.Candidates[0].ID != c.want {
+			t.Errorf("%q: candidates %+v, want %s first", c.query, r.Candidates, c.want)
+		}
+	}
+}
