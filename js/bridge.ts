@@ -113,6 +113,9 @@ export interface SkillMeta extends HostFields {
   triggers: string[];
   antiTriggers: string[];
   whenToUse: string;
+  /** The titles of SKILL.md's sections, which routing reads (absent when
+   * there are none). */
+  headings?: string[];
   argumentHint: string;
   arguments: string[];
   costHint: string;

@@ -65,7 +65,7 @@ func testImportSingle(t *testing.T, bc backendCase) {
 		AllowedTools: []string{"Read", "Bash(python:*)"}, UserInvocable: false, DisableModelInvocation: true,
 		Dependencies: Dependencies{Tools: []string{"Read"}, MCP: []string{"pdf-server"}, Skills: []string{}},
 		Triggers:     []string{"pdf form", "fill pdf"}, AntiTriggers: []string{"word document"},
-		WhenToUse: "When a PDF is involved.", ArgumentHint: "[file]", Arguments: []string{"file", "pages"},
+		WhenToUse: "When a PDF is involved.", Headings: []string{"pdf"}, ArgumentHint: "[file]", Arguments: []string{"file", "pages"},
 		CostHint: "high", ParallelSafe: true, Always: true,
 	}
 	if len(m.Instance) != 16 {
@@ -116,7 +116,7 @@ func testImportSingle(t *testing.T, bc backendCase) {
 		t.Fatal(err)
 	}
 	wantKeys := strings.Fields(`allowedTools always antiTriggers argumentHint arguments baseDir costHint createdAt
-		dependencies description diagnostics digest disableModelInvocation enabled fileCount id instance location name origin
+		dependencies description diagnostics digest disableModelInvocation enabled fileCount headings id instance location name origin
 		parallelSafe size source triggers updatedAt userInvocable version whenToUse`)
 	if got := sortedKeys(keys); !slices.Equal(got, wantKeys) {
 		t.Errorf("JSON keys = %v\nwant %v", got, wantKeys)

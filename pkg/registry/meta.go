@@ -72,11 +72,14 @@ type Meta struct {
 	Triggers      []string             `json:"triggers"`
 	AntiTriggers  []string             `json:"antiTriggers"`
 	WhenToUse     string               `json:"whenToUse"`
-	ArgumentHint  string               `json:"argumentHint"`
-	Arguments     []string             `json:"arguments"`
-	CostHint      string               `json:"costHint"`
-	ParallelSafe  bool                 `json:"parallelSafe"`
-	Always        bool                 `json:"always"`
+	// Headings are the titles of SKILL.md's sections (skill.Headings),
+	// which routing reads beside the description.
+	Headings     []string `json:"headings,omitempty"`
+	ArgumentHint string   `json:"argumentHint"`
+	Arguments    []string `json:"arguments"`
+	CostHint     string   `json:"costHint"`
+	ParallelSafe bool     `json:"parallelSafe"`
+	Always       bool     `json:"always"`
 	HostFields
 	// Diagnostics are the warnings about this version: the lenient
 	// parser's, and the registry's own from its import ("renamed",
@@ -177,6 +180,7 @@ func (m *Meta) describe(id string, s *skill.Skill, diags []skill.Diagnostic, fil
 	m.AntiTriggers = names(s.AntiTriggers)
 	m.Prerequisites = skill.PrerequisitesOf(s.Prerequisites)
 	m.WhenToUse = s.WhenToUse
+	m.Headings = skill.Headings(s.Body)
 	m.ArgumentHint = s.ArgumentHint
 	m.Arguments = names(s.Arguments)
 	m.CostHint = s.CostHint
@@ -199,6 +203,7 @@ func (m Meta) clone() Meta {
 	m.AntiTriggers = slices.Clone(m.AntiTriggers)
 	m.Prerequisites = slices.Clone(m.Prerequisites)
 	m.Arguments = slices.Clone(m.Arguments)
+	m.Headings = slices.Clone(m.Headings)
 	m.Diagnostics = slices.Clone(m.Diagnostics)
 	m.HostFields = m.HostFields.Clone()
 	if m.Origin != nil {

@@ -47,7 +47,7 @@ func (ix *Index) invocable(name string, opts RouteOptions) (int, bool) {
 // routingSkill is what routing knows of s.
 func routingSkill(s Skill) routing.Skill {
 	return routing.Skill{
-		ID: s.ID, Name: s.Name, Description: s.Description, WhenToUse: s.WhenToUse,
+		ID: s.ID, Name: s.Name, Description: s.Description, WhenToUse: s.WhenToUse, Headings: s.Headings,
 		Triggers: s.Triggers, AntiTriggers: s.AntiTriggers, CostHint: s.CostHint, ParallelSafe: s.ParallelSafe,
 		DisableModelInvocation: s.DisableModelInvocation,
 	}

@@ -20,6 +20,8 @@ type Skill struct {
 	Name        string
 	Description string
 	WhenToUse   string
+	// Headings are the titles of SKILL.md's sections, for routing.
+	Headings []string
 
 	// DisableModelInvocation leaves the skill out of the catalog and out
 	// of automatic routing; the user can still invoke it by name.

@@ -129,7 +129,7 @@ func (sn *snapshot) miss(id, code, field, format string, args ...any) {
 // skillOf maps a registry record onto what the pure functions need.
 func skillOf(m *registry.Meta) Skill {
 	return Skill{
-		ID: m.ID, Name: m.Name, Description: m.Description, WhenToUse: m.WhenToUse,
+		ID: m.ID, Name: m.Name, Description: m.Description, WhenToUse: m.WhenToUse, Headings: m.Headings,
 		DisableModelInvocation: m.DisableModelInvocation, UserInvocable: m.UserInvocable,
 		AllowedTools: m.AllowedTools, ToolDeps: m.Dependencies.Tools, MCPDeps: m.Dependencies.MCP,
 		Triggers: m.Triggers, AntiTriggers: m.AntiTriggers, CostHint: m.CostHint, ParallelSafe: m.ParallelSafe,

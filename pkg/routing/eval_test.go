@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillfs/skillfs/internal/realskills"
+	"github.com/skillfs/skillfs/pkg/skill"
 )
 
 // evalCase is a request of an evaluation set and the names of the skills
@@ -232,7 +233,7 @@ func realIndexSkills(t testing.TB) []Skill {
 	for i, s := range real {
 		skills[i] = Skill{ID: s.ID, Name: s.Name, Description: s.Description, WhenToUse: s.WhenToUse,
 			Triggers: s.Triggers, AntiTriggers: s.AntiTriggers, CostHint: s.CostHint, ParallelSafe: s.ParallelSafe,
-			DisableModelInvocation: s.DisableModelInvocation}
+			DisableModelInvocation: s.DisableModelInvocation, Headings: skill.Headings(s.Body)}
 	}
 	return skills
 }

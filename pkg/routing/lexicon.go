@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skillfs/skillfs/pkg/skill"
 )
 
 // BM25's term-frequency saturation.
@@ -28,6 +30,10 @@ var fields = []field{
 	{weight: 2, b: 0.2, text: func(s Skill) []string { return s.Triggers[:min(len(s.Triggers), MaxPhrases)] }},
 	{weight: 1.5, b: 0.75, text: func(s Skill) []string { return []string{s.WhenToUse} }},
 	{weight: 1, b: 0.75, text: func(s Skill) []string { return []string{s.Description} }},
+	// The titles of its sections: words the description may not use
+	// ("Excel", "Root cause"), diluted by their number as a description
+	// is by its length.
+	{weight: 1, b: 0.75, text: func(s Skill) []string { return s.Headings[:min(len(s.Headings), skill.MaxHeadings)] }},
 	// The description's first sentence again: it says what the skill
 	// is, where the rest lists what it also touches.
 	{weight: 1, b: 0.5, text: func(s Skill) []string { return []string{leadSentence(s.Description)} }},

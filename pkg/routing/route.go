@@ -86,6 +86,9 @@ type Skill struct {
 	Name        string
 	Description string
 	WhenToUse   string
+	// Headings are the titles of SKILL.md's sections, which name what
+	// the skill does in words its description may not use.
+	Headings []string
 	// Triggers and AntiTriggers are phrases that make routing pick or
 	// avoid the skill.
 	Triggers     []string
@@ -296,7 +299,7 @@ func NewIndex(skills []Skill) *Index {
 // routingText is what routing reads of a skill but its name and ID.
 func routingText(s Skill) string {
 	var b strings.Builder
-	for _, t := range [][]string{{s.Description, s.WhenToUse}, s.Triggers, s.AntiTriggers} {
+	for _, t := range [][]string{{s.Description, s.WhenToUse}, s.Triggers, s.AntiTriggers, s.Headings} {
 		for _, x := range t {
 			b.WriteString(x)
 			b.WriteByte(0)

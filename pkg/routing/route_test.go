@@ -141,3 +141,19 @@ func TestRouteWordVariants(t *testing.T) {
 		}
 	}
 }
+
+// A skill's section titles count as a field of their own: words its
+// description does not use still find it.
+func TestRouteHeadings(t *testing.T) {
+	ix := NewIndex([]Skill{
+		{ID: "sheets", Name: "sheets", Description: "Tabular files.", Headings: []string{"Excel workbooks", "Pivot tables"}},
+		{ID: "notes", Name: "notes", Description: "Tabular notes and workbooks of a lab."},
+	})
+	r, err := ix.Route("make an excel pivot", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Candidates) == 0 || r.Candidates[0].ID != "sheets" {
+		t.Errorf("candidates %+v, want sheets first", r.Candidates)
+	}
+}

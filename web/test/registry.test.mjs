@@ -72,7 +72,14 @@ function expectedMeta(id, files, description, source) {
     allowedTools: [], userInvocable: true, disableModelInvocation: false,
     dependencies: { tools: [], mcp: [], skills: [] }, triggers: [], antiTriggers: [], whenToUse: '',
     argumentHint: '', arguments: [], costHint: 'medium', parallelSafe: false, always: false, diagnostics: [],
+    ...headingsOf(files['SKILL.md']),
   };
+}
+
+/** The headings key of a record: its SKILL.md's section titles, absent when none. */
+function headingsOf(md) {
+  const headings = [...md.split('\n---\n').slice(1).join('\n---\n').matchAll(/^#{1,6} +(.+)$/gm)].map((m) => m[1].trim());
+  return headings.length ? { headings } : {};
 }
 
 /** A record without what differs from one install to the next. */
