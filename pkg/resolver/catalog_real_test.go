@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillfs/skillfs/internal/realskills"
+	"github.com/skillfs/skillfs/pkg/skill"
 )
 
 // TestCatalogRealSkills: with the 263 skills of the six real downloads,
@@ -16,7 +17,7 @@ func TestCatalogRealSkills(t *testing.T) {
 	real := realskills.Require(t)
 	skills := make([]Skill, len(real))
 	for i, s := range real {
-		skills[i] = Skill{ID: s.ID, Name: s.ID, Description: s.Description, WhenToUse: s.WhenToUse, Triggers: s.Triggers,
+		skills[i] = Skill{ID: s.ID, Name: s.ID, Description: s.Description, WhenToUse: s.WhenToUse, Headings: skill.Headings(s.Body), Triggers: s.Triggers,
 			DisableModelInvocation: s.DisableModelInvocation, UserInvocable: true}
 	}
 	ix := NewIndex(skills)
