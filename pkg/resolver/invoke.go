@@ -3,6 +3,7 @@ package resolver
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -58,19 +59,22 @@ func isNameRune(r rune) bool {
 }
 
 // mentionPatterns find names that force a skill anywhere in a message,
-// most explicit first.
-var mentionPatterns = []*regexp.Regexp{
-	// "$name" after white space or an opening bracket, not "US$5".
-	regexp.MustCompile(`(?:^|[\s(（])\$(\p{L}[\p{L}\p{N}_-]*)`),
-	regexp.MustCompile(`(?i)\b(?:use|using|invoke)\s+(?:the\s+)?(\p{L}[\p{L}\p{N}_-]*)\s+skill\b`),
-	regexp.MustCompile(`(?i)(?:使用|调用|用)\s*(\p{L}[\p{L}\p{N}_-]*?)\s*(?:skill|技能)`),
-}
+// most explicit first. Compiled on first use, not at init: the Unicode
+// classes make them the costliest part of the module's start.
+var mentionPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		// "$name" after white space or an opening bracket, not "US$5".
+		regexp.MustCompile(`(?:^|[\s(（])\$(\p{L}[\p{L}\p{N}_-]*)`),
+		regexp.MustCompile(`(?i)\b(?:use|using|invoke)\s+(?:the\s+)?(\p{L}[\p{L}\p{N}_-]*)\s+skill\b`),
+		regexp.MustCompile(`(?i)(?:使用|调用|用)\s*(\p{L}[\p{L}\p{N}_-]*?)\s*(?:skill|技能)`),
+	}
+})
 
 // mentions returns the names text asks for anywhere in it: "$name", then
 // "use the name skill" and "使用 name 技能" forms.
 func mentions(text string) []string {
 	var names []string
-	for _, re := range mentionPatterns {
+	for _, re := range mentionPatterns() {
 		for _, m := range re.FindAllStringSubmatch(text, -1) {
 			if !strings.EqualFold(m[1], "the") { // "use the skill" names none
 				names = append(names, m[1])
