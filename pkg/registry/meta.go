@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -241,7 +242,7 @@ func digestParts(files []vfs.File) []external.Bytes {
 			regular = append(regular, f)
 		}
 	}
-	slices.SortFunc(regular, func(a, b vfs.File) int { return strings.Compare(a.Path, b.Path) })
+	sort.Slice(regular, func(i, j int) bool { return regular[i].Path < regular[j].Path })
 	// One header (path, NUL, length) and the contents per file.
 	parts := make([]external.Bytes, 0, 2*len(regular))
 	for _, f := range regular {

@@ -1,11 +1,11 @@
 package resolver
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -265,7 +265,7 @@ func (r *Resolver) Audit(ctx context.Context, limit int) ([]AuditEntry, error) {
 		}
 		out = append(out, e)
 	}
-	slices.SortFunc(out, func(x, y AuditEntry) int { return cmp.Compare(y.Seq, x.Seq) })
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq > out[j].Seq })
 	if limit <= 0 || limit > r.opts.AuditLimit {
 		limit = r.opts.AuditLimit
 	}

@@ -3,6 +3,7 @@ package resolver
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -154,18 +155,10 @@ func visibleEntries(skills []Skill, relevant []string) []entry {
 		entries[k] = e
 	}
 	// Stable: the rest keep their sorted order.
-	slices.SortStableFunc(entries, func(a, b entry) int {
-		ra, oka := rank[idOf(a)]
-		rb, okb := rank[idOf(b)]
-		switch {
-		case oka && okb:
-			return ra - rb
-		case oka:
-			return -1
-		case okb:
-			return 1
-		}
-		return 0
+	sort.SliceStable(entries, func(i, j int) bool {
+		ra, oka := rank[idOf(entries[i])]
+		rb, okb := rank[idOf(entries[j])]
+		return oka && (!okb || ra < rb)
 	})
 	return entries
 }
@@ -207,8 +200,9 @@ const maxRelevant = 32
 func fit(f catalogFormat, entries []entry, mode CatalogMode, budget int) string {
 	if mode != ModeNames {
 		sorted := slices.Clone(entries)
-		slices.SortStableFunc(sorted, func(a, b entry) int {
-			return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(idOf(a), idOf(b)))
+		sort.SliceStable(sorted, func(i, j int) bool {
+			a, b := sorted[i], sorted[j]
+			return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(idOf(a), idOf(b))) < 0
 		})
 		full := make([]skill.Entry, len(sorted))
 		for i, e := range sorted {

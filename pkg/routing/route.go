@@ -3,6 +3,7 @@ package routing
 import (
 	"math"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -503,27 +504,19 @@ func (r *router) score() {
 		c.Breakdown.SuccessRate = round4(c.Breakdown.SuccessRate)
 		c.Why = explain(c.Candidate, r.opts.Stats[c.ID])
 	}
-	slices.SortStableFunc(r.recalled, func(a, b recalled) int {
+	sort.SliceStable(r.recalled, func(i, j int) bool {
+		a, b := &r.recalled[i], &r.recalled[j]
 		switch {
 		case a.Score != b.Score:
-			if a.Score > b.Score {
-				return -1
-			}
-			return 1
+			return a.Score > b.Score
 		case a.Forced != b.Forced:
-			if a.Forced {
-				return -1
-			}
-			return 1
+			return a.Forced
 		case a.rel != b.rel: // equal scores, one more relevant: listed first, not chosen
-			if a.rel > b.rel {
-				return -1
-			}
-			return 1
+			return a.rel > b.rel
 		case a.Name != b.Name:
-			return strings.Compare(a.Name, b.Name)
+			return a.Name < b.Name
 		}
-		return strings.Compare(a.ID, b.ID)
+		return a.ID < b.ID
 	})
 }
 

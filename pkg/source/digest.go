@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -53,7 +54,7 @@ func Verify(data []byte, want, subject string) error {
 // new listing can be compared without downloading anything.
 func ManifestDigest(files []FileRef) string {
 	sorted := slices.Clone(files)
-	slices.SortFunc(sorted, func(a, b FileRef) int { return strings.Compare(a.Path, b.Path) })
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
 	h := sha256.New()
 	for _, f := range sorted {
 		fmt.Fprintf(h, "%s\x00%s\n", f.Path, strings.TrimPrefix(f.Digest, "sha256:"))

@@ -3,7 +3,7 @@ package source
 import (
 	"encoding/json"
 	"slices"
-	"strings"
+	"sort"
 )
 
 // Published is one artifact an author publishes next to an index.
@@ -27,7 +27,7 @@ func WriteIndex(items []Published) ([]byte, error) {
 		Digest      string `json:"digest"`
 	}
 	sorted := slices.Clone(items)
-	slices.SortFunc(sorted, func(a, b Published) int { return strings.Compare(a.Name, b.Name) })
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 	idx := struct {
 		Schema string  `json:"$schema"`
 		Skills []entry `json:"skills"`

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
+	"sort"
 	"sync"
 	"syscall/js"
 	"time"
@@ -423,5 +423,5 @@ func storesOf[T any](items []T, store func(T) string) []string {
 // sortRecords orders records by key bytes, so both backends agree
 // (IndexedDB orders by UTF-16 code units).
 func sortRecords(recs []Record) {
-	slices.SortFunc(recs, func(a, b Record) int { return strings.Compare(a.Key, b.Key) })
+	sort.Slice(recs, func(i, j int) bool { return recs[i].Key < recs[j].Key })
 }

@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"io/fs"
 	"path"
-	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -229,7 +229,7 @@ func DecodeSkill(slug string, read [][]Record) ([]File, error) {
 		files = append(files, f)
 	}
 	// Keys order "a//x" apart from "a/b//y"; paths sort as paths.
-	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil
 }
 

@@ -4,7 +4,7 @@ import (
 	"archive/zip"
 	"io"
 	"path"
-	"slices"
+	"sort"
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -56,7 +56,7 @@ func Write(w io.Writer, files []File, prefix string) error {
 		f.Path = p
 		sorted[i] = f
 	}
-	slices.SortFunc(sorted, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
 
 	zw := zip.NewWriter(w)
 	for _, f := range sorted {

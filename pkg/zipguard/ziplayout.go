@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"io"
 	"slices"
+	"sort"
 )
 
 // Zip structure. Field offsets are from the start of each record.
@@ -154,8 +155,9 @@ func checkLayout(r io.ReaderAt, size int64, files []*zip.File) error {
 
 	// The entries must tile the bytes before the central directory.
 	sorted := slices.Clone(spans)
-	slices.SortFunc(sorted, func(a, b span) int {
-		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end))
+	sort.Slice(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end)) < 0
 	})
 	for k := 1; k < len(sorted); k++ {
 		if a, b := sorted[k-1], sorted[k]; b.start < a.end {
