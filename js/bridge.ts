@@ -149,6 +149,34 @@ export interface ImportOptions {
   /** Where the archive came from: a file name or a URL. */
   source?: string;
   onProgress?: (p: ImportProgress) => void;
+  /** A person's choice after previewZip: only the skills named here (by
+   * their SKILL.md name) are installed, each kept beside an installed
+   * one of its name ("rename") or updating it ("replace"); the others are
+   * listed in skipped. */
+  choose?: Record<string, "rename" | "replace">;
+}
+
+/** One skill of an archive, as previewZip reads it. */
+export interface PreviewSkill {
+  name: string;
+  description: string;
+  version: string;
+  /** Its folder in the archive ("." at the root). */
+  dir: string;
+  size: number;
+  fileCount: number;
+  digest: string;
+  /** new; conflict (another skill of its name is installed: installed);
+   * installed (that skill, byte for byte). */
+  status: "new" | "conflict" | "installed";
+  installed: string;
+  diagnostics: Diagnostic[];
+}
+
+export interface ImportPreview {
+  skills: PreviewSkill[];
+  /** The entries an import leaves out. */
+  dropped: string[];
 }
 
 export interface ImportResult {
@@ -161,6 +189,8 @@ export interface ImportResult {
   /** Archive entries left out: those outside every skill folder (a
    * repository's README, its symbolic links), and operating-system clutter. */
   dropped: string[];
+  /** The skills ImportOptions.choose left out, by name. */
+  skipped?: string[];
   revision: number;
   /** Every skill's diagnostics, by id. */
   diagnostics: Record<string, Diagnostic[]>;
@@ -478,12 +508,18 @@ export class Registry {
   async importZip(bytes: Uint8Array | ArrayBuffer, opts: ImportOptions = {}): Promise<ImportResult> {
     const [res] = await this.t.call(
       "registry.importZip",
-      { onConflict: opts.onConflict ?? "rename", source: opts.source ?? "", copy: opts.copy ?? false },
+      { onConflict: opts.onConflict ?? "rename", source: opts.source ?? "", copy: opts.copy ?? false, ...(opts.choose ? { choose: opts.choose } : {}) },
       asBytes(bytes, "registry.importZip"),
       opts.onProgress as ((p: unknown) => void) | undefined,
     );
     const r = res as Omit<ImportResult, "diagnostics">;
     return { ...r, diagnostics: Object.fromEntries(r.skills.map((s) => [s.id, s.diagnostics])) };
+  }
+
+  /** What importZip would install from the archive, against the installed
+   * skills, with each skill's diagnostics; nothing is stored. */
+  previewZip(bytes: Uint8Array | ArrayBuffer): Promise<ImportPreview> {
+    return this.t.call("registry.previewZip", {}, asBytes(bytes, "registry.previewZip")).then(([v]) => v as ImportPreview);
   }
 
   /**

@@ -42,16 +42,20 @@ func value[T any](v T, err error) (result, error) { return result{value: v}, err
 // methods is the API, by the names js/bridge.ts calls.
 var methods = map[string]method{
 	"registry.importZip": outside(adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
-		OnConflict registry.ConflictPolicy `json:"onConflict"`
-		Source     string                  `json:"source"`
-		Copy       bool                    `json:"copy"`
+		OnConflict registry.ConflictPolicy            `json:"onConflict"`
+		Source     string                             `json:"source"`
+		Copy       bool                               `json:"copy"`
+		Choose     map[string]registry.ConflictPolicy `json:"choose"`
 	}, r request) (result, error) {
 		// The archive, and the files as they are inflated, stay in
 		// JavaScript until stored: the module's memory never shrinks.
 		return value(reg.Import(ctx, nil, registry.ImportOptions{
-			OnConflict: a.OnConflict, Source: a.Source, Copy: a.Copy, Progress: progressTo(r),
+			OnConflict: a.OnConflict, Source: a.Source, Copy: a.Copy, Choose: a.Choose, Progress: progressTo(r),
 			Outside: zipguard.Browser(r.held),
 		}))
+	})),
+	"registry.previewZip": outside(adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, r request) (result, error) {
+		return value(reg.Preview(ctx, nil, zipguard.Browser(r.held)))
 	})),
 	"registry.list": adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, _ request) (result, error) {
 		b, err := reg.ListJSON(ctx) // the records as stored: JSON.parse decodes them faster than Go

@@ -71,6 +71,13 @@ type ImportOptions struct {
 	// ImportResult.AlreadyInstalled; the other policies and Target treat
 	// it as any skill of that name.
 	Copy bool
+	// Choose, when not nil, is a person's choice after Preview: only the
+	// archive's skills named here (by the name in their SKILL.md) are
+	// installed, each under its own policy, ConflictRename or
+	// ConflictReplace, in place of OnConflict; the others are listed in
+	// ImportResult.Skipped. A name the archive does not hold fails the
+	// import with InvalidArgument.
+	Choose map[string]ConflictPolicy
 }
 
 // The phases of Progress.
@@ -102,6 +109,8 @@ type ImportResult struct {
 	// Dropped lists archive entries left out: those outside every skill
 	// folder, whatever their type, and operating-system clutter.
 	Dropped []string `json:"dropped"`
+	// Skipped lists the names of the archive's skills that ImportOptions.Choose left out.
+	Skipped []string `json:"skipped,omitempty"`
 	// Revision is the registry's revision after the import; 0 when the
 	// import changed nothing (every skill was AlreadyInstalled).
 	Revision int64 `json:"revision"`
@@ -145,20 +154,21 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "on-conflict", Subject: string(policy),
 			Msg: `the conflict policy must be "rename", "replace" or "fail"`}
 	}
-	arc, err := r.readArchive(data, opts.Outside)
+	arc, cands, err := r.readCandidates(data, opts.Outside)
 	if err != nil {
 		return nil, err
 	}
-	cands, err := parseArchive(arc)
-	if err != nil {
-		return nil, err
+	var skipped []string
+	if opts.Choose != nil {
+		if cands, skipped, err = chosen(cands, opts.Choose); err != nil {
+			return nil, err
+		}
 	}
-	versions := make([][]vfs.File, len(cands))
-	for i, c := range cands {
-		versions[i] = c.files
-	}
-	for i, d := range digests(versions) {
-		cands[i].digest = d
+	policyOf := func(c *candidate) ConflictPolicy {
+		if p, ok := opts.Choose[c.s.Name]; ok {
+			return p
+		}
+		return policy
 	}
 	if opts.Target != "" && len(cands) != 1 {
 		return nil, &skillerr.Error{Code: skillerr.InvalidArchive, Reason: "not-one-skill", Subject: opts.Target,
@@ -178,7 +188,10 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		}
 	}
 
-	res := &ImportResult{Skills: []Meta{}, Dropped: append([]string{}, arc.Dropped...), Replaced: []string{}, AlreadyInstalled: []string{}}
+	res := &ImportResult{Skills: []Meta{}, Dropped: append([]string{}, arc.Dropped...), Replaced: []string{}, AlreadyInstalled: []string{}, Skipped: skipped}
+	if len(cands) == 0 {
+		return res, nil // everything was left out: nothing changes
+	}
 	done, err := r.mutate(ctx, []vfs.Query{vfs.GetPrefix(vfs.StoreMeta, ""), retainedQuery()}, func(read [][]vfs.Record) (*change, error) {
 		// Only the records of replaced skills need decoding.
 		old := make(map[string]vfs.Record, len(read[0]))
@@ -186,15 +199,15 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 			old[rec.Key] = rec
 		}
 		cands := cands
-		if !opts.Copy && opts.Target == "" && policy == ConflictRename {
-			if cands, err = res.skipInstalled(cands, old); err != nil {
+		if !opts.Copy && opts.Target == "" {
+			if cands, err = res.skipInstalled(cands, old, func(c *candidate) bool { return policyOf(c) == ConflictRename }); err != nil {
 				return nil, err
 			}
 			if len(cands) == 0 {
 				return nil, nil // nothing to install: nothing changes
 			}
 		}
-		ids, err := assignIDs(cands, old, policy)
+		ids, err := assignIDs(cands, old, policyOf)
 		if opts.Target != "" {
 			if _, ok := old[opts.Target]; !ok {
 				return nil, notInstalled(opts.Target)
@@ -292,14 +305,35 @@ func (r *Registry) readArchive(data []byte, out zipguard.Outside) (*zipguard.Arc
 	return zipguard.ReadAny(data, r.opts.Limits)
 }
 
+// readCandidates reads the archive (see readArchive) and parses its
+// skills, with their digests: what Import and Preview start from.
+func (r *Registry) readCandidates(data []byte, out zipguard.Outside) (*zipguard.Archive, []*candidate, error) {
+	arc, err := r.readArchive(data, out)
+	if err != nil {
+		return nil, nil, err
+	}
+	cands, err := parseArchive(arc)
+	if err != nil {
+		return nil, nil, err
+	}
+	versions := make([][]vfs.File, len(cands))
+	for i, c := range cands {
+		versions[i] = c.files
+	}
+	for i, d := range digests(versions) {
+		cands[i].digest = d
+	}
+	return arc, cands, nil
+}
+
 // skipInstalled returns the candidates that are not byte for byte the
 // installed skill of their name, and lists those that are in
 // AlreadyInstalled. Only a skill whose id is its name can be identical:
 // a renamed copy has its name rewritten in its SKILL.md.
-func (res *ImportResult) skipInstalled(cands []*candidate, old map[string]vfs.Record) ([]*candidate, error) {
+func (res *ImportResult) skipInstalled(cands []*candidate, old map[string]vfs.Record, renamed func(*candidate) bool) ([]*candidate, error) {
 	var fresh []*candidate
 	for _, c := range cands {
-		if rec, ok := old[c.s.Name]; ok {
+		if rec, ok := old[c.s.Name]; ok && renamed(c) {
 			prev, err := decodeMeta(rec)
 			if err != nil {
 				return nil, err
@@ -388,7 +422,7 @@ func parseArchive(arc *zipguard.Archive) ([]*candidate, error) {
 // installed skills old. Ids are compared folded (zipguard.FoldKey), so
 // that no two installed skills differ only in case; parseArchive has
 // checked that the candidates' names are distinct folded.
-func assignIDs(cands []*candidate, old map[string]vfs.Record, policy ConflictPolicy) ([]string, error) {
+func assignIDs(cands []*candidate, old map[string]vfs.Record, policyOf func(*candidate) ConflictPolicy) ([]string, error) {
 	installed := make(map[string][]string, len(old)) // folded id → installed ids, sorted
 	for _, id := range slices.Sorted(maps.Keys(old)) {
 		k := idKey(id)
@@ -405,7 +439,7 @@ func assignIDs(cands []*candidate, old map[string]vfs.Record, policy ConflictPol
 	for i, c := range cands {
 		id := c.s.Name
 		if same := installed[idKey(id)]; len(same) > 0 {
-			switch policy {
+			switch policyOf(c) {
 			case ConflictFail:
 				msg := "a skill with this name is installed already"
 				if !slices.Contains(same, id) {

@@ -72,6 +72,8 @@ func TestSuite(t *testing.T) {
 		{"ImportUpdate", testImportUpdate},
 		{"ImportTarGz", testImportTarGz},
 		{"ImportOutside", testImportOutside},
+		{"ImportPreview", testImportPreview},
+		{"ImportChoose", testImportChoose},
 		{"Quota", testQuota},
 		{"Enable", testEnable},
 		{"Remove", testRemove},

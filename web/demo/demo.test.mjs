@@ -50,6 +50,12 @@ async function importFile(file) {
   const [chooser] = await Promise.all([h.page.waitForEvent('filechooser'), h.page.getByRole('button', { name: 'Import…' }).click()]);
   await chooser.setFiles(file);
 }
+/** The preview of the chosen archive, as a person reviews it. */
+async function preview() {
+  const group = h.page.getByRole('group', { name: /holds \d+ skills?$/ });
+  await group.waitFor();
+  return group;
+}
 /** The import's result, once there is one. */
 async function importResult() {
   const box = h.page.locator('.import-result > div');
@@ -166,13 +172,19 @@ test('importing from the keyboard: the same pack is recognised, copies when aske
   const drop = h.page.getByRole('button', { name: /^Drop a \.zip or \.skill file here, or press Enter/ });
   const [chooser] = await Promise.all([h.page.waitForEvent('filechooser'), drop.press('Enter')]);
   await chooser.setFiles(join(DEMO, 'sample-pack.zip'));
-  let r = await importResult();
-  assert.equal(r.text, `Already installed, unchanged: ${SAMPLE_IDS.join(', ')}.`);
-  await h.page.getByRole('combobox', { name: 'If a skill of that name exists' }).selectOption('copy');
-  await h.page.locator('.import-result > div').waitFor({ state: 'detached' }).catch(() => {});
+  // The preview recognises every skill as already installed: nothing to install unless asked.
+  let group = await preview();
+  assert.equal(await group.getByRole('heading').textContent(), 'sample-pack.zip holds 5 skills');
+  assert.equal(await group.getByText('already installed').count(), 5);
+  assert.equal(await group.getByRole('button', { name: 'Install 0 skills' }).isDisabled(), true);
+  await group.getByRole('button', { name: 'Cancel' }).click();
+  await group.waitFor({ state: 'detached' });
+  // Copies, asked for per skill.
   await importFile(join(DEMO, 'sample-pack.zip'));
-  await h.page.waitForFunction(() => document.querySelector('.import-result > div')?.textContent.startsWith('Installed'));
-  r = await importResult();
+  group = await preview();
+  for (const id of SAMPLE_IDS) await group.getByRole('combobox', { name: `What to do with ${id}` }).selectOption({ label: `Keep both (${id}-v2)` });
+  await group.getByRole('button', { name: 'Install 5 skills' }).click();
+  let r = await importResult();
   assert.ok(r.text.startsWith(`Installed 5 skills from sample-pack.zip: ${SAMPLE_IDS.map((i) => `${i}-v2`).join(', ')}.`), r.text);
   // A copy's name is not its folder's: each has that warning, and the result says so.
   assert.match(r.text, /5 skills have warnings: citation-style-v2 \(1\)/);
@@ -209,6 +221,10 @@ for (const width of [1280, 400]) {
     await h.page.setViewportSize({ width, height: 900 });
     if (!(await ids()).includes('lab-000')) {
       await importFile({ name: 'lab-skills.zip', mimeType: 'application/zip', buffer: Buffer.from(longPack(60)) });
+      const group = await preview();
+      // The preview holds up with long descriptions too, and passes axe.
+      assert.deepEqual(await axeViolations(), [], 'axe: the preview');
+      await group.getByRole('button', { name: 'Install 60 skills' }).click();
       await waitCount(65);
     }
     // 65 skills: the first 50 shown, the rest on request.

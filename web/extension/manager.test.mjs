@@ -71,8 +71,9 @@ const list = (page) => page.getByRole('list', { name: 'Installed skills' });
 const ids = (page) => list(page).locator(':scope > li').evaluateAll((lis) => lis.map((li) => li.dataset.id));
 
 /** Imports the file at path through "Import…" (or the drop target, from the
- * keyboard); resolves with the result's text and the progress values seen. */
-async function importFile(page, path, { keyboard = false } = {}) {
+ * keyboard), unticking the skills named in skip in the preview; resolves
+ * with the preview's rows, the result's text and the progress values seen. */
+async function importFile(page, path, { keyboard = false, skip = [] } = {}) {
   // Every value the progress bar takes (Preact sets the reflected value attribute).
   await page.evaluate(() => {
     globalThis.progressSeen = new Set();
@@ -91,9 +92,14 @@ async function importFile(page, path, { keyboard = false } = {}) {
     [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
   }
   await chooser.setFiles(path);
+  const group = page.getByRole('group', { name: /holds \d+ skills?$/ });
+  await group.waitFor({ timeout: IMPORT_MS });
+  const rows = await group.locator('.preview-skills > li').evaluateAll((lis) => lis.map((li) => li.dataset.name));
+  for (const name of skip) await group.getByRole('checkbox', { name }).uncheck();
+  await group.getByRole('button', { name: /^Install \d+ skills?$/ }).click();
   const box = page.locator('.import-result > div');
   await box.waitFor({ timeout: IMPORT_MS });
-  return { ok: (await box.getAttribute('class')) === 'ok', text: await box.textContent(), progress: await page.evaluate(() => [...globalThis.progressSeen]) };
+  return { rows, ok: (await box.getAttribute('class')) === 'ok', text: await box.textContent(), progress: await page.evaluate(() => [...globalThis.progressSeen]) };
 }
 
 /** Search, open, disable, export, delete with confirmation: one skill, by its controls' names. */
@@ -135,16 +141,19 @@ async function manage(page, id, query) {
 test('at 400 px: the generated download imported from "Import…", searched, opened, disabled, exported, deleted', { timeout: IMPORT_MS + 60_000 }, async () => {
   const page = await openPanel(400);
   await page.getByRole('button', { name: 'Install the sample pack' }).waitFor();
-  const r = await importFile(page, GENERATED);
+  // The preview lists the pack's seven skills; template is unticked, as a user who does not want it would.
+  const r = await importFile(page, GENERATED, { skip: ['template'] });
+  assert.equal(r.rows.length, 7, `preview: ${r.rows}`);
   assert.ok(r.ok, r.text);
-  assert.match(r.text, /^Installed 7 skills from generated\+skills\.zip: /);
+  assert.match(r.text, /^Installed 6 skills from generated\+skills\.zip: /);
+  assert.match(r.text, /Skipped, as you chose: template\./);
   // Links and files outside every skill folder are left out, and said so.
   assert.match(r.text, /Left out \d+ entries outside every skill folder or operating-system clutter: .*AGENTS\.md/);
-  await page.waitForFunction(() => document.getElementById('skills')?.dataset.count === '7');
+  await page.waitForFunction(() => document.getElementById('skills')?.dataset.count === '6');
   const { confirm } = await manage(page, 'crlf-notes', 'windows');
   assert.deepEqual(await axeViolations(page), [], 'axe: the delete confirmation');
   await confirm();
-  assert.equal((await ids(page)).length, 6);
+  assert.equal((await ids(page)).length, 5);
   assert.deepEqual(await axeViolations(page), [], 'axe: the manager');
   mkdirSync(join(REPO, 'docs'), { recursive: true });
   await page.screenshot({ path: join(REPO, 'docs/sidepanel-400.png') });

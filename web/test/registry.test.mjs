@@ -87,6 +87,33 @@ const withoutTimes = ({ createdAt, updatedAt, instance, ...rest }) => rest;
 
 // ---- 1. Every registry call. ----
 
+test('previewZip says what each skill of an archive is, stores nothing; importZip installs what was chosen', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'preview');
+  const rev = await revision(page);
+  const gamma = { 'SKILL.md': skillMD('gamma', 'Gamma does a third thing.') };
+  const beta2 = { ...BETA, 'references/notes.md': 'Other notes.\n' };
+  const bytes = zip({ ...under('pack/alpha/', ALPHA), ...under('pack/beta/', beta2), ...under('pack/gamma/', gamma), 'pack/.DS_Store': 'junk' });
+  const preview = (z) => ev(page, (z) => T.outcome(sk.registry.previewZip(T.fromB64(z))), b64(z));
+  const p = assertOk(await preview(bytes), 'previewZip');
+  assert.deepEqual(p.skills.map((s) => [s.name, s.status, s.installed, s.dir, s.fileCount]), [
+    ['alpha', 'installed', 'alpha', 'pack/alpha', 2],
+    ['beta', 'conflict', 'beta', 'pack/beta', 3],
+    ['gamma', 'new', '', 'pack/gamma', 1],
+  ]);
+  assert.equal(p.skills[2].description, 'Gamma does a third thing.');
+  assert.equal(p.skills[0].digest, digestOf(ALPHA));
+  assert.deepEqual(p.dropped, ['pack/.DS_Store']);
+  assert.equal(await revision(page), rev, 'a preview commits nothing');
+
+  // alpha unticked; beta kept beside the installed one; gamma installed.
+  const r = assertOk(await importZip(page, bytes, { choose: { beta: 'rename', gamma: 'rename' } }), 'importZip with choose');
+  assert.deepEqual(r.skills.map((s) => s.id), ['beta-v2', 'gamma']);
+  assert.deepEqual(r.skipped, ['alpha']);
+  assertRejected(await importZip(page, bytes, { choose: { delta: 'rename' } }), { code: 'InvalidArgument', reason: 'not-in-archive', subject: 'delta' });
+  const bad = await preview(new TextEncoder().encode('not a zip'));
+  assert.equal(bad.error?.code, 'InvalidArchive', JSON.stringify(bad));
+});
+
 test('importZip installs a pack in one commit, reports progress, and list/get/revision agree', { timeout: TEST_MS }, async (t) => {
   const page = await fresh(t, 'import', { pack: false });
   assert.equal(await revision(page), 0, 'an empty database is at revision 0');

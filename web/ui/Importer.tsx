@@ -1,19 +1,16 @@
 // Importing .zip and .skill archives: an "Import…" button, a drop target
-// that Enter or Space also opens, the import's real progress, and a result
-// that says what was installed, what was already there and what was left
-// out of the archive and why.
+// that Enter or Space also opens, then a preview of the archive's skills
+// with their diagnostics, each to install or not, with a choice per name
+// conflict (Update, Keep both as name-v2, Skip) and an identical skill
+// recognised as already installed; then the import's real progress, and
+// a result that says what was installed, skipped and left out, and why.
 
-import { useRef, useState } from 'preact/hooks';
-import type { ConflictPolicy, ImportResult, Skillfs } from '../../js/bridge.ts';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ImportPreview, ImportResult, PreviewSkill, Skillfs } from '../../js/bridge.ts';
 import { codeOf, failed, plural } from './say.ts';
 
-type Policy = 'rename' | 'replace' | 'copy';
-
-const POLICIES: [Policy, string][] = [
-  ['rename', 'Keep both (name-v2), unless identical'],
-  ['replace', 'Update the installed skill'],
-  ['copy', 'Keep both, even if identical'],
-];
+/** What to do with one skill of the archive. */
+type Choice = 'install' | 'update' | 'keep-both' | 'skip';
 
 /** At most this many names in one sentence of the result. */
 const NAMES = 8;
@@ -26,6 +23,7 @@ export function summary(file: string, r: ImportResult): string[] {
   if (fresh.length) out.push(`Installed ${plural(fresh.length, 'skill')} from ${file}: ${list(fresh)}.`);
   if (r.replaced.length) out.push(`Updated ${list(r.replaced)}.`);
   if (r.alreadyInstalled.length) out.push(`Already installed, unchanged: ${list(r.alreadyInstalled)}.`);
+  if (r.skipped?.length) out.push(`Skipped, as you chose: ${list(r.skipped)}.`);
   if (!r.skills.length && !r.alreadyInstalled.length) out.push(`Nothing was installed from ${file}.`);
   const warned = Object.entries(r.diagnostics).filter(([, d]) => d.length);
   if (warned.length) out.push(`${plural(warned.length, 'skill has', 'skills have')} warnings: ${list(warned.map(([id, d]) => `${id} (${d.length})`))}.`);
@@ -33,31 +31,55 @@ export function summary(file: string, r: ImportResult): string[] {
   return out;
 }
 
+const defaultChoice = (s: PreviewSkill): Choice => (s.status === 'new' ? 'install' : s.status === 'conflict' ? 'keep-both' : 'skip');
+
 export function Importer({ sk }: { sk: Skillfs }) {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
-  const [policy, setPolicy] = useState<Policy>('rename');
+  const [pending, setPending] = useState<{ file: File; bytes: ArrayBuffer; preview: ImportPreview }>();
+  const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<number>();
   const [result, setResult] = useState<{ ok: boolean; lines: string[]; code?: string }>();
 
   const choose = () => input.current?.click();
-  const importFile = async (file: File) => {
-    if (progress !== undefined) return;
+  const open = async (file: File) => {
+    if (busy) return;
     setResult(undefined);
-    setProgress(0);
+    setPending(undefined);
+    setBusy(true);
     try {
-      const res = await sk.registry.importZip(await file.arrayBuffer(), {
+      const bytes = await file.arrayBuffer();
+      setPending({ file, bytes, preview: await sk.registry.previewZip(bytes) });
+    } catch (e) {
+      setResult({ ok: false, lines: [failed(`Could not import ${file.name}`, e)], code: codeOf(e) });
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = '';
+    }
+  };
+  const install = async (choices: Map<string, Choice>) => {
+    if (!pending) return;
+    const { file, bytes } = pending;
+    setBusy(true);
+    setProgress(0);
+    const chosen: Record<string, 'rename' | 'replace'> = {};
+    for (const [name, c] of choices) if (c !== 'skip') chosen[name] = c === 'update' ? 'replace' : 'rename';
+    // "Keep both" for an identical skill installs a copy.
+    const copy = pending.preview.skills.some((s) => s.status === 'installed' && choices.get(s.name) === 'keep-both');
+    try {
+      const res = await sk.registry.importZip(bytes, {
         source: file.name,
-        onConflict: (policy === 'copy' ? 'rename' : policy) as ConflictPolicy,
-        copy: policy === 'copy',
+        choose: chosen,
+        copy,
         onProgress: (p) => setProgress(p.bytesTotal ? p.bytesDone / p.bytesTotal : 0),
       });
+      setPending(undefined);
       setResult({ ok: true, lines: summary(file.name, res) });
     } catch (e) {
       setResult({ ok: false, lines: [failed(`Could not import ${file.name}`, e)], code: codeOf(e) });
     } finally {
+      setBusy(false);
       setProgress(undefined);
-      if (input.current) input.current.value = '';
     }
   };
 
@@ -85,37 +107,29 @@ export function Importer({ sk }: { sk: Skillfs }) {
           e.preventDefault();
           setOver(false);
           const f = e.dataTransfer?.files[0];
-          if (f) void importFile(f);
+          if (f) void open(f);
         }}
       >
         Drop a <code>.zip</code> or <code>.skill</code> file here
       </div>
       <div class="import-row">
-        <button type="button" class="primary" onClick={choose} disabled={progress !== undefined}>
+        <button type="button" class="primary" disabled={busy} onClick={choose}>
           Import…
         </button>
-        <input
-          ref={input}
-          id="file"
-          type="file"
-          accept=".zip,.skill"
-          hidden
-          onChange={(e) => {
-            const f = e.currentTarget.files?.[0];
-            if (f) void importFile(f);
-          }}
-        />
-        <label>
-          If a skill of that name exists{' '}
-          <select value={policy} onChange={(e) => setPolicy(e.currentTarget.value as Policy)}>
-            {POLICIES.map(([v, label]) => (
-              <option key={v} value={v}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <span class="hint">You see what it holds before anything is installed.</span>
       </div>
+      <input
+        ref={input}
+        id="file"
+        type="file"
+        accept=".zip,.skill"
+        hidden
+        onChange={(e) => {
+          const f = e.currentTarget.files?.[0];
+          if (f) void open(f);
+        }}
+      />
+      {pending && <Preview key={pending.file.name + pending.bytes.byteLength} name={pending.file.name} preview={pending.preview} busy={busy} onInstall={install} onCancel={() => setPending(undefined)} />}
       {progress !== undefined && <progress id="progress" aria-label="Import progress" max={1} value={progress} />}
       <div class="import-result" role="status">
         {result && (
@@ -127,5 +141,76 @@ export function Importer({ sk }: { sk: Skillfs }) {
         )}
       </div>
     </section>
+  );
+}
+
+interface PreviewProps {
+  name: string;
+  preview: ImportPreview;
+  busy: boolean;
+  onInstall(choices: Map<string, Choice>): void;
+  onCancel(): void;
+}
+
+function Preview({ name, preview, busy, onInstall, onCancel }: PreviewProps) {
+  const [choices, setChoices] = useState(() => new Map(preview.skills.map((s) => [s.name, defaultChoice(s)])));
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const set = (n: string, c: Choice) => setChoices(new Map(choices).set(n, c));
+  const count = [...choices.values()].filter((c) => c !== 'skip').length;
+  const skills = preview.skills;
+  return (
+    <div class="preview" role="group" aria-labelledby="preview-title">
+      <h3 id="preview-title" tabindex={-1} ref={heading}>
+        {name} holds {plural(skills.length, 'skill')}
+      </h3>
+      {preview.dropped.length > 0 && <p class="hint">{plural(preview.dropped.length, 'entry', 'entries')} outside every skill folder will be left out.</p>}
+      <ul class="preview-skills">
+        {skills.map((s) => {
+          const c = choices.get(s.name) ?? 'skip';
+          const warnings = s.diagnostics.length;
+          return (
+            <li key={s.name} data-name={s.name} class={c === 'skip' ? 'skipped' : ''}>
+              {s.status === 'new' ? (
+                <label class="preview-name">
+                  <input type="checkbox" checked={c === 'install'} onChange={(e) => set(s.name, e.currentTarget.checked ? 'install' : 'skip')} /> <strong>{s.name}</strong>
+                </label>
+              ) : (
+                <span class="preview-name">
+                  <strong>{s.name}</strong>{' '}
+                  <span class="badge">{s.status === 'installed' ? 'already installed' : `${s.installed} is installed`}</span>{' '}
+                  <select aria-label={`What to do with ${s.name}`} value={c} onChange={(e) => set(s.name, e.currentTarget.value as Choice)}>
+                    {s.status === 'conflict' && <option value="update">Update {s.installed}</option>}
+                    <option value="keep-both">Keep both ({s.name}-v2)</option>
+                    <option value="skip">Skip</option>
+                  </select>
+                </span>
+              )}
+              <p class="desc clamp">{s.description}</p>
+              <p class="meta">
+                {plural(s.fileCount, 'file')} · {s.dir}
+              </p>
+              {warnings > 0 && (
+                <ul class="diagnostics" aria-label={`Warnings for ${s.name}`}>
+                  {s.diagnostics.map((d, i) => (
+                    <li key={i} class={d.severity}>
+                      {d.severity}: {d.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <div class="preview-actions">
+        <button type="button" class="primary" disabled={busy || count === 0} onClick={() => onInstall(choices)}>
+          Install {plural(count, 'skill')}
+        </button>
+        <button type="button" disabled={busy} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
   );
 }

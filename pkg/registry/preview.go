@@ -1,0 +1,115 @@
+package registry
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/skillfs/skillfs/pkg/skill"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/zipguard"
+)
+
+// What Preview says about one skill of an archive, against what is installed.
+const (
+	// PreviewNew: no installed skill has its name.
+	PreviewNew = "new"
+	// PreviewConflict: an installed skill has its name (folded, as ids are
+	// compared) and other contents; PreviewSkill.Installed names it.
+	PreviewConflict = "conflict"
+	// PreviewInstalled: the installed skill of its name is this one, byte
+	// for byte; importing under ConflictRename leaves it as it is.
+	PreviewInstalled = "installed"
+)
+
+// PreviewSkill is one skill of an archive, parsed as Import would.
+type PreviewSkill struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Version     string `json:"version"`
+	// Dir is its folder in the archive, "." at the root.
+	Dir       string `json:"dir"`
+	Size      int64  `json:"size"`
+	FileCount int    `json:"fileCount"`
+	Digest    string `json:"digest"`
+	// Status is PreviewNew, PreviewConflict or PreviewInstalled.
+	Status string `json:"status"`
+	// Installed is the id of the installed skill of its name, if any.
+	Installed   string             `json:"installed"`
+	Diagnostics []skill.Diagnostic `json:"diagnostics"`
+}
+
+// ImportPreview is what an import of an archive would install, for a
+// person to choose from (ImportOptions.Choose) before anything is stored.
+type ImportPreview struct {
+	Skills []PreviewSkill `json:"skills"`
+	// Dropped lists the entries Import would leave out (see ImportResult).
+	Dropped []string `json:"dropped"`
+}
+
+// Preview reads the archive data as Import does, within the same limits,
+// and says what each of its skills is against the installed ones. It
+// stores nothing. An archive Import would refuse whole (a skill that does
+// not parse, two skills of one name) is refused here with the same error.
+// data and outside are as Import's data and ImportOptions.Outside.
+func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Outside) (*ImportPreview, error) {
+	arc, cands, err := r.readCandidates(data, outside)
+	if err != nil {
+		return nil, err
+	}
+	installed, err := r.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byKey := make(map[string]Meta, len(installed))
+	for _, m := range installed {
+		k := idKey(m.ID)
+		// An exact spelling wins over a folded look-alike.
+		if prev, ok := byKey[k]; !ok || prev.ID != m.Name {
+			byKey[k] = m
+		}
+	}
+	p := &ImportPreview{Skills: make([]PreviewSkill, len(cands)), Dropped: append([]string{}, arc.Dropped...)}
+	for i, c := range cands {
+		ps := PreviewSkill{
+			Name: c.s.Name, Description: c.s.Description, Version: c.s.Version, Dir: c.dir,
+			Size: c.size, FileCount: len(c.files), Digest: c.digest, Status: PreviewNew,
+			Diagnostics: append([]skill.Diagnostic{}, c.diags...),
+		}
+		if m, ok := byKey[idKey(c.s.Name)]; ok {
+			ps.Installed, ps.Status = m.ID, PreviewConflict
+			if m.ID == c.s.Name && m.Digest == ps.Digest {
+				ps.Status = PreviewInstalled
+			}
+		}
+		p.Skills[i] = ps
+	}
+	return p, nil
+}
+
+// chosen keeps the candidates named in choose and returns the names of
+// the others. A name the archive does not hold, or a policy other than
+// rename and replace, is refused: the choice was made for another archive.
+func chosen(cands []*candidate, choose map[string]ConflictPolicy) (kept []*candidate, skipped []string, err error) {
+	for name, p := range choose {
+		if p != ConflictRename && p != ConflictReplace {
+			return nil, nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "on-conflict", Subject: name,
+				Msg: fmt.Sprintf(`the choice for %q must be "rename" or "replace"`, name)}
+		}
+	}
+	held := make(map[string]bool, len(cands))
+	for _, c := range cands {
+		held[c.s.Name] = true
+		if _, ok := choose[c.s.Name]; ok {
+			kept = append(kept, c)
+		} else {
+			skipped = append(skipped, c.s.Name)
+		}
+	}
+	for name := range choose {
+		if !held[name] {
+			return nil, nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "not-in-archive", Subject: name,
+				Msg: fmt.Sprintf("the archive holds no skill named %q", name)}
+		}
+	}
+	return kept, skipped, nil
+}

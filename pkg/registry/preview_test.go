@@ -1,0 +1,91 @@
+package registry
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/skillfs/skillfs/pkg/skill"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// A pack of x (identical to the installed x), y (a different y is
+// installed), z (new) and a README outside the skills.
+func previewPack(t *testing.T, e *env) []byte {
+	t.Helper()
+	e.importZip(t, packOf(t, "x"), ImportOptions{})
+	e.importZip(t, zipOf(t, "y", file{"SKILL.md", mdOf("y", "The installed y.")}), ImportOptions{})
+	files := append(skillFiles("skills/x", "x"), skillFiles("skills/y", "y", "colour: blue")...)
+	files = append(files, skillFiles("skills/z", "z")...)
+	files = append(files, file{"README.md", "# pack\n"})
+	return zipOf(t, "repo-main", files...)
+}
+
+func testImportPreview(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	pack := previewPack(t, e)
+	rev := e.lastChange(t).Revision
+	p, err := e.reg.Preview(context.Background(), pack, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct{ name, status, installed string }
+	var got []row
+	for _, s := range p.Skills {
+		got = append(got, row{s.Name, s.Status, s.Installed})
+	}
+	want := []row{{"x", PreviewInstalled, "x"}, {"y", PreviewConflict, "y"}, {"z", PreviewNew, ""}}
+	if !slices.Equal(got, want) {
+		t.Errorf("preview = %+v, want %+v", got, want)
+	}
+	y := p.Skills[1]
+	if y.Description != "Handles y tasks." || y.FileCount != 3 || y.Dir != "repo-main/skills/y" || y.Digest == "" ||
+		!slices.ContainsFunc(y.Diagnostics, func(d skill.Diagnostic) bool { return d.Code == "unknown-field" }) {
+		t.Errorf("y = %s", jsonOf(t, y))
+	}
+	if !slices.Equal(p.Dropped, []string{"repo-main/README.md"}) {
+		t.Errorf("dropped = %v", p.Dropped)
+	}
+	if c := e.lastChange(t); c.Revision != rev {
+		t.Errorf("a preview changed the registry: %+v", c)
+	}
+	// What Import refuses, Preview refuses the same way.
+	if _, err := e.reg.Preview(context.Background(), []byte("not a zip"), nil); skillerr.CodeOf(err) != skillerr.InvalidArchive {
+		t.Errorf("not a zip: %v", err)
+	}
+}
+
+func testImportChoose(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	pack := previewPack(t, e)
+	// x unticked, y kept beside the installed one, z installed.
+	res := e.importZip(t, pack, ImportOptions{Choose: map[string]ConflictPolicy{"y": ConflictRename, "z": ConflictRename}})
+	if !slices.Equal(ids(res.Skills), []string{"y-v2", "z"}) || !slices.Equal(res.Skipped, []string{"x"}) || len(res.Replaced) != 0 {
+		t.Errorf("choose = %s", jsonOf(t, res))
+	}
+	// y updated in place, x kept as it is (identical, under rename).
+	res = e.importZip(t, pack, ImportOptions{Choose: map[string]ConflictPolicy{"x": ConflictRename, "y": ConflictReplace}})
+	if !slices.Equal(ids(res.Skills), []string{"y"}) || !slices.Equal(res.Replaced, []string{"y"}) ||
+		!slices.Equal(res.AlreadyInstalled, []string{"x"}) || !slices.Equal(res.Skipped, []string{"z"}) {
+		t.Errorf("update = %s", jsonOf(t, res))
+	}
+	if got := ids(mustList(t, e.reg)); !slices.Equal(got, []string{"x", "y", "y-v2", "z"}) {
+		t.Errorf("List = %v", got)
+	}
+	// Nothing chosen: nothing changes.
+	rev := e.lastChange(t).Revision
+	res = e.importZip(t, pack, ImportOptions{Choose: map[string]ConflictPolicy{}})
+	if len(res.Skills) != 0 || len(res.Skipped) != 3 || res.Revision != 0 || e.lastChange(t).Revision != rev {
+		t.Errorf("none chosen = %s", jsonOf(t, res))
+	}
+	// A choice made for another archive, or an unknown policy, is refused whole.
+	for _, choose := range []map[string]ConflictPolicy{{"w": ConflictRename}, {"z": ConflictFail}, {"z": "merge"}} {
+		_, err := e.reg.Import(context.Background(), pack, ImportOptions{Choose: choose})
+		if skillerr.CodeOf(err) != skillerr.InvalidArgument {
+			t.Errorf("choose %v: %v", choose, err)
+		}
+	}
+	if e.lastChange(t).Revision != rev {
+		t.Error("a refused choice changed the registry")
+	}
+}
