@@ -95,7 +95,7 @@ async function importFile(page, path, { keyboard = false, skip = [] } = {}) {
   const group = page.getByRole('group', { name: /holds \d+ skills?$/ });
   await group.waitFor({ timeout: IMPORT_MS });
   const rows = await group.locator('.preview-skills > li').evaluateAll((lis) => lis.map((li) => li.dataset.name));
-  for (const name of skip) await group.getByRole('checkbox', { name }).uncheck();
+  for (const name of skip) await group.getByRole('checkbox', { name, exact: true }).uncheck();
   await group.getByRole('button', { name: /^Install \d+ skills?$/ }).click();
   const box = page.locator('.import-result > div');
   await box.waitFor({ timeout: IMPORT_MS });
@@ -141,12 +141,12 @@ async function manage(page, id, query) {
 test('at 400 px: the generated download imported from "Import…", searched, opened, disabled, exported, deleted', { timeout: IMPORT_MS + 60_000 }, async () => {
   const page = await openPanel(400);
   await page.getByRole('button', { name: 'Install the sample pack' }).waitFor();
-  // The preview lists the pack's seven skills; template is unticked, as a user who does not want it would.
-  const r = await importFile(page, GENERATED, { skip: ['template'] });
+  // The preview lists the pack's seven skills; template-skill is unticked, as a user who does not want it would.
+  const r = await importFile(page, GENERATED, { skip: ['template-skill'] });
   assert.equal(r.rows.length, 7, `preview: ${r.rows}`);
   assert.ok(r.ok, r.text);
   assert.match(r.text, /^Installed 6 skills from generated\+skills\.zip: /);
-  assert.match(r.text, /Skipped, as you chose: template\./);
+  assert.match(r.text, /Skipped, as you chose: template-skill\./);
   // Links and files outside every skill folder are left out, and said so.
   assert.match(r.text, /Left out \d+ entries outside every skill folder or operating-system clutter: .*AGENTS\.md/);
   await page.waitForFunction(() => document.getElementById('skills')?.dataset.count === '6');
