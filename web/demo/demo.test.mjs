@@ -51,9 +51,9 @@ async function importFile(file) {
   await chooser.setFiles(file);
 }
 /** The preview of the chosen archive, as a person reviews it. */
-async function preview() {
-  const group = h.page.getByRole('group', { name: /holds \d+ skills?$/ });
-  await group.waitFor();
+async function preview(timeout = 15_000) {
+  const group = h.page.getByRole('group', { name: /holds [\d,]+ skills?$/ });
+  await group.waitFor({ timeout });
   return group;
 }
 /** The import's result, once there is one. */
@@ -260,3 +260,27 @@ for (const width of [1280, 400]) {
     assert.deepEqual(h.pageErrors, []);
   });
 }
+
+test('1,000 skills: the list pages, search and filters go through all of them', { timeout: 240_000 }, async () => {
+  await h.page.setViewportSize({ width: 1280, height: 900 });
+  const before = Number(await list().getAttribute('data-count'));
+  const total = before + 1000;
+  await importFile({ name: 'big.zip', mimeType: 'application/zip', buffer: Buffer.from(longPack(1000, 'big')) });
+  const group = await preview(120_000);
+  // The preview lists every skill of the archive; the install is one commit.
+  assert.equal(await group.locator('.preview-skills > li').count(), 1000);
+  await group.getByRole('button', { name: 'Install 1,000 skills' }).click();
+  await h.page.locator('.import-result > .ok').waitFor({ timeout: 200_000 });
+  await waitCount(total);
+  assert.equal(await list().locator(':scope > li').count(), 50, 'one page is rendered, not 1,065 rows');
+  await h.page.getByRole('button', { name: `Show 50 more of ${(total - 50).toLocaleString('en')}` }).click();
+  assert.equal(await list().locator(':scope > li').count(), 100);
+  await h.page.getByRole('searchbox', { name: 'Search skills' }).fill('big-999');
+  await h.page.waitForFunction(() => document.querySelectorAll('#skills > li').length === 1);
+  assert.deepEqual(await ids(), ['big-999']);
+  await h.page.getByRole('searchbox', { name: 'Search skills' }).fill('big');
+  await h.page.waitForFunction((t) => document.querySelector('.list-count')?.textContent === `1,000 of ${t} skills, the first 50 shown`, total.toLocaleString('en'));
+  // 200 of them have 1,900-character descriptions, too long for the format: a warning each.
+  assert.equal(await h.page.getByRole('radio', { name: /^Has warnings/ }).evaluate((r) => r.parentElement.textContent), 'Has warnings 201');
+  assert.deepEqual(h.pageErrors, []);
+});

@@ -92,7 +92,7 @@ async function importFile(page, path, { keyboard = false, skip = [] } = {}) {
     [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
   }
   await chooser.setFiles(path);
-  const group = page.getByRole('group', { name: /holds \d+ skills?$/ });
+  const group = page.getByRole('group', { name: /holds [\d,]+ skills?$/ });
   await group.waitFor({ timeout: IMPORT_MS });
   const rows = await group.locator('.preview-skills > li').evaluateAll((lis) => lis.map((li) => li.dataset.name));
   for (const name of skip) await group.getByRole('checkbox', { name, exact: true }).uncheck();

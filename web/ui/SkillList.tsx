@@ -84,7 +84,7 @@ export function SkillList({ sk, skills, onOpen }: Props) {
       </ul>
       {rows.length < l.shown.length && (
         <button type="button" class="more-rows" onClick={() => setLimit(limit + PAGE)}>
-          Show {Math.min(PAGE, l.shown.length - rows.length)} more of {l.shown.length - rows.length}
+          Show {Math.min(PAGE, l.shown.length - rows.length)} more of {(l.shown.length - rows.length).toLocaleString('en')}
         </button>
       )}
       {deleting && (
