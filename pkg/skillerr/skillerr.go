@@ -40,6 +40,10 @@ const (
 	// FetchFailed: the host could not fetch what a source points to (a
 	// network error, an HTTP status, a server without skills).
 	FetchFailed Code = "FetchFailed"
+	// WasmError: a skill's WebAssembly module was refused (it imports
+	// more than WASI preview 1, declares too much memory) or its run
+	// failed.
+	WasmError Code = "WasmError"
 	// Internal marks a failure that is not the caller's fault (a storage
 	// error, a bug). Errors without a Code report it.
 	Internal Code = "Internal"
