@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
+	"github.com/skillfs/skillfs/pkg/wasmrun"
 )
 
 // The kinds of AuditEntry.
@@ -21,6 +22,7 @@ const (
 	AuditRead     = "read"     // ReadFile
 	AuditTurn     = "turn"     // a pinned skill's block for Turn
 	AuditPlan     = "plan"     // a transition of a plan run (StartPlan, Advance)
+	AuditExecute  = "execute"  // a run of a skill's module (FinishExecution)
 )
 
 // AuditOK is the Outcome of a call that succeeded; failures carry their
@@ -61,6 +63,8 @@ type AuditEntry struct {
 	Run  string `json:"run,omitempty"`
 	From string `json:"from,omitempty"`
 	To   string `json:"to,omitempty"`
+	// Exec is seed 003's record of a module's run (AuditExecute only).
+	Exec *wasmrun.Record `json:"exec,omitempty"`
 }
 
 // auditLog buffers audit entries in memory and writes them in batches:

@@ -13,7 +13,7 @@ import (
 // agent needs, and each is refused with TooLarge rather than trimmed, so a
 // caller learns it went too far. Together they bound what agents can
 // write: pins at most MaxPinContexts × (MaxContextID + MaxPinsPerContext ×
-// ~200 bytes) ≈ 2 MB, the audit log AuditLimit × ~2 KB ≈ 2 MB, and the
+// ~200 bytes) ≈ 2 MB, the audit log AuditLimit × ~2 KB ≈ 2 MB (a module run's record up to ~3 KB), and the
 // statistics one small record per installed skill; an agent cannot fill
 // the disk under an admin's import.
 const (

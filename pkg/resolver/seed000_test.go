@@ -232,9 +232,16 @@ func testScopeRoutingPreserved(t *testing.T) {
 		}
 		// No method of the agent-facing API executes anything: the
 		// method sets hold no runner, and the package imports nothing
-		// that could run a tool.
+		// that could run a tool. A skill's WASM module (seed 003) is run
+		// by the host, in a Worker the host chose to offer: the resolver
+		// only prepares the run (what the module may see) and records
+		// the host's outcome, which are these two methods.
+		hostRuns := []string{"PrepareExecution", "FinishExecution"}
 		for _, typ := range []reflect.Type{reflect.TypeOf(s), reflect.TypeOf(e.res)} {
 			for i := range typ.NumMethod() {
+				if slices.Contains(hostRuns, typ.Method(i).Name) {
+					continue
+				}
 				name := strings.ToLower(typ.Method(i).Name)
 				for _, verb := range []string{"exec", "run", "call", "spawn", "dispatch"} {
 					if strings.Contains(name, verb) {

@@ -21,7 +21,7 @@ const (
 	MaxInput         = 256 << 10 // SKILL_INPUT, as JSON
 	StdoutCap        = 1 << 20   // kept of stdout; the rest is counted, not kept
 	StderrCap        = 64 << 10
-	AuditOutputCap   = 4 << 10 // of stdout and stderr in the audit record
+	AuditOutputCap   = 1 << 10 // of stdout and stderr in the audit record, which is bounded in bytes
 )
 
 // Options are a caller's choices for one run.

@@ -10,42 +10,7 @@ import (
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
-// module builds a minimal module: the given import section entries and
-// memory limits, exporting _start and memory.
-func module(imports [][3]string, memFlags byte, memLimits ...uint32) []byte {
-	sec := func(id byte, body []byte) []byte {
-		return append(appendU32([]byte{id}, uint32(len(body))), body...)
-	}
-	name := func(b []byte, s string) []byte { return append(appendU32(b, uint32(len(s))), s...) }
-	m := []byte("\x00asm\x01\x00\x00\x00")
-	m = append(m, sec(1, []byte{1, 0x60, 0, 0})...) // type 0: () -> ()
-	if imports != nil {
-		body := appendU32(nil, uint32(len(imports)))
-		for _, im := range imports {
-			body = name(name(body, im[0]), im[1])
-			switch im[2] {
-			case "memory":
-				body = append(body, 2, 0, 1)
-			default:
-				body = append(body, 0, 0)
-			}
-		}
-		m = append(m, sec(2, body)...)
-	}
-	m = append(m, sec(3, []byte{1, 0})...) // one function of type 0
-	if memLimits != nil {
-		body := []byte{1, memFlags}
-		for _, l := range memLimits {
-			body = appendU32(body, l)
-		}
-		m = append(m, sec(5, body)...)
-	}
-	exp := appendU32(nil, 2)
-	exp = append(name(exp, "_start"), 0, byte(len(imports)))
-	exp = append(name(exp, "memory"), 2, 0)
-	m = append(m, sec(7, exp)...)
-	return append(m, sec(10, []byte{1, 2, 0, 0x0b})...) // the function's empty body
-}
+var wasi = []wasitest.Import{{Module: "wasi_snapshot_preview1", Name: "fd_write"}}
 
 func TestCappedWritesTheMaximum(t *testing.T) {
 	for _, tc := range []struct {
@@ -57,7 +22,7 @@ func TestCappedWritesTheMaximum(t *testing.T) {
 		{"a larger maximum", 1, []uint32{17, 65536}},
 		{"a smaller maximum", 1, []uint32{17, 20}},
 	} {
-		m := module([][3]string{{"wasi_snapshot_preview1", "fd_write", ""}}, tc.flags, tc.limits...)
+		m := wasitest.Module(wasi, tc.flags, tc.limits...)
 		out, err := Capped(m, 2048)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -73,7 +38,6 @@ func TestCappedWritesTheMaximum(t *testing.T) {
 }
 
 func TestCappedRefuses(t *testing.T) {
-	wasi := [][3]string{{"wasi_snapshot_preview1", "fd_write", ""}}
 	for _, tc := range []struct {
 		name   string
 		module []byte
@@ -81,14 +45,14 @@ func TestCappedRefuses(t *testing.T) {
 		reason string
 	}{
 		{"not wasm", []byte("#!/bin/sh\necho hi\n"), skillerr.WasmError, ReasonMalformed},
-		{"truncated", module(wasi, 0, 1)[:30], skillerr.WasmError, ReasonMalformed},
-		{"an import from env", module([][3]string{{"env", "system", ""}}, 0, 1), skillerr.WasmError, ReasonImport},
-		{"a preview 2 import", module([][3]string{{"wasi:cli/environment@0.2.0", "get-environment", ""}}, 0, 1), skillerr.WasmError, ReasonImport},
-		{"an unknown WASI name", module([][3]string{{"wasi_snapshot_preview1", "sock_open", ""}}, 0, 1), skillerr.WasmError, ReasonImport},
-		{"an imported memory", module([][3]string{{"wasi_snapshot_preview1", "memory", "memory"}}, 0, 1), skillerr.WasmError, ReasonMemory},
-		{"no memory", module(wasi, 0), skillerr.WasmError, ReasonMemory},
-		{"a shared memory", module(wasi, 3, 1, 2), skillerr.WasmError, ReasonMemory},
-		{"more memory than the cap", module(wasi, 0, 2049), skillerr.WasmError, ReasonMemoryTooLarge},
+		{"truncated", wasitest.Module(wasi, 0, 1)[:30], skillerr.WasmError, ReasonMalformed},
+		{"an import from env", wasitest.Module([]wasitest.Import{{Module: "env", Name: "system"}}, 0, 1), skillerr.WasmError, ReasonImport},
+		{"a preview 2 import", wasitest.Module([]wasitest.Import{{Module: "wasi:cli/environment@0.2.0", Name: "get-environment"}}, 0, 1), skillerr.WasmError, ReasonImport},
+		{"an unknown WASI name", wasitest.Module([]wasitest.Import{{Module: "wasi_snapshot_preview1", Name: "sock_open"}}, 0, 1), skillerr.WasmError, ReasonImport},
+		{"an imported memory", wasitest.Module([]wasitest.Import{{Module: "wasi_snapshot_preview1", Name: "memory", Memory: true}}, 0, 1), skillerr.WasmError, ReasonMemory},
+		{"no memory", wasitest.Module(wasi, 0), skillerr.WasmError, ReasonMemory},
+		{"a shared memory", wasitest.Module(wasi, 3, 1, 2), skillerr.WasmError, ReasonMemory},
+		{"more memory than the cap", wasitest.Module(wasi, 0, 2049), skillerr.WasmError, ReasonMemoryTooLarge},
 	} {
 		_, err := Capped(tc.module, 2048)
 		if skillerr.CodeOf(err) != tc.code || skillerr.ReasonOf(err) != tc.reason {
