@@ -66,7 +66,7 @@ GO_SRC    := go.mod go.sum $(shell find pkg wasm -name '*.go' ! -name '*_test.go
 # The adapters (agent.js, ai-sdk.js, openai-agents.js) import bridge.js and
 # agent.js beside them, and the frameworks from the user's node_modules.
 ADAPTERS  := agent ai-sdk openai-agents
-build: $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DIST)/bridge.js $(DIST)/mcp.js $(DIST)/bridge.d.ts $(ADAPTERS:%=$(DIST)/%.js)
+build: $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DIST)/bridge.js $(DIST)/mcp.js $(DIST)/wasi-worker.js $(DIST)/bridge.d.ts $(ADAPTERS:%=$(DIST)/%.js)
 
 $(DIST)/skillfs.wasm: $(GO_SRC)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
@@ -83,6 +83,11 @@ $(DIST)/bridge.js: $(JS_SRC) $(NODE_DEPS)
 
 $(DIST)/mcp.js: $(JS_SRC) $(NODE_DEPS)
 	node_modules/.bin/esbuild js/mcp.ts --bundle --format=esm --target=es2022 --external:./bridge.js --outfile=$@
+
+# The Worker a skill's module runs in (WASI by @bjorn3/browser_wasi_shim),
+# which the bridge loads from beside itself; an ES module worker.
+$(DIST)/wasi-worker.js: $(JS_SRC) $(NODE_DEPS)
+	node_modules/.bin/esbuild js/wasi-worker.ts --bundle --format=esm --target=es2022 --outfile=$@
 
 $(DIST)/bridge.d.ts: $(JS_SRC) $(NODE_DEPS)
 	node_modules/.bin/tsc js/bridge.ts $(ADAPTERS:%=js/%.ts) --ignoreConfig --strict --declaration --emitDeclarationOnly \

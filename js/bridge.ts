@@ -4,8 +4,11 @@
 // port (connectSkillfs / serveSkillfs). It holds no logic of its own beyond
 // moving calls across; the module decides, and enforces capabilities.
 
+import { workerRunner, type Execution, type WasiOutcome, type WasiRunner } from "./wasi.js";
 import { Sources, type FetchOptions, type IndexPreview, type InstallOptions, type InstallReport, type Origin, type UpdateInfo, type UpdateResult } from "./sources.js";
 
+export { workerRunner } from "./wasi.js";
+export type { Execution, WasiOutcome, WasiRunner } from "./wasi.js";
 export type { FetchOptions, IndexEntry, IndexPreview, InstallOptions, InstallReport, Origin, Refusal, UpdateInfo, UpdateResult } from "./sources.js";
 
 /** Stable error codes; see pkg/skillerr. */
@@ -13,7 +16,7 @@ export type ErrorCode =
   | "SkillNotFound" | "InvalidManifest" | "InvalidArchive" | "PathRejected"
   | "PermissionDenied" | "Conflict" | "QuotaExceeded" | "Disabled" | "NotVisible"
   | "NotText" | "TooLarge" | "ToolNotAllowed" | "Timeout" | "InvalidArgument"
-  | "Integrity" | "InvalidIndex" | "FetchFailed"
+  | "Integrity" | "InvalidIndex" | "FetchFailed" | "WasmError"
   | "Internal";
 
 /** One problem found in a SKILL.md. */
@@ -360,6 +363,37 @@ export interface RouteResult {
   plan: RoutePlan;
 }
 
+/** A run of a skill's module (session.execute). */
+export interface ExecuteOptions extends CallOptions {
+  /** Given to the module as SKILL_INPUT (JSON); null when absent. */
+  input?: unknown;
+  /** 30,000 by default, at most 300,000: the Worker is stopped then. */
+  timeoutMs?: number;
+  /** The module's memory cap, 128 by default, at most 1,024. */
+  memoryMb?: number;
+  /** RANDOM_SEED; a random one when absent (the result says which). */
+  seed?: number;
+}
+
+/** What a module's run gave. A run that failed or timed out rejects
+ * instead (WasmError, Timeout); the audit log keeps its record either way. */
+export interface ExecuteResult {
+  status: "success";
+  exitCode: number;
+  /** stdout parsed as JSON, when it is JSON; else null. */
+  output: unknown;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  durationMs: number;
+  seed: number;
+  /** What the run had: "read:/skill", "write:/scratch". */
+  permissions: string[];
+  /** allowed-tools that grant a module nothing in a browser, and why. */
+  denied: { tool: string; reason: string }[];
+}
+
 export interface RouteOptions extends CallOptions {
   /** The conversation's earlier user messages, oldest first; the last three count. */
   history?: string[];
@@ -596,7 +630,7 @@ export interface AuditEntry {
   time: string;
   contextId: string;
   session: string;
-  kind: "activate" | "invoke" | "read" | "turn" | "plan";
+  kind: "activate" | "invoke" | "read" | "turn" | "plan" | "execute";
   skill: string;
   digest: string;
   path: string;
@@ -608,6 +642,25 @@ export interface AuditEntry {
   run?: string;
   from?: PlanTransition["from"];
   to?: PlanTransition["from"];
+  /** Seed 003's record of a module's run (kind "execute"). */
+  exec?: ExecRecord;
+}
+
+/** Seed 003's audit record of a run of a skill's module. */
+export interface ExecRecord {
+  /** The skill's digest. */
+  version: string;
+  /** "sha256:…" of SKILL_INPUT and of stdout. */
+  inputHash: string;
+  outputHash: string;
+  startMs: number;
+  durationMs: number;
+  permissions: string[];
+  status: "success" | "failed" | "timeout";
+  exitCode?: number;
+  /** The first KiB of each. */
+  stdout: string;
+  stderr: string;
 }
 
 /** A snapshot of the visible skills for one conversation: the agent side. */
@@ -695,6 +748,14 @@ export class Session {
     return { bytes, mediaType, isText, text: () => new TextDecoder().decode(bytes) };
   }
   activeTools(o?: CallOptions): Promise<ActiveTools> { return this.value("session.activeTools", {}, o); }
+  /** Runs the module (wasm/skill.wasm) of an activated skill in a Worker
+   * of the host: its files read-only at /skill, a discarded /scratch when
+   * its allowed-tools have Write or Edit, no network. The host must offer
+   * execution (a runner; for an agent's port, ServeOptions.execute). */
+  execute(nameOrId: string, opts: ExecuteOptions = {}): Promise<ExecuteResult> {
+    const { signal, ...args } = opts;
+    return this.value("session.execute", { name: nameOrId, ...args }, { signal });
+  }
   /**
    * Whether the session allows the call. `input` is a command line, path or
    * URL, or the structured input an agent framework passes (`{ command:
@@ -781,6 +842,13 @@ export interface LoadOptions {
    * with code Timeout, in milliseconds: a change waiting for another tab's
    * registry lock, a storage request that never ends. 120,000 by default. */
   callTimeoutMs?: number;
+  /** Runs skills' modules for session.execute. By default, where this
+   * context has Worker, a Worker per run loaded from wasiWorkerURL; an
+   * MV3 service worker has none and passes a runner that asks a document
+   * (see web/extension/offscreen.ts); null offers no execution. */
+  wasiRunner?: WasiRunner | null;
+  /** wasi-worker.js; by default the one beside this module. */
+  wasiWorkerURL?: string | URL;
 }
 
 interface GoRuntime {
@@ -818,15 +886,81 @@ export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
   const instance = await instantiate(opts.wasmURL ?? besideBridge(), go.importObject);
   void go.run(instance);
   const mod = await api;
-  return new Skillfs(directTransport(mod, "admin", listeners));
+  let runner = opts.wasiRunner;
+  const runnerNow = (): WasiRunner => {
+    if (runner === undefined && typeof Worker !== "undefined") runner = workerRunner(opts.wasiWorkerURL ?? workerBesideBridge());
+    if (!runner) throw new SkillfsError("this host runs no skill modules: it has no Worker and was given no wasiRunner", "PermissionDenied", "execution-not-offered");
+    return runner;
+  };
+  return new Skillfs(directTransport(mod, "admin", listeners, runnerNow));
 }
 
-function directTransport(mod: ModuleAPI, capability: Capability, listeners: Set<(c: Change) => void>): Transport & { capability(c: Capability): Transport } {
+/** How many modules a host runs at once, and how many runs may wait. */
+const maxRuns = 4;
+const maxWaitingRuns = 16;
+
+/** session.execute: the module prepares the run, the host's runner runs
+ * it, the module records it. The host makes both module calls itself, as
+ * admin; an agent reaches this only through a port that offers execution
+ * (ServeOptions.execute). */
+function executor(mod: ModuleAPI, runner: () => WasiRunner) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const slot = async (signal?: AbortSignal) => {
+    if (running < maxRuns) {
+      running++;
+      return;
+    }
+    if (waiting.length >= maxWaitingRuns) throw new SkillfsError(`${maxRuns} skill modules are running and ${maxWaitingRuns} waiting`, "TooLarge", "busy");
+    await new Promise<void>((resolve) => waiting.push(resolve));
+    signal?.throwIfAborted();
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  return async (args: Args, signal?: AbortSignal): Promise<unknown> => {
+    const r = runner();
+    await slot(signal);
+    try {
+      const [xjson, bytes] = await mod.call("session.execPrepare", "admin", JSON.stringify(args), undefined, undefined, signal);
+      const x = JSON.parse(xjson) as Execution;
+      let out: WasiOutcome;
+      try {
+        out = await r.run(x, bytes ?? new Uint8Array(), signal);
+      } catch (e) {
+        // Stopped by its caller, or a runner that failed: recorded all the same.
+        out = { exit: null, timeout: false, trap: signal?.aborted ? "the caller stopped the run" : String((e as Error)?.message ?? e),
+          stdout: new Uint8Array(), stderr: new Uint8Array(), stdoutTruncated: false, stderrTruncated: false, startMs: Date.now(), durationMs: 0 };
+      }
+      const both = new Uint8Array(out.stdout.length + out.stderr.length);
+      both.set(out.stdout);
+      both.set(out.stderr, out.stdout.length);
+      const finish = mod.call("session.execFinish", "admin", JSON.stringify({
+        session: args.session, token: x.token, exit: out.exit, timeout: out.timeout, trap: out.trap,
+        stdoutTruncated: out.stdoutTruncated, stderrTruncated: out.stderrTruncated,
+        startMs: Math.round(out.startMs), durationMs: out.durationMs, stdoutLength: out.stdout.length,
+      }), both);
+      signal?.throwIfAborted();
+      return JSON.parse((await finish)[0]);
+    } finally {
+      release();
+    }
+  };
+}
+
+function directTransport(mod: ModuleAPI, capability: Capability, listeners: Set<(c: Change) => void>, runner: () => WasiRunner): Transport & { capability(c: Capability): Transport } {
+  const execute = executor(mod, runner);
   const make = (cap: Capability): Transport => ({
     async call(method, args, bytes, onProgress, signal) {
       signal?.throwIfAborted();
       const settled = (async (): Promise<[unknown, Uint8Array | undefined]> => {
         try {
+          if (method === "session.execute") {
+            if (cap === "none") throw new SkillfsError("this port may not call skillfs", "PermissionDenied", "", method);
+            return [await execute(args, signal), undefined];
+          }
           const [json, out] = await mod.call(method, cap, JSON.stringify(args), bytes, onProgress, signal);
           return [json === "" ? undefined : JSON.parse(json), out ?? undefined];
         } catch (e) {
@@ -849,6 +983,12 @@ function directTransport(mod: ModuleAPI, capability: Capability, listeners: Set<
 function besideBridge(): URL {
   if (!import.meta.url) throw new SkillfsError("wasmURL is needed where the bridge is not loaded as an ES module", "InvalidArgument");
   return new URL("./skillfs.wasm", import.meta.url);
+}
+
+/** wasi-worker.js beside this module, as besideBridge. */
+function workerBesideBridge(): URL {
+  if (!import.meta.url) throw new SkillfsError("wasiWorkerURL is needed where the bridge is not loaded as an ES module", "InvalidArgument");
+  return new URL("./wasi-worker.js", import.meta.url);
 }
 
 async function goRuntime(wasmExecURL?: string | URL): Promise<GoConstructor> {
@@ -1133,6 +1273,9 @@ export interface ServeOptions {
    * `${contextScope} ${contextId}`, so an agent in one site can never
    * pin into, or read the pins of, another's. */
   contextScope?: string;
+  /** Whether an agent's port may run skills' modules (session.execute):
+   * the host's choice, false by default. Extension pages may. */
+  execute?: boolean;
 }
 
 /** What one agent call may carry, checked by the host before anything
@@ -1285,6 +1428,9 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
     }
     try {
       checkAgentCall(m.method, m.args, m.bytes);
+      if (m.method === "session.execute" && !opts.execute) {
+        throw new SkillfsError("this host does not let agents run skills' modules", "PermissionDenied", "execution-not-offered", "session.execute");
+      }
       if (queue.length >= agentQueue) throw new SkillfsError(`more than ${agentQueue} calls of this port are waiting`, "TooLarge", "busy", String(m.method));
     } catch (e) {
       if (mine) calls.delete(id);

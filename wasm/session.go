@@ -10,6 +10,7 @@ import (
 	"github.com/skillfs/skillfs/pkg/resolver"
 	"github.com/skillfs/skillfs/pkg/routing"
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/wasmrun"
 )
 
 // sessionArgs name the session a call is about.
@@ -183,6 +184,45 @@ var sessionMethods = map[string]method{
 	"session.close": sessionMethod(func(ctx context.Context, s *resolver.Session, _ none) (result, error) {
 		return result{}, s.Close(ctx)
 	}),
+	// A run of a skill's module: js/bridge.ts's session.execute prepares
+	// it, runs it in the host's Worker and finishes it. The host itself
+	// makes these two calls, with its own capability, for an agent whose
+	// port it lets execute; an agent cannot make them.
+	"session.execPrepare": hostOnly(sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
+		Name string `json:"name"`
+		wasmrun.Options
+	}) (result, error) {
+		x, b, err := s.PrepareExecution(ctx, a.Name, a.Options)
+		return result{value: x, bytes: b}, err
+	})),
+	"session.execFinish": {run: func(ctx context.Context, m *module, r request) (result, error) {
+		var sa sessionArgs
+		var a struct {
+			Token string `json:"token"`
+			wasmrun.Outcome
+			// StdoutLength splits the bytes: stdout, then stderr.
+			StdoutLength int `json:"stdoutLength"`
+		}
+		if err := r.decode(&sa, &a); err != nil {
+			return result{}, err
+		}
+		if a.StdoutLength < 0 || a.StdoutLength > len(r.bytes) {
+			return result{}, skillerr.New(skillerr.InvalidArgument, "stdoutLength", "is not within the bytes")
+		}
+		a.Stdout, a.Stderr = r.bytes[:a.StdoutLength], r.bytes[a.StdoutLength:]
+		s, err := m.res.Session(sa.Session)
+		if err != nil {
+			return result{}, err
+		}
+		res, err := s.FinishExecution(ctx, a.Token, a.Outcome)
+		return result{value: res}, err
+	}},
+}
+
+// hostOnly closes m to the agent capability.
+func hostOnly(m method) method {
+	m.agent = false
+	return m
 }
 
 // routeArgs are a message to route and the routing options.

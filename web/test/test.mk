@@ -24,7 +24,8 @@ TEST_GO_SRC := go.mod go.sum $(shell find pkg wasm -name '*.go' ! -name '*_test.
 
 .PHONY: test-browser
 
-test-browser: $(NODE_DEPS) $(CHROMIUM) $(TEST_DIST)/skillfs.wasm $(TEST_DIST)/wasm_exec.js $(TEST_DIST)/bridge.js $(TEST_DIST)/mcp.js $(TEST_DIST)/frameworks.js
+test-browser: $(NODE_DEPS) $(CHROMIUM) $(TEST_DIST)/skillfs.wasm $(TEST_DIST)/wasm_exec.js $(TEST_DIST)/bridge.js $(TEST_DIST)/mcp.js $(TEST_DIST)/frameworks.js \
+  $(TEST_DIST)/wasi-worker.js $(WASI_TESTS:%=$(TEST_DIST)/wasi/%.wasm)
 	SKILLFS_TEST_DIST=$(TEST_DIST) CHROMIUM=$(CHROMIUM) \
 	  $(NODE) --test --test-concurrency=1 --test-reporter=spec web/test/
 
@@ -39,6 +40,16 @@ $(TEST_DIST)/wasm_exec.js: $(TEST_GOROOT)/lib/wasm/wasm_exec.js
 
 $(TEST_DIST)/bridge.js: $(wildcard js/*.ts) $(NODE_DEPS)
 	node_modules/.bin/esbuild js/bridge.ts --bundle --format=esm --target=es2022 --log-level=warning --external:./mcp.js --outfile=$@
+
+$(TEST_DIST)/wasi-worker.js: $(wildcard js/*.ts) $(NODE_DEPS)
+	node_modules/.bin/esbuild js/wasi-worker.ts --bundle --format=esm --target=es2022 --log-level=warning --outfile=$@
+
+# The WASI programs web/test/execute.test.mjs runs as skills' modules,
+# built from internal/wasitest for wasip1.
+WASI_TESTS := echo loop alloc escape write
+$(TEST_DIST)/wasi/%.wasm: internal/wasitest/%/main.go $(TEST_GOROOT)/VERSION
+	@mkdir -p $(@D)
+	GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -o $@ ./internal/wasitest/$*
 
 $(TEST_DIST)/mcp.js: $(wildcard js/*.ts) $(NODE_DEPS)
 	node_modules/.bin/esbuild js/mcp.ts --bundle --format=esm --target=es2022 --log-level=warning --external:./bridge.js --outfile=$@

@@ -1,0 +1,185 @@
+// Skills that run (seed 003): session.execute runs a skill's
+// wasm/skill.wasm in a Worker of the host, in real Chromium, with real
+// WASI modules built from Go (internal/wasitest, GOOS=wasip1 by
+// web/test/test.mk): one reads a reference file and echoes JSON, one loops
+// forever, one allocates past its cap, one tries to leave its skill, one
+// tries to write. Through the direct transport and over a port whose host
+// offers agents execution; a port that does not offer it is refused.
+
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { TEST_DIST, TEST_MS, b64, closePage, ev, freshDB, skillMD, startBrowser, zip } from './helpers.mjs';
+
+const module = (name) => new Uint8Array(readFileSync(join(TEST_DIST, 'wasi', `${name}.wasm`)));
+const DATA = 'Reference data, read by the module.\n';
+/** A skill named name whose module is the program prog, with allowed-tools. */
+const skill = (name, prog, tools = 'Read') => ({
+  [`pack/${name}/SKILL.md`]: skillMD(name, `Runs the ${prog} module for the tests.`).replace('\n---\n#', `\nallowed-tools: ${tools}\n---\n#`),
+  [`pack/${name}/references/data.txt`]: DATA,
+  [`pack/${name}/wasm/skill.wasm`]: module(prog),
+});
+const PACK = zip({
+  ...skill('echo', 'echo'),
+  ...skill('looper', 'loop'),
+  ...skill('hog', 'alloc'),
+  ...skill('escaper', 'escape'),
+  ...skill('writer', 'write'),
+  ...skill('scribe', 'write', 'Read Write Bash(python:*) WebFetch'),
+  [`pack/plain/SKILL.md`]: skillMD('plain', 'A skill with no module.'),
+});
+const sha = (s) => `sha256:${createHash('sha256').update(s).digest('hex')}`;
+
+/** @type {Awaited<ReturnType<typeof startBrowser>>} */
+let b;
+before(async () => {
+  b = await startBrowser();
+});
+after(async () => {
+  await b?.close();
+});
+
+/** A page with the pack installed, window.ag the agent's skillfs (direct,
+ * or over a port served with {execute}), window.s an open session. */
+async function page(t, kind, execute = true) {
+  const p = await b.openPage();
+  t.after(() => closePage(p));
+  await ev(p, async ([db, z, kind, execute]) => {
+    window.sk = await T.load(db);
+    await sk.registry.importZip(T.fromB64(z), { source: 'pack.zip' });
+    if (kind === 'direct') window.ag = sk;
+    else {
+      const ch = new MessageChannel();
+      T.bridge.serveSkillfs(sk, ch.port1, { capability: 'agent', execute });
+      window.ag = T.bridge.connectSkillfs(ch.port2);
+    }
+    window.s = await ag.openSession({ contextId: 'run' });
+  }, [freshDB(`execute-${kind}`), b64(PACK), kind, execute]);
+  return p;
+}
+
+for (const kind of ['direct', 'port']) {
+  test(`${kind}: a module reads its reference and answers JSON; the run is audited`, { timeout: TEST_MS }, async (t) => {
+    const p = await page(t, kind);
+    const out = await ev(p, async () => {
+      const before = await T.outcome(s.execute('echo'));
+      await s.activate('echo');
+      const res = await s.execute('echo', { input: { q: 'x', n: 1 }, seed: 5 });
+      const plain = await T.outcome((await s.activate('plain'), s.execute('plain')));
+      const audit = (await sk.registry.audit(20)).filter((a) => a.kind === 'execute');
+      return { before, res, plain, audit, digest: (await sk.registry.get('echo')).digest };
+    });
+    assert.equal(out.before.ok, false);
+    assert.equal(out.before.error.code, 'PermissionDenied');
+    assert.equal(out.before.error.reason, 'not-activated');
+    assert.equal(out.plain.error.code, 'WasmError');
+    assert.equal(out.plain.error.reason, 'no-module');
+    const r = out.res;
+    assert.equal(r.status, 'success');
+    assert.equal(r.exitCode, 0);
+    assert.deepEqual(r.output, { id: 'echo', name: 'echo', input: { q: 'x', n: 1 }, timeoutMs: '30000', seed: '5', reference: DATA });
+    assert.equal(r.stderr, 'echo: done\n');
+    assert.deepEqual(r.permissions, ['read:/skill']);
+    assert.equal(r.seed, 5);
+    assert.equal(out.audit.length, 1, JSON.stringify(out.audit));
+    const [a] = out.audit;
+    assert.equal(a.skill, 'echo');
+    assert.equal(a.outcome, 'ok');
+    assert.equal(a.exec.version, out.digest);
+    assert.equal(a.exec.status, 'success');
+    assert.equal(a.exec.inputHash, sha('{"q":"x","n":1}'));
+    assert.equal(a.exec.outputHash, sha(r.stdout));
+    assert.deepEqual(a.exec.permissions, ['read:/skill']);
+    assert.ok(a.exec.startMs > 0 && a.exec.durationMs > 0, JSON.stringify(a.exec));
+  });
+
+  test(`${kind}: a module that never ends is stopped at its deadline; the page keeps running meanwhile`, { timeout: TEST_MS }, async (t) => {
+    const p = await page(t, kind);
+    const out = await ev(p, async () => {
+      await s.activate('looper');
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 20);
+      const run = await T.outcome(s.execute('looper', { timeoutMs: 1500 }));
+      clearInterval(timer);
+      const after = await T.outcome(s.activate('echo').then(() => s.execute('echo')));
+      const audit = (await sk.registry.audit(20)).filter((a) => a.kind === 'execute');
+      return { run, ticks, after, audit };
+    });
+    assert.equal(out.run.ok, false);
+    assert.equal(out.run.error.code, 'Timeout');
+    assert.equal(out.run.error.reason, 'deadline');
+    assert.ok(out.ticks > 0, 'no timer fired on the page while the module ran');
+    assert.equal(out.after.ok, true, 'the host runs the next module');
+    const looped = out.audit.find((a) => a.skill === 'looper');
+    assert.equal(looped.exec.status, 'timeout');
+    assert.equal(looped.outcome, 'Timeout');
+  });
+
+  test(`${kind}: memory is capped for real; the module is refused more than the cap it declares`, { timeout: TEST_MS }, async (t) => {
+    const p = await page(t, kind);
+    const out = await ev(p, async () => {
+      await s.activate('hog');
+      const run = await T.outcome(s.execute('hog', { memoryMb: 48 }));
+      const tiny = await T.outcome(s.execute('hog', { memoryMb: 1 }));
+      const audit = (await sk.registry.audit(20)).filter((a) => a.kind === 'execute');
+      return { run, tiny, audit };
+    });
+    assert.equal(out.run.ok, false);
+    assert.equal(out.run.error.code, 'WasmError');
+    assert.equal(out.run.error.reason, 'failed');
+    assert.match(out.run.error.message, /exited with code 2/, out.run.error.message);
+    // The Go runtime's own words, in the record's first KiB of stderr:
+    // memory.grow failed at the cap the module was given.
+    assert.equal(out.audit[0].exec.status, 'failed');
+    assert.match(out.audit[0].exec.stderr, /allocated another 8 MiB\n[\s\S]*fatal error: out of memory/, out.audit[0].exec.stderr);
+    // A Go module declares a few MiB up front: more than 1 MiB.
+    assert.equal(out.tiny.error.code, 'WasmError');
+    assert.equal(out.tiny.error.reason, 'memory-too-large');
+  });
+
+  test(`${kind}: a module cannot leave its skill nor change it; a scratch directory only when Write is allowed`, { timeout: TEST_MS }, async (t) => {
+    const p = await page(t, kind);
+    const out = await ev(p, async () => {
+      for (const n of ['escaper', 'writer', 'scribe']) await s.activate(n);
+      const escape = (await s.execute('escaper')).output;
+      const writer = await s.execute('writer');
+      const scribe = await s.execute('scribe');
+      const stored = await sk.registry.readText('writer', 'SKILL.md');
+      const tree = (await sk.registry.tree('writer')).map((e) => e.path);
+      return { escape, writer, scribe, stored, tree };
+    });
+    for (const path of ['/etc/passwd', '../etc/passwd', '/skill/../etc/passwd', '/skill/../../etc/passwd', '/']) {
+      assert.match(out.escape[path], /^error: /, `${path}: ${out.escape[path]}`);
+    }
+    assert.match(out.escape['/skill/SKILL.md'], /^read /);
+    const w = out.writer.output;
+    for (const [what, got] of Object.entries(w)) assert.match(got, /^error: /, `${what}: ${got}`);
+    assert.match(w['write /skill/SKILL.md'], /read-only file system|permission denied/i);
+    assert.deepEqual(out.writer.permissions, ['read:/skill']);
+    const s2 = out.scribe.output;
+    assert.equal(s2['write /scratch/out.txt'], 'ok');
+    assert.equal(s2['read /scratch/out.txt'], 'scratch');
+    assert.match(s2['write /skill/SKILL.md'], /^error: /);
+    assert.deepEqual(out.scribe.permissions, ['read:/skill', 'write:/scratch']);
+    assert.deepEqual(out.scribe.denied.map((d) => d.tool), ['Bash', 'WebFetch']);
+    // Nothing stored changed.
+    assert.match(out.stored, /^---\nname: writer\n/);
+    assert.ok(!out.tree.some((p) => /new\.txt|made/.test(p)), out.tree.join(' '));
+  });
+}
+
+test('a port whose host does not offer execution is refused, and cannot call the host-only steps', { timeout: TEST_MS }, async (t) => {
+  const p = await page(t, 'port', false);
+  const out = await ev(p, async () => {
+    await s.activate('echo');
+    return {
+      run: await T.outcome(s.execute('echo')),
+      prepare: await T.outcome(s.value('session.execPrepare', { name: 'echo' })),
+    };
+  });
+  assert.equal(out.run.error.code, 'PermissionDenied');
+  assert.equal(out.run.error.reason, 'execution-not-offered');
+  assert.equal(out.prepare.error.code, 'PermissionDenied');
+});
