@@ -112,10 +112,10 @@ test-demo: demo-build $(CHROMIUM)
 
 demo-build: build cli
 	@mkdir -p $(DEMO)
-	cp web/demo/index.html $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DEMO)/
+	cp web/demo/index.html $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DIST)/wasi-worker.js $(DEMO)/
 	node_modules/.bin/esbuild web/demo/demo.tsx --bundle --format=esm --target=es2022 --minify --outfile=$(DEMO)/demo.js
 	$(SKILL_EDITOR_BUNDLE) --outfile=$(DEMO)/skill-editor.js
-	$(BIN)/skills pack $(SAMPLE) -o $(DEMO)/sample-pack.zip
+	$(BIN)/skills pack $(SAMPLE_BUILT) -o $(DEMO)/sample-pack.zip
 
 # Every fuzz target in the repository, found by its declaration
 # (`func FuzzX(f *testing.F)` in a *_test.go file), so a new target runs

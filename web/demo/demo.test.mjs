@@ -25,7 +25,7 @@ const DEMO = join(REPO, 'dist/demo');
 // A function, not a string: the page's CSP forbids eval, which a string predicate needs.
 const READY = () => document.body.dataset.ready === 'true';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SAMPLE_IDS = ['citation-style', 'commit-message', 'pdf-tools', 'release-notes', 'web-research'];
+const SAMPLE_IDS = ['citation-style', 'commit-message', 'pdf-tools', 'release-notes', 'web-research', 'word-count'];
 
 /** @type {import('../harness/browser.mjs').Opened} */
 let h;
@@ -82,7 +82,7 @@ async function deleteSkill(id) {
 }
 
 test('the first visit installs the sample pack and shows the catalog as the agent gets it', async () => {
-  await waitCount(5);
+  await waitCount(6);
   assert.deepEqual(await ids(), SAMPLE_IDS);
   await h.page.waitForFunction(() => document.querySelector('#catalog')?.textContent.startsWith('<available_skills'));
   const text = await catalog();
@@ -90,14 +90,14 @@ test('the first visit installs the sample pack and shows the catalog as the agen
   // disable-model-invocation keeps release-notes out of the model's catalog.
   assert.doesNotMatch(text, /release-notes/);
   assert.match(await h.page.locator('#catalog-label').textContent(), /^Every visible skill with its full description \(\d[\d,]* of 8,000 characters\)\.$/);
-  assert.equal(await h.page.getByRole('status').filter({ hasText: 'skills installed' }).textContent(), '5 skills installed, 5 enabled.');
+  assert.equal(await h.page.getByRole('status').filter({ hasText: 'skills installed' }).textContent(), '6 skills installed, 6 enabled.');
 });
 
 test('a small budget degrades the catalog, and the label says how', async () => {
   await h.page.getByRole('combobox', { name: 'Budget' }).selectOption('2000');
   await h.page.getByRole('combobox', { name: 'Catalog' }).selectOption('names');
-  await h.page.waitForFunction(() => /shown="4" described="0" total="4"/.test(document.querySelector('#catalog')?.textContent ?? ''));
-  assert.match(await h.page.locator('#catalog-label').textContent(), /^The agent sees all 4 skills, 0 with a description: names only, as asked/);
+  await h.page.waitForFunction(() => /shown="5" described="0" total="5"/.test(document.querySelector('#catalog')?.textContent ?? ''));
+  assert.match(await h.page.locator('#catalog-label').textContent(), /^The agent sees all 5 skills, 0 with a description: names only, as asked/);
   await h.page.getByRole('combobox', { name: 'Catalog' }).selectOption('full');
   await h.page.getByRole('combobox', { name: 'Budget' }).selectOption('8000');
   await h.page.waitForFunction(() => document.querySelector('#catalog')?.textContent.startsWith('<available_skills>'));
@@ -139,7 +139,7 @@ test('search and filters narrow the list, with counts', async () => {
   assert.deepEqual(await ids(), ['pdf-tools']);
   assert.equal(await h.page.getByRole('radio', { name: /^All/ }).evaluate((r) => r.parentElement.textContent), 'All 1');
   await h.page.getByRole('searchbox', { name: 'Search skills' }).fill('');
-  await h.page.waitForFunction(() => document.querySelectorAll('#skills > li').length === 5);
+  await h.page.waitForFunction(() => document.querySelectorAll('#skills > li').length === 6);
 });
 
 test('disabling a skill hides it from the catalog and survives a reload', async () => {
@@ -150,7 +150,7 @@ test('disabling a skill hides it from the catalog and survives a reload', async 
   assert.deepEqual(await ids(), ['pdf-tools']);
   await h.page.reload();
   await h.page.waitForFunction(READY);
-  await waitCount(5);
+  await waitCount(6);
   assert.equal(await h.page.getByRole('switch', { name: 'Enabled: pdf-tools' }).isChecked(), false);
   await h.page.waitForFunction(() => document.querySelector('#catalog')?.textContent.startsWith('<available_skills'));
   assert.doesNotMatch(await catalog(), /pdf-tools/);
@@ -174,8 +174,8 @@ test('importing from the keyboard: the same pack is recognised, copies when aske
   await chooser.setFiles(join(DEMO, 'sample-pack.zip'));
   // The preview recognises every skill as already installed: nothing to install unless asked.
   let group = await preview();
-  assert.equal(await group.getByRole('heading').textContent(), 'sample-pack.zip holds 5 skills');
-  assert.equal(await group.getByText('already installed').count(), 5);
+  assert.equal(await group.getByRole('heading').textContent(), 'sample-pack.zip holds 6 skills');
+  assert.equal(await group.getByText('already installed').count(), 6);
   assert.equal(await group.getByRole('button', { name: 'Install 0 skills' }).isDisabled(), true);
   await group.getByRole('button', { name: 'Cancel' }).click();
   await group.waitFor({ state: 'detached' });
@@ -183,12 +183,12 @@ test('importing from the keyboard: the same pack is recognised, copies when aske
   await importFile(join(DEMO, 'sample-pack.zip'));
   group = await preview();
   for (const id of SAMPLE_IDS) await group.getByRole('combobox', { name: `What to do with ${id}` }).selectOption({ label: `Keep both (${id}-v2)` });
-  await group.getByRole('button', { name: 'Install 5 skills' }).click();
+  await group.getByRole('button', { name: 'Install 6 skills' }).click();
   let r = await importResult();
-  assert.ok(r.text.startsWith(`Installed 5 skills from sample-pack.zip: ${SAMPLE_IDS.map((i) => `${i}-v2`).join(', ')}.`), r.text);
+  assert.ok(r.text.startsWith(`Installed 6 skills from sample-pack.zip: ${SAMPLE_IDS.map((i) => `${i}-v2`).join(', ')}.`), r.text);
   // A copy's name is not its folder's: each has that warning, and the result says so.
-  assert.match(r.text, /5 skills have warnings: citation-style-v2 \(1\)/);
-  await waitCount(10);
+  assert.match(r.text, /6 skills have warnings: citation-style-v2 \(1\)/);
+  await waitCount(12);
 
   const [download] = await Promise.all([h.page.waitForEvent('download'), list().getByRole('button', { name: 'Export pdf-tools-v2' }).click()]);
   assert.equal(download.suggestedFilename(), 'pdf-tools-v2.zip');
@@ -212,7 +212,7 @@ test('with no skills, the page offers the sample pack again', async () => {
   await h.page.getByRole('heading', { name: 'No skills installed' }).waitFor();
   assert.equal(await h.page.locator('#catalog-label').textContent(), 'No catalog: no enabled skill is visible to the agent.');
   await h.page.getByRole('button', { name: 'Install the sample pack' }).click();
-  await waitCount(5);
+  await waitCount(6);
   assert.deepEqual(await ids(), SAMPLE_IDS);
 });
 
@@ -225,11 +225,11 @@ for (const width of [1280, 400]) {
       // The preview holds up with long descriptions too, and passes axe.
       assert.deepEqual(await axeViolations(), [], 'axe: the preview');
       await group.getByRole('button', { name: 'Install 60 skills' }).click();
-      await waitCount(65);
+      await waitCount(66);
     }
-    // 65 skills: the first 50 shown, the rest on request.
+    // 66 skills: the first 50 shown, the rest on request.
     assert.equal(await list().locator(':scope > li').count(), 50);
-    assert.match(await h.page.locator('.list-count').textContent(), /^65 skills, the first 50 shown$/);
+    assert.match(await h.page.locator('.list-count').textContent(), /^66 skills, the first 50 shown$/);
     assert.equal(await h.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'nothing widens the page');
     for (const id of ['lab-000', longName(), 'lab-005']) {
       const row = list().locator(`:scope > li[data-id="${id}"]`);

@@ -24,12 +24,15 @@ import './wasm-exec.ts'; // first: importScripts('wasm_exec.js')
 import { loadSkillfs, serveSkillfs, type ChromePort, type Skillfs } from '../../js/bridge.ts';
 import { capabilityOf, contextScopeOf } from './capability.ts';
 import { AGENT_TOOLS, chrome, PORT_NAME, type Port } from './chrome.ts';
+import { offscreenRunner } from './offscreen.ts';
 
 let loading: Promise<Skillfs> | undefined;
 
 /** The module, loaded once per service-worker lifetime. */
 function skillfs(): Promise<Skillfs> {
-  loading ??= loadSkillfs({ wasmURL: chrome.runtime.getURL('skillfs.wasm') }).then(async (sk) => {
+  // Skills' modules run in Workers of the offscreen document: a service
+  // worker has no Worker of its own.
+  loading ??= loadSkillfs({ wasmURL: chrome.runtime.getURL('skillfs.wasm'), wasiRunner: offscreenRunner() }).then(async (sk) => {
     await sk.registry.registerTools(AGENT_TOOLS);
     return sk;
   }).catch((e: unknown) => {
@@ -74,7 +77,8 @@ chrome.runtime.onConnect.addListener((port) => {
   port.onDisconnect.addListener(() => (open = false));
   skillfs().then(
     (sk) => {
-      if (open) serveSkillfs(sk, held, { capability, contextScope: capability === 'agent' ? contextScopeOf(port.sender) : undefined });
+      // This extension lets its pages' agents run skills' modules.
+      if (open) serveSkillfs(sk, held, { capability, contextScope: capability === 'agent' ? contextScopeOf(port.sender) : undefined, execute: true });
     },
     (e: unknown) => {
       console.error('skillfs: the module did not load:', e);

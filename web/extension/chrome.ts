@@ -43,6 +43,9 @@ export interface Chrome {
     onActivated: { addListener(fn: () => void): void };
     onUpdated: { addListener(fn: (tabId: number, info: { status?: string }) => void): void };
   };
+  offscreen?: {
+    createDocument(p: { url: string; reasons: string[]; justification: string }): Promise<void>;
+  };
   sidePanel?: {
     setPanelBehavior(behavior: { openPanelOnActionClick: boolean }): Promise<void>;
   };

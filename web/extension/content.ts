@@ -35,7 +35,10 @@ async function outcome(p: Promise<unknown>): Promise<Outcome> {
 }
 
 async function run(): Promise<Record<string, unknown>> {
-  const sk = connectSkillfs(chrome.runtime.connect({ name: PORT_NAME }));
+  // A chrome.runtime port says when the host goes away (onDisconnect), so
+  // silence means a busy machine, not a lost host: wait longer for pings
+  // than a MessagePort must.
+  const sk = connectSkillfs(chrome.runtime.connect({ name: PORT_NAME }), { livenessMs: 20_000 });
   const out: Record<string, unknown> = { origin: location.origin };
   // skillfs/agent: the session, the instructions, the two tools that load
   // skills and read their files, and the check of every host tool call.
@@ -67,6 +70,14 @@ async function run(): Promise<Record<string, unknown>> {
         noCommand: await agent.check('Bash', { cmd: 'git status' }),
         webSearch: await agent.check('WebSearch', { query: 'pdf forms' }),
       }),
+    ],
+    // A skill that runs: its module, in a Worker of the extension.
+    [
+      'run',
+      async () => {
+        await tool('load_skill').execute({ name: 'word-count', arguments: null });
+        return agent.session.execute('word-count', { input: { text: 'The cat saw the dog, and the dog saw the cat sleep.' } });
+      },
     ],
     // The host scoped the context to this page's origin.
     ['contextId', () => agent.session.status().then((st) => st.contextId)],

@@ -15,6 +15,8 @@ DIST      ?= dist
 CHROMIUM  ?= /usr/bin/chromium
 NODE_DEPS ?= node_modules/.installed
 
+SAMPLE_BUILT ?= $(BIN)/sample-pack
+
 EXT_SRC   := web/extension
 EXT_DIR   := $(BIN)/extension
 # The scripts pass wasmURL: import.meta (the bridge's default) is empty in an IIFE.
@@ -33,14 +35,15 @@ SKILL_EDITOR_BUNDLE = node_modules/.bin/esbuild web/ui/skill/editor.ts --bundle 
 # importScripts wasm_exec.js), so each is one IIFE bundle with js/bridge.ts
 # (the source of $(DIST)/bridge.js) inside. Only the side panel installs
 # from MCP servers, so only its bundle carries the MCP client (js/mcp.ts).
-extension-build: build cli $(NODE_DEPS)
+extension-build: build cli $(NODE_DEPS) $(SAMPLE_BUILT).stamp
 	@mkdir -p $(EXT_DIR)
-	cp $(EXT_SRC)/manifest.json $(EXT_SRC)/sidepanel.html $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(EXT_DIR)/
+	cp $(EXT_SRC)/manifest.json $(EXT_SRC)/sidepanel.html $(EXT_SRC)/offscreen.html $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DIST)/wasi-worker.js $(EXT_DIR)/
 	$(EXT_BUNDLE) $(EXT_SRC)/background.ts --external:./mcp.js --outfile=$(EXT_DIR)/background.js
 	$(EXT_BUNDLE) $(EXT_SRC)/sidepanel.tsx --outfile=$(EXT_DIR)/sidepanel.js
 	$(SKILL_EDITOR_BUNDLE) --outfile=$(EXT_DIR)/skill-editor.js
 	$(EXT_BUNDLE) $(EXT_SRC)/content.ts --external:./mcp.js --outfile=$(EXT_DIR)/content.js
-	$(BIN)/skills pack web/sample-pack -o $(EXT_DIR)/sample-pack.zip
+	$(EXT_BUNDLE) $(EXT_SRC)/offscreen.ts --outfile=$(EXT_DIR)/offscreen.js
+	$(BIN)/skills pack $(SAMPLE_BUILT) -o $(EXT_DIR)/sample-pack.zip
 
 test-extension: extension-build $(CHROMIUM)
 	SKILLFS_EXTENSION_DIR=$(EXT_DIR) CHROMIUM=$(CHROMIUM) \

@@ -29,7 +29,7 @@ const j = (v) => {
 };
 /** Bound on every single wait. */
 const STEP_MS = 20_000;
-const SAMPLE_IDS = ['citation-style', 'commit-message', 'pdf-tools', 'release-notes', 'web-research'];
+const SAMPLE_IDS = ['citation-style', 'commit-message', 'pdf-tools', 'release-notes', 'web-research', 'word-count'];
 
 // The pure capability rule, compiled from capability.ts by esbuild (its
 // imports are types only) and imported as a data: URL.
@@ -134,7 +134,7 @@ test('the side panel installs the sample pack over an admin port', { timeout: 40
   await panel.waitForFunction(
     () => {
       const s = document.getElementById('status')?.dataset.state;
-      return (s === 'ready' && document.getElementById('skills')?.dataset.count === '5') || s === 'error';
+      return (s === 'ready' && document.getElementById('skills')?.dataset.count === '6') || s === 'error';
     },
     undefined,
     { timeout: STEP_MS, polling: 50 },
@@ -205,6 +205,13 @@ test('the content script is an agent: sessions work, the registry is refused', {
   assert.equal(c.webSearch.allowed, false, j(c.webSearch));
   assert.equal(c.webSearch.code, 'ToolNotAllowed');
 
+  // The agent ran word-count's module (built from its Go source by make)
+  // in a Worker of the offscreen document: the service worker has none.
+  assert.equal(out.run.ok, true, j(out.run));
+  assert.equal(out.run.value.status, 'success');
+  assert.deepEqual(out.run.value.output, { words: 12, unique: 6, top: [{ word: 'cat', count: 2 }, { word: 'dog', count: 2 }, { word: 'saw', count: 2 }] });
+  assert.deepEqual(out.run.value.permissions, ['read:/skill']);
+
   // Managing skills is refused to an agent, by the host.
   assert.equal(out.registryList.ok, false, `registry.list() was allowed: ${j(out.registryList)}`);
   assert.equal(out.registryList.error.name, 'SkillfsError');
@@ -274,7 +281,7 @@ test("the skills live in the extension's origin, where the side panel sees them"
   assert.deepEqual(panelSeen.ids, SAMPLE_IDS);
   // A reload asks the host again: the skills are still there.
   await h.panel.reload({ waitUntil: 'load', timeout: STEP_MS });
-  await h.panel.waitForFunction(() => document.getElementById('skills')?.dataset.count === '5', undefined, { timeout: STEP_MS, polling: 50 });
+  await h.panel.waitForFunction(() => document.getElementById('skills')?.dataset.count === '6', undefined, { timeout: STEP_MS, polling: 50 });
 });
 
 /**
@@ -347,7 +354,7 @@ test('when Chrome stops the idle worker, a content script wakes it and the side 
       h.panel.evaluate(() => document.body.dataset.connected === 'true' && document.getElementById('status')?.dataset.state !== 'busy'),
     );
     assert.equal(await h.panel.locator('#status').getAttribute('data-state'), 'ready', await h.panel.locator('#status').textContent());
-    assert.equal(await h.panel.locator('#skills').getAttribute('data-count'), '5');
+    assert.equal(await h.panel.locator('#skills').getAttribute('data-count'), '6');
   } finally {
     await withTimeout(cdp.detach(), 5_000, 'CDP detach').catch(() => {});
   }
@@ -389,7 +396,7 @@ test('the side panel offers the skills of the site you are on; only the user\'s 
   assert.equal(offered.hidden, false);
   assert.match(offered.report, /Skipped shop-future/);
   // Offering installed nothing, and the agent fetched the index only to notice it.
-  assert.equal(await h.panel.locator('#skills').getAttribute('data-count'), '5');
+  assert.equal(await h.panel.locator('#skills').getAttribute('data-count'), '6');
   assert.ok(!pub.log.some((l) => l.includes('shop-cart.zip')), j(pub.log));
 
   await h.panel.click('#site-install', { timeout: STEP_MS });
@@ -398,7 +405,7 @@ test('the side panel offers the skills of the site you are on; only the user\'s 
   assert.equal(done.state, 'done', j(done));
   assert.equal(done.installed, 'shop-search shop-cart shop-track');
   assert.equal(done.refused, 'shop-lies:Integrity');
-  await h.panel.waitForFunction(() => document.getElementById('skills')?.dataset.count === '8', undefined, { timeout: STEP_MS, polling: 50 });
+  await h.panel.waitForFunction(() => document.getElementById('skills')?.dataset.count === '9', undefined, { timeout: STEP_MS, polling: 50 });
   const ids = await h.panel.locator('#skills li').evaluateAll((lis) => lis.map((li) => li.dataset.id));
   assert.deepEqual(ids, [...SAMPLE_IDS, 'shop-cart', 'shop-search', 'shop-track'].sort());
 

@@ -33,7 +33,7 @@ const GIT_HELPER = {
     '# Git helper\n\nUse `git log`, `git show` and `git blame`; never rewrite history.\n').replace('\n---\n#', '\nallowed-tools: Read Bash(git:*)\n---\n#'),
 };
 const PACK = zip({ ...under('pack/', SAMPLE), ...under('pack/beta/', BETA), ...under('pack/git-helper/', GIT_HELPER) });
-const ALL = ['beta', 'citation-style', 'commit-message', 'git-helper', 'pdf-tools', 'release-notes', 'web-research'];
+const ALL = ['beta', 'citation-style', 'commit-message', 'git-helper', 'pdf-tools', 'release-notes', 'web-research', 'word-count'];
 const TOOLS = ['Read', 'Write', 'Bash', 'WebSearch', 'WebFetch'];
 
 /** The catalog entries of the pack: every skill but release-notes
