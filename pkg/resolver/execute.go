@@ -83,7 +83,7 @@ func (s *Session) PrepareExecution(ctx context.Context, nameOrLocation string, o
 		return Execution{}, nil, &skillerr.Error{Code: skillerr.WasmError, Reason: wasmrun.ReasonNoModule, Subject: id,
 			Msg: "the skill has no " + wasmrun.ModulePath + " to run"}
 	}
-	module, _, err := s.read(sn, id, wasmrun.ModulePath)
+	module, _, err := s.read(ctx, sn, id, wasmrun.ModulePath)
 	if err != nil {
 		return Execution{}, nil, err
 	}
@@ -95,7 +95,7 @@ func (s *Session) PrepareExecution(ctx context.Context, nameOrLocation string, o
 	out := slices.Grow(capped, int(m.Size))
 	files := []ExecFile{}
 	for _, rel := range append([]string{skillMD}, p.resources...) {
-		data, _, err := s.read(sn, id, rel)
+		data, _, err := s.read(ctx, sn, id, rel)
 		if err != nil {
 			return Execution{}, nil, err
 		}
