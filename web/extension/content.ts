@@ -90,7 +90,8 @@ async function run(): Promise<Record<string, unknown>> {
 }
 
 /** The whole run's limit: a host that never answers must not hang the agent. */
-const DEADLINE_MS = 15_000;
+// It runs a skill's module too, which on a loaded machine may take a while.
+const DEADLINE_MS = 45_000;
 
 function deadline(ms: number): Promise<never> {
   return new Promise((_, reject) => setTimeout(() => reject(new SkillfsError(`no answer from the skillfs host within ${ms} ms`, 'Timeout')), ms));

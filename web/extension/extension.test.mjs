@@ -144,7 +144,7 @@ test('the side panel installs the sample pack over an admin port', { timeout: 40
   assert.deepEqual(ids, SAMPLE_IDS);
 });
 
-test('the content script is an agent: sessions work, the registry is refused', { timeout: 40_000 }, async () => {
+test('the content script is an agent: sessions work, the registry is refused', { timeout: 90_000 }, async () => {
   assert.ok(h.panel, 'needs the side panel test');
   const { page, state, out } = await agentRun('first');
   assert.equal(state, 'done', j(out));
@@ -295,7 +295,8 @@ async function agentRun(query) {
   const url = new URL(`index.html?${query}`, server.url).href;
   const resp = await page.goto(url, { waitUntil: 'load', timeout: STEP_MS });
   assert.ok(resp?.ok(), `GET ${url}: ${resp?.status()}`);
-  const res = await ev(h.panel, async (url) => {
+  // The agent's whole run is bounded by the content script (45 s).
+  const res = await withTimeout(h.panel.evaluate(async (url) => {
     const end = Date.now() + 15_000;
     for (;;) {
       const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
@@ -307,12 +308,12 @@ async function agentRun(query) {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-  }, url);
+  }, url), 60_000, 'the agent run');
   const { state, ...out } = res ?? {};
   return { page, state, out };
 }
 
-test('when Chrome stops the idle worker, a content script wakes it and the side panel reconnects', { timeout: 50_000 }, async () => {
+test('when Chrome stops the idle worker, a content script wakes it and the side panel reconnects', { timeout: 100_000 }, async () => {
   assert.ok(h.panel && h.agent, 'needs the earlier tests');
   // Chrome stops an idle MV3 worker after ~30 s; DevTools' ServiceWorker
   // domain, attached to a page of the extension's origin, does it now.
