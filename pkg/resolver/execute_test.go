@@ -16,6 +16,16 @@ import (
 
 var wasiFdWrite = []wasitest.Import{{Module: "wasi_snapshot_preview1", Name: "fd_write"}}
 
+// runnerSession installs runner with module and returns a session in which
+// it is activated.
+func runnerSession(t *testing.T, e *env, module []byte) *Session {
+	t.Helper()
+	runnable(t, e, module)
+	s := e.open(t, SessionOptions{})
+	mustActivate(t, s, "runner")
+	return s
+}
+
 // runnable installs skill "runner" with module as its wasm/skill.wasm.
 func runnable(t *testing.T, e *env, module []byte, extra ...string) {
 	t.Helper()
@@ -81,15 +91,11 @@ func TestPrepareExecutionRefusesModules(t *testing.T) {
 	ctx := context.Background()
 	eachBackend(t, func(t *testing.T, bc backendCase) {
 		e := newEnv(t, bc)
-		runnable(t, e, wasitest.Module([]wasitest.Import{{Module: "env", Name: "fetch"}}, 0, 1))
-		s := e.open(t, SessionOptions{})
-		mustActivate(t, s, "runner")
+		s := runnerSession(t, e, wasitest.Module([]wasitest.Import{{Module: "env", Name: "fetch"}}, 0, 1))
 		_, _, err := s.PrepareExecution(ctx, "runner", wasmrun.Options{})
 		wantErr(t, "an import outside WASI", err, skillerr.WasmError, wasmrun.ReasonImport)
 
-		runnable(t, e, wasitest.Module(wasiFdWrite, 0, 17))
-		s = e.open(t, SessionOptions{})
-		mustActivate(t, s, "runner")
+		s = runnerSession(t, e, wasitest.Module(wasiFdWrite, 0, 17))
 		_, _, err = s.PrepareExecution(ctx, "runner", wasmrun.Options{MemoryMb: 1})
 		wantErr(t, "more memory than the cap", err, skillerr.WasmError, wasmrun.ReasonMemoryTooLarge)
 	})
@@ -99,9 +105,7 @@ func TestFinishExecution(t *testing.T) {
 	ctx := context.Background()
 	eachBackend(t, func(t *testing.T, bc backendCase) {
 		e := newEnv(t, bc)
-		runnable(t, e, wasitest.Module(wasiFdWrite, 0, 1))
-		s := e.open(t, SessionOptions{})
-		mustActivate(t, s, "runner")
+		s := runnerSession(t, e, wasitest.Module(wasiFdWrite, 0, 1))
 		zero := 0
 		x, _, err := s.PrepareExecution(ctx, "runner", wasmrun.Options{Input: json.RawMessage(`[1]`)})
 		if err != nil {
@@ -153,9 +157,7 @@ func TestExecutionsAreBounded(t *testing.T) {
 	ctx := context.Background()
 	eachBackend(t, func(t *testing.T, bc backendCase) {
 		e := newEnv(t, bc)
-		runnable(t, e, wasitest.Module(wasiFdWrite, 0, 1))
-		s := e.open(t, SessionOptions{})
-		mustActivate(t, s, "runner")
+		s := runnerSession(t, e, wasitest.Module(wasiFdWrite, 0, 1))
 		for i := 0; i < MaxExecutions; i++ {
 			if _, _, err := s.PrepareExecution(ctx, "runner", wasmrun.Options{}); err != nil {
 				t.Fatal(err)
