@@ -22,6 +22,11 @@ TEST_DIST   := $(BIN)/test-dist
 TEST_GOROOT := $(shell $(GO) env GOROOT)
 TEST_GO_SRC := go.mod go.sum $(shell find pkg wasm -name '*.go' ! -name '*_test.go')
 
+# The WASI programs web/test/execute.test.mjs runs as skills' modules,
+# built from internal/wasitest for wasip1 (defined before the rule that
+# lists them: prerequisites are expanded when make reads the rule).
+WASI_TESTS := echo loop alloc escape write
+
 .PHONY: test-browser
 
 test-browser: $(NODE_DEPS) $(CHROMIUM) $(TEST_DIST)/skillfs.wasm $(TEST_DIST)/wasm_exec.js $(TEST_DIST)/bridge.js $(TEST_DIST)/mcp.js $(TEST_DIST)/frameworks.js \
@@ -44,9 +49,6 @@ $(TEST_DIST)/bridge.js: $(wildcard js/*.ts) $(NODE_DEPS)
 $(TEST_DIST)/wasi-worker.js: $(wildcard js/*.ts) $(NODE_DEPS)
 	node_modules/.bin/esbuild js/wasi-worker.ts --bundle --format=esm --target=es2022 --log-level=warning --outfile=$@
 
-# The WASI programs web/test/execute.test.mjs runs as skills' modules,
-# built from internal/wasitest for wasip1.
-WASI_TESTS := echo loop alloc escape write
 $(TEST_DIST)/wasi/%.wasm: internal/wasitest/%/main.go $(TEST_GOROOT)/VERSION
 	@mkdir -p $(@D)
 	GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -o $@ ./internal/wasitest/$*
