@@ -98,6 +98,14 @@ $(ADAPTERS:%=$(DIST)/%.js): $(DIST)/%.js: js/%.ts $(JS_SRC) $(NODE_DEPS)
 	  --external:./bridge.js --external:./agent.js --external:ai --external:@openai/agents-core --outfile=$@
 
 SAMPLE    := web/sample-pack
+# The sample pack as it ships: web/sample-pack with word-count's module
+# built from its source (a WASI program; nothing built is committed).
+SAMPLE_BUILT := $(BIN)/sample-pack
+$(SAMPLE_BUILT).stamp: $(shell find $(SAMPLE) -type f)
+	rm -rf $(SAMPLE_BUILT) && mkdir -p $(SAMPLE_BUILT) && cp -R $(SAMPLE)/. $(SAMPLE_BUILT)/
+	mkdir -p $(SAMPLE_BUILT)/word-count/wasm
+	GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(SAMPLE_BUILT)/word-count/wasm/skill.wasm ./$(SAMPLE)/word-count/src
+	@touch $@
 DEMO      := $(DIST)/demo
 PORT      ?= 8080
 
@@ -110,7 +118,7 @@ demo: demo-build
 test-demo: demo-build $(CHROMIUM)
 	$(NODE) --test --test-reporter=spec web/demo/demo.test.mjs
 
-demo-build: build cli
+demo-build: build cli $(SAMPLE_BUILT).stamp
 	@mkdir -p $(DEMO)
 	cp web/demo/index.html $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DIST)/wasi-worker.js $(DEMO)/
 	node_modules/.bin/esbuild web/demo/demo.tsx --bundle --format=esm --target=es2022 --minify --outfile=$(DEMO)/demo.js
