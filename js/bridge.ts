@@ -913,7 +913,11 @@ function executor(mod: ModuleAPI, runner: () => WasiRunner) {
     }
     if (waiting.length >= maxWaitingRuns) throw new SkillfsError(`${maxRuns} skill modules are running and ${maxWaitingRuns} waiting`, "TooLarge", "busy");
     await new Promise<void>((resolve) => waiting.push(resolve));
-    signal?.throwIfAborted();
+    // The slot was handed over: a caller that gave up meanwhile passes it on.
+    if (signal?.aborted) {
+      release();
+      signal.throwIfAborted();
+    }
   };
   const release = () => {
     const next = waiting.shift();
