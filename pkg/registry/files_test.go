@@ -28,16 +28,8 @@ func testFiles(t *testing.T, bc backendCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, en := range entries {
-		s := en.Path
-		if en.IsDir {
-			s += "/"
-		}
-		got = append(got, s)
-	}
 	want := []string{"SKILL.md", "references/", "references/deep/", "references/deep/notes.md", "scripts/", "scripts/run.sh"}
-	if !slices.Equal(got, want) {
+	if got := pathsOf(entries); !slices.Equal(got, want) {
 		t.Errorf("Tree = %v, want %v", got, want)
 	}
 	if en := entries[5]; en.Size != int64(len("#!/bin/sh\necho x\n")) || en.ModTime.IsZero() {

@@ -17,6 +17,12 @@ func treePaths(t *testing.T, r *Registry, id string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return pathsOf(entries)
+}
+
+// pathsOf names entries as a tree listing does, directories with a
+// trailing slash.
+func pathsOf(entries []Entry) []string {
 	var got []string
 	for _, en := range entries {
 		s := en.Path

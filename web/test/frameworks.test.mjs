@@ -5,19 +5,11 @@
 // them; this file checks what the model saw and what the host ran.
 
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { REPO, TEST_MS, b64, closePage, ev, freshDB, under, zip, startBrowser } from './helpers.mjs';
+import { REPO, TEST_MS, b64, filesOf, closePage, ev, freshDB, under, zip, startBrowser } from './helpers.mjs';
 
-function filesOf(dir, base = dir, out = {}) {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) filesOf(p, base, out);
-    else out[relative(base, p)] = new Uint8Array(readFileSync(p));
-  }
-  return out;
-}
 const SAMPLE = filesOf(join(REPO, 'web/sample-pack'));
 const PACK = b64(zip(under('pack/', SAMPLE)));
 const FORMS = new TextDecoder().decode(SAMPLE['pdf-tools/references/forms.md']);

@@ -13,9 +13,9 @@
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import { launch, serve, withTimeout } from '../harness/index.mjs';
@@ -268,6 +268,16 @@ export const BETA = {
   'assets/logo.png': BINARY,
   'references/notes.md': 'Notes.\n',
 };
+
+/** The files under dir on disk, {relative path: bytes}, in name order. */
+export function filesOf(dir, base = dir, out = {}) {
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) filesOf(p, base, out);
+    else out[relative(base, p)] = new Uint8Array(readFileSync(p));
+  }
+  return out;
+}
 
 /** files under prefix: {"pack/alpha/" + path: data}. */
 export const under = (prefix, files) =>

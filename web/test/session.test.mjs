@@ -5,23 +5,12 @@
 // plus beta (a binary asset) and git-helper (allowed-tools Bash(git:*)).
 
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-  BETA, BINARY, REPO, STEP_MS, TEST_MS, assertOk, assertRejected, b64, closePage, ev, freshDB, fromB64, skillMD,
+  BETA, BINARY, REPO, STEP_MS, TEST_MS, assertOk, assertRejected, b64, closePage, ev, filesOf, freshDB, fromB64, skillMD,
   startBrowser, under, zip,
 } from './helpers.mjs';
-
-/** The files under dir, {relative path: bytes}. */
-function filesOf(dir, base = dir, out = {}) {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) filesOf(p, base, out);
-    else out[relative(base, p)] = new Uint8Array(readFileSync(p));
-  }
-  return out;
-}
 
 const SAMPLE = filesOf(join(REPO, 'web/sample-pack'));
 const sampleText = (path) => new TextDecoder().decode(SAMPLE[path]);
