@@ -239,6 +239,32 @@ func realIndexSkills(t testing.TB) []Skill {
 	return skills
 }
 
+// routableOnly returns the skills a model may be routed to (those
+// without disable-model-invocation: routing recalls the others only when
+// the user names them), which the BM25 baseline indexes too, and a
+// filter that keeps a request's right answers to them: a request only
+// such a skill fits fits none for routing, and the router is right to
+// pick nothing.
+func routableOnly(skills []Skill) ([]Skill, func([]string) []string) {
+	var routable []Skill
+	names := map[string]bool{}
+	for _, s := range skills {
+		if !s.DisableModelInvocation {
+			routable = append(routable, s)
+			names[s.Name] = true
+		}
+	}
+	return routable, func(want []string) []string {
+		var out []string
+		for _, n := range want {
+			if names[n] {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+}
+
 // isChinese reports whether a request is written in Chinese (holds CJK
 // characters): lexical recall cannot bridge it to English-only skills,
 // so its figures are printed apart.
@@ -251,7 +277,15 @@ func isChinese(c evalCase) bool { return strings.IndexFunc(c.request, isCJK) >= 
 // bench` shows them.
 func TestEvaluation(t *testing.T) {
 	skills := realIndexSkills(t)
-	router, baseline := routerRanker(NewIndex(skills)), newBM25(skills).rank
+	routable, modelOnly := routableOnly(skills)
+	router, baseline := routerRanker(NewIndex(skills)), newBM25(routable).rank
+	readEval := func(t testing.TB, name string) []evalCase {
+		cases := readEval(t, name)
+		for i, c := range cases {
+			cases[i].want = modelOnly(c.want)
+		}
+		return cases
+	}
 	report := func(name string, cases []evalCase) {
 		t.Logf("%d skills, %s:", len(skills), name)
 		t.Logf("  router: %s", evaluate(cases, router))
