@@ -20,7 +20,7 @@ FUZZTIME  ?= 20s
 # Per fuzz target in `make test`; CI runs every target, so keep it short.
 FUZZTIME_CI ?= 8s
 
-.PHONY: help test test-native test-fuzz test-wasm test-demo lint demo demo-build build cli fuzz bench bench-size deps clean
+.PHONY: help test test-native test-fuzz test-wasm check-outside test-demo lint demo demo-build build cli fuzz bench bench-size deps clean
 
 include web/node.mk
 include web/test/test.mk
@@ -45,7 +45,7 @@ lint:
 test-native:
 	$(GO) test -count=1 ./...
 
-test-wasm: $(WASMEXEC) $(CHROMIUM)
+test-wasm: $(WASMEXEC) $(CHROMIUM) check-outside
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec=$(WASMEXEC) $(WASM_PKGS) 2>&1 | grep -v "$(NOISE)"
 
 $(WASMEXEC): go.mod go.sum
@@ -78,6 +78,18 @@ $(DIST)/wasm_exec.js:
 # The MCP client (the official SDK, ~700 KB unminified) is its own module,
 # which bridge.js imports only when installFromMcp or an MCP update needs it.
 JS_SRC    := $(wildcard js/*.ts)
+# The import's JavaScript half bundled as Go's browser tests load it
+# (internal/jsoutside embeds it). It is committed, so that `go test` needs
+# no node; test-wasm fails when it does not match js/outside.ts.
+OUTSIDE_JS     := internal/jsoutside/outside.js
+OUTSIDE_BUNDLE := node_modules/.bin/esbuild js/outside.ts --bundle --format=esm --target=es2022 --minify --legal-comments=none --log-level=warning
+
+$(OUTSIDE_JS): js/outside.ts $(NODE_DEPS)
+	$(OUTSIDE_BUNDLE) --outfile=$@
+
+check-outside: $(NODE_DEPS)
+	@$(OUTSIDE_BUNDLE) | cmp -s - $(OUTSIDE_JS) || { echo "$(OUTSIDE_JS) does not match js/outside.ts: make $(OUTSIDE_JS)"; exit 1; }
+
 $(DIST)/bridge.js: $(JS_SRC) $(NODE_DEPS)
 	node_modules/.bin/esbuild js/bridge.ts --bundle --format=esm --target=es2022 --external:./mcp.js --outfile=$@
 

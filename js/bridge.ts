@@ -4,6 +4,7 @@
 // port (connectSkillfs / serveSkillfs). It holds no logic of its own beyond
 // moving calls across; the module decides, and enforces capabilities.
 
+import * as outside from "./outside.js";
 import { workerRunner, type Execution, type WasiOutcome, type WasiRunner } from "./wasi.js";
 import { Sources, type FetchOptions, type IndexPreview, type InstallOptions, type InstallReport, type Origin, type UpdateInfo, type UpdateResult } from "./sources.js";
 
@@ -881,6 +882,7 @@ export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
       resolve,
       reject: (e: unknown) => reject(toSkillfsError(e)),
       onChange: (c: Change) => notifyAll(listeners, c),
+      outside,
     };
   });
   const instance = await instantiate(opts.wasmURL ?? besideBridge(), go.importObject);

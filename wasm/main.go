@@ -6,7 +6,8 @@
 //
 // The bridge starts it with argv ["skillfs", "--global=NAME", "--db=DB",
 // "--timeout-ms=N"], after setting globalThis[NAME] to {resolve, reject,
-// onChange}. The module opens database DB and calls resolve with its API
+// onChange, outside} (outside: the module js/outside.ts, the import's
+// JavaScript half). The module opens database DB and calls resolve with its API
 // object, or reject with an Error:
 //
 //	call(method, capability, argsJSON, bytes?, onProgress?) → Promise<[resultJSON, bytes?]>
@@ -26,6 +27,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/skillfs/skillfs/pkg/external"
 	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/resolver"
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -58,6 +60,7 @@ func main() {
 	}
 	boot := js.Global().Get(global)
 	js.Global().Delete(global)
+	external.SetHost(boot.Get("outside"))
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	m, err := open(ctx, db, boot.Get("onChange"))
 	err = timedOut(ctx, "open "+db, timeout, err)

@@ -2,7 +2,9 @@
 
 package external
 
-import "syscall/js"
+import (
+	"syscall/js"
+)
 
 var jsUint8Array = js.Global().Get("Uint8Array")
 
@@ -15,6 +17,9 @@ type JS struct {
 
 // FromJS wraps the Uint8Array v.
 func FromJS(v js.Value) JS { return JS{v: v, n: v.Length()} }
+
+// JSOf wraps the Uint8Array v, which holds n bytes.
+func JSOf(v js.Value, n int) JS { return JS{v: v, n: n} }
 
 // Len implements Bytes.
 func (b JS) Len() int { return b.n }
@@ -43,4 +48,39 @@ func ToJS(b Bytes) js.Value {
 		return j.v
 	}
 	return Hold(b.Copy()).v
+}
+
+// host is the JavaScript half of the import (js/outside.ts).
+var host = js.Undefined()
+
+// SetHost gives this module the JavaScript half of the import, the module
+// js/outside.ts: the bridge passes it at start, Go's browser tests load
+// its bundle (internal/jsoutside).
+func SetHost(v js.Value) { host = v }
+
+// Host returns the module SetHost gave; it panics without one, which is a
+// mistake of the program, not of its input.
+func Host() js.Value {
+	if host.IsUndefined() {
+		panic("external: no JavaScript host; the bridge passes js/outside.ts (SetHost)")
+	}
+	return host
+}
+
+// Await blocks its goroutine until the Promise p settles, and returns its
+// value, or ok false with the reason it was rejected. It must not be
+// called from a JavaScript callback.
+func Await(p js.Value) (v js.Value, ok bool) {
+	type outcome struct {
+		v  js.Value
+		ok bool
+	}
+	done := make(chan outcome, 1)
+	onOK := js.FuncOf(func(_ js.Value, args []js.Value) any { done <- outcome{args[0], true}; return nil })
+	onErr := js.FuncOf(func(_ js.Value, args []js.Value) any { done <- outcome{args[0], false}; return nil })
+	defer onOK.Release()
+	defer onErr.Release()
+	p.Call("then", onOK, onErr)
+	o := <-done
+	return o.v, o.ok
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/skillfs/skillfs/internal/jsoutside"
 	"github.com/skillfs/skillfs/pkg/external"
 	"github.com/skillfs/skillfs/pkg/vfs"
 	"github.com/skillfs/skillfs/pkg/zipguard"
@@ -15,6 +16,7 @@ import (
 
 // testOutside is the browser's Outside, on a JavaScript copy of data.
 func testOutside(_ testing.TB, data []byte) zipguard.Outside {
+	jsoutside.Install()
 	return zipguard.Browser(external.Hold(data).Value())
 }
 

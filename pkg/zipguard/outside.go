@@ -20,8 +20,9 @@ type Outside interface {
 	// Inflate inflates (or for stored entries, checks) the entries es,
 	// all at once. Result i is the content of es[i], or nil where it could
 	// not be inflated to exactly its declared size and CRC-32: ReadOutside
-	// then reads that entry in Go, which names the fault. It must stop
-	// inflating an entry as soon as it passes the declared size.
+	// then reads that entry in Go, which names the fault. It must bound
+	// what an entry that lies costs: stop it once it passes its declared
+	// size, or give up on the rest of the batch after it.
 	Inflate(es []EntryData) []external.Bytes
 	// Hold copies b, content inflated in Go, outside Go; b is reused.
 	Hold(b []byte) external.Bytes
@@ -35,12 +36,6 @@ type EntryData struct {
 	Stored         bool // not compressed: Packed is Size
 }
 
-// outsideMin is the size from which ReadOutside has an entry inflated (or
-// a stored one checked) outside Go: each entry costs the browser about
-// twenty calls across syscall/js (profiled: ~0.3 ms an entry), more than
-// Go's inflating and CRC of a file below it.
-const outsideMin = 64 << 10
-
 // ReadOutside is Read of the zip archive out holds, with each File's
 // content held outside Go by out (in Ext, not Data). Every rule is checked
 // on the headers, read through out, before out inflates anything, and
@@ -50,10 +45,10 @@ func ReadOutside(limits Limits, out Outside) (*Archive, error) {
 	return read(out, out.Size(), limits, out)
 }
 
-// readOutside returns the content reader of ReadOutside: out inflates the
-// larger deflated entries in one batch, Go inflates the rest and any that
-// out could not, in archive order, so that the first entry at fault is
-// named as Read names it.
+// readOutside returns the content reader of ReadOutside: out inflates
+// every entry in one batch (in the browser, faster than Go and without
+// holding anything in Go's memory), Go any that out could not, in archive
+// order, so that the first entry at fault is named as Read names it.
 func readOutside(out Outside) func([]*member) ([]external.Bytes, error) {
 	return func(files []*member) ([]external.Bytes, error) {
 		var batch []EntryData
@@ -61,7 +56,7 @@ func readOutside(out Outside) func([]*member) ([]external.Bytes, error) {
 		for i, m := range files {
 			f := m.zf
 			stored := f != nil && f.Method == zip.Store
-			if f == nil || !stored && f.Method != zip.Deflate || stored && f.CompressedSize64 != f.UncompressedSize64 || m.size < outsideMin {
+			if f == nil || !stored && f.Method != zip.Deflate || stored && f.CompressedSize64 != f.UncompressedSize64 {
 				continue // Go's reading says what is wrong with a stored entry
 			}
 			off, err := f.DataOffset()

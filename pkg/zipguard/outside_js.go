@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math"
 	"sync"
 	"syscall/js"
 
@@ -13,15 +14,9 @@ import (
 )
 
 // Browser returns the Outside of the zip archive held by the Uint8Array
-// archive, which nothing may change while it is read: the browser's
-// DecompressionStream inflates the entries into JavaScript buffers.
-//
-// Each entry's deflate data is framed as a gzip member whose trailer
-// carries the CRC-32 and size the archive declares, so that the browser
-// checks both as it inflates; a counting step stops the entry as soon as
-// it yields more than its declared size. A stored entry is framed as
-// deflate's stored blocks, so that its CRC-32 is checked the same way.
-// Where the browser has no DecompressionStream, every entry is left to Go.
+// archive, which nothing may change while it is read: the import's
+// JavaScript half (js/outside.ts) inflates the entries into JavaScript
+// buffers and checks their sizes and CRC-32s, all in one call.
 func Browser(archive js.Value) Outside {
 	return &browser{archive: archive, size: int64(archive.Get("byteLength").Int())}
 }
@@ -69,94 +64,32 @@ func (b *browser) ReadAt(p []byte, off int64) (int, error) {
 	return copy(p, b.window[off-b.at:]), err
 }
 
-// maxStoredBlock is the most a deflate stored block holds.
-const maxStoredBlock = 0xffff
-
-// storedBlockHeads returns the 5-byte headers of the deflate stored blocks
-// that hold n > 0 bytes, one after another: final flag and type, length,
-// and its complement.
-func storedBlockHeads(n int64) []byte {
-	var heads []byte
-	for left := n; left > 0; left -= maxStoredBlock {
-		k := uint16(min(left, maxStoredBlock))
-		final := byte(0)
-		if left <= maxStoredBlock {
-			final = 1
-		}
-		heads = append(heads, final, byte(k), byte(k>>8), byte(^k), byte(^k>>8))
-	}
-	return heads
-}
-
-// gzipHeader is a gzip member header: deflate, no flags, no time, no OS.
-var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}
-
 func (b *browser) Hold(p []byte) external.Bytes { return external.Hold(p) }
 
+// Inflate hands every entry to the import's JavaScript half
+// (external.Host, js/outside.ts) in one call, described by five numbers
+// each, and wraps what it returns.
 func (b *browser) Inflate(es []EntryData) []external.Bytes {
-	out := make([]external.Bytes, len(es))
-	g := js.Global()
-	decompression := g.Get("DecompressionStream")
-	if decompression.Type() != js.TypeFunction {
-		return out
-	}
-	transform, u8, object, response := g.Get("TransformStream"), g.Get("Uint8Array"), g.Get("Object"), g.Get("Response")
-	ignore := js.FuncOf(func(js.Value, []js.Value) any { return nil })
-	defer ignore.Release()
-	// One callback counts the output of every entry, on its own
-	// transformer (this), which holds what the entry may still yield.
-	count := js.FuncOf(func(this js.Value, args []js.Value) any {
-		chunk, ctl := args[0], args[1]
-		left := this.Get("left").Int() - chunk.Get("byteLength").Int()
-		if left < 0 {
-			ctl.Call("error", "the entry inflates past its declared size")
-			return nil
-		}
-		this.Set("left", left)
-		ctl.Call("enqueue", chunk)
-		return nil
-	})
-	defer count.Release()
-	head := external.Hold(gzipHeader).Value()
-	promises := make([]any, len(es))
-	for i, e := range es {
-		var trailer [8]byte
-		binary.LittleEndian.PutUint32(trailer[:], e.CRC32)
-		binary.LittleEndian.PutUint32(trailer[4:], uint32(e.Size))
-		gunzip := decompression.New("gzip")
-		w := gunzip.Get("writable").Call("getWriter")
-		// Their outcome is the readable side's: the writes' own Promises
-		// are silenced.
-		write := func(v js.Value) { w.Call("write", v).Call("catch", ignore) }
-		write(head)
+	desc := make([]byte, 0, 5*8*len(es))
+	for _, e := range es {
+		stored := 0.0
 		if e.Stored {
-			heads := external.Hold(storedBlockHeads(e.Size)).Value()
-			for k, at := int64(0), e.Offset; at < e.Offset+e.Size; k, at = k+1, at+maxStoredBlock {
-				write(heads.Call("subarray", 5*k, 5*k+5))
-				write(b.archive.Call("subarray", at, min(at+maxStoredBlock, e.Offset+e.Size)))
-			}
-		} else {
-			write(b.archive.Call("subarray", e.Offset, e.Offset+e.Packed))
+			stored = 1
 		}
-		write(external.Hold(trailer[:]).Value())
-		w.Call("close").Call("catch", ignore)
-		transformer := object.New()
-		transformer.Set("transform", count)
-		transformer.Set("left", e.Size)
-		promises[i] = response.New(gunzip.Get("readable").Call("pipeThrough", transform.New(transformer))).Call("arrayBuffer")
+		for _, f := range [5]float64{float64(e.Offset), float64(e.Packed), float64(e.Size), float64(e.CRC32), stored} {
+			desc = binary.LittleEndian.AppendUint64(desc, math.Float64bits(f))
+		}
 	}
-	settled := make(chan js.Value, 1)
-	done := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		settled <- args[0]
-		return nil
-	})
-	defer done.Release()
-	g.Get("Promise").Call("allSettled", promises).Call("then", done)
-	results := <-settled
+	raw := external.Hold(desc).Value()
+	numbers := js.Global().Get("Float64Array").New(raw.Get("buffer"))
+	out := make([]external.Bytes, len(es))
+	res, ok := external.Await(external.Host().Call("inflate", b.archive, numbers))
+	if !ok {
+		return out // Go reads them all, and names the fault
+	}
 	for i, e := range es {
-		// The gzip trailer checks the size modulo 2^32 only.
-		if r := results.Index(i); r.Get("status").String() == "fulfilled" && r.Get("value").Get("byteLength").Int() == int(e.Size) {
-			out[i] = external.FromJS(u8.New(r.Get("value")))
+		if v := res.Index(i); !v.IsNull() {
+			out[i] = external.JSOf(v, int(e.Size))
 		}
 	}
 	return out

@@ -23,10 +23,14 @@ func prose(n int) []byte {
 	return b.Bytes()[:n]
 }
 
-// outsideCorpus holds lies ReadOutside's batch sees: entries large enough
-// to be inflated outside Go.
+// streamMin is the size from which the browser streams an entry
+// (js/outside.ts: smaller ones it inflates in one call).
+const streamMin = 64 << 10
+
+// outsideCorpus holds lies ReadOutside's batch sees in entries that the
+// browser streams (hostileCorpus has the small ones).
 func outsideCorpus() []hostile {
-	big := prose(outsideMin * 2)
+	big := prose(streamMin * 2)
 	bad := func(name, reason, subject string, edit func(*zip.FileHeader, []byte) []byte) hostile {
 		return hostile{name: "outside: " + name, code: "InvalidArchive", reason: reason, subject: subject,
 			zip: func(t testing.TB) []byte {
@@ -37,8 +41,8 @@ func outsideCorpus() []hostile {
 	}
 	return []hostile{
 		bad("header understates the size", "size-mismatch", "under.md", func(h *zip.FileHeader, b []byte) []byte {
-			h.UncompressedSize64 = outsideMin
-			h.CRC32 = crc32.ChecksumIEEE(big[:outsideMin])
+			h.UncompressedSize64 = streamMin
+			h.CRC32 = crc32.ChecksumIEEE(big[:streamMin])
 			return b
 		}),
 		bad("header overstates the size", "size-mismatch", "over.md", func(h *zip.FileHeader, b []byte) []byte {
@@ -84,7 +88,7 @@ func TestReadOutsideRefusesAsRead(t *testing.T) {
 // stored, empty and executable.
 func TestReadOutsideContent(t *testing.T) {
 	ents := []zent{file("pdf/SKILL.md", skillMD), file("pdf/empty.md", ""), withMode("pdf/run.sh", 0o755)}
-	for i, n := range []int{100, outsideMin - 1, outsideMin, 3 * outsideMin, 1 << 20} {
+	for i, n := range []int{100, streamMin - 1, streamMin, 3 * streamMin, 1 << 20} {
 		ents = append(ents, file(fmt.Sprintf("pdf/ref/%d.md", i), string(prose(n))))
 		data := prose(n)
 		ents = append(ents, raw(zip.FileHeader{Name: fmt.Sprintf("pdf/stored/%d.bin", i), Method: zip.Store,

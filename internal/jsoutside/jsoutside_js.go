@@ -1,0 +1,29 @@
+//go:build js && wasm
+
+package jsoutside
+
+import (
+	_ "embed"
+	"encoding/base64"
+	"sync"
+	"syscall/js"
+
+	"github.com/skillfs/skillfs/pkg/external"
+)
+
+//go:embed outside.js
+var source string
+
+var once sync.Once
+
+// Install loads the bundle, once, and gives it to pkg/external.
+func Install() {
+	once.Do(func() {
+		url := "data:text/javascript;base64," + base64.StdEncoding.EncodeToString([]byte(source))
+		mod, ok := external.Await(js.Global().Call("eval", "(u) => import(u)").Invoke(url))
+		if !ok {
+			panic("jsoutside: the bundle does not load: " + mod.Call("toString").String())
+		}
+		external.SetHost(mod)
+	})
+}

@@ -1,0 +1,176 @@
+// The JavaScript half of an import (Go's pkg/external, pkg/zipguard's
+// Browser): what Go hands over in one call instead of one crossing per
+// file, because every crossing into syscall/js costs a few microseconds and
+// a finalizer in Go, and WebAssembly memory that an import grows is never
+// returned. The bridge passes this module to the Go module at start; Go's
+// browser tests load its bundle (internal/jsoutside).
+//
+// docs/architecture.md#import explains the whole path.
+
+import { inflateSync } from "fflate";
+
+/** How long a loop runs before it yields to the event loop: well under the
+ * 50 ms the browser counts as a long task (as Go's pkg/pace). */
+const sliceMs = 12;
+
+/** Returns to the event loop and comes back in a later task: a message is
+ * a task of its own, without the clamping of nested timers. */
+function yieldTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+}
+
+/** A pacer: `await pace()` in a loop yields once sliceMs has passed. */
+function pacer(): () => Promise<void> | undefined {
+  let last = performance.now();
+  return () => {
+    const now = performance.now();
+    if (now - last < sliceMs) return undefined;
+    return yieldTask().then(() => {
+      last = performance.now();
+    });
+  };
+}
+
+let crcTable: Int32Array | undefined;
+
+/** CRC-32 (IEEE) of b, slicing by four. */
+export function crc32(b: Uint8Array): number {
+  if (!crcTable) {
+    crcTable = new Int32Array(4 * 256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c;
+    }
+    for (let n = 0; n < 256; n++) {
+      for (let t = 1; t < 4; t++) crcTable[t * 256 + n] = (crcTable[(t - 1) * 256 + n]! >>> 8) ^ crcTable[crcTable[(t - 1) * 256 + n]! & 0xff]!;
+    }
+  }
+  const T = crcTable;
+  let c = -1;
+  let i = 0;
+  const n4 = b.length & ~3;
+  for (; i < n4; i += 4) {
+    c ^= b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
+    c = T[768 + (c & 0xff)]! ^ T[512 + ((c >>> 8) & 0xff)]! ^ T[256 + ((c >>> 16) & 0xff)]! ^ T[c >>> 24]!;
+  }
+  for (; i < b.length; i++) c = T[(c ^ b[i]!) & 0xff]! ^ (c >>> 8);
+  return ~c >>> 0;
+}
+
+/** The fields of one entry in inflate's description, in this order. */
+const fields = 5;
+
+/** Entries inflated here, synchronously, have a declared size below
+ * smallSize and fewer compressed bytes than smallPacked: a stream that
+ * lies about its size costs at most ~1,032 output bytes per compressed
+ * byte before it is found out, ~33 MB here, tens of milliseconds. Larger
+ * ones go to DecompressionStream, which stops them at their declared
+ * size. */
+const smallSize = 64 << 10;
+const smallPacked = 32 << 10;
+
+/** gzip member header: deflate, no flags, no time, no OS. */
+const gzipHeader = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+
+/** Inflates one deflated entry through the browser's DecompressionStream,
+ * framed as a gzip member whose trailer holds the declared CRC-32 and
+ * size, so that the browser checks both natively; a counting step stops it
+ * as soon as it yields more than declared. */
+async function inflateStream(packed: Uint8Array, size: number, crc: number): Promise<Uint8Array | null> {
+  try {
+    return await inflateStreamOrThrow(packed, size, crc);
+  } catch {
+    return null; // Go reads it again and names the fault
+  }
+}
+
+async function inflateStreamOrThrow(packed: Uint8Array, size: number, crc: number): Promise<Uint8Array | null> {
+  const trailer = new Uint8Array(8);
+  const dv = new DataView(trailer.buffer);
+  dv.setUint32(0, crc, true);
+  dv.setUint32(4, size % 2 ** 32, true);
+  let left = size;
+  const count = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, ctl) {
+      left -= chunk.byteLength;
+      if (left < 0) ctl.error(new Error("the entry inflates past its declared size"));
+      else ctl.enqueue(chunk);
+    },
+  });
+  const gunzip = new DecompressionStream("gzip");
+  const w = gunzip.writable.getWriter();
+  // Their outcome is the readable side's: the writes' own Promises are
+  // silenced.
+  const ignore = () => {};
+  w.write(gzipHeader).catch(ignore);
+  w.write(packed as Uint8Array<ArrayBuffer>).catch(ignore);
+  w.write(trailer).catch(ignore);
+  w.close().catch(ignore);
+  const out = new Uint8Array(await new Response(gunzip.readable.pipeThrough(count)).arrayBuffer());
+  return out.byteLength === size ? out : null;
+}
+
+/**
+ * Inflates (or, for stored ones, checks) the entries of the zip archive
+ * that `entries` describes, five numbers each: the offset of its data,
+ * its compressed size, its declared size, its declared CRC-32, and 1 if
+ * stored (0 if deflated). Resolves to an array with, for each entry, its
+ * content in a buffer of its own, or null where it does not inflate to
+ * exactly its declared size and CRC-32 — and for every small entry after
+ * the first such one: Go reads the null entries again, in archive order,
+ * to name the fault, so that hostile input costs no more than one entry's
+ * worth here. Yields to the event loop every few milliseconds.
+ */
+export async function inflate(archive: Uint8Array, entries: Float64Array): Promise<(Uint8Array | null)[]> {
+  const n = entries.length / fields;
+  const out: (Uint8Array | null)[] = new Array(n).fill(null);
+  const streams: Promise<void>[] = [];
+  // The large ones first: the browser inflates them while this loop runs.
+  const at = (i: number) => {
+    const e = entries.subarray(i * fields, (i + 1) * fields);
+    return { off: e[0]!, packed: e[1]!, size: e[2]!, crc: e[3]!, stored: e[4] === 1 };
+  };
+  const small = (e: ReturnType<typeof at>) => e.size < smallSize && e.packed < smallPacked;
+  for (let i = 0; i < n; i++) {
+    const e = at(i);
+    if (e.stored || small(e)) continue;
+    streams.push(inflateStream(archive.subarray(e.off, e.off + e.packed), e.size, e.crc).then((b) => void (out[i] = b)));
+  }
+  const pace = pacer();
+  for (let i = 0; i < n; i++) {
+    const e = at(i);
+    let b: Uint8Array;
+    if (e.stored) {
+      if (e.packed !== e.size) break;
+      b = archive.slice(e.off, e.off + e.size);
+    } else if (small(e)) {
+      try {
+        // One byte more than declared: a longer stream shows as a longer
+        // result instead of being cut to the declared size.
+        b = inflateSync(archive.subarray(e.off, e.off + e.packed), { out: new Uint8Array(e.size + 1) });
+      } catch {
+        break;
+      }
+      if (b.byteLength !== e.size) break;
+      // A buffer of exactly its size, without a copy: IndexedDB clones a
+      // view's whole buffer.
+      b = new Uint8Array((b.buffer as ArrayBuffer & { transfer(n: number): ArrayBuffer }).transfer(e.size));
+    } else {
+      continue;
+    }
+    if (crc32(b) !== e.crc) break;
+    out[i] = b;
+    const p = pace();
+    if (p) await p;
+  }
+  await Promise.all(streams);
+  return out;
+}
