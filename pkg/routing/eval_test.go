@@ -140,45 +140,14 @@ type bm25 struct {
 	avg      float64
 }
 
+// plainTerms splits text as terms does, but keeps every word as it is.
 func plainTerms(s string) []string {
 	var out []string
-	for _, t := range splitPlain(Fold(s)) {
-		out = append(out, t)
-	}
-	return out
-}
-
-// splitPlain splits folded text as terms does, but keeps every word as it
-// is.
-func splitPlain(folded string) []string {
-	var out []string
-	for i := 0; i < len(folded); {
-		end := unitEnd(folded, i)
-		u := folded[i:end]
-		r := []rune(u)
-		switch {
-		case IsWordRune(r[0]):
-			out = append(out, u)
-		case isCJK(r[0]):
-			// A run of CJK units: gather it and split it in bigrams.
-			j := end
-			run := r
-			for j < len(folded) {
-				e := unitEnd(folded, j)
-				rr := []rune(folded[j:e])
-				if !isCJK(rr[0]) {
-					break
-				}
-				run = append(run, rr...)
-				j = e
-			}
-			for _, t := range appendCJK(nil, run) {
-				out = append(out, t.text)
-			}
-			end = j
+	scanTerms(Fold(s), func(w string) { out = append(out, w) }, func(c string) {
+		if !stopWords[c] {
+			out = append(out, c)
 		}
-		i = end
-	}
+	})
 	return out
 }
 

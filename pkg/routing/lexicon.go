@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillfs/skillfs/pkg/skill"
+	"golang.org/x/text/unicode/norm"
 )
 
 // BM25's term-frequency saturation.
@@ -17,7 +18,8 @@ const bm25K1 = 1.2
 type field struct {
 	weight float64
 	b      float64
-	text   func(Skill) []string
+	// text appends the field's texts of a skill to buf.
+	text func(buf []string, s *Skill) []string
 }
 
 // fields: a word of the name counts most, then a trigger's, then
@@ -26,17 +28,21 @@ type field struct {
 // skill whose name is the message's word thus beats one that mentions it
 // in passing.
 var fields = []field{
-	{weight: 3, b: 0.2, text: func(s Skill) []string { return []string{s.Name} }},
-	{weight: 2, b: 0.2, text: func(s Skill) []string { return s.Triggers[:min(len(s.Triggers), MaxPhrases)] }},
-	{weight: 1.5, b: 0.75, text: func(s Skill) []string { return []string{s.WhenToUse} }},
-	{weight: 1, b: 0.75, text: func(s Skill) []string { return []string{s.Description} }},
+	{weight: 3, b: 0.2, text: func(buf []string, s *Skill) []string { return append(buf, s.Name) }},
+	{weight: 2, b: 0.2, text: func(buf []string, s *Skill) []string {
+		return append(buf, s.Triggers[:min(len(s.Triggers), MaxPhrases)]...)
+	}},
+	{weight: 1.5, b: 0.75, text: func(buf []string, s *Skill) []string { return append(buf, s.WhenToUse) }},
+	{weight: 1, b: 0.75, text: func(buf []string, s *Skill) []string { return append(buf, s.Description) }},
 	// The titles of its sections: words the description may not use
 	// ("Excel", "Root cause"), diluted by their number as a description
 	// is by its length.
-	{weight: 1, b: 0.75, text: func(s Skill) []string { return s.Headings[:min(len(s.Headings), skill.MaxHeadings)] }},
+	{weight: 1, b: 0.75, text: func(buf []string, s *Skill) []string {
+		return append(buf, s.Headings[:min(len(s.Headings), skill.MaxHeadings)]...)
+	}},
 	// The description's first sentence again: it says what the skill
 	// is, where the rest lists what it also touches.
-	{weight: 1, b: 0.5, text: func(s Skill) []string { return []string{leadSentence(s.Description)} }},
+	{weight: 1, b: 0.5, text: func(buf []string, s *Skill) []string { return append(buf, leadSentence(s.Description)) }},
 }
 
 // leadSentence is a description's first sentence.
@@ -82,66 +88,150 @@ type lexicon struct {
 	nameTerms [][]string
 }
 
+// interner numbers the index's terms as it reads skills, so that
+// building an index looks each word up once and adds up frequencies in
+// slices rather than maps.
+type interner struct {
+	ids   map[string]int32 // term → its number
+	texts []string         // number → term
+	// words caches each word's term number, -1 for a word terms drops:
+	// skills repeat their words, and stemming one costs microseconds.
+	words map[string]int32
+}
+
+func (in *interner) id(t string) int32 {
+	id, ok := in.ids[t]
+	if !ok {
+		id = int32(len(in.texts))
+		in.ids[t] = id
+		in.texts = append(in.texts, t)
+	}
+	return id
+}
+
+// appendTerms appends the numbers of the terms of text to out.
+func (in *interner) appendTerms(out []int32, text string) []int32 {
+	// Folded but for case and white space: terms ignores white space, and
+	// words are lower-cased one by one, the first time they are met.
+	scanTerms(norm.NFKC.String(text), func(w string) {
+		id, ok := in.words[w]
+		if !ok {
+			lower := strings.ToLower(w)
+			if id, ok = in.words[lower]; !ok {
+				id = -1
+				if st, ok := wordTerm(lower); ok {
+					id = in.id(st)
+				}
+				in.words[lower] = id
+			}
+			in.words[w] = id
+		}
+		if id >= 0 {
+			out = append(out, id)
+		}
+	}, func(c string) {
+		if !stopWords[c] {
+			out = append(out, in.id(c))
+		}
+	})
+	return out
+}
+
 func newLexicon(skills []Skill) lexicon {
 	lx := lexicon{postings: map[string][]posting{}, nameTerms: make([][]string, len(skills))}
-	// Field lengths, for their average.
-	lens := make([][]float64, len(fields))
+	in := interner{ids: map[string]int32{}, words: map[string]int32{}}
+	// Each field's terms, all skills' in one slice: skill i's are
+	// toks[f][at[f][i]:at[f][i+1]].
+	toks := make([][]int32, len(fields))
+	at := make([][]int, len(fields))
 	avg := make([]float64, len(fields))
-	toks := make([][][]term, len(fields))
-	stems := map[string]string{}
-	for f, fd := range fields {
-		lens[f] = make([]float64, len(skills))
-		toks[f] = make([][]term, len(skills))
-		for i, s := range skills {
-			if s.DisableModelInvocation {
-				continue
-			}
-			for _, t := range fd.text(s) {
-				ts := terms(Fold(t), stems)
-				toks[f][i] = append(toks[f][i], ts...)
-			}
-			lens[f][i] = float64(len(toks[f][i]))
-			avg[f] += lens[f][i]
-		}
-	}
 	for _, s := range skills {
 		if !s.DisableModelInvocation {
 			lx.docs++
 		}
 	}
-	for f := range avg {
+	var texts []string
+	for f, fd := range fields {
+		at[f] = make([]int, len(skills)+1)
+		for i := range skills {
+			if s := &skills[i]; !s.DisableModelInvocation {
+				texts = fd.text(texts[:0], s)
+				for _, t := range texts {
+					toks[f] = in.appendTerms(toks[f], t)
+				}
+			}
+			at[f][i+1] = len(toks[f])
+		}
 		if lx.docs > 0 {
-			avg[f] /= float64(lx.docs)
+			avg[f] = float64(len(toks[f])) / float64(lx.docs)
 		}
 		avg[f] = max(avg[f], 1)
 	}
-	tf := map[string]float64{}
-	var order []string // first occurrences, so that postings are built in a fixed order
+	// Every skill's postings, skill by skill, then sorted by term into
+	// one slice: a few allocations rather than one per growing list.
+	type entry struct {
+		id int32
+		posting
+	}
+	total := 0
+	for _, ts := range toks {
+		total += len(ts)
+	}
+	entries := make([]entry, 0, total)
+	df := make([]int, len(in.texts))
+	tf := make([]float64, len(in.texts))
+	var order []int32 // the skill's terms by first occurrence
+	var names []string
+	nameAt := make([]int, len(skills)+1)
 	for i, s := range skills {
+		nameAt[i] = len(names)
 		if s.DisableModelInvocation {
 			continue
 		}
-		clear(tf)
 		order = order[:0]
-		for _, t := range toks[0][i] {
-			if !slices.Contains(lx.nameTerms[i], t.text) {
-				lx.nameTerms[i] = append(lx.nameTerms[i], t.text)
+		for _, id := range toks[0][at[0][i]:at[0][i+1]] {
+			if t := in.texts[id]; !slices.Contains(names[nameAt[i]:], t) {
+				names = append(names, t)
 			}
 		}
 		for f, fd := range fields {
-			norm := 1 - fd.b + fd.b*lens[f][i]/avg[f]
-			for _, t := range toks[f][i] {
-				if _, ok := tf[t.text]; !ok {
-					order = append(order, t.text)
+			ts := toks[f][at[f][i]:at[f][i+1]]
+			norm := 1 - fd.b + fd.b*float64(len(ts))/avg[f]
+			for _, id := range ts {
+				if tf[id] == 0 { // weights are positive: 0 is a term not met yet
+					order = append(order, id)
 				}
-				tf[t.text] += fd.weight / norm
+				tf[id] += fd.weight / norm
 			}
 		}
-		for _, t := range order {
-			lx.postings[t] = append(lx.postings[t], posting{doc: i, tf: tf[t]})
+		for _, id := range order {
+			entries = append(entries, entry{id, posting{doc: i, tf: tf[id]}})
+			df[id]++
+			tf[id] = 0
 		}
 	}
-	for t := range lx.postings {
+	nameAt[len(skills)] = len(names)
+	for i := range skills {
+		if a, b := nameAt[i], nameAt[i+1]; b > a {
+			lx.nameTerms[i] = names[a:b:b]
+		}
+	}
+	// start[id] is where the term's postings begin in all.
+	start := make([]int, len(in.texts)+1)
+	for id, n := range df {
+		start[id+1] = start[id] + n
+	}
+	all := make([]posting, len(entries))
+	next := slices.Clone(start[:len(in.texts)])
+	for _, e := range entries { // in skill order, which each term's postings keep
+		all[next[e.id]] = e.posting
+		next[e.id]++
+	}
+	for id, t := range in.texts {
+		if start[id+1] == start[id] {
+			continue
+		}
+		lx.postings[t] = all[start[id]:start[id+1]:start[id+1]]
 		if r, _ := utf8.DecodeRuneInString(t); !isCJK(r) {
 			lx.vocab = append(lx.vocab, t)
 		}
@@ -214,14 +304,14 @@ type weightedTerm struct {
 func (lx *lexicon) relevance(q string, context []string) map[int]float64 {
 	var ts []weightedTerm
 	seen := map[string]bool{}
-	for _, t := range terms(q, nil) {
+	for _, t := range terms(q) {
 		if !seen[t.text] {
 			seen[t.text] = true
 			ts = append(ts, weightedTerm{term: t, weight: 1})
 		}
 	}
 	for _, h := range context {
-		for _, t := range terms(Fold(h), nil) {
+		for _, t := range terms(Fold(h)) {
 			if !seen[t.text] && len(lx.postings[t.text]) > 0 {
 				seen[t.text] = true
 				ts = append(ts, weightedTerm{term: t, weight: historyWeight})

@@ -13,7 +13,14 @@ import (
 // "ＰＤＦ" is "pdf"), lower-cased, each run of white space one space, none
 // at either end.
 func Fold(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(norm.NFKC.String(s))), " ")
+	t := strings.ToLower(norm.NFKC.String(s))
+	for i, r := range t {
+		// Most text has single spaces only: then it is folded already.
+		if unicode.IsSpace(r) && (r != ' ' || i == 0 || i == len(t)-1 || t[i-1] == ' ') {
+			return strings.Join(strings.Fields(t), " ")
+		}
+	}
+	return t
 }
 
 // isCJK reports whether r belongs to a script written without spaces
@@ -63,46 +70,61 @@ type term struct {
 // letters dropped; and CJK runs as overlapping character bigrams, or the
 // character alone in a run of one, so that "查一下天气" shares "天气" with
 // "天气预报".
-//
-// stems, when not nil, caches the stems of words: an index stems the same
-// words again and again, and Snowball costs a few microseconds a word.
-func terms(folded string, stems map[string]string) []term {
+func terms(folded string) []term {
 	var out []term
+	scanTerms(folded, func(w string) {
+		if st, ok := wordTerm(w); ok {
+			out = append(out, term{text: st})
+		}
+	}, func(c string) {
+		if !stopWords[c] {
+			out = append(out, term{text: c, cjk: true})
+		}
+	})
+	return out
+}
+
+// wordTerm returns the term of a word of letters and digits, or false for
+// a word dropped: a stop word, or a single letter.
+func wordTerm(w string) (string, bool) {
+	if stopWords[w] || len(w) == 1 && (w[0] < '0' || w[0] > '9') {
+		return "", false
+	}
+	return stem(w), true
+}
+
+// scanTerms calls word with each word of letters and digits of folded
+// text, and cjk with each bigram of its CJK runs, or their character in a
+// run of one, in order. Both get substrings of folded.
+func scanTerms(folded string, word, cjk func(string)) {
 	for i := 0; i < len(folded); {
 		r, size := utf8.DecodeRuneInString(folded[i:])
 		switch {
 		case IsWordRune(r):
 			end := unitEnd(folded, i)
-			w := folded[i:end]
-			if !stopWords[w] && (len(w) > 1 || w[0] >= '0' && w[0] <= '9') {
-				st, ok := stems[w]
-				if !ok {
-					st = stem(w)
-					if stems != nil {
-						stems[w] = st
-					}
-				}
-				out = append(out, term{text: st})
-			}
+			word(folded[i:end])
 			i = end
 		case isCJK(r):
-			end := i
-			var run []rune
+			// prev is where the run's previous character starts.
+			prev, end := -1, i
 			for end < len(folded) {
 				r, n := utf8.DecodeRuneInString(folded[end:])
 				if !isCJK(r) {
 					break
 				}
-				run = append(run, r)
-				end += n
+				if prev >= 0 {
+					cjk(folded[prev : end+n])
+				}
+				prev, end = end, end+n
 			}
-			out = appendCJK(out, run)
+			if prev == i {
+				cjk(folded[i:end])
+			}
 			i = end
 		default:
 			i += size
 		}
 	}
-	return out
 }
 
 // stem returns the Snowball stem of an English word; other words (those
@@ -124,21 +146,6 @@ func stem(w string) string {
 		return w[:len(w)-1]
 	}
 	return st
-}
-
-func appendCJK(out []term, run []rune) []term {
-	if len(run) == 1 {
-		if t := string(run); !stopWords[t] {
-			out = append(out, term{text: t, cjk: true})
-		}
-		return out
-	}
-	for k := 0; k+1 < len(run); k++ {
-		if t := string(run[k : k+2]); !stopWords[t] {
-			out = append(out, term{text: t, cjk: true})
-		}
-	}
-	return out
 }
 
 // stopWords say nothing about which skill a message needs. They are

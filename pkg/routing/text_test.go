@@ -5,9 +5,24 @@ import (
 	"testing"
 )
 
+func TestFold(t *testing.T) {
+	for in, want := range map[string]string{
+		"Merge the PDFs":      "merge the pdfs",
+		" Merge  the\tPDFs\n": "merge the pdfs",
+		"ＰＤＦ\u3000files":      "pdf files",
+		"a\u00a0b":            "a b",
+		"":                    "",
+		"   ":                 "",
+	} {
+		if got := Fold(in); got != want {
+			t.Errorf("Fold(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestTerms(t *testing.T) {
 	var got []string
-	for _, tm := range terms(Fold("Merging the PDFs with pdf-tools: 查一下天气 的 A 3 libraries' ＡＰＩ"), nil) {
+	for _, tm := range terms(Fold("Merging the PDFs with pdf-tools: 查一下天气 的 A 3 libraries' ＡＰＩ")) {
 		got = append(got, tm.text)
 	}
 	want := []string{"merg", "pdf", "pdf", "tool", "查一", "下天", "天气", "3", "librari", "api"}
