@@ -3,8 +3,8 @@ module github.com/skillfs/skillfs
 go 1.26.0
 
 require (
+	github.com/blevesearch/snowballstem v0.9.0
 	github.com/hack-pad/hackpadfs v0.2.4
-	github.com/kljensen/snowball v0.10.0
 	golang.org/x/text v0.43.0
 	gopkg.in/yaml.v3 v3.0.1
 	mvdan.cc/sh/v3 v3.14.1

@@ -5,7 +5,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/kljensen/snowball/english"
+	"github.com/blevesearch/snowballstem"
+	"github.com/blevesearch/snowballstem/english"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -139,7 +140,9 @@ func stem(w string) string {
 	if len(w) <= 2 {
 		return w
 	}
-	st := english.Stem(w, false)
+	env := snowballstem.NewEnv(w)
+	english.Stem(env)
+	st := env.Current()
 	// Snowball keeps the "s" of a plural without a vowel before it:
 	// acronyms such as "pdfs" or "csvs", common in requests.
 	if st == w && len(w) > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's' && !strings.ContainsAny(w, "aeiouy") {
