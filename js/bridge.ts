@@ -897,38 +897,60 @@ export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
   return new Skillfs(directTransport(mod, "admin", listeners, runnerNow));
 }
 
-/** How many modules a host runs at once, and how many runs may wait. */
+/** How many modules a host runs at once, and how many runs may wait; of
+ * these, agents' ports together take at most agentRuns and agentWaiting,
+ * so that the host's own pages always have a run and places to wait. */
 const maxRuns = 4;
 const maxWaitingRuns = 16;
+const agentRuns = maxRuns - 1;
+const agentWaiting = maxWaitingRuns - 4;
 
 /** session.execute: the module prepares the run, the host's runner runs
  * it, the module records it. The host makes both module calls itself, as
  * admin; an agent reaches this only through a port that offers execution
  * (ServeOptions.execute). */
 function executor(mod: ModuleAPI, runner: () => WasiRunner) {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const slot = async (signal?: AbortSignal) => {
-    if (running < maxRuns) {
-      running++;
-      return;
-    }
-    if (waiting.length >= maxWaitingRuns) throw new SkillfsError(`${maxRuns} skill modules are running and ${maxWaitingRuns} waiting`, "TooLarge", "busy");
-    await new Promise<void>((resolve) => waiting.push(resolve));
-    // The slot was handed over: a caller that gave up meanwhile passes it on.
-    if (signal?.aborted) {
-      release();
-      signal.throwIfAborted();
-    }
+  const runs = { all: 0, agents: 0 };
+  // Waiting runs, in order; one whose caller gives up leaves at once.
+  const waiting: { agent: boolean; start: () => void }[] = [];
+  const fits = (agent: boolean) => runs.all < maxRuns && (!agent || runs.agents < agentRuns);
+  const take = (agent: boolean) => {
+    runs.all++;
+    if (agent) runs.agents++;
   };
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
+  const slot = (agent: boolean, signal?: AbortSignal) => new Promise<void>((resolve, reject) => {
+    signal?.throwIfAborted();
+    if (fits(agent)) {
+      take(agent);
+      return resolve();
+    }
+    const mine = agent ? waiting.filter((w) => w.agent).length : 0;
+    if (waiting.length >= maxWaitingRuns || mine >= agentWaiting) {
+      throw new SkillfsError(`${maxRuns} skill modules are running and ${waiting.length} waiting`, "TooLarge", "busy");
+    }
+    const w = { agent, start: () => {
+      signal?.removeEventListener("abort", giveUp);
+      take(agent);
+      resolve();
+    } };
+    const giveUp = () => {
+      waiting.splice(waiting.indexOf(w), 1);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", giveUp, { once: true });
+    waiting.push(w);
+  });
+  // The first waiting run that fits starts: an agent's waits while agents
+  // hold agentRuns.
+  const release = (agent: boolean) => {
+    runs.all--;
+    if (agent) runs.agents--;
+    const i = waiting.findIndex((w) => fits(w.agent));
+    if (i >= 0) waiting.splice(i, 1)[0].start();
   };
-  return async (args: Args, signal?: AbortSignal): Promise<unknown> => {
+  return async (args: Args, agent: boolean, signal?: AbortSignal): Promise<unknown> => {
     const r = runner();
-    await slot(signal);
+    await slot(agent, signal);
     try {
       const [xjson, bytes] = await mod.call("session.execPrepare", "admin", JSON.stringify(args), undefined, undefined, signal);
       const x = JSON.parse(xjson) as Execution;
@@ -951,7 +973,7 @@ function executor(mod: ModuleAPI, runner: () => WasiRunner) {
       signal?.throwIfAborted();
       return JSON.parse((await finish)[0]);
     } finally {
-      release();
+      release(agent);
     }
   };
 }
@@ -965,7 +987,7 @@ function directTransport(mod: ModuleAPI, capability: Capability, listeners: Set<
         try {
           if (method === "session.execute") {
             if (cap === "none") throw new SkillfsError("this port may not call skillfs", "PermissionDenied", "", method);
-            return [await execute(args, signal), undefined];
+            return [await execute(args, cap === "agent", signal), undefined];
           }
           const [json, out] = await mod.call(method, cap, JSON.stringify(args), bytes, onProgress, signal);
           return [json === "" ? undefined : JSON.parse(json), out ?? undefined];

@@ -59,6 +59,9 @@ export function workerRunner(workerURL: string | URL): WasiRunner {
   return {
     run(x, bytes, signal) {
       return new Promise<WasiOutcome>((resolve, reject) => {
+        // A caller that gave up while the run was prepared: no Worker, and
+        // no abort event to wait for.
+        if (signal?.aborted) return reject(signal.reason);
         const start = performance.now();
         const startMs = Date.now();
         const w = new Worker(workerURL, { type: "module", name: `skillfs skill ${x.id}` });

@@ -183,3 +183,63 @@ test('a port whose host does not offer execution is refused, and cannot call the
   assert.equal(out.run.error.reason, 'execution-not-offered');
   assert.equal(out.prepare.error.code, 'PermissionDenied');
 });
+
+test('a flood of runs from an agent port never holds every run of the host: its own run goes first', { timeout: TEST_MS }, async (t) => {
+  const p = await page(t, 'port');
+  const out = await ev(p, async () => {
+    // Counts the modules' Workers alive at once.
+    let live = 0;
+    let most = 0;
+    window.Worker = class extends Worker {
+      constructor(...a) {
+        super(...a);
+        most = Math.max(most, ++live);
+      }
+      terminate() {
+        live--;
+        super.terminate();
+      }
+    };
+    await s.activate('looper');
+    const panel = await sk.openSession({ contextId: 'panel' });
+    await panel.activate('echo');
+    const stop = new AbortController();
+    let ended = 0;
+    const flood = Array.from({ length: 100 }, () => T.outcome(s.execute('looper', { timeoutMs: 10_000, signal: stop.signal }))
+      .then((o) => ((ended += o.ok || o.error.reason !== 'busy'), o)));
+    // The port runs 4 calls at once: let them all reach the runner.
+    while (live < 3) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
+    const mine = await T.outcome(panel.execute('echo'));
+    const endedBefore = ended;
+    stop.abort();
+    const all = await Promise.all(flood);
+    return { mine, endedBefore, most, refused: all.filter((o) => !o.ok && o.error.reason === 'busy').map((o) => o.error.code) };
+  });
+  assert.equal(out.mine.ok, true, JSON.stringify(out.mine));
+  assert.equal(out.endedBefore, 0, 'the host\'s run waited for agents\' runs to end');
+  // Agents run at most 3 of the 4 modules a host runs at once.
+  assert.equal(out.most, 3 + 1, 'three agents\' runs and the host\'s');
+  assert.ok(out.refused.length > 0 && out.refused.every((c) => c === 'TooLarge'), JSON.stringify(out.refused));
+});
+
+test('a run aborted while it waits gives its place up at once; one aborted while it is prepared does not start', { timeout: TEST_MS }, async (t) => {
+  const p = await page(t, 'direct');
+  const out = await ev(p, async () => {
+    await s.activate('looper');
+    await s.activate('echo');
+    const stopRuns = new AbortController();
+    const running = Array.from({ length: 4 }, () => T.outcome(s.execute('looper', { timeoutMs: 20_000, signal: stopRuns.signal })));
+    const giveUp = new AbortController();
+    const waiting = Array.from({ length: 16 }, () => T.outcome(s.execute('echo', { signal: giveUp.signal })));
+    giveUp.abort();
+    const gaveUp = await Promise.all(waiting);
+    const next = T.outcome(s.execute('echo'));
+    // The four are still being prepared (or just started): all stop.
+    stopRuns.abort();
+    await Promise.all(running);
+    return { gaveUp: gaveUp.map((o) => o.ok || o.error.name), next: await next };
+  });
+  assert.deepEqual(out.gaveUp, Array(16).fill('AbortError'));
+  assert.equal(out.next.ok, true, JSON.stringify(out.next));
+});
