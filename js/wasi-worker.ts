@@ -1,8 +1,9 @@
 // The Worker one run of a skill's module lives in (see js/wasi.ts): WASI
 // preview 1 by @bjorn3/browser_wasi_shim, the skill's files preopened
 // read-only at /skill, a writable /scratch only when the run was granted
-// one, nothing else. Every byte here is a copy that dies with the Worker:
-// a module can change nothing stored.
+// one (holding at most the run's memory cap), nothing else. Every byte
+// here is a copy that dies with the Worker: a module can change nothing
+// stored.
 
 import { ConsoleStdout, Directory, File, OpenDirectory, OpenFile, PreopenDirectory, WASI, wasi, type Fd, type Inode } from "@bjorn3/browser_wasi_shim";
 import type { WorkerAnswer, WorkerJob } from "./wasi.js";
@@ -28,6 +29,49 @@ function readOnly<B extends DirClass>(Base: B) {
 }
 const ReadOnlyDir = readOnly(OpenDirectory);
 const ReadOnlyPreopen = readOnly(PreopenDirectory);
+
+// Files' bytes in this Worker. /skill's are read-only and never change,
+// stdin is empty: every File that is written is one of /scratch, whose
+// bytes count against the run's limit (its memory cap). The shim grows
+// and truncates files by assigning File.data, from several places (writes,
+// O_TRUNC, ftruncate): one accessor sees them all.
+const scratch = { used: 0, limit: 0 };
+const bytesOf = new WeakMap<File, Uint8Array>();
+Object.defineProperty(File.prototype, "data", {
+  get(this: File) {
+    return bytesOf.get(this);
+  },
+  set(this: File, d: Uint8Array) {
+    // The constructor sets data before readonly: a new File counts from
+    // its first change (scratch files start empty).
+    if (this.readonly === false) scratch.used += d.byteLength - (bytesOf.get(this)?.byteLength ?? 0);
+    bytesOf.set(this, d);
+  },
+});
+
+// A descriptor may not resize a read-only file (the shim checks only
+// writes), nor grow a scratch file past the limit: EBADF and ENOSPC, as a
+// POSIX file system says.
+const { fd_write, fd_pwrite, fd_allocate, fd_filestat_set_size } = OpenFile.prototype;
+const fits = (f: OpenFile, end: bigint) => end <= f.file.size || scratch.used + Number(end - f.file.size) <= scratch.limit;
+Object.assign(OpenFile.prototype, {
+  fd_write(this: OpenFile, data: Uint8Array) {
+    if (!this.file.readonly && !fits(this, this.file_pos + BigInt(data.byteLength))) return { ret: wasi.ERRNO_NOSPC, nwritten: 0 };
+    return fd_write.call(this, data);
+  },
+  fd_pwrite(this: OpenFile, data: Uint8Array, offset: bigint) {
+    if (!this.file.readonly && !fits(this, offset + BigInt(data.byteLength))) return { ret: wasi.ERRNO_NOSPC, nwritten: 0 };
+    return fd_pwrite.call(this, data, offset);
+  },
+  fd_allocate(this: OpenFile, offset: bigint, len: bigint) {
+    if (this.file.readonly) return wasi.ERRNO_BADF;
+    return fits(this, offset + len) ? fd_allocate.call(this, offset, len) : wasi.ERRNO_NOSPC;
+  },
+  fd_filestat_set_size(this: OpenFile, size: bigint) {
+    if (this.file.readonly) return wasi.ERRNO_BADF;
+    return fits(this, size) ? fd_filestat_set_size.call(this, size) : wasi.ERRNO_NOSPC;
+  },
+});
 
 /** The skill's files as a tree of read-only files. */
 function tree(job: WorkerJob): Map<string, Inode> {
@@ -81,6 +125,7 @@ function capture(limit: number) {
 
 self.onmessage = async (e: MessageEvent<WorkerJob>) => {
   const job = e.data;
+  scratch.limit = job.x.memoryMb << 20;
   const stdout = capture(job.x.stdoutLimit);
   const stderr = capture(job.x.stderrLimit);
   const fds: Fd[] = [new OpenFile(new File(new Uint8Array(), { readonly: true })), stdout.fd, stderr.fd, new ReadOnlyPreopen("/skill", tree(job))];

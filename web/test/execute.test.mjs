@@ -28,6 +28,8 @@ const PACK = zip({
   ...skill('escaper', 'escape'),
   ...skill('writer', 'write'),
   ...skill('scribe', 'write', 'Read Write Bash(python:*) WebFetch'),
+  ...skill('flood', 'flood'),
+  ...skill('filler', 'fill', 'Read Write'),
   [`pack/plain/SKILL.md`]: skillMD('plain', 'A skill with no module.'),
 });
 const sha = (s) => `sha256:${createHash('sha256').update(s).digest('hex')}`;
@@ -154,9 +156,12 @@ for (const kind of ['direct', 'port']) {
       assert.match(out.escape[path], /^error: /, `${path}: ${out.escape[path]}`);
     }
     assert.match(out.escape['/skill/SKILL.md'], /^read /);
-    const w = out.writer.output;
+    const { 'size /skill/SKILL.md': size, ...w } = out.writer.output;
     for (const [what, got] of Object.entries(w)) assert.match(got, /^error: /, `${what}: ${got}`);
     assert.match(w['write /skill/SKILL.md'], /read-only file system|permission denied/i);
+    // Not even through a descriptor opened for reading.
+    assert.match(w['truncate /skill/SKILL.md'], /bad file number/i);
+    assert.equal(size, String(new TextEncoder().encode(out.stored).length));
     assert.deepEqual(out.writer.permissions, ['read:/skill']);
     const s2 = out.scribe.output;
     assert.equal(s2['write /scratch/out.txt'], 'ok');
@@ -182,6 +187,26 @@ test('a port whose host does not offer execution is refused, and cannot call the
   assert.equal(out.run.error.code, 'PermissionDenied');
   assert.equal(out.run.error.reason, 'execution-not-offered');
   assert.equal(out.prepare.error.code, 'PermissionDenied');
+});
+
+test('a run keeps 1 MiB of stdout and 64 KiB of stderr, and /scratch holds at most its memory cap', { timeout: TEST_MS }, async (t) => {
+  const p = await page(t, 'direct');
+  const out = await ev(p, async () => {
+    await s.activate('flood');
+    await s.activate('filler');
+    const flood = await s.execute('flood', { input: { stdout: 3 << 20, stderr: 200 << 10 } });
+    const fill = await s.execute('filler', { input: { files: 3, mib: 6 }, memoryMb: 16 });
+    const audit = (await sk.registry.audit(5)).filter((a) => a.kind === 'execute');
+    return { flood: { ...flood, stdout: flood.stdout.length, stderr: flood.stderr.length }, fill: fill.output, audit };
+  });
+  assert.equal(out.flood.stdout, 1 << 20);
+  assert.equal(out.flood.stderr, 64 << 10);
+  assert.ok(out.flood.stdoutTruncated && out.flood.stderrTruncated && out.flood.output === null, JSON.stringify(out.flood));
+  const floodRec = out.audit.find((a) => a.skill === 'flood').exec;
+  assert.ok(floodRec.stdout.length <= 1024 && floodRec.stderr.length <= 1024, JSON.stringify(floodRec));
+  // 12 MiB fit in 16; the third file does not.
+  assert.deepEqual(out.fill.slice(0, 2), ['ok', 'ok']);
+  assert.match(out.fill[2], /^error: .*no space left on device/i, out.fill[2]);
 });
 
 test('a flood of runs from an agent port never holds every run of the host: its own run goes first', { timeout: TEST_MS }, async (t) => {
