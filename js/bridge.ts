@@ -372,7 +372,8 @@ export interface ExecuteOptions extends CallOptions {
   timeoutMs?: number;
   /** The module's memory cap, 128 by default, at most 1,024. */
   memoryMb?: number;
-  /** RANDOM_SEED; a random one when absent (the result says which). */
+  /** RANDOM_SEED, an integer within ±(2^53 - 1); a random one when absent
+   * (the result says which, exactly). */
   seed?: number;
 }
 

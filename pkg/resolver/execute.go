@@ -146,8 +146,9 @@ func (s *Session) FinishExecution(ctx context.Context, token string, out wasmrun
 	return res, runErr
 }
 
+// randomSeed returns a seed from 0 to wasmrun.MaxSeed.
 func randomSeed() int64 {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	return int64(binary.LittleEndian.Uint64(b[:]) >> 1)
+	return int64(binary.LittleEndian.Uint64(b[:]) >> 11)
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -165,5 +166,28 @@ func TestExecutionsAreBounded(t *testing.T) {
 		}
 		_, _, err := s.PrepareExecution(ctx, "runner", wasmrun.Options{})
 		wantErr(t, "one run more than the bound", err, skillerr.TooLarge, ReasonLimit)
+	})
+}
+
+// The seed a run is given when its caller gives none is one a JavaScript
+// caller can pass back exactly.
+func TestExecutionSeedsRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		s := runnerSession(t, e, wasitest.Module(wasiFdWrite, 0, 1))
+		for range 20 {
+			x, _, err := s.PrepareExecution(ctx, "runner", wasmrun.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seed, _ := strconv.ParseInt(strings.TrimPrefix(x.Env[4], "RANDOM_SEED="), 10, 64)
+			if seed < 0 || seed > wasmrun.MaxSeed {
+				t.Fatalf("seed %d is past 2^53", seed)
+			}
+			if _, err := s.FinishExecution(ctx, x.Token, wasmrun.Outcome{Timeout: true}); skillerr.CodeOf(err) != skillerr.Timeout {
+				t.Fatal(err)
+			}
+		}
 	})
 }

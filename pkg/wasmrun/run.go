@@ -22,6 +22,10 @@ const (
 	StdoutCap        = 1 << 20   // kept of stdout; the rest is counted, not kept
 	StderrCap        = 64 << 10
 	AuditOutputCap   = 1 << 10 // of stdout and stderr in the audit record, which is bounded in bytes
+	// MaxSeed bounds RANDOM_SEED either way: a JavaScript number holds
+	// every integer up to it exactly, so the seed a result reports runs
+	// the module again as it ran.
+	MaxSeed = 1<<53 - 1
 )
 
 // Options are a caller's choices for one run.
@@ -64,6 +68,9 @@ func (o Options) Normalize(seed func() int64) (Options, error) {
 	if o.Seed == nil {
 		s := seed()
 		o.Seed = &s
+	}
+	if *o.Seed < -MaxSeed || *o.Seed > MaxSeed {
+		return o, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "seed", Msg: "seed must be an integer from -(2^53-1) to 2^53-1"}
 	}
 	return o, nil
 }

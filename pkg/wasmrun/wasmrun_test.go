@@ -100,6 +100,11 @@ func TestOptionsAndFinish(t *testing.T) {
 	if _, err := (Options{Input: json.RawMessage(`"` + strings.Repeat("x", MaxInput) + `"`)}).Normalize(seed); skillerr.CodeOf(err) != skillerr.TooLarge {
 		t.Errorf("a large input: %v", err)
 	}
+	for _, v := range []int64{MaxSeed + 1, -MaxSeed - 1, 1 << 62} {
+		if _, err := (Options{Seed: &v}).Normalize(seed); skillerr.ReasonOf(err) != "seed" {
+			t.Errorf("seed %d: %v", v, err)
+		}
+	}
 	o, err := Options{Input: json.RawMessage(` {"a": 1} `)}.Normalize(seed)
 	if err != nil || string(o.Input) != `{"a":1}` || o.TimeoutMs != DefaultTimeoutMs || o.Pages() != 2048 || *o.Seed != 42 {
 		t.Fatalf("normalized = %+v, %v", o, err)

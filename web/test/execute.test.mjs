@@ -69,15 +69,18 @@ for (const kind of ['direct', 'port']) {
       const before = await T.outcome(s.execute('echo'));
       await s.activate('echo');
       const res = await s.execute('echo', { input: { q: 'x', n: 1 }, seed: 5 });
+      // The seed the host picked, as the module got it and as reported.
+      const picked = await s.execute('echo');
       const plain = await T.outcome((await s.activate('plain'), s.execute('plain')));
       const audit = (await sk.registry.audit(20)).filter((a) => a.kind === 'execute');
-      return { before, res, plain, audit, digest: (await sk.registry.get('echo')).digest };
+      return { before, res, picked: [picked.output.seed, String(picked.seed)], plain, audit: audit.slice(1), digest: (await sk.registry.get('echo')).digest };
     });
     assert.equal(out.before.ok, false);
     assert.equal(out.before.error.code, 'PermissionDenied');
     assert.equal(out.before.error.reason, 'not-activated');
     assert.equal(out.plain.error.code, 'WasmError');
     assert.equal(out.plain.error.reason, 'no-module');
+    assert.equal(out.picked[0], out.picked[1], 'the reported seed is not the one the module got');
     const r = out.res;
     assert.equal(r.status, 'success');
     assert.equal(r.exitCode, 0);
