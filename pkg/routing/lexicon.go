@@ -137,7 +137,9 @@ func (in *interner) appendTerms(out []int32, text string) []int32 {
 	return out
 }
 
-func newLexicon(skills []Skill) lexicon {
+// newLexicon indexes the skills the model may invoke but copies: same
+// is Index.same.
+func newLexicon(skills []Skill, same []int) lexicon {
 	lx := lexicon{postings: map[string][]posting{}, nameTerms: make([][]string, len(skills))}
 	in := interner{ids: map[string]int32{}, words: map[string]int32{}}
 	// Each field's terms, all skills' in one slice: skill i's are
@@ -145,8 +147,9 @@ func newLexicon(skills []Skill) lexicon {
 	toks := make([][]int32, len(fields))
 	at := make([][]int, len(fields))
 	avg := make([]float64, len(fields))
-	for _, s := range skills {
-		if !s.DisableModelInvocation {
+	indexed := func(i int) bool { return !skills[i].DisableModelInvocation && same[i] == i }
+	for i := range skills {
+		if indexed(i) {
 			lx.docs++
 		}
 	}
@@ -154,8 +157,8 @@ func newLexicon(skills []Skill) lexicon {
 	for f, fd := range fields {
 		at[f] = make([]int, len(skills)+1)
 		for i := range skills {
-			if s := &skills[i]; !s.DisableModelInvocation {
-				texts = fd.text(texts[:0], s)
+			if indexed(i) {
+				texts = fd.text(texts[:0], &skills[i])
 				for _, t := range texts {
 					toks[f] = in.appendTerms(toks[f], t)
 				}
@@ -183,9 +186,9 @@ func newLexicon(skills []Skill) lexicon {
 	var order []int32 // the skill's terms by first occurrence
 	var names []string
 	nameAt := make([]int, len(skills)+1)
-	for i, s := range skills {
+	for i := range skills {
 		nameAt[i] = len(names)
-		if s.DisableModelInvocation {
+		if !indexed(i) {
 			continue
 		}
 		order = order[:0]

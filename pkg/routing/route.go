@@ -269,8 +269,11 @@ type Index struct {
 	trie   *phraseTrie
 	lex    lexicon
 	// same[i] is the first position of a skill identical to skills[i]
-	// for routing (i itself when none comes before); copies[i] the later
-	// positions of the skills identical to the first one, i.
+	// for routing (i itself when none comes before, and for a skill the
+	// model may not invoke, which is no one's copy); copies[i] the later
+	// positions of the skills identical to the first one, i. Only first
+	// ones are in the lexicon, so that copies do not lower the IDF of
+	// their words.
 	same   []int
 	copies map[int][]int
 }
@@ -280,20 +283,22 @@ type Index struct {
 func NewIndex(skills []Skill) *Index {
 	ix := &Index{skills: slices.Clone(skills)}
 	ix.trie = newPhraseTrie(ix.skills)
-	ix.lex = newLexicon(ix.skills)
 	ix.same = make([]int, len(skills))
 	ix.copies = map[int][]int{}
 	first := map[string]int{}
 	for i, s := range ix.skills {
 		k := routingText(s)
-		if j, ok := first[k]; ok {
+		if j, ok := first[k]; ok && !s.DisableModelInvocation {
 			ix.same[i] = j
 			ix.copies[j] = append(ix.copies[j], i)
 		} else {
-			first[k] = i
+			if !s.DisableModelInvocation {
+				first[k] = i
+			}
 			ix.same[i] = i
 		}
 	}
+	ix.lex = newLexicon(ix.skills, ix.same)
 	return ix
 }
 
@@ -408,9 +413,9 @@ func (r *router) recall(q string) {
 				// A forced skill is the one named, not its first copy.
 				r.byDoc[doc] = len(r.recalled)
 				c := recalled{
-					Candidate: Candidate{ID: s.ID, Name: s.Name, Source: SourceForced, Forced: true, Breakdown: Breakdown{Intent: intents[doc]}},
+					Candidate: Candidate{ID: s.ID, Name: s.Name, Source: SourceForced, Forced: true, Breakdown: Breakdown{Intent: intents[r.ix.same[doc]]}},
 					skill:     s,
-					rel:       rel[doc],
+					rel:       rel[r.ix.same[doc]],
 				}
 				if h := hits[doc]; h != nil {
 					c.Triggers, c.anti = h.triggers, h.anti

@@ -157,3 +157,18 @@ func TestRouteHeadings(t *testing.T) {
 		t.Errorf("candidates %+v, want sheets first", r.Candidates)
 	}
 }
+
+// A copy of a skill the model may not invoke is a skill of its own: it
+// is routed to, and named as no one's copy.
+func TestRouteCopyOfHidden(t *testing.T) {
+	hidden := Skill{ID: "cleanup", Name: "cleanup", Description: "Deletes merged git branches.", DisableModelInvocation: true}
+	open := hidden
+	open.ID, open.Name, open.DisableModelInvocation = "cleanup-v2", "cleanup-v2", false
+	r, err := NewIndex([]Skill{hidden, open}).Route("delete the merged git branches", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Candidates) != 1 || r.Candidates[0].ID != "cleanup-v2" || len(r.Candidates[0].Identical) != 0 {
+		t.Errorf("candidates %+v, want cleanup-v2 alone", r.Candidates)
+	}
+}
