@@ -166,7 +166,7 @@ BENCHTIME ?= 5x
 bench: build $(WASMEXEC) $(CHROMIUM) $(NODE_DEPS)
 	$(GO) run ./internal/benchpack/cmd/benchpack -o $(BIN)/bench
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchtime=$(BENCHTIME) -exec=$(WASMEXEC) ./pkg/registry ./pkg/resolver ./pkg/routing ./pkg/zipguard ./pkg/skill 2>&1 | grep -v "$(NOISE)"
-	@echo "Routing evaluation (real skills from $${SKILLFS_REAL_REPOS:-/work/data}; tuned on testdata/eval.tsv and blind.tsv, measured on the held-out testdata/heldout.tsv):"
+	@echo "Routing evaluation (real skills from $${SKILLFS_REAL_REPOS:-/work/data}; tuned on testdata/eval.tsv and blind.tsv, measured on the held-out testdata/heldout.tsv and fresh.tsv):"
 	$(GO) test -count=1 -run '^(TestEvaluation|TestGeneratedEvaluation)$$' -v ./pkg/routing | grep -E 'router|BM25|skills,|SKIP'
 	@echo "Catalog at the default budget with the real skills, for three requests (route and index timings: BenchmarkRoute1000, BenchmarkIndex1000 above):"
 	$(GO) test -count=1 -run '^TestCatalogRealSkills$$' -v ./pkg/resolver | grep -E 'characters|SKIP|FAIL'

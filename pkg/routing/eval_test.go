@@ -26,7 +26,7 @@ type evalCase struct {
 // ever printed.
 var (
 	tuningSets  = []string{"testdata/eval.tsv", "testdata/blind.tsv"}
-	heldOutSets = []string{"testdata/heldout.tsv"}
+	heldOutSets = []string{"testdata/heldout.tsv", "testdata/fresh.tsv"}
 )
 
 func readEval(t testing.TB, name string) []evalCase {
