@@ -20,6 +20,12 @@ FUZZTIME  ?= 20s
 # Per fuzz target in `make test`; CI runs every target, so keep it short.
 FUZZTIME_CI ?= 8s
 
+# Every module that ships, or that the browser tests load, is linked and
+# then shrunk by internal/wasmdata (0.73 MB of findfunctab segments the
+# runtime never reads); a module that cannot be shrunk fails the build.
+WASMDATA  := $(GO) run ./internal/wasmdata/cmd/wasmdata
+WASMDATA_SRC := $(shell find internal/wasmdata -name '*.go' ! -name '*_test.go')
+
 .PHONY: help test test-native test-fuzz test-wasm check-outside test-demo lint demo demo-build build cli fuzz bench bench-size deps clean
 
 include web/node.mk
@@ -68,8 +74,9 @@ GO_SRC    := go.mod go.sum $(shell find pkg wasm -name '*.go' ! -name '*_test.go
 ADAPTERS  := agent ai-sdk openai-agents
 build: $(DIST)/skillfs.wasm $(DIST)/wasm_exec.js $(DIST)/bridge.js $(DIST)/mcp.js $(DIST)/wasi-worker.js $(DIST)/bridge.d.ts $(ADAPTERS:%=$(DIST)/%.js)
 
-$(DIST)/skillfs.wasm: $(GO_SRC)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
+$(DIST)/skillfs.wasm: $(GO_SRC) $(WASMDATA_SRC)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@.tmp ./wasm
+	$(WASMDATA) $@.tmp && mv $@.tmp $@
 
 $(DIST)/wasm_exec.js:
 	@mkdir -p $(DIST)

@@ -35,9 +35,10 @@ test-browser: $(NODE_DEPS) $(CHROMIUM) $(TEST_DIST)/skillfs.wasm $(TEST_DIST)/wa
 	  $(NODE) --test --test-concurrency=1 --test-reporter=spec web/test/
 
 # Rebuilt when a Go source or the Go toolchain changes.
-$(TEST_DIST)/skillfs.wasm: $(TEST_GO_SRC) $(TEST_GOROOT)/VERSION
+$(TEST_DIST)/skillfs.wasm: $(TEST_GO_SRC) $(TEST_GOROOT)/VERSION $(WASMDATA_SRC)
 	@mkdir -p $(@D)
-	GOOS=js GOARCH=wasm $(GO) build -tags skillfs_testhooks -trimpath -ldflags='-s -w' -o $@ ./wasm
+	GOOS=js GOARCH=wasm $(GO) build -tags skillfs_testhooks -trimpath -ldflags='-s -w' -o $@.tmp ./wasm
+	$(WASMDATA) $@.tmp && mv $@.tmp $@
 
 $(TEST_DIST)/wasm_exec.js: $(TEST_GOROOT)/lib/wasm/wasm_exec.js
 	@mkdir -p $(@D)

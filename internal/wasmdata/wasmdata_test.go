@@ -1,0 +1,130 @@
+package wasmdata
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// probe is a program that needs findfunc everywhere: the garbage
+// collector scans deep stacks of many goroutines, and the output names the
+// functions found from PCs (runtime.Callers, a panic's stack), so a table
+// that sent findfunc to the wrong function shows in the names or a crash.
+const probe = `package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+)
+
+//go:noinline
+func deep(n int) string {
+	if n > 0 {
+		return deep(n-1)
+	}
+	runtime.GC()
+	pcs := make([]uintptr, 8)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+	f, _ := frames.Next()
+	return f.Function
+}
+
+func main() {
+	var wg sync.WaitGroup
+	names := make([]string, 16)
+	for i := range names {
+		wg.Add(1)
+		go func() { defer wg.Done(); names[i] = deep(50 + i) }()
+	}
+	wg.Wait()
+	func() {
+		defer func() { recover(); os.Stdout.Write(debug.Stack()) }()
+		var m map[string]int
+		m["x"]++
+	}()
+	fmt.Println(strings.Join(names[:2], " "), "done")
+}
+`
+
+// TestShrinkRuns shrinks a real module and runs it with node: the program
+// must work and name its functions right, and every value findfunc can
+// read must be as the linker wrote it.
+func TestShrinkRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a wasm module")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("SKIP: node is not installed; the shrunk module cannot be run")
+	}
+	dir := t.TempDir()
+	write := func(name, s string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("main.go", probe)
+	write("go.mod", "module probe\n\ngo 1.26\n")
+	wasmFile := filepath.Join(dir, "probe.wasm")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", wasmFile, ".")
+	build.Dir, build.Env = dir, append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	orig, err := os.ReadFile(wasmFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, st, err := Shrink(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Zeroed == 0 || st.SegmentsAfter >= st.SegmentsBefore || len(out) >= len(orig) {
+		t.Fatalf("nothing was shrunk: %+v, %d → %d bytes", st, len(orig), len(out))
+	}
+	t.Logf("%d → %d bytes, %d → %d segments", len(orig), len(out), st.SegmentsBefore, st.SegmentsAfter)
+	if err := os.WriteFile(wasmFile, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := exec.Command(node, filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec_node.js"), wasmFile)
+	got, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the shrunk module failed: %v\n%s", err, got)
+	}
+	for _, want := range []string{"main.deep main.deep done", "main.main.func2", "panic("} {
+		if !bytes.Contains(got, []byte(want)) {
+			t.Errorf("the output lacks %q:\n%s", want, got)
+		}
+	}
+
+	// Shrinking again changes nothing: the buckets read are kept.
+	again, st2, err := Shrink(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st2.Zeroed != 0 || !bytes.Equal(again, out) {
+		t.Errorf("a second shrink changed %d bytes", st2.Zeroed)
+	}
+}
+
+func TestShrinkRefuses(t *testing.T) {
+	for name, b := range map[string][]byte{
+		"empty":     nil,
+		"not wasm":  []byte("\x7fELF\x02\x01\x01\x00"),
+		"no data":   []byte("\x00asm\x01\x00\x00\x00"),
+		"truncated": []byte("\x00asm\x01\x00\x00\x00\x0b\x10\x01"),
+		// A data segment but no Go runtime in it.
+		"not Go": []byte("\x00asm\x01\x00\x00\x00\x0b\x08\x01\x00\x41\x10\x0b\x02hi"),
+	} {
+		if _, _, err := Shrink(b); err == nil {
+			t.Errorf("%s: shrunk without error", name)
+		}
+	}
+}
