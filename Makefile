@@ -185,8 +185,10 @@ bench: build $(WASMEXEC) $(CHROMIUM) $(NODE_DEPS)
 # The module's size as shipped, and where it goes by Go package (from a
 # build that keeps the function names, which the shipped one strips).
 bench-size: build
+	@mkdir -p $(BIN)/bench
 	$(NODE) web/bench/size.mjs $(DIST)/skillfs.wasm
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -o $(BIN)/bench/skillfs-names.wasm ./wasm
+	$(WASMDATA) $(BIN)/bench/skillfs-names.wasm
 	GOOS=js GOARCH=wasm $(GO) list -deps ./wasm > $(BIN)/bench/skillfs-packages.txt
 	$(GO) run ./internal/wasmsize/cmd/wasmsize $(BIN)/bench/skillfs-names.wasm $(BIN)/bench/skillfs-packages.txt
 

@@ -19,9 +19,12 @@ package wasmdata
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Stats describes one Shrink.
@@ -373,4 +376,78 @@ func (m *image) encode() ([]byte, int) {
 		body = append(body, s.data...)
 	}
 	return body, len(segs)
+}
+
+// Part is a share of the data section: the bytes its segments carry for
+// one kind of data, or the segments' own headers.
+type Part struct {
+	Name  string
+	Bytes int
+}
+
+// Layout divides the data section of a Go-built module among what the
+// runtime keeps there (from moduledata), largest first; what no range
+// names is "other".
+func Layout(wasm []byte) ([]Part, error) {
+	if len(wasm) < 8 || !bytes.Equal(wasm[:4], []byte("\x00asm")) {
+		return nil, errors.New("wasmdata: not a WebAssembly module")
+	}
+	secs, err := sections(wasm)
+	if err != nil {
+		return nil, err
+	}
+	var body []byte
+	for _, s := range secs {
+		if s.id == secData {
+			body = s.body
+		}
+	}
+	segs, err := segments(body)
+	if err != nil {
+		return nil, err
+	}
+	img, err := newImage(segs)
+	if err != nil {
+		return nil, err
+	}
+	md, err := img.moduledata()
+	if err != nil {
+		return nil, err
+	}
+	field := func(off uint64) uint64 { v, _ := img.u64(md + off); return v }
+	slice := func(off, elem uint64) [2]uint64 { return [2]uint64{field(off), field(off) + elem*field(off+8)} }
+	ranges := []struct {
+		name string
+		r    [2]uint64
+	}{
+		{"pclntab: function names", slice(8, 1)},
+		{"pclntab: file tables", [2]uint64{field(32), field(64) + field(72)}}, // cutab through filetab
+		{"pclntab: pc-value tables", slice(80, 1)},
+		{"pclntab: function records", [2]uint64{field(104), field(152)}}, // pclntable up to findfunctab
+		{"pclntab: findfunctab", [2]uint64{field(152), field(328)}},      // up to epclntab
+		{"types to etypes (type descriptors, strings)", [2]uint64{field(296), field(304)}},
+		{"noptrdata (initialised, no pointers)", [2]uint64{field(192), field(200)}},
+		{"data (initialised, with pointers)", [2]uint64{field(208), field(216)}},
+	}
+	byName := map[string]int{}
+	payload := 0
+	for _, s := range segs {
+		lo, hi := uint64(s.offset), uint64(s.offset)+uint64(len(s.data))
+		payload += len(s.data)
+		left := len(s.data)
+		for _, r := range ranges {
+			if a, b := max(lo, r.r[0]), min(hi, r.r[1]); a < b {
+				byName[r.name] += int(b - a)
+				left -= int(b - a)
+			}
+		}
+		byName["other (go:func.*, typelinks, itabs, …)"] += left
+	}
+	byName["segment headers"] = len(body) - payload
+	parts := make([]Part, 0, len(byName))
+	for name, n := range byName {
+		parts = append(parts, Part{name, n})
+	}
+	slices.SortFunc(parts, func(a, b Part) int { return cmp.Or(b.Bytes-a.Bytes, strings.Compare(a.Name, b.Name)) })
+	return parts, nil
 }

@@ -104,6 +104,33 @@ func TestShrinkRuns(t *testing.T) {
 		}
 	}
 
+	// Layout accounts for every byte of the data section, and the
+	// table's share is what shrank.
+	part := func(wasm []byte, name string) (sum, named int) {
+		parts, err := Layout(wasm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range parts {
+			sum += p.Bytes
+			if p.Name == name {
+				named = p.Bytes
+			}
+		}
+		return sum, named
+	}
+	for _, w := range [][]byte{orig, out} {
+		sum, names := part(w, "pclntab: function names")
+		if sum != dataLen(t, w) || names == 0 {
+			t.Errorf("Layout: %d bytes of %d, %d of names", sum, dataLen(t, w), names)
+		}
+	}
+	if _, before := part(orig, "pclntab: findfunctab"); before == 0 {
+		t.Error("Layout found no findfunctab")
+	} else if _, after := part(out, "pclntab: findfunctab"); after*10 > before {
+		t.Errorf("findfunctab carried %d bytes before, %d after", before, after)
+	}
+
 	// Shrinking again changes nothing: the buckets read are kept.
 	again, st2, err := Shrink(out)
 	if err != nil {
@@ -127,4 +154,18 @@ func TestShrinkRefuses(t *testing.T) {
 			t.Errorf("%s: shrunk without error", name)
 		}
 	}
+}
+
+func dataLen(t *testing.T, wasm []byte) int {
+	secs, err := sections(wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range secs {
+		if s.id == secData {
+			return len(s.body)
+		}
+	}
+	t.Fatal("no data section")
+	return 0
 }

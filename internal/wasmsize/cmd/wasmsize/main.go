@@ -4,7 +4,9 @@
 //	go run ./internal/wasmsize/cmd/wasmsize [-top N] FILE.wasm PKGLIST
 //
 // FILE is built without -ldflags=-s (which drops the names); PKGLIST is
-// `GOOS=js GOARCH=wasm go list -deps ./wasm` written to a file.
+// `GOOS=js GOARCH=wasm go list -deps ./wasm` written to a file. The data
+// section, which no function name covers, is divided by kind
+// (wasmdata.Layout).
 package main
 
 import (
@@ -13,6 +15,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/skillfs/skillfs/internal/wasmdata"
 	"github.com/skillfs/skillfs/internal/wasmsize"
 )
 
@@ -56,6 +59,15 @@ func main() {
 	fmt.Printf("%-48s %6s %10d\n", "code section", "", s.Code)
 	fmt.Printf("%-48s %6s %10d\n", "data section", "", s.Data)
 	fmt.Printf("%-48s %6s %10d\n", "whole file (with names)", "", s.Total)
+	parts, err := wasmdata.Layout(b)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println("data section by kind (bytes its segments carry):")
+	for _, p := range parts {
+		fmt.Printf("  %-46s %17d\n", p.Name, p.Bytes)
+	}
 	fmt.Println("by origin (code bytes):")
 	for _, g := range []string{"skillfs", "go runtime + std", "gopkg.in/yaml.v3", "golang.org/x", "github.com/hack-pad", "other modules", "(other)"} {
 		if groups[g] > 0 {
