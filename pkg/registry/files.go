@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -225,7 +226,9 @@ func (r *Registry) Rename(ctx context.Context, id, from, to string) (Meta, error
 			}
 		}
 		files = append(kept, moved...)
-		slices.SortFunc(files, func(a, b vfs.File) int { return strings.Compare(a.Path, b.Path) })
+		// sort.Slice, not slices.SortFunc: a sort instantiated for a
+		// struct this large is ~20 KB of the module.
+		sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 		return files, nil
 	})
 }

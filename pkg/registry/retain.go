@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -156,7 +157,8 @@ func (rt *retention) ops() ([]vfs.Op, error) {
 	rt.drop(func(k Retained) bool {
 		return now-k.At > RetainMaxAge.Milliseconds() || len(k.Holders) == 0 && now-k.At > RetainGrace.Milliseconds()
 	})
-	slices.SortFunc(rt.kept, func(a, b Retained) int { return cmp.Compare(a.Seq, b.Seq) })
+	// sort.Slice, not slices.SortFunc: see files.go.
+	sort.Slice(rt.kept, func(i, j int) bool { return rt.kept[i].Seq < rt.kept[j].Seq })
 	var total int64
 	for _, k := range rt.kept {
 		total += k.Size
