@@ -4,13 +4,17 @@
 //   bench.importZip(name, zipUrl)      -> ImportResult
 //   bench.readFile(name, entry)        -> ReadResult | null (when unsupported)
 //   bench.cleanup(name)
+//   bench.importPack(zipUrl)           -> a database holding the pack (untimed)
+//   bench.coldStartOnce(db, helloUrl, dists), bench.listOnce(db, dists)
+//                                      -> one run's times, on a fresh page each
+//   bench.memoryBench(packUrl, largeUrl, largeMB)
 // To add a stack (e.g. skillfs through js/bridge.ts and dist/skillfs.wasm,
 // which run.mjs serves under /dist/ when that folder exists): write a module
 // that exports a Benchmark, import it here and register it below.
 
 import { get, names, register, type ImportResult, type ReadResult } from './registry.ts';
 import { limit } from './limit.ts';
-import { coldStart, listBench, memoryBench, skillfs } from './skillfs.ts';
+import { coldStartOnce, importPack, listOnce, memoryBench, skillfs } from './skillfs.ts';
 import { zenfs } from './zenfs.ts';
 
 register('zenfs', zenfs); // baseline: first registered
@@ -37,8 +41,9 @@ export interface BenchPage {
   importZip(name: string, zipUrl: string): Promise<ImportResult>;
   readFile(name: string, entry: string): Promise<ReadResult | null>;
   cleanup(name: string): Promise<void>;
-  coldStart(zipUrl: string, helloUrl: string): ReturnType<typeof coldStart>;
-  listBench(zipUrl: string): ReturnType<typeof listBench>;
+  importPack(zipUrl: string): Promise<string>;
+  coldStartOnce(db: string, helloUrl: string, dists: string[]): ReturnType<typeof coldStartOnce>;
+  listOnce(db: string, dists: string[]): ReturnType<typeof listOnce>;
   memoryBench(packUrl: string, largeUrl: string, largeMB: number): ReturnType<typeof memoryBench>;
 }
 
@@ -57,12 +62,11 @@ const bench: BenchPage = {
   async cleanup(name) {
     await get(name).cleanup?.();
   },
-  async coldStart(zipUrl, helloUrl) {
-    return coldStart(await fetchZip(zipUrl), helloUrl);
+  async importPack(zipUrl) {
+    return importPack(await fetchZip(zipUrl));
   },
-  async listBench(zipUrl) {
-    return listBench(await fetchZip(zipUrl));
-  },
+  coldStartOnce,
+  listOnce,
   async memoryBench(packUrl, largeUrl, largeMB) {
     return memoryBench(await fetchZip(packUrl), await fetchZip(largeUrl), largeMB);
   },

@@ -7,7 +7,7 @@
 //
 //   node web/bench/run.mjs ZIP [--runs N] [--timeout SECONDS] [--json FILE]
 //                          [--coldstart PACK.zip --hello HELLO.wasm] [--list PACK.zip]...
-//                          [--large PACK.zip] [--files PACK.zip]...
+//                          [--large PACK.zip] [--files PACK.zip]... [--before DIST] [--samples N]
 //
 // The stack "limit" is the browser alone (fflate + one IndexedDB
 // transaction): every row shows its time as a multiple of the limit's.
@@ -18,6 +18,10 @@
 // on a fresh module, after one import of the large pack, beside the
 // issue's target. Each --files pack is imported by skillfs and the limit
 // alone, alternating, RUNS times: the per-file costs, beside ZIP's bytes.
+// --samples (default 5) is the number of runs of cold start and of each
+// list. --runs 0 skips the import comparison. --before names another build's
+// dist/ folder: cold start and list time it too, alternating with this
+// one run by run, so that a change shows before and after in one run.
 //
 // Exits non-zero with a readable message on any failure, and after
 // --timeout seconds (default 120) at the latest.
@@ -29,6 +33,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { open, withTimeout } from '../harness/index.mjs';
+import { sizes } from './size.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
@@ -40,7 +45,7 @@ const memoryTarget = 32 * 2 ** 20;
 
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
-  process.stderr.write('usage: node web/bench/run.mjs ZIP [--runs N] [--timeout SECONDS] [--json FILE] [--coldstart SMALLPACK.zip --hello HELLO.wasm] [--list PACK.zip]... [--large PACK.zip] [--files PACK.zip]...\n');
+  process.stderr.write('usage: node web/bench/run.mjs ZIP [--runs N] [--timeout SECONDS] [--json FILE] [--coldstart SMALLPACK.zip --hello HELLO.wasm] [--list PACK.zip]... [--large PACK.zip] [--files PACK.zip]... [--before DIST] [--samples N]\n');
   process.exit(2);
 }
 
@@ -57,6 +62,8 @@ try {
       list: { type: 'string', multiple: true, default: [] },
       large: { type: 'string' },
       files: { type: 'string', multiple: true, default: [] },
+      before: { type: 'string' },
+      samples: { type: 'string', default: '5' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -68,8 +75,10 @@ if (args.positionals.length !== 1) usage('need exactly one zip file');
 const zipPath = resolve(args.positionals[0]);
 const runs = Number(args.values.runs);
 const timeoutS = Number(args.values.timeout);
-if (!Number.isInteger(runs) || runs < 1 || runs > 50) usage('--runs must be an integer in 1..50');
+if (!Number.isInteger(runs) || runs < 0 || runs > 50) usage('--runs must be an integer in 0..50 (0: no import comparison)');
 if (!(timeoutS > 0)) usage('--timeout must be a positive number of seconds');
+const samples = Number(args.values.samples);
+if (!Number.isInteger(samples) || samples < 1 || samples > 99) usage('--samples must be an integer in 1..99');
 if (Boolean(args.values.coldstart) !== Boolean(args.values.hello)) usage('--coldstart and --hello go together');
 
 /** @type {import('../harness/browser.mjs').Opened | undefined} */
@@ -120,6 +129,8 @@ async function main() {
   args.values.files.forEach((p, i) => (routes[`/files${i}.zip`] = resolve(p)));
   const dist = join(REPO, 'dist');
   if (existsSync(dist)) routes['/dist/'] = dist; // skillfs.wasm, wasm_exec.js, ...
+  if (args.values.before) routes['/before/'] = resolve(args.values.before);
+  const dists = args.values.before ? ['/dist/', '/before/'] : ['/dist/'];
 
   h = await open({
     root: OUT,
@@ -137,7 +148,98 @@ async function main() {
   // Per-call limit: generous, but far below the overall deadline.
   const opMs = Math.max(10_000, Math.floor((timeoutS * 1000) / 3));
   const call = (what, fn, arg) => withTimeout(page.evaluate(fn, arg), opMs, what);
+  // Every module a page starts runs as long as the page: each figure
+  // below starts on a fresh page, so that the modules of the ones before
+  // (their memory, their collector) do not weigh on it.
+  const fresh = async () => {
+    await withTimeout(page.reload(), opMs, 'page reload');
+    await withTimeout(page.waitForFunction(() => window.bench?.ready === true, undefined, { polling: 50 }), opMs, 'page ready');
+  };
 
+  const { rows, packs } = runs > 0 ? await importComparison(call, names, zip, version, isolated) : { rows: [], packs: [] };
+
+  // Two builds take turns going first on a page, run by run: turn(xs, r)
+  // orders them for run r, and orders that run's results back.
+  const turn = (xs, r) => (r % 2 ? [...xs].reverse() : xs);
+  // Cold start of skillfs as an extension page pays it, each run on a
+  // fresh page: fetch and instantiate the module, open the database, list
+  // every skill; a bare Go module run to the end of main in the same page.
+  let coldStart;
+  if (args.values.coldstart) {
+    const db = await call('cold start pack import', (u) => window.bench.importPack(u), '/coldstart.zip');
+    const runsOf = [];
+    for (let r = 0; r < samples; r++) {
+      await fresh();
+      const res = await call(`cold start (run ${r + 1})`, ([b, w, d]) => window.bench.coldStartOnce(b, w, d), [db, '/hello.wasm', turn(dists, r)]);
+      runsOf.push({ ...res, builds: turn(res.builds, r) });
+    }
+    const build = (k) => {
+      const med = (f) => median(runsOf.map((x) => x.builds[k][f]));
+      return { medianMs: med('total'), runsMs: runsOf.map((x) => round(x.builds[k].total)),
+        phasesMs: { instantiate: med('instantiate'), open: med('open'), list: med('list') } };
+    };
+    coldStart = { skills: runsOf[0].builds[0].skills, ...build(0),
+      helloMedianMs: median(runsOf.map((x) => x.hello.total)), helloInstantiateMs: median(runsOf.map((x) => x.hello.instantiate)),
+      before: dists.length > 1 ? build(1) : undefined };
+    const phases = (p) => `fetch + compile + instantiate ${p.instantiate.toFixed(1)} ms, Go start + open ${p.open.toFixed(1)} ms, first list ${p.list.toFixed(1)} ms`;
+    console.log(
+      `\nskillfs cold start (fetch + instantiate + open + list ${coldStart.skills} skills), fresh page each run: ` +
+        `median ${coldStart.medianMs.toFixed(1)} ms of ${coldStart.runsMs.map((x) => x.toFixed(1)).join(', ')}; ` +
+        `a bare Go module to the end of main: ${coldStart.helloMedianMs.toFixed(1)} ms ` +
+        `(${(coldStart.medianMs / coldStart.helloMedianMs).toFixed(1)}x)`,
+    );
+    console.log(`  phases (medians): ${phases(coldStart.phasesMs)} (the bare module's fetch + compile + instantiate: ${coldStart.helloInstantiateMs.toFixed(1)} ms)`);
+    if (coldStart.before) {
+      console.log(`  the build before (--before), same pages: median ${coldStart.before.medianMs.toFixed(1)} ms; ${phases(coldStart.before.phasesMs)}`);
+    }
+  }
+  // List on a module just opened, each run on a fresh page, beside a raw
+  // getAll + JSON.parse of the same records.
+  const lists = [];
+  for (let i = 0; i < args.values.list.length; i++) {
+    const db = await call(`list pack import ${args.values.list[i]}`, (u) => window.bench.importPack(u), `/list${i}.zip`);
+    const runsOf = [];
+    for (let r = 0; r < samples; r++) {
+      await fresh();
+      const res = await call(`list (run ${r + 1})`, ([b, d]) => window.bench.listOnce(b, d), [db, turn(dists, r)]);
+      runsOf.push({ ...res, builds: turn(res.builds, r) });
+    }
+    const l = { skills: runsOf[0].skills, listMs: median(runsOf.map((x) => x.builds[0])), rawMs: median(runsOf.map((x) => x.raw)),
+      beforeMs: dists.length > 1 ? median(runsOf.map((x) => x.builds[1])) : undefined };
+    lists.push(l);
+    console.log(
+      `list of ${l.skills} skills on a fresh module: ${l.listMs.toFixed(1)} ms; ` +
+        `raw getAll + JSON.parse: ${l.rawMs.toFixed(1)} ms (${(l.listMs / l.rawMs).toFixed(2)}x the limit)` +
+        (l.beforeMs === undefined ? '' : `; the build before: ${l.beforeMs.toFixed(1)} ms (${(l.beforeMs / l.rawMs).toFixed(2)}x)`),
+    );
+  }
+  let memory;
+  if (args.values.large) {
+    const largeMB = inspectZip(resolve(args.values.large)).bytes / 1e6;
+    await fresh();
+    memory = await call('memory bench', ([p, l, mb]) => window.bench.memoryBench(p, l, mb), ['/input.zip', '/large.zip', largeMB]);
+    const mib = (n) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+    console.log(
+      `skillfs linear memory: ${mib(memory.openedBytes)} once open; ${mib(memory.afterTenBytes)} after ten imports of ` +
+        `${basename(zipPath)}; ${mib(memory.afterLargeBytes)} on a fresh module after one ${memory.largeMB.toFixed(1)} MB import ` +
+        `(target ${mib(memoryTarget)}: ${(memory.afterTenBytes / memoryTarget).toFixed(2)}x and ${(memory.afterLargeBytes / memoryTarget).toFixed(2)}x)`,
+    );
+  }
+  if (h.pageErrors.length) throw new Error(`page error: ${h.pageErrors[0].message}`);
+  const moduleSize = existsSync(join(dist, 'skillfs.wasm')) ? sizes(join(dist, 'skillfs.wasm')) : undefined;
+  printSummary({ rows, packs, coldStart, lists, memory, moduleSize });
+  if (args.values.json) {
+    const report = { zip: { path: zipPath, ...zip }, chromium: version, runs, rows, packs, coldStart, lists, memory, moduleSize };
+    writeFileSync(args.values.json, JSON.stringify(report, null, 2) + '\n');
+  }
+  await h.close();
+  h = undefined;
+}
+
+/** The import of ZIP by every registered stack, RUNS times each,
+ * interleaved, then each --files pack by skillfs and the limit: prints the
+ * table and returns its rows and the packs' figures. */
+async function importComparison(call, names, zip, version, isolated) {
   /** @type {Record<string, {imports: any[], reads: any[]}>} */
   const results = Object.fromEntries(names.map((n) => [n, { imports: [], reads: [] }]));
   for (let r = 0; r < runs; r++) {
@@ -180,6 +282,7 @@ async function main() {
       mb: imports[0].bytes / 1e6,
       vsBaseline: med / base,
       vsLimit: median(imports.map(opened)) / floor,
+      openMedianMs: round(median(imports.map(opened))),
       setupMedianMs: imports.every((x) => typeof x.setupMs === 'number') ? round(median(imports.map((x) => x.setupMs))) : null,
       maxStallMs: imports.every((x) => typeof x.maxStallMs === 'number') ? round(Math.max(...imports.map((x) => x.maxStallMs))) : null,
       coldMountMs: reads.length ? round(median(reads.map((x) => x.mountMs))) : null,
@@ -249,44 +352,50 @@ async function main() {
         `longest stall ${pack.skillfsStallMs.toFixed(1)} / ${pack.limitStallMs.toFixed(1)} ms`,
     );
   }
-  // Cold start of skillfs as an extension page pays it: fetch and
-  // instantiate the module, open the database, list every skill.
-  let coldStart;
-  if (args.values.coldstart) {
-    coldStart = await call('skillfs cold start', ([u, w]) => window.bench.coldStart(u, w), ['/coldstart.zip', '/hello.wasm']);
-    console.log(
-      `\nskillfs cold start (fetch + instantiate + open + list ${coldStart.skills} skills): ` +
-        `median ${coldStart.medianMs.toFixed(1)} ms of ${coldStart.runsMs.map((x) => x.toFixed(1)).join(', ')}; ` +
-        `a bare Go module to the end of main: ${coldStart.helloMedianMs.toFixed(1)} ms ` +
-        `(${(coldStart.medianMs / coldStart.helloMedianMs).toFixed(1)}x)`,
-    );
+  return { rows, packs };
+}
+
+/** Issue 14's figures from this run, one row each: skillfs, the limit
+ * it is measured against (the browser alone doing the same work, or the
+ * issue's target where the browser has no counterpart), their ratio and
+ * the target. Rows whose figures were not asked for are left out. */
+function printSummary({ rows, packs, coldStart, lists, memory, moduleSize }) {
+  const ms = (x) => `${x.toFixed(1)} ms`;
+  const mib = (x) => `${(x / 2 ** 20).toFixed(1)} MiB`;
+  const mb = (x) => (x / 1e6).toFixed(2);
+  const x = (a, b) => `${(a / b).toFixed(2)}x`;
+  const out = [];
+  const row = (name) => rows.find((r) => r.stack === name);
+  const [sk, lim, zen] = [row('skillfs'), row('limit'), row('zenfs')];
+  if (sk && lim) {
+    out.push([`import of ${basename(zipPath)}, store open`, ms(sk.openMedianMs), `${ms(lim.openMedianMs)} (fflate + one transaction)`, x(sk.openMedianMs, lim.openMedianMs), '<= 1.3x']);
   }
-  const lists = [];
-  for (let i = 0; i < args.values.list.length; i++) {
-    const l = await call(`list bench ${args.values.list[i]}`, (u) => window.bench.listBench(u), `/list${i}.zip`);
-    lists.push(l);
-    console.log(
-      `list of ${l.skills} skills on a fresh module: ${l.listMs.toFixed(1)} ms; ` +
-        `raw getAll + JSON.parse: ${l.rawMs.toFixed(1)} ms (${(l.listMs / l.rawMs).toFixed(2)}x the limit)`,
-    );
+  for (const p of packs) {
+    out.push([`import of ${p.zip} (${p.files} files), store open`, ms(p.skillfsMs), ms(p.limitMs), x(p.skillfsMs, p.limitMs), '<= 1.3x']);
   }
-  let memory;
-  if (args.values.large) {
-    const largeMB = inspectZip(resolve(args.values.large)).bytes / 1e6;
-    memory = await call('memory bench', ([p, l, mb]) => window.bench.memoryBench(p, l, mb), ['/input.zip', '/large.zip', largeMB]);
-    const mib = (n) => `${(n / 2 ** 20).toFixed(1)} MiB`;
-    console.log(
-      `skillfs linear memory: ${mib(memory.openedBytes)} once open; ${mib(memory.afterTenBytes)} after ten imports of ` +
-        `${basename(zipPath)}; ${mib(memory.afterLargeBytes)} on a fresh module after one ${memory.largeMB.toFixed(1)} MB import ` +
-        `(target ${mib(memoryTarget)}: ${(memory.afterTenBytes / memoryTarget).toFixed(2)}x and ${(memory.afterLargeBytes / memoryTarget).toFixed(2)}x)`,
-    );
+  if (sk && zen) {
+    out.push([`import of ${basename(zipPath)}: ZenFS + fflate / skillfs`, ms(sk.importMedianMs), `${ms(zen.importMedianMs)} (ZenFS)`, `${(zen.importMedianMs / sk.importMedianMs).toFixed(1)}x faster`, '>= 10x faster']);
   }
-  if (args.values.json) {
-    const report = { zip: { path: zipPath, ...zip }, chromium: version, runs, rows, packs, coldStart, lists, memory };
-    writeFileSync(args.values.json, JSON.stringify(report, null, 2) + '\n');
+  if (sk && lim && sk.maxStallMs !== null && lim.maxStallMs !== null) {
+    out.push([`longest main-thread stall, import of ${basename(zipPath)}`, ms(sk.maxStallMs), `${ms(lim.maxStallMs)} (its synchronous unzip)`, x(sk.maxStallMs, lim.maxStallMs), '<= 50 ms']);
   }
-  await h.close();
-  h = undefined;
+  if (coldStart) {
+    out.push([`cold start: fetch + compile + instantiate + open + list ${coldStart.skills}`, ms(coldStart.medianMs), `${ms(coldStart.helloMedianMs)} (Go hello world)`, x(coldStart.medianMs, coldStart.helloMedianMs), '<= 150 ms']);
+  }
+  for (const l of lists) {
+    out.push([`list of ${l.skills} skills`, ms(l.listMs), `${ms(l.rawMs)} (getAll + JSON.parse)`, x(l.listMs, l.rawMs), '<= 2x']);
+  }
+  if (memory) {
+    out.push([`host wasm memory after ten imports of ${basename(zipPath)}`, mib(memory.afterTenBytes), `${mib(memoryTarget)} (target)`, x(memory.afterTenBytes, memoryTarget), '<= 32 MiB']);
+    out.push([`host wasm memory after one ${memory.largeMB.toFixed(1)} MB import`, mib(memory.afterLargeBytes), `${mib(memoryTarget)} (target)`, x(memory.afterLargeBytes, memoryTarget), '<= 32 MiB']);
+  }
+  if (moduleSize) {
+    out.push(['module size raw / gzip -9 (brotli)', `${mb(moduleSize.raw)} / ${mb(moduleSize.gzip)} (${mb(moduleSize.brotli)}) MB`, '6.00 / 1.70 MB (target)',
+      `${x(moduleSize.raw, 6e6)} / ${x(moduleSize.gzip, 1.7e6)}`, '<= 6 / 1.7 MB']);
+  }
+  if (out.length === 0) return;
+  console.log('\nIssue 14 figures, this run (medians):');
+  printTable(['figure', 'skillfs', 'the limit', 'ratio', 'target'], out);
 }
 
 /** Entry list of the zip without inflating it (fflate's filter sees sizes first). */

@@ -5,12 +5,13 @@
 import { loadSkillfs, type Skillfs } from '../../js/bridge.ts';
 import { watchStalls, type Benchmark, type ImportResult, type ReadResult } from './registry.ts';
 
-const WASM = { wasmURL: '/dist/skillfs.wasm', wasmExecURL: '/dist/wasm_exec.js' };
-
 let lastDB = '';
 
-async function open(dbName: string): Promise<Skillfs> {
-  return loadSkillfs({ ...WASM, dbName });
+/** A module of the build under dist (run.mjs serves dist/ at /dist/ and,
+ * with --before, another build's at /before/). wasm_exec.js is loaded once,
+ * from /dist/: both builds must come from the same Go. */
+async function open(dbName: string, dist = '/dist/'): Promise<Skillfs> {
+  return loadSkillfs({ wasmURL: `${dist}skillfs.wasm`, wasmExecURL: '/dist/wasm_exec.js', dbName });
 }
 
 export const skillfs: Benchmark = {
@@ -45,93 +46,91 @@ export const skillfs: Benchmark = {
   },
 };
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
+/** Imports zip into a new database, untimed, for the cold start and list
+ * figures, which then run on fresh pages: returns the database's name. */
+export async function importPack(zip: Uint8Array): Promise<string> {
+  const db = `bench-pack-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`;
+  await (await open(db)).registry.importZip(zip, { source: 'pack.zip' });
+  return db;
 }
 
-export interface ColdStart {
+/** Times of one cold start, in ms. */
+export interface StartRun {
+  /** fetch + compile + instantiate + Go's start + open + the first list. */
+  total: number;
+  /** Of which fetch + compile + instantiate. */
+  instantiate: number;
+  /** Go's start (runtime and package inits) and the open of the database, to the module's API. */
+  open: number;
+  list: number;
   skills: number;
-  /** skillfs: fetch + instantiate + open + list, per run. */
-  runsMs: number[];
-  medianMs: number;
-  /** The floor: a Go module that does nothing, fetched, compiled and run to the end of main. */
-  helloMedianMs: number;
 }
 
-/** Cold start, as an extension page pays it on every open: fetch and
- * instantiate the module, open its database, list every skill; beside it
- * the same for a bare Go hello world, alternating run by run. The pack is
- * imported once first, untimed. */
-export async function coldStart(zip: Uint8Array, helloURL: string, runs = 5): Promise<ColdStart> {
-  const db = `bench-coldstart-${Date.now()}`;
-  await (await open(db)).registry.importZip(zip, { source: 'coldstart.zip' });
+/** One cold start, as an extension page pays it on every open: a bare Go
+ * hello world fetched, compiled and run to the end of main (the floor),
+ * then, for each build in dists, the module fetched and instantiated, its
+ * database db opened, every skill listed. Run it on a fresh page. */
+export async function coldStartOnce(db: string, helloURL: string, dists: string[]): Promise<{ hello: { total: number; instantiate: number }; builds: StartRun[] }> {
+  // index.html loads wasm_exec.js, as a page that starts the module would.
   const Go = (globalThis as unknown as { Go: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> } }).Go;
-  const runsMs: number[] = [];
-  const helloMs: number[] = [];
-  let skills = 0;
-  for (let i = 0; i < runs; i++) {
-    let t0 = performance.now();
-    const go = new Go();
-    const { instance } = await WebAssembly.instantiateStreaming(fetch(helloURL, { cache: 'no-store' }), go.importObject);
-    await go.run(instance);
-    helloMs.push(performance.now() - t0);
+  let t0 = performance.now();
+  const go = new Go();
+  const { instance } = await WebAssembly.instantiateStreaming(fetch(helloURL, { cache: 'no-store' }), go.importObject);
+  const helloInst = performance.now() - t0;
+  await go.run(instance);
+  const hello = { total: performance.now() - t0, instantiate: helloInst };
+  const builds: StartRun[] = [];
+  for (const dist of dists) {
     t0 = performance.now();
-    const sk = await open(db);
-    skills = (await sk.registry.list()).length;
-    runsMs.push(performance.now() - t0);
+    const sk = await open(db, dist);
+    const t1 = performance.now();
+    const skills = (await sk.registry.list()).length;
+    const t2 = performance.now();
+    builds.push({ total: t2 - t0, instantiate: lastInstantiated - t0, open: t1 - lastInstantiated, list: t2 - t1, skills });
   }
-  return { medianMs: median(runsMs), runsMs, skills, helloMedianMs: median(helloMs) };
+  return { hello, builds };
 }
 
-export interface ListBench {
-  skills: number;
-  /** registry.list() on a module just opened (nothing cached), median. */
-  listMs: number;
-  /** The floor: getAll on the same records store and JSON.parse of each, median. */
-  rawMs: number;
-}
-
-/** List on a fresh module against a raw getAll + JSON.parse of the same
- * records, alternating run by run. The pack is imported once, untimed. */
-export async function listBench(zip: Uint8Array, runs = 5): Promise<ListBench> {
-  const db = `bench-list-${Date.now()}`;
-  await (await open(db)).registry.importZip(zip, { source: 'list.zip' });
-  const listMs: number[] = [];
-  const rawMs: number[] = [];
+/** One list of db's skills by a module just opened (nothing cached) of
+ * each build in dists, and a raw getAll + JSON.parse of the same records:
+ * times in ms. Run it on a fresh page. */
+export async function listOnce(db: string, dists: string[]): Promise<{ builds: number[]; raw: number; skills: number }> {
+  const builds: number[] = [];
   let skills = 0;
-  for (let i = 0; i < runs; i++) {
-    const sk = await open(db);
-    let t0 = performance.now();
+  for (const dist of dists) {
+    const sk = await open(db, dist);
+    const t0 = performance.now();
     skills = (await sk.registry.list()).length;
-    listMs.push(performance.now() - t0);
-
-    const idb = await new Promise<IDBDatabase>((ok, fail) => {
-      const r = indexedDB.open(db);
-      r.onsuccess = () => ok(r.result);
-      r.onerror = () => fail(r.error);
-    });
-    t0 = performance.now();
-    const values = await new Promise<Uint8Array[]>((ok, fail) => {
-      const r = idb.transaction('meta', 'readonly').objectStore('meta').getAll();
-      r.onsuccess = () => ok(r.result as Uint8Array[]);
-      r.onerror = () => fail(r.error);
-    });
-    const dec = new TextDecoder();
-    const parsed = values.map((v) => JSON.parse(dec.decode(v)) as unknown);
-    rawMs.push(performance.now() - t0);
-    idb.close();
-    if (parsed.length !== skills) throw new Error(`raw getAll found ${parsed.length} records, list ${skills}`);
+    builds.push(performance.now() - t0);
   }
-  return { skills, listMs: median(listMs), rawMs: median(rawMs) };
+  const idb = await new Promise<IDBDatabase>((ok, fail) => {
+    const r = indexedDB.open(db);
+    r.onsuccess = () => ok(r.result);
+    r.onerror = () => fail(r.error);
+  });
+  const t0 = performance.now();
+  const values = await new Promise<Uint8Array[]>((ok, fail) => {
+    const r = idb.transaction('meta', 'readonly').objectStore('meta').getAll();
+    r.onsuccess = () => ok(r.result as Uint8Array[]);
+    r.onerror = () => fail(r.error);
+  });
+  const dec = new TextDecoder();
+  const parsed = values.map((v) => JSON.parse(dec.decode(v)) as unknown);
+  const raw = performance.now() - t0;
+  idb.close();
+  if (parsed.length !== skills) throw new Error(`raw getAll found ${parsed.length} records, list ${skills}`);
+  return { builds, raw, skills };
 }
 
 // The module's linear memory, which Go's WebAssembly port grows and never
 // returns: the bench records the instance the bridge creates to read it.
 let lastMemory: WebAssembly.Memory | undefined;
+// When the last instantiation finished, for the cold start's phases.
+let lastInstantiated = NaN;
 const instantiateStreaming = WebAssembly.instantiateStreaming.bind(WebAssembly);
 WebAssembly.instantiateStreaming = async (source, imports) => {
   const res = await instantiateStreaming(source, imports);
+  lastInstantiated = performance.now();
   lastMemory = res.instance.exports.mem as WebAssembly.Memory | undefined;
   return res;
 };
