@@ -81,14 +81,19 @@ var words = strings.Fields(`the a skill file document slide table chart font sty
 func Pack() []byte { return Sized(0) }
 
 // Sized returns Pack's skills, repeated under new names ("pdf-copy2") once
-// all 17 are in, until the next one would take the inflated size past
-// total bytes; total 0 means the 17 once.
+// all 17 are in, until the next one could take the inflated size past
+// total bytes, then a last skill whose asset makes it total bytes exactly;
+// total 0 means the 17 once.
 func Sized(total int64) []byte {
 	rng := rand.New(rand.NewPCG(2026, 17))
 	w := newWriter()
 	for copy := 1; ; copy++ {
 		for _, s := range packSpecs {
-			if copy > 1 && (total == 0 || w.size+specSize(s) > total) {
+			if copy > 1 && total == 0 {
+				return w.close()
+			}
+			if copy > 1 && w.size+specSize(s) > total {
+				fill(w, rng, total)
 				return w.close()
 			}
 			name := s.name
@@ -97,6 +102,15 @@ func Sized(total int64) []byte {
 			}
 			addSkill(w, rng, name, s)
 		}
+	}
+}
+
+// fill adds a skill whose one asset brings the inflated size to total.
+func fill(w *writer, rng *rand.Rand, total int64) {
+	md := skillMD(rng, "filler", 1_000)
+	if rest := total - w.size - int64(len(md)); rest > 0 {
+		w.add(Prefix+"filler/SKILL.md", md)
+		w.add(Prefix+"filler/reference/filler.pdf", random(rng, int(rest)))
 	}
 }
 
