@@ -224,3 +224,33 @@ func TestCommitInSlices(t *testing.T) {
 		t.Fatalf("after the commit: %d records of %d, %v", len(got[0]), len(ops), err)
 	}
 }
+
+// TestForeignValues puts values that are not bytes beside good records, as
+// another program sharing the database could: a prefix read reports them
+// with a code, whichever record they are.
+func TestForeignValues(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name  string
+		value js.Value
+	}{
+		{"a string", js.ValueOf("text")},
+		{"a Uint16Array", js.Global().Get("Uint16Array").New(2)},
+		{"an ArrayBuffer", js.Global().Get("ArrayBuffer").New(2)},
+	} {
+		db := openIndexedDB(t).(*IndexedDB)
+		if err := db.Commit(ctx, Put(StoreMeta, "a", []byte("x")), Put(StoreMeta, "c", []byte("yz"))); err != nil {
+			t.Fatal(err)
+		}
+		tx := db.db.Call("transaction", StoreMeta, "readwrite")
+		tx.Call("objectStore", StoreMeta).Call("put", tc.value, "b")
+		if err := awaitTx(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+		_, err := db.Read(ctx, GetPrefix(StoreMeta, ""))
+		wantCode(t, tc.name, err, skillerr.Internal, "")
+		if res, err := db.Read(ctx, GetPrefix(StoreMeta, "c")); err != nil || len(res[0]) != 1 || string(res[0][0].Value) != "yz" {
+			t.Errorf("%s: the good record reads %v, %v", tc.name, res, err)
+		}
+	}
+}
