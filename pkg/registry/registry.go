@@ -63,8 +63,8 @@ const lockName = "skillfs-registry"
 const revisionKey = "revision"
 
 // Open returns the registry of db, which the caller keeps and closes. It
-// asks the browser once to keep the origin's storage (vfs.Persist); a
-// refusal changes nothing.
+// asks the browser once to keep the origin's storage (vfs.Persist) and
+// goes on without the answer: a refusal changes nothing.
 func Open(ctx context.Context, db vfs.Backend, opts Options) (*Registry, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -83,7 +83,9 @@ func Open(ctx context.Context, db vfs.Backend, opts Options) (*Registry, error) 
 	if opts.Bus != nil {
 		r.stopBus = opts.Bus.Subscribe(r.heard)
 	}
-	_, _ = vfs.Persist(ctx)
+	// Asked, not awaited: the answer changes nothing, and waiting for it
+	// cost every start a round trip to the browser.
+	go vfs.Persist(context.Background())
 	return r, nil
 }
 
