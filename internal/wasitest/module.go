@@ -35,7 +35,7 @@ func Module(imports []Import, memFlags byte, memLimits ...uint32) []byte {
 		m = append(m, section(5, body)...)
 	}
 	exp := leb(nil, 2)
-	exp = append(name(exp, "_start"), 0, byte(len(imports)))
+	exp = leb(append(name(exp, "_start"), 0), uint32(len(imports)))
 	exp = append(name(exp, "memory"), 2, 0)
 	m = append(m, section(7, exp)...)
 	return append(m, section(10, []byte{1, 2, 0, 0x0b})...) // the function's empty body

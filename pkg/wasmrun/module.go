@@ -17,6 +17,11 @@ const PageSize = 64 << 10
 // costs at most one pass over this many bytes.
 const MaxModuleSize = 64 << 20
 
+// MaxTableSize bounds the entries of a module's table, written as its
+// maximum like the memory cap: a table's entries are the engine's memory,
+// outside the memory cap (Go's own modules use about 10,000).
+const MaxTableSize = 1 << 20
+
 // Reasons of WasmError.
 const (
 	ReasonNoModule       = "no-module"        // the skill ships no wasm/skill.wasm
@@ -24,6 +29,7 @@ const (
 	ReasonImport         = "import"           // imports something outside WASI preview 1
 	ReasonMemoryTooLarge = "memory-too-large" // declares more memory than the cap
 	ReasonMemory         = "memory"           // no memory, several, imported, shared or 64-bit
+	ReasonUncapped       = "uncapped"         // memory no cap bounds: GC types, several or large tables
 	ReasonNoStart        = "no-start"         // no _start or memory export: not a WASI command
 	ReasonFailed         = "failed"           // the run ended with a non-zero exit or a trap
 )
@@ -46,18 +52,23 @@ var preview1 = map[string]bool{
 }
 
 const (
+	secType   = 1
 	secImport = 2
+	secTable  = 4
 	secMemory = 5
 	secExport = 7
 )
 
 // Capped checks module and returns a copy whose memory maximum is
-// maxPages pages: the engine then refuses to grow it further, whatever
-// the module asks. A module is refused (WasmError) when it imports
-// anything but WASI preview 1 functions, when its memory is missing,
-// imported, shared, 64-bit or declared with more than maxPages initial
-// pages, or when it does not export _start and its memory. The cost is
-// one pass over the module.
+// maxPages pages and whose table's maximum is at most MaxTableSize: the
+// engine then refuses to grow them further, whatever the module asks. A
+// module is refused (WasmError) when it imports anything but WASI
+// preview 1 functions, when its memory is missing, imported, shared,
+// 64-bit, one of several or declared with more than maxPages initial
+// pages, when it defines garbage-collected types or more than one table
+// or a table larger than MaxTableSize (memory outside any cap), or when it
+// does not export _start and its memory. The cost is one pass over the
+// module.
 func Capped(module []byte, maxPages uint32) ([]byte, error) {
 	if len(module) > MaxModuleSize {
 		return nil, wasmErr(skillerr.TooLarge, "", fmt.Sprintf("the module is larger than %d MiB", MaxModuleSize>>20))
@@ -65,7 +76,7 @@ func Capped(module []byte, maxPages uint32) ([]byte, error) {
 	if len(module) < 8 || string(module[:4]) != "\x00asm" || module[4] != 1 || module[5] != 0 || module[6] != 0 || module[7] != 0 {
 		return nil, wasmErr(skillerr.WasmError, ReasonMalformed, "is not a WebAssembly module (version 1)")
 	}
-	var memStart, memEnd int // the memory section, id byte to end
+	var patches []patch // the memory and table sections, rewritten
 	memories, start, memExport := 0, false, false
 	var minPages uint32
 	r := reader{b: module, i: 8}
@@ -79,13 +90,23 @@ func Capped(module []byte, maxPages uint32) ([]byte, error) {
 		body := reader{b: module[:r.i+int(size)], i: r.i}
 		r.i += int(size)
 		switch id {
+		case secType:
+			if err := checkTypes(&body); err != nil {
+				return nil, err
+			}
 		case secImport:
 			if err := checkImports(&body); err != nil {
 				return nil, err
 			}
+		case secTable:
+			t, err := cappedTable(&body)
+			if err != nil {
+				return nil, err
+			}
+			patches = append(patches, patch{secStart, r.i, section(secTable, t)})
 		case secMemory:
 			n := body.u32()
-			if n != 1 || body.err != nil {
+			if n != 1 || body.err != nil || memories > 0 {
 				return nil, wasmErr(skillerr.WasmError, ReasonMemory, "must define exactly one memory")
 			}
 			flags := body.byte()
@@ -97,7 +118,8 @@ func Capped(module []byte, maxPages uint32) ([]byte, error) {
 				body.u32()
 			}
 			memories++
-			memStart, memEnd = secStart, r.i
+			// One memory with limits {min, max: maxPages}.
+			patches = append(patches, patch{secStart, r.i, section(secMemory, appendU32(appendU32([]byte{1, 1}, minPages), maxPages))})
 		case secExport:
 			n := body.u32()
 			for k := uint32(0); k < n && body.err == nil; k++ {
@@ -121,15 +143,79 @@ func Capped(module []byte, maxPages uint32) ([]byte, error) {
 		return nil, wasmErr(skillerr.WasmError, ReasonMemoryTooLarge,
 			fmt.Sprintf("declares %d MiB of memory, more than the %d MiB allowed", uint64(minPages)*PageSize>>20, uint64(maxPages)*PageSize>>20))
 	}
-	// One memory with limits {min, max: maxPages}.
-	body := appendU32([]byte{1, 1}, minPages)
-	body = appendU32(body, maxPages)
-	out := make([]byte, 0, len(module)+16)
-	out = append(out, module[:memStart]...)
-	out = append(out, secMemory)
-	out = appendU32(out, uint32(len(body)))
-	out = append(out, body...)
-	return append(out, module[memEnd:]...), nil
+	out := make([]byte, 0, len(module)+32)
+	at := 0
+	for _, p := range patches {
+		out = append(append(out, module[at:p.start]...), p.with...)
+		at = p.end
+	}
+	return append(out, module[at:]...), nil
+}
+
+// patch replaces module[start:end] with with.
+type patch struct {
+	start, end int
+	with       []byte
+}
+
+func section(id byte, body []byte) []byte {
+	return append(appendU32([]byte{id}, uint32(len(body))), body...)
+}
+
+// checkTypes refuses every type but a function's: structs and arrays live
+// in the engine's garbage-collected heap, which no memory cap bounds.
+func checkTypes(r *reader) error {
+	n := r.u32()
+	for k := uint32(0); k < n && r.err == nil; k++ {
+		if form := r.byte(); form != 0x60 && r.err == nil {
+			return wasmErr(skillerr.WasmError, ReasonUncapped,
+				"defines garbage-collected types (structs, arrays), whose memory no cap bounds")
+		}
+		for range 2 { // parameters, then results
+			for m := r.u32(); m > 0 && r.err == nil; m-- {
+				r.valType()
+			}
+		}
+	}
+	return nil
+}
+
+// cappedTable returns the body of a table section of one table, its
+// maximum at most MaxTableSize, or refuses the section.
+func cappedTable(r *reader) ([]byte, error) {
+	n := r.u32()
+	if r.err != nil || n == 0 {
+		return []byte{0}, r.err
+	}
+	if n > 1 {
+		return nil, wasmErr(skillerr.WasmError, ReasonUncapped, "defines more than one table")
+	}
+	typeStart := r.i
+	if r.valType(); r.err != nil {
+		return nil, r.err
+	}
+	typ := r.b[typeStart:r.i]
+	if typ[0] == 0x40 {
+		return nil, wasmErr(skillerr.WasmError, ReasonUncapped, "defines a table with an initializer, which this does not read")
+	}
+	flags := r.byte()
+	if flags > 1 {
+		return nil, wasmErr(skillerr.WasmError, ReasonUncapped, "its table is shared or 64-bit")
+	}
+	lo, hi := r.u32(), uint32(MaxTableSize)
+	if flags == 1 {
+		hi = min(r.u32(), hi)
+	}
+	switch {
+	case r.err != nil:
+		return nil, r.err
+	case lo > MaxTableSize:
+		return nil, wasmErr(skillerr.WasmError, ReasonUncapped, fmt.Sprintf("declares a table of %d entries, more than the %d allowed", lo, MaxTableSize))
+	case hi < lo:
+		return nil, malformed("a table's maximum is below its minimum")
+	}
+	b := append([]byte{1}, typ...)
+	return appendU32(appendU32(append(b, 1), lo), hi), nil
 }
 
 func checkImports(r *reader) error {
@@ -179,7 +265,9 @@ func (r *reader) byte() byte {
 	return c
 }
 
-// u32 reads an unsigned LEB128 of at most 5 bytes.
+// u32 reads an unsigned LEB128 of at most 5 bytes, the last of which
+// may carry 4 bits only (the binary format's rule: anything else is
+// another number to the engine).
 func (r *reader) u32() uint32 {
 	var v uint32
 	for shift := 0; shift < 35; shift += 7 {
@@ -187,13 +275,25 @@ func (r *reader) u32() uint32 {
 		if r.err != nil {
 			return 0
 		}
+		if shift == 28 && c > 0x0f {
+			r.err = errors.New("a number does not fit in 32 bits")
+			return 0
+		}
 		v |= uint32(c&0x7f) << shift
 		if c&0x80 == 0 {
 			return v
 		}
 	}
-	r.err = errors.New("a number is longer than 5 bytes")
 	return 0
+}
+
+// valType skips a value type: one byte, or a reference type's two
+// (0x63 or 0x64, then a heap type, a signed LEB128).
+func (r *reader) valType() {
+	if c := r.byte(); c == 0x63 || c == 0x64 {
+		for r.err == nil && r.byte()&0x80 != 0 {
+		}
+	}
 }
 
 func (r *reader) name() string {

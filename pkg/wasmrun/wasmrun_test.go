@@ -3,6 +3,7 @@ package wasmrun
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -128,5 +129,110 @@ func TestOptionsAndFinish(t *testing.T) {
 	_, rec, err = Finish("d", o, g, Outcome{Timeout: true})
 	if rec.Status != StatusTimeout || skillerr.CodeOf(err) != skillerr.Timeout {
 		t.Errorf("timeout: %+v %v", rec, err)
+	}
+}
+
+// withSection returns module with a section added after its header: the
+// checker reads sections in any order, as the engine would not.
+func withSection(module []byte, id byte, body ...byte) []byte {
+	sec := append([]byte{id}, leb(uint32(len(body)))...)
+	return slices.Concat(module[:8], sec, body, module[8:])
+}
+
+func leb(v uint32) []byte {
+	var b []byte
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
+
+// Modules written to break the checker or to escape the caps: each is
+// refused with a code and reason, at the check, not later by the engine.
+func TestCappedHostileModules(t *testing.T) {
+	ok := wasitest.Module(wasi, 0, 1)
+	many := make([]wasitest.Import, 100_000)
+	for i := range many {
+		many[i] = wasi[0]
+	}
+	for _, tc := range []struct {
+		name   string
+		module []byte
+		code   skillerr.Code
+		reason string
+	}{
+		{"0 bytes", nil, skillerr.WasmError, ReasonMalformed},
+		{"a zip", []byte("PK\x03\x04\x14\x00\x00\x00\x08\x00"), skillerr.WasmError, ReasonMalformed},
+		{"a SKILL.md", []byte("---\nname: x\ndescription: y\n---\n# x\n"), skillerr.WasmError, ReasonMalformed},
+		{"version 2", append([]byte("\x00asm\x02\x00\x00\x00"), ok[8:]...), skillerr.WasmError, ReasonMalformed},
+		{"a section size past 32 bits", append(ok[:8:8], 1, 0xff, 0xff, 0xff, 0xff, 0x7f), skillerr.WasmError, ReasonMalformed},
+		{"a count past 32 bits", withSection(ok, 2, 0x80, 0x80, 0x80, 0x80, 0x10), skillerr.WasmError, ReasonMalformed},
+		{"2^32-1 imports in 5 bytes", withSection(ok, 2, 0xff, 0xff, 0xff, 0xff, 0x0f), skillerr.WasmError, ReasonMalformed},
+		{"2^32-1 exports in 5 bytes", withSection(ok, 7, 0xff, 0xff, 0xff, 0xff, 0x0f), skillerr.WasmError, ReasonMalformed},
+		{"a name past the section", withSection(ok, 2, 1, 0x7f, 'w'), skillerr.WasmError, ReasonMalformed},
+		{"preview 0 (wasi_unstable)", wasitest.Module([]wasitest.Import{{Module: "wasi_unstable", Name: "fd_write"}}, 0, 1), skillerr.WasmError, ReasonImport},
+		{"an imported global", withSection(ok, 2, append(append([]byte{1, 22}, "wasi_snapshot_preview1"...), append([]byte{8}, "fd_write\x03\x7f\x00"...)...)...), skillerr.WasmError, ReasonImport},
+		{"an imported table", withSection(ok, 2, append(append([]byte{1, 22}, "wasi_snapshot_preview1"...), append([]byte{8}, "fd_write\x01\x70\x00\x01"...)...)...), skillerr.WasmError, ReasonImport},
+		{"two memory sections", withSection(ok, 5, 1, 0, 1), skillerr.WasmError, ReasonMemory},
+		{"two memories", withSection(wasitest.Module(wasi, 0), 5, 2, 0, 1, 0, 1), skillerr.WasmError, ReasonMemory},
+		{"a 64-bit memory", wasitest.Module(wasi, 4, 1), skillerr.WasmError, ReasonMemory},
+		{"a struct type", withSection(ok, 1, 1, 0x5f, 1, 0x7f, 1), skillerr.WasmError, ReasonUncapped},
+		{"an array type", withSection(ok, 1, 1, 0x5e, 0x78, 1), skillerr.WasmError, ReasonUncapped},
+		{"a recursion group", withSection(ok, 1, 1, 0x4e, 1, 0x5f, 0), skillerr.WasmError, ReasonUncapped},
+		{"two tables", withSection(ok, 4, 2, 0x70, 0, 1, 0x70, 0, 1), skillerr.WasmError, ReasonUncapped},
+		{"a table past the cap", withSection(ok, 4, append([]byte{1, 0x70, 0}, leb(MaxTableSize+1)...)...), skillerr.WasmError, ReasonUncapped},
+		{"a 64-bit table", withSection(ok, 4, 1, 0x70, 4, 1), skillerr.WasmError, ReasonUncapped},
+		{"a table with an initializer", withSection(ok, 4, 1, 0x40, 0, 0x70, 0, 1, 0xd0, 0x70, 0x0b), skillerr.WasmError, ReasonUncapped},
+		{"a table whose maximum is below its minimum", withSection(ok, 4, 1, 0x70, 1, 5, 2), skillerr.WasmError, ReasonMalformed},
+		{"over the size limit", append(ok[:8:8], make([]byte, MaxModuleSize)...), skillerr.TooLarge, ""},
+	} {
+		_, err := Capped(tc.module, 2048)
+		if skillerr.CodeOf(err) != tc.code || skillerr.ReasonOf(err) != tc.reason {
+			t.Errorf("%s: got %v (%s/%s), want %s/%s", tc.name, err, skillerr.CodeOf(err), skillerr.ReasonOf(err), tc.code, tc.reason)
+		} else if msg := err.Error(); len(msg) > 300 || !strings.Contains(msg, ModulePath) {
+			t.Errorf("%s: the message %q does not say plainly what is wrong with which file", tc.name, msg)
+		}
+	}
+
+	// Accepted: many imports, function types with reference types, one
+	// table, a module at the size limit.
+	for _, tc := range []struct {
+		name   string
+		module []byte
+	}{
+		{"100,000 imports", wasitest.Module(many, 0, 1)},
+		{"a function type taking a funcref", withSection(ok, 1, 1, 0x60, 2, 0x63, 0x70, 0x7f, 0)},
+		{"one table at the cap", withSection(ok, 4, append([]byte{1, 0x70, 0}, leb(MaxTableSize)...)...)},
+		{"a module at the size limit", withSection(ok, 0, make([]byte, MaxModuleSize-len(ok)-6)...)},
+	} {
+		if len(tc.module) > MaxModuleSize {
+			t.Fatalf("%s: %d bytes", tc.name, len(tc.module))
+		}
+		if _, err := Capped(tc.module, 2048); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+}
+
+// A table's maximum is written like the memory's: at most MaxTableSize.
+func TestCappedTable(t *testing.T) {
+	ok := wasitest.Module(wasi, 0, 1)
+	capMax := leb(MaxTableSize)
+	for _, tc := range []struct {
+		name string
+		body []byte
+		want []byte
+	}{
+		{"no maximum", []byte{1, 0x70, 0, 10}, slices.Concat([]byte{1, 0x70, 1, 10}, capMax)},
+		{"a larger maximum", slices.Concat([]byte{1, 0x70, 1, 10}, leb(1<<30)), slices.Concat([]byte{1, 0x70, 1, 10}, capMax)},
+		{"a smaller maximum", []byte{1, 0x6f, 1, 10, 100}, []byte{1, 0x6f, 1, 10, 100}},
+		{"a typed reference", []byte{1, 0x64, 0x70, 0, 3}, slices.Concat([]byte{1, 0x64, 0x70, 1, 3}, capMax)},
+	} {
+		out, err := Capped(withSection(ok, 4, tc.body...), 2048)
+		want := slices.Concat([]byte{4}, leb(uint32(len(tc.want))), tc.want)
+		if err != nil || !bytes.Contains(out, want) {
+			t.Errorf("%s: %v, no % x in % x", tc.name, err, want, out)
+		}
 	}
 }
