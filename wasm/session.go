@@ -210,11 +210,7 @@ var sessionMethods = map[string]method{
 			return result{}, skillerr.New(skillerr.InvalidArgument, "stdoutLength", "is not within the bytes")
 		}
 		a.Stdout, a.Stderr = r.bytes[:a.StdoutLength], r.bytes[a.StdoutLength:]
-		s, err := m.res.Session(sa.Session)
-		if err != nil {
-			return result{}, err
-		}
-		res, err := s.FinishExecution(ctx, a.Token, a.Outcome)
+		res, err := m.res.FinishExecution(ctx, sa.Session, a.Token, a.Outcome)
 		return result{value: res}, err
 	}},
 }

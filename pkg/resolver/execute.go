@@ -13,7 +13,12 @@ import (
 
 // MaxExecutions bounds the runs a session has prepared and not finished:
 // the host runs a few at once and finishes every run it prepares.
-const MaxExecutions = 8
+// maxPendingExecutions bounds them over all sessions, closed ones too: a
+// run outlives the session it was prepared in until the host reports it.
+const (
+	MaxExecutions        = 8
+	maxPendingExecutions = 64
+)
 
 // ReasonNotActivated: a skill's module runs only once the skill is
 // activated in the session, as its scripts would.
@@ -46,6 +51,7 @@ type ExecFile struct {
 }
 
 type execution struct {
+	s          *Session
 	id, digest string
 	opts       wasmrun.Options
 	grants     wasmrun.Grants
@@ -102,19 +108,10 @@ func (s *Session) PrepareExecution(ctx context.Context, nameOrLocation string, o
 		files = append(files, ExecFile{Path: rel, Size: len(data)})
 		out = append(out, data...)
 	}
-	e := &execution{id: id, digest: m.Digest, opts: o, grants: wasmrun.GrantsFor(m.AllowedTools), start: time.Now()}
+	e := &execution{s: s, id: id, digest: m.Digest, opts: o, grants: wasmrun.GrantsFor(m.AllowedTools), start: time.Now()}
 	token := newID()
-	s.mu.Lock()
-	if s.execs == nil {
-		s.execs = map[string]*execution{}
-	}
-	full := len(s.execs) >= MaxExecutions
-	if !full {
-		s.execs[token] = e
-	}
-	s.mu.Unlock()
-	if full {
-		return Execution{}, nil, errLimit(id, "the session has %d runs under way; finish one first", MaxExecutions)
+	if err := s.r.addExecution(token, e); err != nil {
+		return Execution{}, nil, err
 	}
 	return Execution{
 		Token: token, ID: id, Name: m.Name, Digest: m.Digest, Env: wasmrun.Env(id, m.Name, o),
@@ -123,24 +120,54 @@ func (s *Session) PrepareExecution(ctx context.Context, nameOrLocation string, o
 	}, out, nil
 }
 
-// FinishExecution takes the host's outcome of the run token, writes its
-// audit record, counts it in the skill's success rate, and returns its
-// result; a run that did not succeed is also an error (Timeout or
-// WasmError) that comes with the result.
-func (s *Session) FinishExecution(ctx context.Context, token string, out wasmrun.Outcome) (wasmrun.Result, error) {
-	s.mu.Lock()
-	e := s.execs[token]
-	delete(s.execs, token)
-	s.mu.Unlock()
+// addExecution keeps e under token until the host finishes it, within
+// MaxExecutions for its session and maxPendingExecutions in all.
+func (r *Resolver) addExecution(token string, e *execution) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	mine := 0
+	for _, x := range r.execs {
+		if x.s == e.s {
+			mine++
+		}
+	}
+	switch {
+	case mine >= MaxExecutions:
+		return errLimit(e.id, "the session has %d runs under way; finish one first", MaxExecutions)
+	case len(r.execs) >= maxPendingExecutions:
+		return errLimit(e.id, "%d runs are under way; finish one first", maxPendingExecutions)
+	}
+	if r.execs == nil {
+		r.execs = map[string]*execution{}
+	}
+	r.execs[token] = e
+	return nil
+}
+
+// FinishExecution takes the host's outcome of the run token, prepared in
+// session, writes its audit record, counts it in the skill's success
+// rate, and returns its result; a run that did not succeed is also an
+// error (Timeout or WasmError) that comes with the result. Every run
+// prepared is recorded once, even when its session was closed meanwhile
+// (its caller stopped, its port disconnected).
+func (r *Resolver) FinishExecution(ctx context.Context, session, token string, out wasmrun.Outcome) (wasmrun.Result, error) {
+	r.mu.Lock()
+	e := r.execs[token]
+	if e != nil && e.s.id == session {
+		delete(r.execs, token)
+	} else {
+		e = nil
+	}
+	r.mu.Unlock()
 	if e == nil {
 		return wasmrun.Result{}, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "unknown-run", Subject: clip(token, auditField),
 			Msg: "no run of this session has this token"}
 	}
 	res, rec, runErr := wasmrun.Finish(e.digest, e.opts, e.grants, out)
-	s.r.audit.record(s, AuditEntry{Kind: AuditExecute, Skill: e.id, Digest: e.digest, Path: wasmrun.ModulePath, Exec: &rec}, e.start, runErr)
+	r.audit.record(e.s, AuditEntry{Kind: AuditExecute, Skill: e.id, Digest: e.digest, Path: wasmrun.ModulePath, Exec: &rec}, e.start, runErr)
 	// The success rate counts runs as it counts steps; a skill removed
-	// since is no error of the run's.
-	if err := s.RecordOutcome(ctx, e.id, runErr == nil); err != nil && skillerr.CodeOf(err) == skillerr.Internal {
+	// since, or a session closed, is no error of the run's.
+	if err := e.s.RecordOutcome(ctx, e.id, runErr == nil); err != nil && skillerr.CodeOf(err) == skillerr.Internal {
 		return res, err
 	}
 	return res, runErr

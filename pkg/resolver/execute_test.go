@@ -112,15 +112,15 @@ func TestFinishExecution(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := s.FinishExecution(ctx, x.Token, wasmrun.Outcome{Exit: &zero, Stdout: []byte(`{"n":1}`), StartMs: 1000, DurationMs: 5})
+		res, err := e.res.FinishExecution(ctx, s.ID(), x.Token, wasmrun.Outcome{Exit: &zero, Stdout: []byte(`{"n":1}`), StartMs: 1000, DurationMs: 5})
 		if err != nil || res.Status != wasmrun.StatusSuccess || string(res.Output) != `{"n":1}` {
 			t.Fatalf("result = %+v, %v", res, err)
 		}
-		_, err = s.FinishExecution(ctx, x.Token, wasmrun.Outcome{Exit: &zero})
+		_, err = e.res.FinishExecution(ctx, s.ID(), x.Token, wasmrun.Outcome{Exit: &zero})
 		wantErr(t, "a run finished twice", err, skillerr.InvalidArgument, "unknown-run")
 
 		x, _, _ = s.PrepareExecution(ctx, "runner", wasmrun.Options{TimeoutMs: 50})
-		_, err = s.FinishExecution(ctx, x.Token, wasmrun.Outcome{Timeout: true, StartMs: 2000, DurationMs: 50})
+		_, err = e.res.FinishExecution(ctx, s.ID(), x.Token, wasmrun.Outcome{Timeout: true, StartMs: 2000, DurationMs: 50})
 		wantErr(t, "a run stopped at its deadline", err, skillerr.Timeout, "deadline")
 
 		entries, err := e.res.Audit(ctx, 10)
@@ -185,9 +185,95 @@ func TestExecutionSeedsRoundTrip(t *testing.T) {
 			if seed < 0 || seed > wasmrun.MaxSeed {
 				t.Fatalf("seed %d is past 2^53", seed)
 			}
-			if _, err := s.FinishExecution(ctx, x.Token, wasmrun.Outcome{Timeout: true}); skillerr.CodeOf(err) != skillerr.Timeout {
+			if _, err := e.res.FinishExecution(ctx, s.ID(), x.Token, wasmrun.Outcome{Timeout: true}); skillerr.CodeOf(err) != skillerr.Timeout {
 				t.Fatal(err)
 			}
+		}
+	})
+}
+
+// A run is recorded once the host reports it, though its session was
+// closed meanwhile (an agent's port that disconnects mid-run), and only
+// as a run of that session.
+func TestFinishExecutionAfterClose(t *testing.T) {
+	ctx := context.Background()
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		s := runnerSession(t, e, wasitest.Module(wasiFdWrite, 0, 1))
+		x, _, err := s.PrepareExecution(ctx, "runner", wasmrun.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		other := e.open(t, SessionOptions{})
+		_, err = e.res.FinishExecution(ctx, other.ID(), x.Token, wasmrun.Outcome{Timeout: true})
+		wantErr(t, "another session's run", err, skillerr.InvalidArgument, "unknown-run")
+		if err := s.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		zero := 0
+		res, err := e.res.FinishExecution(ctx, s.ID(), x.Token, wasmrun.Outcome{Exit: &zero, Stdout: []byte("{}")})
+		if err != nil || res.Status != wasmrun.StatusSuccess {
+			t.Fatalf("finishing after the session closed: %+v, %v", res, err)
+		}
+		entries, err := e.res.Audit(ctx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, a := range entries {
+			if a.Kind == AuditExecute && a.Session == s.ID() && a.Exec != nil && a.Exec.Status == wasmrun.StatusSuccess {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d records of the run in %+v", n, entries)
+		}
+	})
+}
+
+// A run whose skill is replaced or removed while it runs is recorded as
+// the version it ran; its outcome does not count for another version.
+func TestFinishExecutionOfAChangedSkill(t *testing.T) {
+	ctx := context.Background()
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		module := wasitest.Module(wasiFdWrite, 0, 1)
+		s := runnerSession(t, e, module)
+		ran := e.meta(t, "runner").Digest
+		replaced, _, err := s.PrepareExecution(ctx, "runner", wasmrun.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		removed, _, err := s.PrepareExecution(ctx, "runner", wasmrun.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runnable(t, e, module, "license: changed")
+		if e.meta(t, "runner").Digest == ran {
+			t.Fatal("the skill did not change")
+		}
+		zero := 0
+		if _, err := e.res.FinishExecution(ctx, s.ID(), replaced.Token, wasmrun.Outcome{Exit: &zero}); err != nil {
+			t.Fatalf("a run of a replaced skill: %v", err)
+		}
+		if err := e.reg.Remove(ctx, "runner"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.res.FinishExecution(ctx, s.ID(), removed.Token, wasmrun.Outcome{Exit: &zero}); err != nil {
+			t.Fatalf("a run of a removed skill: %v", err)
+		}
+		entries, err := e.res.Audit(ctx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var versions []string
+		for _, a := range entries {
+			if a.Kind == AuditExecute {
+				versions = append(versions, a.Exec.Version)
+			}
+		}
+		if len(versions) != 2 || versions[0] != ran || versions[1] != ran {
+			t.Errorf("recorded versions %q, want %s twice", versions, ran)
 		}
 	})
 }

@@ -60,7 +60,9 @@ type Resolver struct {
 
 	mu       sync.Mutex
 	sessions map[string]*Session
-	clock    uint64 // counts session uses, for eviction
+	// execs are the module runs prepared and not finished (execute.go).
+	execs map[string]*execution
+	clock uint64 // counts session uses, for eviction
 	// epoch counts the changes heard. recent are the latest of them,
 	// replayed to a session whose snapshot was built while they arrived.
 	epoch  uint64

@@ -68,9 +68,6 @@ type Session struct {
 	nextSub   int
 	// runs are the plan runs under way (StartPlan), at most MaxPlanRuns.
 	runs map[string]*planRun
-	// execs are the module runs prepared and not finished, at most
-	// MaxExecutions (PrepareExecution).
-	execs map[string]*execution
 }
 
 // Status describes a session.
@@ -242,7 +239,6 @@ func (s *Session) shut() {
 	}
 	s.closed = true
 	clear(s.runs)
-	clear(s.execs)
 	subs := s.subscribers()
 	s.mu.Unlock()
 	for _, fn := range subs {

@@ -21,6 +21,11 @@ const skill = (name, prog, tools = 'Read') => ({
   [`pack/${name}/references/data.txt`]: DATA,
   [`pack/${name}/wasm/skill.wasm`]: module(prog),
 });
+/** A module whose start function loops: it never ends while instantiated. */
+const START_LOOP = Uint8Array.from(Buffer.from(
+  '0061736d01000000' + '010401600000' + '03020100' + '0503010001' +
+  '07130206' + Buffer.from('_start').toString('hex') + '0000' + '06' + Buffer.from('memory').toString('hex') + '0200' +
+  '080100' + '0a090107000340' + '0c000b0b', 'hex'));
 const PACK = zip({
   ...skill('echo', 'echo'),
   ...skill('looper', 'loop'),
@@ -31,6 +36,8 @@ const PACK = zip({
   ...skill('flood', 'flood'),
   ...skill('filler', 'fill', 'Read Write'),
   [`pack/plain/SKILL.md`]: skillMD('plain', 'A skill with no module.'),
+  [`pack/spinner/SKILL.md`]: skillMD('spinner', 'A module whose start function never returns.'),
+  [`pack/spinner/wasm/skill.wasm`]: START_LOOP,
 });
 const sha = (s) => `sha256:${createHash('sha256').update(s).digest('hex')}`;
 
@@ -109,15 +116,19 @@ for (const kind of ['direct', 'port']) {
       const run = await T.outcome(s.execute('looper', { timeoutMs: 1500 }));
       clearInterval(timer);
       const after = await T.outcome(s.activate('echo').then(() => s.execute('echo')));
+      const spin = await T.outcome(s.activate('spinner').then(() => s.execute('spinner', { timeoutMs: 500 })));
       const audit = (await sk.registry.audit(20)).filter((a) => a.kind === 'execute');
-      return { run, ticks, after, audit };
+      return { run, ticks, after, spin, audit };
     });
     assert.equal(out.run.ok, false);
     assert.equal(out.run.error.code, 'Timeout');
     assert.equal(out.run.error.reason, 'deadline');
     assert.ok(out.ticks > 0, 'no timer fired on the page while the module ran');
     assert.equal(out.after.ok, true, 'the host runs the next module');
+    // A start function runs as the module is instantiated: the deadline holds there too.
+    assert.equal(out.spin.error?.code, 'Timeout', JSON.stringify(out.spin));
     const looped = out.audit.find((a) => a.skill === 'looper');
+    assert.equal(out.audit.find((a) => a.skill === 'spinner').exec.status, 'timeout');
     assert.equal(looped.exec.status, 'timeout');
     assert.equal(looped.outcome, 'Timeout');
   });
@@ -270,4 +281,27 @@ test('a run aborted while it waits gives its place up at once; one aborted while
   });
   assert.deepEqual(out.gaveUp, Array(16).fill('AbortError'));
   assert.equal(out.next.ok, true, JSON.stringify(out.next));
+});
+
+test('a run whose session closes while it runs is recorded all the same', { timeout: TEST_MS }, async (t) => {
+  const p = await page(t, 'direct');
+  const out = await ev(p, async () => {
+    let started;
+    const running = new Promise((r) => (started = r));
+    window.Worker = class extends Worker {
+      constructor(...a) {
+        super(...a);
+        started();
+      }
+    };
+    await s.activate('looper');
+    const run = T.outcome(s.execute('looper', { timeoutMs: 1500 }));
+    await running;
+    await s.close();
+    const res = await run;
+    const audit = (await sk.registry.audit(20)).filter((a) => a.kind === 'execute');
+    return { res, audit: audit.map((a) => [a.skill, a.session === s.id, a.exec?.status]) };
+  });
+  assert.equal(out.res.error?.code, 'Timeout', JSON.stringify(out.res));
+  assert.deepEqual(out.audit, [['looper', true, 'timeout']]);
 });
