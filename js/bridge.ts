@@ -906,6 +906,16 @@ const maxWaitingRuns = 16;
 const agentRuns = maxRuns - 1;
 const agentWaiting = maxWaitingRuns - 4;
 
+/** A JSON.stringify replacer that refuses NaN and the infinities, which
+ * JSON has no words for: it would send null, which means "absent", and a
+ * timeoutMs of NaN would become the default. */
+function finite(key: string, v: unknown): unknown {
+  if (typeof v === "number" && !Number.isFinite(v)) {
+    throw new SkillfsError(`${key || "a value"} must be a finite number, not ${v}`, "InvalidArgument", "not-finite", key);
+  }
+  return v;
+}
+
 /** session.execute: the module prepares the run, the host's runner runs
  * it, the module records it. The host makes both module calls itself, as
  * admin; an agent reaches this only through a port that offers execution
@@ -950,10 +960,11 @@ function executor(mod: ModuleAPI, runner: () => WasiRunner) {
     if (i >= 0) waiting.splice(i, 1)[0].start();
   };
   return async (args: Args, agent: boolean, signal?: AbortSignal): Promise<unknown> => {
+    const json = JSON.stringify(args, finite);
     const r = runner();
     await slot(agent, signal);
     try {
-      const [xjson, bytes] = await mod.call("session.execPrepare", "admin", JSON.stringify(args), undefined, undefined, signal);
+      const [xjson, bytes] = await mod.call("session.execPrepare", "admin", json, undefined, undefined, signal);
       const x = JSON.parse(xjson) as Execution;
       let out: WasiOutcome;
       try {

@@ -107,6 +107,30 @@ for (const kind of ['direct', 'port']) {
     assert.ok(a.exec.startMs > 0 && a.exec.durationMs > 0, JSON.stringify(a.exec));
   });
 
+  test(`${kind}: limits out of range are refused with a code, before anything runs`, { timeout: TEST_MS }, async (t) => {
+    const p = await page(t, kind);
+    const out = await ev(p, async () => {
+      await s.activate('echo');
+      const got = {};
+      for (const [k, v] of Object.entries({ negative: -1, NaN, Infinity, huge: 1e12, string: '100', fraction: 1.5, past2to53: 2 ** 60 })) {
+        for (const opt of ['timeoutMs', 'memoryMb', 'seed']) {
+          const o = await T.outcome(s.execute('echo', { [opt]: v }));
+          got[`${opt} ${k}`] = o.ok ? 'ran' : `${o.error.code}/${o.error.reason}`;
+        }
+      }
+      got['input NaN'] = await T.outcome(s.execute('echo', { input: { n: NaN } })).then((o) => (o.ok ? 'ran' : `${o.error.code}/${o.error.reason}`));
+      got.runs = (await sk.registry.audit(100)).filter((a) => a.kind === 'execute').length;
+      return got;
+    });
+    const { runs, ...refusals } = out;
+    for (const [what, got] of Object.entries(refusals)) {
+      // A seed may be negative, and 1e12 is one.
+      if (what === 'seed negative' || what === 'seed huge') assert.equal(got, 'ran');
+      else assert.match(got, /^InvalidArgument\//, `${what}: ${got}`);
+    }
+    assert.equal(runs, 2, 'only the runs with a negative and a large seed ran');
+  });
+
   test(`${kind}: a module that never ends is stopped at its deadline; the page keeps running meanwhile`, { timeout: TEST_MS }, async (t) => {
     const p = await page(t, kind);
     const out = await ev(p, async () => {
