@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { TEST_DIST, TEST_MS, b64, closePage, ev, freshDB, skillMD, startBrowser, zip } from './helpers.mjs';
+import { STEP_MS, TEST_DIST, TEST_MS, b64, closePage, ev, freshDB, skillMD, startBrowser, zip } from './helpers.mjs';
 
 const module = (name) => new Uint8Array(readFileSync(join(TEST_DIST, 'wasi', `${name}.wasm`)));
 const DATA = 'Reference data, read by the module.\n';
@@ -247,7 +247,7 @@ test('a run keeps 1 MiB of stdout and 64 KiB of stderr, and /scratch holds at mo
   assert.match(out.fill[2], /^error: .*no space left on device/i, out.fill[2]);
 });
 
-test('a flood of runs from an agent port never holds every run of the host: its own run goes first', { timeout: TEST_MS }, async (t) => {
+test('a flood of runs from an agent port never holds every run of the host: its own run goes first', { timeout: 2 * TEST_MS }, async (t) => {
   const p = await page(t, 'port');
   const out = await ev(p, async () => {
     // Counts the modules' Workers alive at once.
@@ -268,7 +268,7 @@ test('a flood of runs from an agent port never holds every run of the host: its 
     await panel.activate('echo');
     const stop = new AbortController();
     let ended = 0;
-    const flood = Array.from({ length: 100 }, () => T.outcome(s.execute('looper', { timeoutMs: 10_000, signal: stop.signal }))
+    const flood = Array.from({ length: 100 }, () => T.outcome(s.execute('looper', { timeoutMs: 60_000, signal: stop.signal }))
       .then((o) => ((ended += o.ok || o.error.reason !== 'busy'), o)));
     // The port runs 4 calls at once: let them all reach the runner.
     while (live < 3) await new Promise((r) => setTimeout(r, 20));
@@ -278,7 +278,7 @@ test('a flood of runs from an agent port never holds every run of the host: its 
     stop.abort();
     const all = await Promise.all(flood);
     return { mine, endedBefore, most, refused: all.filter((o) => !o.ok && o.error.reason === 'busy').map((o) => o.error.code) };
-  });
+  }, undefined, 2 * STEP_MS);
   assert.equal(out.mine.ok, true, JSON.stringify(out.mine));
   assert.equal(out.endedBefore, 0, 'the host\'s run waited for agents\' runs to end');
   // Agents run at most 3 of the 4 modules a host runs at once.
@@ -286,7 +286,7 @@ test('a flood of runs from an agent port never holds every run of the host: its 
   assert.ok(out.refused.length > 0 && out.refused.every((c) => c === 'TooLarge'), JSON.stringify(out.refused));
 });
 
-test('a run aborted while it waits gives its place up at once; one aborted while it is prepared does not start', { timeout: TEST_MS }, async (t) => {
+test('a run aborted while it waits gives its place up at once; one aborted while it is prepared does not start', { timeout: 2 * TEST_MS }, async (t) => {
   const p = await page(t, 'direct');
   const out = await ev(p, async () => {
     await s.activate('looper');
@@ -302,7 +302,7 @@ test('a run aborted while it waits gives its place up at once; one aborted while
     stopRuns.abort();
     await Promise.all(running);
     return { gaveUp: gaveUp.map((o) => o.ok || o.error.name), next: await next };
-  });
+  }, undefined, 2 * STEP_MS);
   assert.deepEqual(out.gaveUp, Array(16).fill('AbortError'));
   assert.equal(out.next.ok, true, JSON.stringify(out.next));
 });
