@@ -18,9 +18,14 @@ const bm25K1 = 1.2
 type field struct {
 	weight float64
 	b      float64
-	// text appends the field's texts of a skill to buf.
+	// text appends the field's texts of a skill to buf; nil for the
+	// description and its first sentence, which are read together.
 	text func(buf []string, s *Skill) []string
 }
+
+// descriptionField and leadField are the positions in fields of the
+// description and of its first sentence.
+const descriptionField, leadField = 3, 5
 
 // fields: a word of the name counts most, then a trigger's, then
 // when_to_use's, then the description's; long descriptions are diluted,
@@ -33,7 +38,7 @@ var fields = []field{
 		return append(buf, s.Triggers[:min(len(s.Triggers), MaxPhrases)]...)
 	}},
 	{weight: 1.5, b: 0.75, text: func(buf []string, s *Skill) []string { return append(buf, s.WhenToUse) }},
-	{weight: 1, b: 0.75, text: func(buf []string, s *Skill) []string { return append(buf, s.Description) }},
+	{weight: 1, b: 0.75}, // the description
 	// The titles of its sections: words the description may not use
 	// ("Excel", "Root cause"), diluted by their number as a description
 	// is by its length.
@@ -42,7 +47,7 @@ var fields = []field{
 	}},
 	// The description's first sentence again: it says what the skill
 	// is, where the rest lists what it also touches.
-	{weight: 1, b: 0.5, text: func(buf []string, s *Skill) []string { return append(buf, leadSentence(s.Description)) }},
+	{weight: 1, b: 0.5},
 }
 
 // leadSentence is a description's first sentence.
@@ -154,10 +159,24 @@ func newLexicon(skills []Skill, same []int) lexicon {
 		}
 	}
 	var texts []string
+	leadEnd := make([]int, len(skills)) // where the lead's terms end in toks[descriptionField]
 	for f, fd := range fields {
 		at[f] = make([]int, len(skills)+1)
 		for i := range skills {
-			if indexed(i) {
+			switch {
+			case !indexed(i):
+			case f == descriptionField:
+				// The first sentence, then the rest: the same terms as the
+				// whole, since the two meet between a full stop and a
+				// space; the lead field takes the first ones.
+				d := norm.NFKC.String(skills[i].Description)
+				lead := leadSentence(d)
+				toks[f] = in.appendTerms(toks[f], lead)
+				leadEnd[i] = len(toks[f])
+				toks[f] = in.appendTerms(toks[f], d[len(lead):])
+			case f == leadField:
+				toks[f] = append(toks[f], toks[descriptionField][at[descriptionField][i]:leadEnd[i]]...)
+			default:
 				texts = fd.text(texts[:0], &skills[i])
 				for _, t := range texts {
 					toks[f] = in.appendTerms(toks[f], t)

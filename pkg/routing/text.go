@@ -47,6 +47,15 @@ func unitEnd(s string, i int) int {
 	end := i + size
 	if IsWordRune(r) {
 		for end < len(s) {
+			// ASCII without a call per byte: most text is ASCII, and
+			// calls are dear in WebAssembly.
+			if c := s[end]; c < utf8.RuneSelf {
+				if !asciiWord[c] {
+					break
+				}
+				end++
+				continue
+			}
 			r, n := utf8.DecodeRuneInString(s[end:])
 			if !IsWordRune(r) {
 				break
@@ -56,6 +65,14 @@ func unitEnd(s string, i int) int {
 	}
 	return end
 }
+
+// asciiWord marks the ASCII bytes IsWordRune accepts.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = IsWordRune(rune(c))
+	}
+	return t
+}()
 
 // term is a token of the lexical index.
 type term struct {
@@ -99,6 +116,10 @@ func wordTerm(w string) (string, bool) {
 // run of one, in order. Both get substrings of folded.
 func scanTerms(folded string, word, cjk func(string)) {
 	for i := 0; i < len(folded); {
+		if c := folded[i]; c < utf8.RuneSelf && !asciiWord[c] {
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(folded[i:])
 		switch {
 		case IsWordRune(r):
