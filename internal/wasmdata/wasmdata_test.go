@@ -54,8 +54,9 @@ func main() {
 `
 
 // TestShrinkRuns shrinks a real module and runs it with node: the program
-// must work and name its functions right, and every value findfunc can
-// read must be as the linker wrote it.
+// must work and name its functions right (every value findfunc can read
+// is as the linker wrote it, and the stack maps are intact), with no file
+// or line left in its stack.
 func TestShrinkRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a wasm module")
@@ -86,7 +87,7 @@ func TestShrinkRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Zeroed == 0 || st.SegmentsAfter >= st.SegmentsBefore || len(out) >= len(orig) {
+	if st.Zeroed == 0 || st.Lines == 0 || st.SegmentsAfter >= st.SegmentsBefore || len(out) >= len(orig) {
 		t.Fatalf("nothing was shrunk: %+v, %d → %d bytes", st, len(orig), len(out))
 	}
 	t.Logf("%d → %d bytes, %d → %d segments", len(orig), len(out), st.SegmentsBefore, st.SegmentsAfter)
@@ -98,10 +99,13 @@ func TestShrinkRuns(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the shrunk module failed: %v\n%s", err, got)
 	}
-	for _, want := range []string{"main.deep main.deep done", "main.main.func2", "panic("} {
+	for _, want := range []string{"main.deep main.deep done", "main.main.func2", "panic(", "?:0"} {
 		if !bytes.Contains(got, []byte(want)) {
 			t.Errorf("the output lacks %q:\n%s", want, got)
 		}
+	}
+	if bytes.Contains(got, []byte("main.go:")) {
+		t.Errorf("the stack still names files and lines:\n%s", got)
 	}
 
 	// Layout accounts for every byte of the data section, and the
