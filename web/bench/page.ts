@@ -5,7 +5,7 @@
 //   bench.readFile(name, entry)        -> ReadResult | null (when unsupported)
 //   bench.cleanup(name)
 //   bench.importPack(zipUrl)           -> a database holding the pack (untimed)
-//   bench.coldStartOnce(db, helloUrl, dists), bench.listOnce(db, dists)
+//   bench.coldStartOnce(db, helloUrl, dists), bench.listOnce(db, dists, rawFirst)
 //                                      -> one run's times, on a fresh page each
 //   bench.memoryBench(packUrl, largeUrl, largeMB)
 // To add a stack (e.g. skillfs through js/bridge.ts and dist/skillfs.wasm,
@@ -43,7 +43,7 @@ export interface BenchPage {
   cleanup(name: string): Promise<void>;
   importPack(zipUrl: string): Promise<string>;
   coldStartOnce(db: string, helloUrl: string, dists: string[]): ReturnType<typeof coldStartOnce>;
-  listOnce(db: string, dists: string[]): ReturnType<typeof listOnce>;
+  listOnce(db: string, dists: string[], rawFirst: boolean): ReturnType<typeof listOnce>;
   memoryBench(packUrl: string, largeUrl: string, largeMB: number): ReturnType<typeof memoryBench>;
 }
 
