@@ -174,3 +174,90 @@ export async function inflate(archive: Uint8Array, entries: Float64Array): Promi
   await Promise.all(streams);
   return out;
 }
+
+/** What commit reports once it has issued every request, or stopped. */
+export interface Issued {
+  /** The exception that stopped the issuing (the transaction is aborted). */
+  error?: unknown;
+  /** Whether it aborted the transaction because it was asked to (Go's
+   * FailAfter test hook). */
+  aborted?: boolean;
+}
+
+/**
+ * Issues a commit's requests on the readwrite transaction tx (Go's
+ * pkg/vfs IndexedDB.Commit), all described at once: `plan` holds four
+ * numbers per operation — its kind (1 put, 2 delete, 3 delete by key
+ * prefix), the index of its store in `stores`, and for a put where its
+ * value is: an offset and a length in `bytes`, or an index in `values` and
+ * -1. `keys` are the operations' keys joined by U+FFFF, which no key holds.
+ * Only the first `issue` operations are issued; with `abortAfter` the
+ * transaction is then aborted.
+ *
+ * Issuing a request copies its value on the calling task (IndexedDB clones
+ * it), so the requests are issued in slices of a few milliseconds, each
+ * next slice from the success event of the previous slice's first request:
+ * the transaction is active during its own requests' events and no other
+ * task sees it in between. It stays one transaction; the caller awaits its
+ * complete or abort event, and reads the returned object once it has.
+ */
+export function commit(
+  tx: IDBTransaction,
+  stores: string[],
+  keys: string,
+  plan: Int32Array,
+  bytes: Uint8Array,
+  values: Uint8Array[],
+  issue: number,
+  abortAfter: boolean,
+): Issued {
+  const handles = stores.map((s) => tx.objectStore(s));
+  const key = keys.split("\uffff");
+  const status: Issued = {};
+  let next = 0;
+  const slice = () => {
+    try {
+      const start = performance.now();
+      let first: IDBRequest | undefined;
+      for (; next < issue; next++) {
+        if (first && next % 16 === 0 && performance.now() - start >= sliceMs) {
+          first.addEventListener("success", slice);
+          return;
+        }
+        const st = handles[plan[4 * next + 1]!]!;
+        const k = key[next]!;
+        let req: IDBRequest;
+        switch (plan[4 * next]) {
+          case 1: {
+            const a = plan[4 * next + 2]!;
+            const n = plan[4 * next + 3]!;
+            // A copy of its own: IndexedDB clones a view's whole buffer.
+            req = st.put(n < 0 ? values[a]! : bytes.slice(a, a + n), k);
+            break;
+          }
+          case 2:
+            req = st.delete(k);
+            break;
+          default:
+            req = st.delete(IDBKeyRange.bound(k, k + "\uffff"));
+        }
+        first ??= req;
+      }
+      if (abortAfter) {
+        status.aborted = true;
+        tx.abort();
+      }
+    } catch (err) {
+      // The transaction is active (this is its task or one of its events),
+      // so this abort undoes every request issued.
+      status.error = err;
+      try {
+        tx.abort();
+      } catch {
+        // already finished
+      }
+    }
+  };
+  slice();
+  return status;
+}

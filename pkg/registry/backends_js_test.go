@@ -44,6 +44,7 @@ var testBackends = []backendCase{memoryCase, {
 var dbCount atomic.Int64
 
 func openIDB(tb testing.TB, name string) *vfs.IndexedDB {
+	jsoutside.Install()
 	db, err := vfs.OpenIndexedDB(context.Background(), name)
 	if err != nil {
 		tb.Fatal(err)

@@ -10,12 +10,11 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"syscall/js"
-	"time"
 
 	"github.com/skillfs/skillfs/pkg/external"
-	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -150,12 +149,11 @@ func (d *IndexedDB) Read(ctx context.Context, qs ...Query) ([][]Record, error) {
 // issued, then one await for complete or abort. IndexedDB undoes all of
 // them on abort, which is what makes a commit atomic.
 //
-// Issuing a request copies its value on the calling task (IndexedDB
-// clones it), so a 10 MB commit issued at once would hold the page for
-// its whole length. The requests are issued in slices of pace.Slice
-// instead, each next slice from the success event of the previous slice's
-// first request: the transaction is active during its own requests' events,
-// and no other task can see it in between.
+// The requests are issued by the import's JavaScript half (commit in
+// js/outside.ts), described in one call: a request issued from Go costs
+// several crossings into JavaScript and a finalizer in Go for each value
+// it returns, which made most of a 9,000-file import's commit. It issues
+// them in slices of a few milliseconds, still in one transaction.
 func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 	if err := checkOps(ops); err != nil {
 		return err
@@ -163,65 +161,26 @@ func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 	if len(ops) == 0 {
 		return nil
 	}
-	tx, err := d.transaction(storesOf(ops, func(op Op) string { return op.Store }), "readwrite")
+	stores := storesOf(ops, func(op Op) string { return op.Store })
+	tx, err := d.transaction(stores, "readwrite")
 	if err != nil {
 		return err
 	}
 	issue, fail := injectedFailure(ctx, len(ops))
-	// One object store handle per store: each crossing into JavaScript
-	// costs a reference Go must track, thousands in a large import.
-	handles := map[string]js.Value{}
-	store := func(name string) js.Value {
-		st, ok := handles[name]
-		if !ok {
-			st = tx.Call("objectStore", name)
-			handles[name] = st
-		}
-		return st
-	}
-	next := 0
-	var cont js.Func
-	// slice issues requests from next on, for pace.Slice at most, and
-	// reports whether requests remain.
-	slice := func() (more bool, err error) {
-		err = catch(func() {
-			start := time.Now()
-			var first js.Value
-			for ; next < issue; next++ {
-				if next%16 == 0 && !first.IsUndefined() && time.Since(start) >= pace.Slice {
-					first.Set("onsuccess", cont)
-					more = true
-					return
-				}
-				req := request(store(ops[next].Store), ops[next])
-				if first.IsUndefined() {
-					first = req
-				}
-			}
-		})
-		return more, err
-	}
-	var issueErr error
-	aborted := false
-	after := func(more bool, err error) {
-		if err != nil || !more && fail {
-			// The transaction is active (this is its task or one of its
-			// events), so this abort undoes every request issued.
-			abort(tx)
-			aborted, issueErr = true, err
-		}
-	}
-	cont = js.FuncOf(func(js.Value, []js.Value) any {
-		after(slice())
-		return nil
+	p := newPlan(ops, stores)
+	var status js.Value
+	err = catch(func() {
+		status = external.Host().Call("commit", tx, p.stores, p.keys.String(), p.numbers(), p.bytes, p.values, issue, fail)
 	})
-	defer cont.Release()
-	after(slice())
+	if err != nil {
+		abort(tx)
+		return idbErr(d.subject(), err)
+	}
 	err = awaitTx(ctx, tx)
 	switch {
-	case aborted && issueErr != nil:
-		return idbErr(d.subject(), issueErr)
-	case aborted:
+	case !status.Get("error").IsUndefined():
+		return idbErr(d.subject(), domError{status.Get("error")})
+	case status.Get("aborted").Truthy():
 		return errInjected(d.subject(), issue)
 	case err != nil:
 		return idbErr(d.subject(), err)
@@ -229,21 +188,87 @@ func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 	return nil
 }
 
-// request issues op on its object store st and returns its IDBRequest.
-func request(st js.Value, op Op) js.Value {
-	switch op.Kind {
-	case OpPut:
-		if op.Ext != nil {
-			// Content held outside Go is stored without a copy into it.
-			return st.Call("put", external.ToJS(op.Ext), op.Key)
-		}
-		v := jsUint8Array.New(len(op.Value))
-		js.CopyBytesToJS(v, op.Value)
-		return st.Call("put", v, op.Key)
-	case OpDelete:
-		return st.Call("delete", op.Key)
+// plan is a commit described for commit in js/outside.ts.
+type plan struct {
+	stores js.Value
+	keys   strings.Builder
+	ints   []int32
+	bytes  js.Value // the values held in Go, one after another
+	values js.Value // the values held outside Go
+}
+
+// planChunk is how much of the values held in Go is copied into
+// JavaScript at a time.
+const planChunk = 256 << 10
+
+func newPlan(ops []Op, stores []string) *plan {
+	p := &plan{ints: make([]int32, 0, 4*len(ops))}
+	names := make([]any, len(stores))
+	for i, s := range stores {
+		names[i] = s
 	}
-	return st.Call("delete", prefixRange(op.Key)) // OpDeletePrefix
+	p.stores = js.ValueOf(names)
+	total, ext := 0, 0
+	for _, op := range ops {
+		if op.Kind == OpPut && op.Ext == nil {
+			total += len(op.Value)
+		} else if op.Kind == OpPut {
+			ext++
+		}
+	}
+	p.bytes = jsUint8Array.New(total)
+	p.values = js.Global().Get("Array").New(ext)
+	var chunk []byte
+	at, flushed, k := 0, 0, 0
+	flush := func() {
+		if len(chunk) > 0 {
+			js.CopyBytesToJS(p.bytes.Call("subarray", flushed, flushed+len(chunk)), chunk)
+			flushed += len(chunk)
+			chunk = chunk[:0]
+		}
+	}
+	for i, op := range ops {
+		if i > 0 {
+			p.keys.WriteRune('\uffff')
+		}
+		p.keys.WriteString(op.Key)
+		a, n := int32(0), int32(0)
+		switch {
+		case op.Kind == OpPut && op.Ext != nil:
+			p.values.SetIndex(k, external.ToJS(op.Ext))
+			a, n = int32(k), -1
+			k++
+		case op.Kind == OpPut:
+			a, n = int32(at), int32(len(op.Value))
+			if len(chunk)+len(op.Value) > planChunk {
+				flush()
+			}
+			if len(op.Value) > planChunk {
+				js.CopyBytesToJS(p.bytes.Call("subarray", at, at+len(op.Value)), op.Value)
+				flushed += len(op.Value)
+			} else {
+				if chunk == nil {
+					chunk = make([]byte, 0, planChunk)
+				}
+				chunk = append(chunk, op.Value...)
+			}
+			at += len(op.Value)
+		}
+		p.ints = append(p.ints, int32(op.Kind), int32(slices.Index(stores, op.Store)), a, n)
+	}
+	flush()
+	return p
+}
+
+// numbers returns p's operations as an Int32Array.
+func (p *plan) numbers() js.Value {
+	b := make([]byte, 4*len(p.ints))
+	for i, v := range p.ints {
+		binary.LittleEndian.PutUint32(b[4*i:], uint32(v))
+	}
+	raw := jsUint8Array.New(len(b))
+	js.CopyBytesToJS(raw, b)
+	return js.Global().Get("Int32Array").New(raw.Get("buffer"))
 }
 
 // Lock implements Backend with the Web Locks API, which every context of

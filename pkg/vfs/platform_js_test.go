@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillfs/skillfs/internal/jsoutside"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -34,6 +35,7 @@ func uniqueName() string {
 }
 
 func openIndexedDBNamed(tb testing.TB, name string) *IndexedDB {
+	jsoutside.Install()
 	db, err := OpenIndexedDB(context.Background(), name)
 	if err != nil {
 		tb.Fatal(err)
