@@ -186,13 +186,13 @@ export interface Issued {
 
 /**
  * Issues a commit's requests on the readwrite transaction tx (Go's
- * pkg/vfs IndexedDB.Commit), all described at once: `plan` holds four
- * numbers per operation — its kind (1 put, 2 delete, 3 delete by key
- * prefix), the index of its store in `stores`, and for a put where its
- * value is: an offset and a length in `bytes`, or an index in `values` and
- * -1. `keys` are the operations' keys joined by U+FFFF, which no key holds.
- * Only the first `issue` operations are issued; with `abortAfter` the
- * transaction is then aborted.
+ * pkg/vfs IndexedDB.Commit), all described at once: `ops` holds two
+ * numbers per operation, its kind (1 put, 2 delete, 3 delete by key
+ * prefix) and the index of its store in `stores`; `where` two per
+ * operation, where a put's value is: an offset and a length in `bytes`, or
+ * an index in `values` and -1. `keys` are the operations' keys joined by
+ * U+FFFF, which no key holds. Only the first `issue` operations are
+ * issued; with `abortAfter` the transaction is then aborted.
  *
  * Issuing a request copies its value on the calling task (IndexedDB clones
  * it), so the requests are issued in slices of a few milliseconds, each
@@ -205,7 +205,8 @@ export function commit(
   tx: IDBTransaction,
   stores: string[],
   keys: string,
-  plan: Int32Array,
+  ops: Int32Array,
+  where: Int32Array,
   bytes: Uint8Array,
   values: Uint8Array[],
   issue: number,
@@ -224,13 +225,13 @@ export function commit(
           first.addEventListener("success", slice);
           return;
         }
-        const st = handles[plan[4 * next + 1]!]!;
+        const st = handles[ops[2 * next + 1]!]!;
         const k = key[next]!;
         let req: IDBRequest;
-        switch (plan[4 * next]) {
+        switch (ops[2 * next]) {
           case 1: {
-            const a = plan[4 * next + 2]!;
-            const n = plan[4 * next + 3]!;
+            const a = where[2 * next]!;
+            const n = where[2 * next + 1]!;
             // A copy of its own: IndexedDB clones a view's whole buffer.
             req = st.put(n < 0 ? values[a]! : bytes.slice(a, a + n), k);
             break;
@@ -260,4 +261,40 @@ export function commit(
   };
   slice();
   return status;
+}
+
+/**
+ * The SHA-256 of each of several lists of parts, each list hashed as the
+ * concatenation of its parts, by crypto.subtle (several times faster than
+ * Go's WebAssembly), all described at once: `counts` holds the number of
+ * parts of each list, `parts` two numbers per part, an offset and a length
+ * in `bytes` (parts held in Go), or an index in `values` and -1. Resolves
+ * to the sums one after another, 32 bytes each.
+ */
+export async function digest(counts: Int32Array, parts: Int32Array, bytes: Uint8Array, values: Uint8Array[]): Promise<Uint8Array> {
+  const part = (k: number) => {
+    const a = parts[2 * k]!;
+    const n = parts[2 * k + 1]!;
+    return n < 0 ? values[a]! : bytes.subarray(a, a + n);
+  };
+  const sums: Promise<ArrayBuffer>[] = [];
+  let k = 0;
+  const pace = pacer();
+  for (const count of counts) {
+    const end = k + count;
+    let size = 0;
+    for (let j = k; j < end; j++) size += part(j).byteLength;
+    const buf = new Uint8Array(size);
+    for (let at = 0; k < end; k++) {
+      const p = part(k);
+      buf.set(p, at);
+      at += p.byteLength;
+    }
+    sums.push(crypto.subtle.digest("SHA-256", buf));
+    const p = pace();
+    if (p) await p;
+  }
+  const out = new Uint8Array(32 * counts.length);
+  (await Promise.all(sums)).forEach((s, i) => out.set(new Uint8Array(s), 32 * i));
+  return out;
 }

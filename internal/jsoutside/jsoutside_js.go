@@ -5,8 +5,10 @@ package jsoutside
 import (
 	_ "embed"
 	"encoding/base64"
+	"os"
 	"sync"
 	"syscall/js"
+	"testing"
 
 	"github.com/skillfs/skillfs/pkg/external"
 )
@@ -26,4 +28,11 @@ func Install() {
 		}
 		external.SetHost(mod)
 	})
+}
+
+// Main is a browser test package's TestMain: it runs the tests with the
+// JavaScript half installed, as the module runs.
+func Main(m *testing.M) {
+	Install()
+	os.Exit(m.Run())
 }

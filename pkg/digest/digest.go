@@ -2,9 +2,9 @@
 // registry's skill digests need it: in the browser by the platform's
 // crypto.subtle once the content is large enough to repay the copy
 // (SHA-256 in Go's WebAssembly runs several times slower than the
-// browser's native one), every such content of a batch in one round trip;
-// natively and for small content by crypto/sha256. Parts held outside Go
-// (external.JS) are hashed where they are.
+// browser's native one), every such content of a batch in one call;
+// natively and for small content held in Go by crypto/sha256. Parts held
+// outside Go (external.JS) are hashed where they are.
 package digest
 
 import (
@@ -25,13 +25,14 @@ type Sum = [sha256.Size]byte
 func SHA256(parts []external.Bytes) Sum { return SHA256All([][]external.Bytes{parts})[0] }
 
 // SHA256All returns, for each list of parts, the SHA-256 of their
-// concatenation. In the browser, the lists of subtleMin bytes or more are
-// hashed by crypto.subtle all at once, with one wait for them all.
+// concatenation. In the browser, the lists of subtleMin bytes or more, and
+// those with parts held outside Go, are hashed by crypto.subtle all in one
+// call.
 func SHA256All(lists [][]external.Bytes) []Sum {
 	sums := make([]Sum, len(lists))
 	var large []int
 	for i, parts := range lists {
-		if size(parts) >= subtleMin {
+		if size(parts) >= subtleMin || held(parts) {
 			large = append(large, i)
 		} else {
 			sums[i] = inGo(parts)
@@ -43,6 +44,17 @@ func SHA256All(lists [][]external.Bytes) []Sum {
 		}
 	}
 	return sums
+}
+
+// held reports whether any of parts is held outside Go, where it is
+// hashed without a copy into Go.
+func held(parts []external.Bytes) bool {
+	for _, p := range parts {
+		if _, ok := p.(external.Go); !ok {
+			return true
+		}
+	}
+	return false
 }
 
 func size(parts []external.Bytes) int {

@@ -28,7 +28,7 @@ func TestSubtle(t *testing.T) {
 }
 
 // TestSubtleJS hashes parts held in JavaScript beside parts held in Go,
-// small (hashed in Go from copies) and large (hashed where they are).
+// small and large, where they are.
 func TestSubtleJS(t *testing.T) {
 	for _, n := range []int{10, subtleMin} {
 		body := bytes.Repeat([]byte{9}, n)

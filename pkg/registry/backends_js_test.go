@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/skillfs/skillfs/internal/jsoutside"
 	"github.com/skillfs/skillfs/pkg/external"
 	"github.com/skillfs/skillfs/pkg/vfs"
 	"github.com/skillfs/skillfs/pkg/zipguard"
@@ -16,7 +15,6 @@ import (
 
 // testOutside is the browser's Outside, on a JavaScript copy of data.
 func testOutside(_ testing.TB, data []byte) zipguard.Outside {
-	jsoutside.Install()
 	return zipguard.Browser(external.Hold(data).Value())
 }
 
@@ -44,7 +42,6 @@ var testBackends = []backendCase{memoryCase, {
 var dbCount atomic.Int64
 
 func openIDB(tb testing.TB, name string) *vfs.IndexedDB {
-	jsoutside.Install()
 	db, err := vfs.OpenIndexedDB(context.Background(), name)
 	if err != nil {
 		tb.Fatal(err)

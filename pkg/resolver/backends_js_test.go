@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillfs/skillfs/internal/jsoutside"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
@@ -30,7 +29,6 @@ var dbCount atomic.Int64
 // the tests in one browser profile.
 func openIDB(tb testing.TB) *vfs.IndexedDB {
 	name := fmt.Sprintf("skillfs-resolver-test-%d-%d", time.Now().UnixNano(), dbCount.Add(1))
-	jsoutside.Install()
 	db, err := vfs.OpenIndexedDB(context.Background(), name)
 	if err != nil {
 		tb.Fatal(err)

@@ -162,15 +162,15 @@ func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 		return nil
 	}
 	stores := storesOf(ops, func(op Op) string { return op.Store })
+	p := newPlan(ops, stores)
 	tx, err := d.transaction(stores, "readwrite")
 	if err != nil {
 		return err
 	}
 	issue, fail := injectedFailure(ctx, len(ops))
-	p := newPlan(ops, stores)
 	var status js.Value
 	err = catch(func() {
-		status = external.Host().Call("commit", tx, p.stores, p.keys.String(), p.numbers(), p.bytes, p.values, issue, fail)
+		status = external.Host().Call("commit", tx, p.stores, p.keys, p.ops, p.values.Where, p.values.Bytes, p.values.Values, issue, fail)
 	})
 	if err != nil {
 		abort(tx)
@@ -191,84 +191,33 @@ func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 // plan is a commit described for commit in js/outside.ts.
 type plan struct {
 	stores js.Value
-	keys   strings.Builder
-	ints   []int32
-	bytes  js.Value // the values held in Go, one after another
-	values js.Value // the values held outside Go
+	keys   string        // joined by U+FFFF, which no key holds (checkQuery)
+	ops    js.Value      // Int32Array: kind and index in stores, per op
+	values external.Pack // each put's value; nothing for the others
 }
 
-// planChunk is how much of the values held in Go is copied into
-// JavaScript at a time.
-const planChunk = 256 << 10
-
-func newPlan(ops []Op, stores []string) *plan {
-	p := &plan{ints: make([]int32, 0, 4*len(ops))}
+func newPlan(ops []Op, stores []string) plan {
 	names := make([]any, len(stores))
 	for i, s := range stores {
 		names[i] = s
 	}
-	p.stores = js.ValueOf(names)
-	total, ext := 0, 0
-	for _, op := range ops {
-		if op.Kind == OpPut && op.Ext == nil {
-			total += len(op.Value)
-		} else if op.Kind == OpPut {
-			ext++
-		}
-	}
-	p.bytes = jsUint8Array.New(total)
-	p.values = js.Global().Get("Array").New(ext)
-	var chunk []byte
-	at, flushed, k := 0, 0, 0
-	flush := func() {
-		if len(chunk) > 0 {
-			js.CopyBytesToJS(p.bytes.Call("subarray", flushed, flushed+len(chunk)), chunk)
-			flushed += len(chunk)
-			chunk = chunk[:0]
-		}
-	}
+	var keys strings.Builder
+	kinds := make([]int32, 0, 2*len(ops))
+	values := make([]external.Bytes, len(ops))
 	for i, op := range ops {
 		if i > 0 {
-			p.keys.WriteRune('\uffff')
+			keys.WriteRune('\uffff')
 		}
-		p.keys.WriteString(op.Key)
-		a, n := int32(0), int32(0)
+		keys.WriteString(op.Key)
+		kinds = append(kinds, int32(op.Kind), int32(slices.Index(stores, op.Store)))
 		switch {
 		case op.Kind == OpPut && op.Ext != nil:
-			p.values.SetIndex(k, external.ToJS(op.Ext))
-			a, n = int32(k), -1
-			k++
+			values[i] = op.Ext
 		case op.Kind == OpPut:
-			a, n = int32(at), int32(len(op.Value))
-			if len(chunk)+len(op.Value) > planChunk {
-				flush()
-			}
-			if len(op.Value) > planChunk {
-				js.CopyBytesToJS(p.bytes.Call("subarray", at, at+len(op.Value)), op.Value)
-				flushed += len(op.Value)
-			} else {
-				if chunk == nil {
-					chunk = make([]byte, 0, planChunk)
-				}
-				chunk = append(chunk, op.Value...)
-			}
-			at += len(op.Value)
+			values[i] = external.Go(op.Value)
 		}
-		p.ints = append(p.ints, int32(op.Kind), int32(slices.Index(stores, op.Store)), a, n)
 	}
-	flush()
-	return p
-}
-
-// numbers returns p's operations as an Int32Array.
-func (p *plan) numbers() js.Value {
-	b := make([]byte, 4*len(p.ints))
-	for i, v := range p.ints {
-		binary.LittleEndian.PutUint32(b[4*i:], uint32(v))
-	}
-	raw := jsUint8Array.New(len(b))
-	js.CopyBytesToJS(raw, b)
-	return js.Global().Get("Int32Array").New(raw.Get("buffer"))
+	return plan{stores: js.ValueOf(names), keys: keys.String(), ops: external.Int32s(kinds), values: external.PackOf(values)}
 }
 
 // Lock implements Backend with the Web Locks API, which every context of

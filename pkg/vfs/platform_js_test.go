@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillfs/skillfs/internal/jsoutside"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -35,7 +34,6 @@ func uniqueName() string {
 }
 
 func openIndexedDBNamed(tb testing.TB, name string) *IndexedDB {
-	jsoutside.Install()
 	db, err := OpenIndexedDB(context.Background(), name)
 	if err != nil {
 		tb.Fatal(err)

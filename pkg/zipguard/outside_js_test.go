@@ -7,15 +7,11 @@ import (
 	"hash/crc32"
 	"testing"
 
-	"github.com/skillfs/skillfs/internal/jsoutside"
 	"github.com/skillfs/skillfs/pkg/external"
 )
 
 // testOutside in the browser is Browser, on a JavaScript copy of data.
-func testOutside(_ testing.TB, data []byte) Outside {
-	jsoutside.Install()
-	return Browser(external.Hold(data).Value())
-}
+func testOutside(_ testing.TB, data []byte) Outside { return Browser(external.Hold(data).Value()) }
 
 // TestBrowserInflate: the browser inflates an honest entry, small or
 // streamed, and gives up on one whose CRC-32 or size the archive

@@ -1,0 +1,86 @@
+//go:build js && wasm
+
+package external
+
+import (
+	"encoding/binary"
+	"syscall/js"
+)
+
+// Pack is many contents described for one call into the import's
+// JavaScript half (js/outside.ts) instead of a crossing each.
+type Pack struct {
+	// Where holds two numbers per content: its offset and length in
+	// Bytes for content held in Go (nil is empty), or its index in Values
+	// and -1 for content held outside.
+	Where js.Value // Int32Array
+	// Bytes holds the contents held in Go, one after another.
+	Bytes js.Value // Uint8Array
+	// Values holds the contents held outside Go.
+	Values js.Value // Array of Uint8Array
+}
+
+// packChunk is how much content held in Go PackOf copies into JavaScript
+// at a time: Go never holds more than this extra.
+const packChunk = 256 << 10
+
+// PackOf describes cs.
+func PackOf(cs []Bytes) Pack {
+	total, ext := 0, 0
+	for _, c := range cs {
+		if _, ok := c.(JS); ok {
+			ext++
+		} else if c != nil {
+			total += c.Len()
+		}
+	}
+	p := Pack{Bytes: jsUint8Array.New(total), Values: js.Global().Get("Array").New(ext)}
+	where := make([]int32, 0, 2*len(cs))
+	var chunk []byte
+	at, flushed, k := 0, 0, 0
+	flush := func() {
+		if len(chunk) > 0 {
+			js.CopyBytesToJS(p.Bytes.Call("subarray", flushed, flushed+len(chunk)), chunk)
+			flushed += len(chunk)
+			chunk = chunk[:0]
+		}
+	}
+	for _, c := range cs {
+		switch c := c.(type) {
+		case nil:
+			where = append(where, 0, 0)
+		case JS:
+			p.Values.SetIndex(k, c.v)
+			where = append(where, int32(k), -1)
+			k++
+		default:
+			b := c.Copy()
+			where = append(where, int32(at), int32(len(b)))
+			if len(chunk)+len(b) > packChunk {
+				flush()
+			}
+			if len(b) > packChunk {
+				js.CopyBytesToJS(p.Bytes.Call("subarray", at, at+len(b)), b)
+				flushed += len(b)
+			} else {
+				if chunk == nil {
+					chunk = make([]byte, 0, packChunk)
+				}
+				chunk = append(chunk, b...)
+			}
+			at += len(b)
+		}
+	}
+	flush()
+	p.Where = Int32s(where)
+	return p
+}
+
+// Int32s returns v as an Int32Array.
+func Int32s(v []int32) js.Value {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], uint32(x))
+	}
+	return js.Global().Get("Int32Array").New(Hold(b).v.Get("buffer"))
+}

@@ -1,0 +1,12 @@
+//go:build js && wasm
+
+package registry
+
+import (
+	"testing"
+
+	"github.com/skillfs/skillfs/internal/jsoutside"
+)
+
+// TestMain installs the import's JavaScript half, as the bridge does.
+func TestMain(m *testing.M) { jsoutside.Main(m) }
