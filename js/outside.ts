@@ -122,14 +122,15 @@ async function inflateStreamOrThrow(packed: Uint8Array, size: number, crc: numbe
  * Inflates (or, for stored ones, checks) the entries of the zip archive
  * that `entries` describes, five numbers each: the offset of its data,
  * its compressed size, its declared size, its declared CRC-32, and 1 if
- * stored (0 if deflated). Resolves to an array with, for each entry, its
+ * stored (0 if deflated). Resolves to `files`, with for each entry its
  * content in a buffer of its own, or null where it does not inflate to
  * exactly its declared size and CRC-32 — and for every small entry after
- * the first such one: Go reads the null entries again, in archive order,
+ * the first such one — and `ok`, 1 for each entry inflated, 0 for the
+ * others: Go reads the null entries again, in archive order,
  * to name the fault, so that hostile input costs no more than one entry's
  * worth here. Yields to the event loop every few milliseconds.
  */
-export async function inflate(archive: Uint8Array, entries: Float64Array): Promise<(Uint8Array | null)[]> {
+export async function inflate(archive: Uint8Array, entries: Float64Array): Promise<{ files: (Uint8Array | null)[]; ok: Uint8Array }> {
   const n = entries.length / fields;
   const out: (Uint8Array | null)[] = new Array(n).fill(null);
   const streams: Promise<void>[] = [];
@@ -172,7 +173,26 @@ export async function inflate(archive: Uint8Array, entries: Float64Array): Promi
     if (p) await p;
   }
   await Promise.all(streams);
-  return out;
+  return { files: out, ok: Uint8Array.from(out, (b) => (b ? 1 : 0)) };
+}
+
+/** Contents described for one call (Go's external.Pack): two numbers
+ * each in `where`, an offset and a length in `bytes` (content held in
+ * Go), or an index in `values` and -1, or an index in `lists[k]` and
+ * -2-k (content held here). */
+interface Pack {
+  where: Int32Array;
+  bytes: Uint8Array;
+  values: Uint8Array[];
+  lists: Uint8Array[][];
+}
+
+/** Content k of p: a view of p.bytes for content held in Go. */
+function contentOf(p: Pack, k: number): Uint8Array {
+  const a = p.where[2 * k]!;
+  const n = p.where[2 * k + 1]!;
+  if (n >= 0) return p.bytes.subarray(a, a + n);
+  return n === -1 ? p.values[a]! : p.lists[-2 - n]![a]!;
 }
 
 /** What commit reports once it has issued every request, or stopped. */
@@ -188,9 +208,8 @@ export interface Issued {
  * Issues a commit's requests on the readwrite transaction tx (Go's
  * pkg/vfs IndexedDB.Commit), all described at once: `ops` holds two
  * numbers per operation, its kind (1 put, 2 delete, 3 delete by key
- * prefix) and the index of its store in `stores`; `where` two per
- * operation, where a put's value is: an offset and a length in `bytes`, or
- * an index in `values` and -1. `keys` are the operations' keys joined by
+ * prefix) and the index of its store in `stores`; `values` each put's
+ * value (and nothing for the others). `keys` are the operations' keys joined by
  * U+FFFF, which no key holds. Only the first `issue` operations are
  * issued; with `abortAfter` the transaction is then aborted.
  *
@@ -206,9 +225,7 @@ export function commit(
   stores: string[],
   keys: string,
   ops: Int32Array,
-  where: Int32Array,
-  bytes: Uint8Array,
-  values: Uint8Array[],
+  values: Pack,
   issue: number,
   abortAfter: boolean,
 ): Issued {
@@ -230,10 +247,10 @@ export function commit(
         let req: IDBRequest;
         switch (ops[2 * next]) {
           case 1: {
-            const a = where[2 * next]!;
-            const n = where[2 * next + 1]!;
-            // A copy of its own: IndexedDB clones a view's whole buffer.
-            req = st.put(n < 0 ? values[a]! : bytes.slice(a, a + n), k);
+            const v = contentOf(values, next);
+            // A copy of its own for a view of Go's bytes: IndexedDB
+            // clones a view's whole buffer.
+            req = st.put(v.buffer === values.bytes.buffer ? v.slice() : v, k);
             break;
           }
           case 2:
@@ -267,16 +284,11 @@ export function commit(
  * The SHA-256 of each of several lists of parts, each list hashed as the
  * concatenation of its parts, by crypto.subtle (several times faster than
  * Go's WebAssembly), all described at once: `counts` holds the number of
- * parts of each list, `parts` two numbers per part, an offset and a length
- * in `bytes` (parts held in Go), or an index in `values` and -1. Resolves
- * to the sums one after another, 32 bytes each.
+ * parts of each list, `parts` the parts of all of them. Resolves to the
+ * sums one after another, 32 bytes each.
  */
-export async function digest(counts: Int32Array, parts: Int32Array, bytes: Uint8Array, values: Uint8Array[]): Promise<Uint8Array> {
-  const part = (k: number) => {
-    const a = parts[2 * k]!;
-    const n = parts[2 * k + 1]!;
-    return n < 0 ? values[a]! : bytes.subarray(a, a + n);
-  };
+export async function digest(counts: Int32Array, parts: Pack): Promise<Uint8Array> {
+  const part = (k: number) => contentOf(parts, k);
   const sums: Promise<ArrayBuffer>[] = [];
   let k = 0;
   const pace = pacer();

@@ -24,7 +24,7 @@ func subtle(lists [][]external.Bytes, which []int, sums []Sum) bool {
 		parts = append(parts, lists[i]...)
 	}
 	p := external.PackOf(parts)
-	res, ok := external.Await(external.Host().Call("digest", external.Int32s(counts), p.Where, p.Bytes, p.Values))
+	res, ok := external.Await(external.Host().Call("digest", external.Int32s(counts), p.JS()))
 	if !ok {
 		return false
 	}

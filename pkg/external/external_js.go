@@ -9,17 +9,24 @@ import (
 var jsUint8Array = js.Global().Get("Uint8Array")
 
 // JS is content held in a JavaScript Uint8Array, which nothing may change
-// once it is wrapped.
+// once it is wrapped: a value of its own, or an element of a List, which
+// Go then never fetches unless it copies the content (PackOf passes the
+// List whole).
 type JS struct {
-	v js.Value
-	n int
+	v    js.Value // when list is nil
+	list *List
+	i, n int
 }
 
-// FromJS wraps the Uint8Array v.
-func FromJS(v js.Value) JS { return JS{v: v, n: v.Length()} }
+// List is a JavaScript Array of Uint8Arrays, such as a batch of files the
+// import's JavaScript half inflated.
+type List struct{ v js.Value }
 
-// JSOf wraps the Uint8Array v, which holds n bytes.
-func JSOf(v js.Value, n int) JS { return JS{v: v, n: n} }
+// ListOf wraps the Array v.
+func ListOf(v js.Value) *List { return &List{v: v} }
+
+// At returns element i of l, which holds n bytes.
+func (l *List) At(i, n int) JS { return JS{list: l, i: i, n: n} }
 
 // Len implements Bytes.
 func (b JS) Len() int { return b.n }
@@ -27,27 +34,23 @@ func (b JS) Len() int { return b.n }
 // Copy implements Bytes.
 func (b JS) Copy() []byte {
 	out := make([]byte, b.n)
-	js.CopyBytesToGo(out, b.v)
+	js.CopyBytesToGo(out, b.Value())
 	return out
 }
 
 // Value returns the Uint8Array.
-func (b JS) Value() js.Value { return b.v }
+func (b JS) Value() js.Value {
+	if b.list != nil {
+		return b.list.v.Index(b.i)
+	}
+	return b.v
+}
 
 // Hold copies b out of Go into a new Uint8Array.
 func Hold(b []byte) JS {
 	v := jsUint8Array.New(len(b))
 	js.CopyBytesToJS(v, b)
 	return JS{v: v, n: len(b)}
-}
-
-// ToJS returns b as a Uint8Array: its own for JS content, a copy of Go
-// content.
-func ToJS(b Bytes) js.Value {
-	if j, ok := b.(JS); ok {
-		return j.v
-	}
-	return Hold(b.Copy()).v
 }
 
 // host is the JavaScript half of the import (js/outside.ts).

@@ -11,13 +11,16 @@ import (
 // JavaScript half (js/outside.ts) instead of a crossing each.
 type Pack struct {
 	// Where holds two numbers per content: its offset and length in
-	// Bytes for content held in Go (nil is empty), or its index in Values
-	// and -1 for content held outside.
+	// Bytes for content held in Go (nil is empty); for content held
+	// outside, its index in Values and -1, or its index in Lists[k] and
+	// -2-k.
 	Where js.Value // Int32Array
 	// Bytes holds the contents held in Go, one after another.
 	Bytes js.Value // Uint8Array
-	// Values holds the contents held outside Go.
+	// Values holds the contents held outside Go on their own.
 	Values js.Value // Array of Uint8Array
+	// Lists holds the Lists of the contents held outside Go in one.
+	Lists js.Value // Array of Array of Uint8Array
 }
 
 // packChunk is how much content held in Go PackOf copies into JavaScript
@@ -27,14 +30,23 @@ const packChunk = 256 << 10
 // PackOf describes cs.
 func PackOf(cs []Bytes) Pack {
 	total, ext := 0, 0
+	lists := map[*List]int{}
+	var order []any
 	for _, c := range cs {
-		if _, ok := c.(JS); ok {
-			ext++
-		} else if c != nil {
+		switch c := c.(type) {
+		case nil:
+		case JS:
+			if c.list == nil {
+				ext++
+			} else if _, ok := lists[c.list]; !ok {
+				lists[c.list] = len(order)
+				order = append(order, c.list.v)
+			}
+		default:
 			total += c.Len()
 		}
 	}
-	p := Pack{Bytes: jsUint8Array.New(total), Values: js.Global().Get("Array").New(ext)}
+	p := Pack{Bytes: jsUint8Array.New(total), Values: js.Global().Get("Array").New(ext), Lists: js.ValueOf(order)}
 	where := make([]int32, 0, 2*len(cs))
 	var chunk []byte
 	at, flushed, k := 0, 0, 0
@@ -50,6 +62,10 @@ func PackOf(cs []Bytes) Pack {
 		case nil:
 			where = append(where, 0, 0)
 		case JS:
+			if c.list != nil {
+				where = append(where, int32(c.i), int32(-2-lists[c.list]))
+				continue
+			}
 			p.Values.SetIndex(k, c.v)
 			where = append(where, int32(k), -1)
 			k++
@@ -74,6 +90,11 @@ func PackOf(cs []Bytes) Pack {
 	flush()
 	p.Where = Int32s(where)
 	return p
+}
+
+// JS returns p as the object js/outside.ts takes.
+func (p Pack) JS() js.Value {
+	return js.ValueOf(map[string]any{"where": p.Where, "bytes": p.Bytes, "values": p.Values, "lists": p.Lists})
 }
 
 // Int32s returns v as an Int32Array.

@@ -170,7 +170,7 @@ func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 	issue, fail := injectedFailure(ctx, len(ops))
 	var status js.Value
 	err = catch(func() {
-		status = external.Host().Call("commit", tx, p.stores, p.keys, p.ops, p.values.Where, p.values.Bytes, p.values.Values, issue, fail)
+		status = external.Host().Call("commit", tx, p.stores, p.keys, p.ops, p.values.JS(), issue, fail)
 	})
 	if err != nil {
 		abort(tx)

@@ -87,9 +87,12 @@ func (b *browser) Inflate(es []EntryData) []external.Bytes {
 	if !ok {
 		return out // Go reads them all, and names the fault
 	}
+	inflated := make([]byte, len(es))
+	js.CopyBytesToGo(inflated, res.Get("ok"))
+	files := external.ListOf(res.Get("files"))
 	for i, e := range es {
-		if v := res.Index(i); !v.IsNull() {
-			out[i] = external.JSOf(v, int(e.Size))
+		if inflated[i] == 1 {
+			out[i] = files.At(i, int(e.Size))
 		}
 	}
 	return out
