@@ -2,6 +2,12 @@
 // package wasmdata):
 //
 //	go run ./internal/wasmdata/cmd/wasmdata FILE.wasm
+//
+// A module it cannot shrink — another Go release may lay its tables out
+// differently — is left as the linker wrote it, with one line saying so:
+// the module works either way, and a newcomer's `make demo` must not fail
+// on their Go. The package's tests (TestShrinkRuns) fail instead, so a
+// layout change on the Go this project builds with is seen in CI.
 package main
 
 import (
@@ -16,20 +22,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: wasmdata FILE.wasm")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1]); err != nil {
+	file := os.Args[1]
+	b, err := os.ReadFile(file)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-}
-
-func run(file string) error {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
 	out, _, err := wasmdata.Shrink(b)
 	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
+		fmt.Fprintf(os.Stderr, "%s left as linked, not shrunk: %v\n", file, err)
+		return
 	}
-	return os.WriteFile(file, out, 0o644)
+	if err := os.WriteFile(file, out, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 }
