@@ -906,9 +906,10 @@ const maxWaitingRuns = 16;
 const agentRuns = maxRuns - 1;
 const agentWaiting = maxWaitingRuns - 4;
 
-/** A JSON.stringify replacer that refuses NaN and the infinities, which
- * JSON has no words for: it would send null, which means "absent", and a
- * timeoutMs of NaN would become the default. */
+/** A JSON.stringify replacer, for every call's arguments, that refuses NaN
+ * and the infinities, which JSON has no words for: it would send null,
+ * which means "absent", so a threshold or a timeoutMs of NaN would quietly
+ * become the default. */
 function finite(key: string, v: unknown): unknown {
   if (typeof v === "number" && !Number.isFinite(v)) {
     throw new SkillfsError(`${key || "a value"} must be a finite number, not ${v}`, "InvalidArgument", "not-finite", key);
@@ -1001,7 +1002,7 @@ function directTransport(mod: ModuleAPI, capability: Capability, listeners: Set<
             if (cap === "none") throw new SkillfsError("this port may not call skillfs", "PermissionDenied", "", method);
             return [await execute(args, cap === "agent", signal), undefined];
           }
-          const [json, out] = await mod.call(method, cap, JSON.stringify(args), bytes, onProgress, signal);
+          const [json, out] = await mod.call(method, cap, JSON.stringify(args, finite), bytes, onProgress, signal);
           return [json === "" ? undefined : JSON.parse(json), out ?? undefined];
         } catch (e) {
           throw toSkillfsError(e);

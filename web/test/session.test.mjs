@@ -298,6 +298,7 @@ for (const kind of ['direct', 'port']) {
         strict: await s.route('fill in this pdf form', { threshold: 0.99 }),
         loose: await s.route('fill in this pdf form', { topK: 5, threshold: 0.1, margin: 0.01 }),
         badTopK: await T.outcome(s.route('fill in this pdf form', { topK: 500 })),
+        nanThreshold: await T.outcome(s.route('fill in this pdf form', { threshold: NaN })),
         tooLong: await T.outcome(s.route('pdf '.repeat(3000))),
       };
       for (const ok of [true, true, true]) await s.recordOutcome('pdf-tools', ok);
@@ -320,6 +321,7 @@ for (const kind of ['direct', 'port']) {
     assert.deepEqual([out.strict.plan.primary, out.strict.plan.decision], ['', 'below'], 'threshold from JavaScript');
     assert.deepEqual([out.loose.plan.primary, out.loose.plan.decision], ['pdf-tools', 'clear']);
     assertRejected(out.badTopK, { code: 'InvalidArgument', reason: '', subject: 'topK' });
+    assertRejected(out.nanThreshold, { code: 'InvalidArgument', reason: 'not-finite', subject: 'threshold' });
     assertRejected(out.tooLong, { code: 'TooLarge', reason: '', subject: 'query' });
     assert.equal(top(out.pdfAfter).breakdown.successRate, round4((3 + 1) / (4 + 2)), '3 successes and 1 failure');
     assertRejected(out.unknown, { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' });
