@@ -455,6 +455,10 @@ export interface PlanRun {
 export interface StepOutcome {
   outcome: "success" | "failed";
   error?: { code: string; reason?: string };
+  /** The step reported, as the run gave it (its skill, or "generic-tools",
+   * and its attempt): a report of any other step, such as one sent twice,
+   * then changes nothing and fails (InvalidArgument, "stale-step"). */
+  step?: { skill: string; attempt: number };
 }
 
 export interface SessionStatus {

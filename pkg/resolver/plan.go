@@ -3,6 +3,7 @@ package resolver
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -33,6 +34,9 @@ const (
 	// ReasonBadOutcome (InvalidArgument): an outcome other than success or
 	// failed.
 	ReasonBadOutcome = "bad-outcome"
+	// ReasonStaleStep (InvalidArgument): the outcome names a step other
+	// than the one the run is at: a report sent twice, or out of order.
+	ReasonStaleStep = "stale-step"
 )
 
 // PlanRun is a plan being driven and the step the agent takes next.
@@ -55,6 +59,16 @@ type StepOutcome struct {
 		Code   string `json:"code"`
 		Reason string `json:"reason"`
 	} `json:"error"`
+	// Step names the step reported, as the run gave it (its skill, or
+	// "generic-tools", and its attempt); when given, a report of any
+	// other step changes nothing and is refused (ReasonStaleStep).
+	Step *StepRef `json:"step"`
+}
+
+// StepRef names a step of a plan run.
+type StepRef struct {
+	Skill   string `json:"skill"`
+	Attempt int    `json:"attempt"`
 }
 
 // planRun is a run a session keeps.
@@ -133,6 +147,10 @@ func (s *Session) Advance(ctx context.Context, runID string, o StepOutcome) (Pla
 	}
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
+	if at := pr.run.Step(); o.Step != nil && (o.Step.Skill != pr.run.Current() || o.Step.Attempt != at.Attempt) {
+		return PlanRun{}, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonStaleStep, Subject: clip(o.Step.Skill, auditField),
+			Msg: fmt.Sprintf("the run is at %s, attempt %d: this step was reported already, or is not this run's", pr.run.Current(), at.Attempt)}
+	}
 	if id := pr.run.Current(); id != "" && id != routing.GenericTools {
 		if err := s.RecordOutcome(ctx, id, out.OK); err != nil && !gone(err) {
 			return PlanRun{}, err

@@ -168,3 +168,51 @@ func TestPlanGiven(t *testing.T) {
 		wantErr(t, "closed", err, skillerr.InvalidArgument, ReasonSessionClosed)
 	})
 }
+
+// A report names the step it is about: one sent twice, or for a step the
+// run is not at, changes nothing. Another session's run is not found.
+func TestPlanStaleReports(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		e.installSkills(t, "pdf", "docx")
+		ctx := context.Background()
+		s := e.open(t, SessionOptions{})
+		pr, err := s.StartPlan(ctx, "", &routing.Plan{Primary: "docx", Fallbacks: []string{"pdf"}}, RouteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		report := func(o StepOutcome, skill string, attempt int) StepOutcome {
+			o.Step = &StepRef{Skill: skill, Attempt: attempt}
+			return o
+		}
+		// docx#1 fails for good: the run moves to pdf#1.
+		if pr, err = s.Advance(ctx, pr.Run, report(failed(skillerr.PermissionDenied), "docx", 1)); err != nil || step(pr.Step) != "pdf#1" {
+			t.Fatalf("%+v %v", pr.Step, err)
+		}
+		// The same report again, an attempt the run has not reached, a
+		// skill not in the plan: refused, and the run is still at pdf#1.
+		for _, o := range []StepOutcome{
+			report(failed(skillerr.PermissionDenied), "docx", 1),
+			report(succeeded, "pdf", 2),
+			report(succeeded, "nope", 1),
+		} {
+			_, err := s.Advance(ctx, pr.Run, o)
+			wantErr(t, fmt.Sprintf("report %+v", *o.Step), err, skillerr.InvalidArgument, ReasonStaleStep)
+		}
+		other := e.open(t, SessionOptions{ContextID: "ctx-2"})
+		_, err = other.Advance(ctx, pr.Run, succeeded)
+		wantErr(t, "another session's run", err, skillerr.InvalidArgument, ReasonNoRun)
+		if pr, err = s.Advance(ctx, pr.Run, report(succeeded, "pdf", 1)); err != nil || pr.Step.Kind != fallback.StepDone || pr.Step.Result != fallback.ResultSuccess {
+			t.Fatalf("%+v %v", pr.Step, err)
+		}
+		stats, err := e.res.readStats(ctx, s.snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stats["docx"] != (Stats{Failure: 1}) || stats["pdf"] != (Stats{Success: 1}) {
+			t.Errorf("statistics %+v: a refused report was counted", stats)
+		}
+		_, err = s.Advance(ctx, pr.Run, report(succeeded, "pdf", 1))
+		wantErr(t, "a finished run", err, skillerr.InvalidArgument, ReasonNoRun)
+	})
+}

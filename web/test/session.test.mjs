@@ -339,10 +339,12 @@ for (const kind of ['direct', 'port']) {
         steps.push(cur);
       }
       const given = await s.startPlan({ primary: 'commit-message', fallbacks: ['generic-tools'] });
-      const done = await s.advance(given.run, { outcome: 'success' });
+      // A report names its step: one for a step the run is not at changes nothing.
+      const stale = await T.outcome(s.advance(given.run, { outcome: 'success', step: { skill: 'commit-message', attempt: 2 } }));
+      const done = await s.advance(given.run, { outcome: 'success', step: { skill: 'commit-message', attempt: 1 } });
       const audit = (await sk.registry.audit(1000)).filter((e) => e.kind === 'plan' && e.run === run.run).reverse();
       return {
-        steps, given, done, audit,
+        steps, given, stale, done, audit,
         again: await T.outcome(s.advance(run.run, { outcome: 'success' })),
         unknown: await T.outcome(s.startPlan({ primary: 'nope', fallbacks: [] })),
         badOutcome: await T.outcome(s.advance(given.run, { outcome: 'maybe' })),
@@ -366,6 +368,7 @@ for (const kind of ['direct', 'port']) {
       transitions.map((x) => [x.from, x.to, x.skill ?? '', x.code ?? 'ok']), 'every transition is in the audit log');
     assert.deepEqual([out.given.step.skill, out.done.step.result], ['commit-message', 'success']);
     assertRejected(out.again, { code: 'InvalidArgument', reason: 'no-run', subject: first.run });
+    assertRejected(out.stale, { code: 'InvalidArgument', reason: 'stale-step', subject: 'commit-message' });
     assertRejected(out.unknown, { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' });
     assertRejected(out.badOutcome, { code: 'InvalidArgument', reason: 'bad-outcome', subject: 'maybe' });
   });
