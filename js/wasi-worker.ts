@@ -95,6 +95,26 @@ function tree(job: WorkerJob): Map<string, Inode> {
   return link(root);
 }
 
+/** How many descriptors a module may hold open, as a ulimit would. */
+const maxFds = 1024;
+
+/** path_open takes the lowest free descriptor, as POSIX's open does: the
+ * shim only appends, so a module that opens and closes files would grow
+ * its table (the Worker's memory) without end. Past maxFds open: ENFILE. */
+function lowestFds(w: WASI): void {
+  const open = w.wasiImport.path_open as (...a: unknown[]) => number;
+  w.wasiImport.path_open = (...a: unknown[]) => {
+    const free = w.fds.indexOf(undefined as unknown as Fd);
+    if (free < 0 && w.fds.length >= maxFds) return wasi.ERRNO_NFILE;
+    const ret = open(...a);
+    if (ret === wasi.ERRNO_SUCCESS && free >= 0) {
+      w.fds[free] = w.fds.pop()!;
+      new DataView(w.inst.exports.memory.buffer).setUint32(a[8] as number, free, true);
+    }
+    return ret;
+  };
+}
+
 /** Collects output up to limit bytes, and says whether more came. */
 function capture(limit: number) {
   const chunks: Uint8Array[] = [];
@@ -133,6 +153,7 @@ self.onmessage = async (e: MessageEvent<WorkerJob>) => {
   const answer: WorkerAnswer = { exit: null, trap: "", stdout: new Uint8Array(), stderr: new Uint8Array(), stdoutTruncated: false, stderrTruncated: false };
   try {
     const w = new WASI([job.x.id], job.x.env, fds);
+    lowestFds(w);
     const module = await WebAssembly.compile(job.bytes.subarray(0, job.x.moduleSize) as Uint8Array<ArrayBuffer>);
     const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: w.wasiImport });
     answer.exit = w.start(instance as unknown as Parameters<WASI["start"]>[0]);

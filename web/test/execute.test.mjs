@@ -35,6 +35,7 @@ const PACK = zip({
   ...skill('scribe', 'write', 'Read Write Bash(python:*) WebFetch'),
   ...skill('flood', 'flood'),
   ...skill('filler', 'fill', 'Read Write'),
+  ...skill('opener', 'fds'),
   [`pack/plain/SKILL.md`]: skillMD('plain', 'A skill with no module.'),
   [`pack/spinner/SKILL.md`]: skillMD('spinner', 'A module whose start function never returns.'),
   [`pack/spinner/wasm/skill.wasm`]: START_LOOP,
@@ -245,6 +246,18 @@ test('a run keeps 1 MiB of stdout and 64 KiB of stderr, and /scratch holds at mo
   // 12 MiB fit in 16; the third file does not.
   assert.deepEqual(out.fill.slice(0, 2), ['ok', 'ok']);
   assert.match(out.fill[2], /^error: .*no space left on device/i, out.fill[2]);
+});
+
+test('a module holds at most 1,024 descriptors, and one that opens and closes files reuses the lowest', { timeout: TEST_MS }, async (t) => {
+  const p = await page(t, 'direct');
+  const out = await ev(p, async () => {
+    await s.activate('opener');
+    return (await s.execute('opener', { input: { cycles: 2000, n: 1100 } })).output;
+  });
+  // 0-2 are stdin, stdout and stderr, 3 is /skill.
+  assert.equal(out.fd, 4, JSON.stringify(out));
+  assert.equal(out.opened, 1024 - 4, JSON.stringify(out));
+  assert.match(out.error, /^open \/skill\/SKILL.md: /, JSON.stringify(out));
 });
 
 test('a flood of runs from an agent port never holds every run of the host: its own run goes first', { timeout: 2 * TEST_MS }, async (t) => {

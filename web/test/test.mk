@@ -25,7 +25,7 @@ TEST_GO_SRC := go.mod go.sum $(shell find pkg wasm -name '*.go' ! -name '*_test.
 # The WASI programs web/test/execute.test.mjs runs as skills' modules,
 # built from internal/wasitest for wasip1 (defined before the rule that
 # lists them: prerequisites are expanded when make reads the rule).
-WASI_TESTS := echo loop alloc escape write flood fill
+WASI_TESTS := echo loop alloc escape write flood fill fds
 
 .PHONY: test-browser
 
