@@ -50,7 +50,9 @@ type member struct {
 // not, so that the tree holds at most MaxEntries × MaxDepth nodes.
 func classify(ms []member, t *tree, l Limits) (kept []member, dropped []string, err error) {
 	kept = ms[:0]
+	var pc pace.Pacer // thousands of entries take longer than a task should
 	for _, m := range ms {
+		pc.Step()
 		p, err := skillpath.Clean(m.name)
 		if err != nil {
 			return nil, nil, err
@@ -94,7 +96,9 @@ func assemble(ms []member, l Limits, out Outside) (*Archive, error) {
 		return nil, err
 	}
 	var files []*member
+	var pc pace.Pacer
 	for i := range ms {
+		pc.Step()
 		m := &ms[i]
 		if ownerOf(m.node) == nil {
 			if m.kind != kindDir {
