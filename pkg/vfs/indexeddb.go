@@ -315,11 +315,13 @@ func (d *IndexedDB) recordsOf(keys, values js.Value) ([]Record, error) {
 		return nil, skillerr.New(skillerr.Internal, d.subject(), "a stored key is not a string")
 	}
 	if !allBytes {
+		// Name the first value that is not bytes; every() found one.
 		for j, name := range names {
 			if _, err := bytesOf(name, values.Index(j)); err != nil {
 				return nil, err
 			}
 		}
+		return nil, skillerr.New(skillerr.Internal, d.subject(), "a stored value is not bytes")
 	}
 	lens := make([]byte, 4*len(names))
 	js.CopyBytesToGo(lens, sizes)
