@@ -26,9 +26,12 @@ function yieldTask(): Promise<void> {
   });
 }
 
-/** A pacer: `await pace()` in a loop yields once sliceMs has passed. */
+/** A pacer: `await pace()` in a loop yields once sliceMs has passed, and
+ * at its first call: Go calls these loops from a task it has already run
+ * in for up to its own slice, so their first slice starts a task of its
+ * own instead of adding to Go's. */
 function pacer(): () => Promise<void> | undefined {
-  let last = performance.now();
+  let last = -Infinity;
   return () => {
     const now = performance.now();
     if (now - last < sliceMs) return undefined;
