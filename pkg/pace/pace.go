@@ -3,9 +3,9 @@
 // Go's WebAssembly runs on the thread of the page (or worker) that hosts
 // it and returns to its event loop only when every goroutine waits, so a
 // 10 MB import would hold the page for hundreds of milliseconds in one
-// task. Work that loops calls Step between pieces; in the browser, Step
-// yields to the event loop once Slice has passed since the last yield.
-// Natively nothing stalls, and Step does nothing.
+// task. Work calls Step between pieces; in the browser, Step yields to the
+// event loop once Slice has passed since Go last yielded. Natively nothing
+// stalls, and Step does nothing.
 package pace
 
 import "time"
@@ -14,22 +14,21 @@ import "time"
 // browser counts as a long task.
 const Slice = 15 * time.Millisecond
 
-// Pacer paces one piece of work. Its zero value is ready, and counts from
-// its first Step.
-type Pacer struct{ last time.Time }
+// last is when Go last came back from a yield. Every loop measures from it,
+// not from its own start: the work before a loop (another loop, a call
+// that cannot be paced, JavaScript that ran before Go was called) belongs
+// to the same task. Go's WebAssembly has one thread, so one clock serves.
+var last time.Time
 
-// Step yields to the event loop when Slice has passed since the last
-// yield (or the first Step).
-func (p *Pacer) Step() {
+// Step yields to the event loop when Slice has passed since Go last
+// yielded. Its first call after Go has been idle yields at once, since Go
+// cannot tell how long the task that called it has run.
+func Step() {
 	if !yields {
 		return
 	}
-	now := time.Now()
-	switch {
-	case p.last.IsZero():
-		p.last = now
-	case now.Sub(p.last) >= Slice:
+	if time.Since(last) >= Slice {
 		yield()
-		p.last = time.Now()
+		last = time.Now()
 	}
 }

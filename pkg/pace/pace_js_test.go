@@ -26,13 +26,36 @@ func TestStepYields(t *testing.T) {
 	// Work until the timer has run a few times: without yields it never
 	// runs before the work ends. The bound is generous so that a loaded
 	// machine (timers come late) does not fail the test.
-	var p Pacer
 	start := time.Now()
 	for len(ticks) < 3 && time.Since(start) < 10*time.Second {
-		p.Step()
+		Step()
 	}
 	on = false
 	if len(ticks) < 3 {
 		t.Fatalf("the page's timer ran %d times during %v of work", len(ticks), time.Since(start))
+	}
+}
+
+// TestStepYieldsAfterWork: work that ran a Slice before a loop's first
+// Step (a call that cannot be paced, another loop) counts: that Step
+// yields at once instead of starting a slice of its own.
+func TestStepYieldsAfterWork(t *testing.T) {
+	// A message posted before the Step runs before the one Step's yield
+	// waits for: both are messages, handled in order.
+	ran := false
+	ch := js.Global().Get("MessageChannel").New()
+	onMessage := js.FuncOf(func(js.Value, []js.Value) any {
+		ran = true
+		return nil
+	})
+	defer onMessage.Release()
+	ch.Get("port1").Set("onmessage", onMessage)
+	ch.Get("port2").Call("postMessage", nil)
+	for start := time.Now(); time.Since(start) < Slice; {
+		// work that does not step
+	}
+	Step()
+	if !ran {
+		t.Fatal("a Step after a Slice of work did not yield")
 	}
 }

@@ -224,9 +224,8 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		p := total
 		var ops []vfs.Op
 		now := r.now()
-		var pacer pace.Pacer
 		for i, c := range cands {
-			pacer.Step()
+			pace.Step()
 			m, files, err := c.install(r, ids[i], old, ids, opts.Target != "")
 			if err != nil {
 				return nil, err
@@ -376,9 +375,8 @@ func idKey(id string) string { return confusable.Skeleton(zipguard.FoldKey(id)) 
 func parseArchive(arc *zipguard.Archive) ([]*candidate, error) {
 	cands := make([]*candidate, 0, len(arc.Skills))
 	seen := make(map[string]*candidate, len(arc.Skills)) // folded name → first skill
-	var p pace.Pacer
 	for _, zs := range arc.Skills {
-		p.Step()
+		pace.Step()
 		c := &candidate{dir: zs.Dir, name: zs.Name, files: make([]vfs.File, len(zs.Files))}
 		for i, f := range zs.Files {
 			c.files[i] = vfs.File{Path: f.Path, Data: f.Data, Ext: f.Ext, Mode: f.Mode, ModTime: f.Modified}

@@ -50,9 +50,8 @@ type member struct {
 // not, so that the tree holds at most MaxEntries × MaxDepth nodes.
 func classify(ms []member, t *tree, l Limits) (kept []member, dropped []string, err error) {
 	kept = ms[:0]
-	var pc pace.Pacer // thousands of entries take longer than a task should
 	for _, m := range ms {
-		pc.Step()
+		pace.Step() // thousands of entries take longer than a task should
 		p, err := skillpath.Clean(m.name)
 		if err != nil {
 			return nil, nil, err
@@ -96,9 +95,8 @@ func assemble(ms []member, l Limits, out Outside) (*Archive, error) {
 		return nil, err
 	}
 	var files []*member
-	var pc pace.Pacer
 	for i := range ms {
-		pc.Step()
+		pace.Step()
 		m := &ms[i]
 		if ownerOf(m.node) == nil {
 			if m.kind != kindDir {
@@ -159,9 +157,8 @@ func assemble(ms []member, l Limits, out Outside) (*Archive, error) {
 // first that fails.
 func readInGo(files []*member) ([]external.Bytes, error) {
 	out := make([]external.Bytes, len(files))
-	var p pace.Pacer
 	for i, m := range files {
-		p.Step()
+		pace.Step()
 		b, err := m.read()
 		if err != nil {
 			return nil, err

@@ -75,12 +75,11 @@ func readOutside(out Outside) func([]*member) ([]external.Bytes, error) {
 			}
 		}
 		var scratch []byte
-		var p pace.Pacer
 		for i, m := range files {
 			if contents[i] != nil {
 				continue
 			}
-			p.Step()
+			pace.Step()
 			var b []byte
 			var err error
 			if m.zf != nil {

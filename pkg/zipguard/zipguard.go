@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/skillfs/skillfs/pkg/external"
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -216,6 +217,7 @@ func read(r io.ReaderAt, size int64, limits Limits, out Outside) (*Archive, erro
 	if size > l.MaxArchiveSize {
 		return nil, fail(ReasonArchiveTooLarge, "", nil, "the archive is %d bytes; the limit is %d", size, l.MaxArchiveSize)
 	}
+	r = pacedReader{r}
 	zr, err := zip.NewReader(r, size)
 	// ErrInsecurePath comes with a usable reader; the name checks are
 	// stricter than archive/zip's.
@@ -233,6 +235,16 @@ func read(r io.ReaderAt, size int64, limits Limits, out Outside) (*Archive, erro
 		ms[i] = zipMember(f)
 	}
 	return assemble(ms, l, out)
+}
+
+// pacedReader steps (pace.Step) before every read: archive/zip reads the
+// central directory a few KiB at a time, and of thousands of entries
+// would otherwise hold the page for tens of milliseconds in one task.
+type pacedReader struct{ r io.ReaderAt }
+
+func (p pacedReader) ReadAt(b []byte, off int64) (int, error) {
+	pace.Step()
+	return p.r.ReadAt(b, off)
 }
 
 // zipMember describes a central directory entry.

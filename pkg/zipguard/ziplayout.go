@@ -8,6 +8,8 @@ import (
 	"io"
 	"slices"
 	"sort"
+
+	"github.com/skillfs/skillfs/pkg/pace"
 )
 
 // Zip structure. Field offsets are from the start of each record.
@@ -122,6 +124,7 @@ func checkLayout(r io.ReaderAt, size int64, files []*zip.File) error {
 	spans := make([]span, len(files))
 	p := int64(0)
 	for i, f := range files {
+		pace.Step()
 		h := dir[p:]
 		if len(h) < centralHeaderLen || string(h[:4]) != sigCentral {
 			return fail(ReasonCorrupt, f.Name, nil, "the central directory is damaged")
@@ -168,6 +171,7 @@ func checkLayout(r io.ReaderAt, size int64, files []*zip.File) error {
 	}
 	next := int64(0)
 	for k, s := range sorted {
+		pace.Step()
 		if s.start != next {
 			if k == 0 {
 				return fail(ReasonPrefix, "", nil, "%d bytes come before the archive's first entry (a polyglot or self-extractor)", s.start)
@@ -194,6 +198,7 @@ func checkLayout(r io.ReaderAt, size int64, files []*zip.File) error {
 		return fail(ReasonGap, "", nil, "%d bytes before the central directory belong to no entry", cdStart-next)
 	}
 	for _, s := range spans {
+		pace.Step()
 		if err := agree(s.header, files[s.i]); err != nil {
 			return err
 		}
