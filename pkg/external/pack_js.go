@@ -5,6 +5,8 @@ package external
 import (
 	"encoding/binary"
 	"syscall/js"
+
+	"github.com/skillfs/skillfs/pkg/pace"
 )
 
 // Pack is many contents described for one call into the import's
@@ -33,6 +35,7 @@ func PackOf(cs []Bytes) Pack {
 	lists := map[*List]int{}
 	var order []any
 	for _, c := range cs {
+		pace.Step() // a commit describes thousands of contents
 		switch c := c.(type) {
 		case nil:
 		case JS:
@@ -58,6 +61,7 @@ func PackOf(cs []Bytes) Pack {
 		}
 	}
 	for _, c := range cs {
+		pace.Step()
 		switch c := c.(type) {
 		case nil:
 			where = append(where, 0, 0)

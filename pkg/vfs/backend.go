@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillfs/skillfs/pkg/external"
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -165,6 +166,7 @@ func checkQuery(store, key string) error {
 // checkOps validates ops before a backend starts a transaction.
 func checkOps(ops []Op) error {
 	for _, op := range ops {
+		pace.Step() // an import's commit holds thousands
 		if op.Kind < OpPut || op.Kind > OpDeletePrefix {
 			return skillerr.New(skillerr.InvalidArgument, op.Key, "unknown op kind %d", op.Kind)
 		}

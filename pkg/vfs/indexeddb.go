@@ -15,6 +15,7 @@ import (
 	"syscall/js"
 
 	"github.com/skillfs/skillfs/pkg/external"
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -163,6 +164,10 @@ func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 	}
 	stores := storesOf(ops, func(op Op) string { return op.Store })
 	p := newPlan(ops, stores)
+	// The transaction commits once the task that opens it ends with no
+	// request issued: it is opened and its first requests issued in one
+	// task, which starts here if the plan took most of the last one.
+	pace.Step()
 	tx, err := d.transaction(stores, "readwrite")
 	if err != nil {
 		return err
@@ -205,6 +210,7 @@ func newPlan(ops []Op, stores []string) plan {
 	kinds := make([]int32, 0, 2*len(ops))
 	values := make([]external.Bytes, len(ops))
 	for i, op := range ops {
+		pace.Step()
 		if i > 0 {
 			keys.WriteRune('\uffff')
 		}
