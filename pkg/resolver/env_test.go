@@ -53,8 +53,10 @@ func (c *countingDB) Read(ctx context.Context, qs ...vfs.Query) ([][]vfs.Record,
 	return c.Backend.Read(ctx, qs...)
 }
 
+// Commit counts a commit once it has returned: until then it may not
+// have begun (in the browser it may yield before it opens its transaction).
 func (c *countingDB) Commit(ctx context.Context, ops ...vfs.Op) error {
-	c.commits.Add(1)
+	defer c.commits.Add(1)
 	return c.Backend.Commit(ctx, ops...)
 }
 
