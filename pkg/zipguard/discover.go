@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/skillfs/skillfs/pkg/pace"
 )
 
 // manifest is the one file name that makes a directory a skill. Variants
@@ -70,6 +72,7 @@ func layout(dirs []*node, files []File, owners []*node) (Layout, []Skill) {
 		index[d] = i
 	}
 	for i, f := range files {
+		pace.Step()
 		s := &skills[index[owners[i]]]
 		if s.Dir != "." {
 			f.Path = f.Path[len(s.Dir)+1:]
