@@ -54,7 +54,7 @@ export const limit: Benchmark = {
     });
     const ms = performance.now() - t0;
     db.close();
-    return { ms, setupMs, maxStallMs: stalls.stop(), files, bytes };
+    return { ms, setupMs, ...stalls.stop(), files, bytes };
   },
 
   async cleanup() {

@@ -26,7 +26,7 @@ export const skillfs: Benchmark = {
     return {
       ms,
       setupMs,
-      maxStallMs: stalls.stop(),
+      ...stalls.stop(),
       files: res.skills.reduce((n, s) => n + s.fileCount, 0),
       bytes: res.skills.reduce((n, s) => n + s.size, 0),
     };
