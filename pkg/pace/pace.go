@@ -11,8 +11,10 @@ package pace
 import "time"
 
 // Slice is how long work runs between yields: well under the 50 ms the
-// browser counts as a long task.
-const Slice = 15 * time.Millisecond
+// browser counts as a long task, since the page may get no turn between
+// two slices (Chromium runs the message that wakes Go before a timer that
+// fell due during the slice), nor between Go's and JavaScript's.
+const Slice = 10 * time.Millisecond
 
 // last is when Go last came back from a yield. Every loop measures from it,
 // not from its own start: the work before a loop (another loop, a call
