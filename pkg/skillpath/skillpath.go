@@ -224,7 +224,15 @@ func percentEscape(p string) int {
 // a skill is exported and unpacked there.
 func isReserved(name string) bool {
 	base, _, _ := strings.Cut(name, ".")
-	base = strings.ToUpper(strings.TrimRight(base, " "))
+	base = strings.TrimRight(base, " ")
+	if len(base) > 8 {
+		// Longer than any name below can be before upper-casing (a letter
+		// that upper-cases to ASCII takes at most two bytes, as ı and ſ):
+		// most segments skip ToUpper's allocation, which an import of
+		// thousands of files made for every segment of every path.
+		return false
+	}
+	base = strings.ToUpper(base)
 	switch base {
 	case "CON", "PRN", "AUX", "NUL":
 		return true
