@@ -49,9 +49,12 @@ type Stats struct {
 
 const (
 	secData = 11
-	// The linker's rule (cmd/link/internal/wasm.writeDataSec): a run of
-	// zeros this long or longer ends a segment.
-	segmentOverhead = 8
+	// A run of zeros this long or longer ends a segment. The linker
+	// (cmd/link/internal/wasm.writeDataSec) splits at 8, about a header's
+	// bytes, which is smallest raw; but a header (an offset, a length)
+	// compresses worse than zeros, and at 16 the module is 30 KB larger
+	// raw and 40 KB smaller gzipped, 30 KB brotli (32: +70/-50/-30 KB).
+	segmentGap = 16
 	// From the runtime (internal/abi.FuncTabBucketSize, findfuncbucket).
 	bucketSize    = 4096
 	subbuckets    = 16
@@ -62,7 +65,7 @@ const (
 
 // Shrink returns wasm with the unread buckets of runtime.findfunctab and
 // the file and line tables zeroed, and its data segments written again by
-// the linker's rule.
+// segmentGap.
 func Shrink(wasm []byte) ([]byte, Stats, error) {
 	var st Stats
 	if len(wasm) < 8 || !bytes.Equal(wasm[:4], []byte("\x00asm")) {
@@ -456,9 +459,8 @@ func (m *image) moduledata() (uint64, error) {
 	return found[0], nil
 }
 
-// encode writes the image as a data section by the linker's rule:
-// segments of non-zero bytes, split where zeros run segmentOverhead
-// bytes or more.
+// encode writes the image as a data section: segments of non-zero
+// bytes, split where zeros run segmentGap bytes or more.
 func (m *image) encode() ([]byte, int) {
 	var segs []segment
 	mem := m.mem
@@ -478,7 +480,7 @@ func (m *image) encode() ([]byte, int) {
 			for z < len(mem) && mem[z] == 0 {
 				z++
 			}
-			if z-end >= segmentOverhead || z == len(mem) {
+			if z-end >= segmentGap || z == len(mem) {
 				break
 			}
 			end = z
