@@ -87,6 +87,22 @@ const fields = 5;
 const smallSize = 64 << 10;
 const smallPacked = 32 << 10;
 
+/** The output buffer of a small entry: exactly its declared size, since
+ * IndexedDB clones a view's whole buffer (a buffer one byte longer, cut
+ * to size by ArrayBuffer.prototype.transfer, cost a copy per file). With
+ * a buffer given, fflate's inflateSync writes what fits, counts every
+ * byte the stream holds, and returns `out.subarray(0, count)`: that call
+ * tells the count, so a stream longer than declared still shows (and
+ * the view handed on is a plain Uint8Array, not this). It is not called
+ * for an empty input, which leaves the count at -1. */
+class Counted extends Uint8Array {
+  count = -1;
+  override subarray(_begin?: number, end?: number): this {
+    this.count = end ?? -1;
+    return this;
+  }
+}
+
 /** gzip member header: deflate, no flags, no time, no OS. */
 const gzipHeader = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
@@ -192,17 +208,14 @@ export async function inflate(archive: Uint8Array, entries: Float64Array): Promi
     } else if (!small(e)) {
       continue;
     } else {
+      const o = new Counted(e.size);
       try {
-        // One byte more than declared: a longer stream shows as a longer
-        // result instead of being cut to the declared size.
-        b = inflateSync(archive.subarray(e.off, e.off + e.packed), { out: new Uint8Array(e.size + 1) });
+        inflateSync(archive.subarray(e.off, e.off + e.packed), { out: o });
       } catch {
         break;
       }
-      if (b.byteLength !== e.size) break;
-      // A buffer of exactly its size, without a copy: IndexedDB clones a
-      // view's whole buffer.
-      b = new Uint8Array((b.buffer as ArrayBuffer & { transfer(n: number): ArrayBuffer }).transfer(e.size));
+      if (o.count !== e.size) break;
+      b = new Uint8Array(o.buffer);
       crc = crc32(b);
     }
     if (crc !== e.crc) break;
