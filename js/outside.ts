@@ -245,23 +245,38 @@ function contentOf(p: Pack, k: number): Uint8Array {
   return n === -1 ? p.values[a]! : p.lists[-2 - n]![a]!;
 }
 
-/** What commit reports once it has issued every request, or stopped. */
+/** What commit reports once it has issued every request, or stopped; and
+ * how more requests are added to it. */
 export interface Issued {
   /** The exception that stopped the issuing (the transaction is aborted). */
   error?: unknown;
   /** Whether it aborted the transaction because it was asked to (Go's
    * FailAfter test hook). */
   aborted?: boolean;
+  /** Adds requests, described as commit's are, after those already given;
+   * `more` says whether still more will follow. Ignored once the
+   * transaction has ended. */
+  add(keys: string, ops: Int32Array, values: Pack, issue: number, abortAfter: boolean, more: boolean): void;
+}
+
+/** Requests given to commit and not all issued yet. */
+interface Batch {
+  key: string[];
+  ops: Int32Array;
+  values: Pack;
+  issue: number;
+  abortAfter: boolean;
+  next: number;
 }
 
 /**
  * Issues a commit's requests on the readwrite transaction tx (Go's
- * pkg/vfs IndexedDB.Commit), all described at once: `ops` holds two
- * numbers per operation, its kind (1 put, 2 delete, 3 delete by key
- * prefix) and the index of its store in `stores`; `values` each put's
- * value (and nothing for the others). `keys` are the operations' keys joined by
- * U+FFFF, which no key holds. Only the first `issue` operations are
- * issued; with `abortAfter` the transaction is then aborted.
+ * pkg/vfs IndexedDB.Commit and CommitThen), all described at once: `ops`
+ * holds two numbers per operation, its kind (1 put, 2 delete, 3 delete by
+ * key prefix) and the index of its store in `stores`; `values` each put's
+ * value (and nothing for the others). `keys` are the operations' keys
+ * joined by U+FFFF, which no key holds. Only the first `issue` operations
+ * are issued; with `abortAfter` the transaction is then aborted.
  *
  * Issuing a request copies its value on the calling task (IndexedDB clones
  * it), so the requests are issued in slices of a few milliseconds, each
@@ -269,6 +284,12 @@ export interface Issued {
  * the transaction is active during its own requests' events and no other
  * task sees it in between. It stays one transaction; the caller awaits its
  * complete or abort event, and reads the returned object once it has.
+ *
+ * With `more`, further requests will be added (Issued.add) once the caller
+ * knows them (an import's records, once its digests are): until then a
+ * request after the last keeps the transaction from committing, each from
+ * the success event of the one before, which IndexedDB answers only once
+ * the writes before it are done — it waits on the writes, it does not spin.
  */
 export function commit(
   tx: IDBTransaction,
@@ -278,56 +299,88 @@ export function commit(
   values: Pack,
   issue: number,
   abortAfter: boolean,
+  more = false,
 ): Issued {
   const handles = stores.map((s) => tx.objectStore(s));
-  const key = keys.split("\uffff");
-  const status: Issued = {};
-  let next = 0;
+  const queue: Batch[] = [];
+  let open = true; // more requests may be added
+  let ended = false; // the transaction completed or aborted
+  let waiting = false; // a slice runs from a request's success event
+  tx.addEventListener("complete", () => {
+    ended = true;
+    // Cannot happen while a request keeps it open; were it to, the commit
+    // must not pass for whole.
+    if (open || queue.length > 0) status.error ??= new Error("the transaction committed before all its requests were issued");
+  });
+  tx.addEventListener("abort", () => (ended = true));
+  const stop = (err?: unknown) => {
+    if (err !== undefined) status.error = err;
+    else status.aborted = true;
+    open = false;
+    queue.length = 0;
+    try {
+      // The transaction is active (this is its task or one of its
+      // events), so this abort undoes every request issued.
+      tx.abort();
+    } catch {
+      // already finished
+    }
+  };
   const slice = () => {
+    waiting = false;
     try {
       const start = performance.now();
       let first: IDBRequest | undefined;
-      for (; next < issue; next++) {
-        // Every request: a put of a large file copies it on this task.
-        if (first && performance.now() - start >= sliceMs) {
-          first.addEventListener("success", slice);
-          return;
-        }
-        const st = handles[ops[2 * next + 1]!]!;
-        const k = key[next]!;
-        let req: IDBRequest;
-        switch (ops[2 * next]) {
-          case 1: {
-            const v = contentOf(values, next);
-            // A copy of its own for a view of Go's bytes: IndexedDB
-            // clones a view's whole buffer.
-            req = st.put(v.buffer === values.bytes.buffer ? v.slice() : v, k);
-            break;
+      for (let b = queue[0]; b; b = queue[0]) {
+        for (; b.next < b.issue; b.next++) {
+          // Every request: a put of a large file copies it on this task.
+          if (first && performance.now() - start >= sliceMs) {
+            waiting = true;
+            first.addEventListener("success", slice);
+            return;
           }
-          case 2:
-            req = st.delete(k);
-            break;
-          default:
-            req = st.delete(IDBKeyRange.bound(k, k + "\uffff"));
+          const st = handles[b.ops[2 * b.next + 1]!]!;
+          const k = b.key[b.next]!;
+          let req: IDBRequest;
+          switch (b.ops[2 * b.next]) {
+            case 1: {
+              const v = contentOf(b.values, b.next);
+              // A copy of its own for a view of Go's bytes: IndexedDB
+              // clones a view's whole buffer.
+              req = st.put(v.buffer === b.values.bytes.buffer ? v.slice() : v, k);
+              break;
+            }
+            case 2:
+              req = st.delete(k);
+              break;
+            default:
+              req = st.delete(IDBKeyRange.bound(k, k + "\uffff"));
+          }
+          first ??= req;
         }
-        first ??= req;
+        queue.shift();
+        if (b.abortAfter) return stop();
       }
-      if (abortAfter) {
-        status.aborted = true;
-        tx.abort();
+      if (open) {
+        // No key holds U+FFFF: a request that reads nothing.
+        waiting = true;
+        handles[0]!.count("\uffff").addEventListener("success", slice);
       }
     } catch (err) {
-      // The transaction is active (this is its task or one of its events),
-      // so this abort undoes every request issued.
-      status.error = err;
-      try {
-        tx.abort();
-      } catch {
-        // already finished
-      }
+      stop(err);
     }
   };
-  slice();
+  const status: Issued = {
+    add(keys, ops, values, issue, abortAfter, more) {
+      if (ended || !open) return;
+      queue.push({ key: keys.split("\uffff"), ops, values, issue, abortAfter, next: 0 });
+      open = more;
+      // Issued by the pending request's success event: this task is
+      // not the transaction's.
+      if (!waiting) slice();
+    },
+  };
+  status.add(keys, ops, values, issue, abortAfter, more);
   return status;
 }
 

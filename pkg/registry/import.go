@@ -198,7 +198,15 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		for _, rec := range read[0] {
 			old[rec.Key] = rec
 		}
+		// A skill whose name is taken is compared with the installed one
+		// by digest before anything is written; the others' digests are
+		// computed while their contents are written.
 		cands := cands
+		taken := make(map[string]bool, len(old))
+		for id := range old {
+			taken[idKey(id)] = true
+		}
+		setDigests(slices.DeleteFunc(slices.Clone(cands), func(c *candidate) bool { return !taken[idKey(c.s.Name)] }))
 		if !opts.Copy && opts.Target == "" {
 			if cands, err = res.skipInstalled(cands, old, func(c *candidate) bool { return policyOf(c) == ConflictRename }); err != nil {
 				return nil, err
@@ -222,7 +230,9 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 			return nil, err
 		}
 		p := total
-		var ops []vfs.Op
+		var first []vfs.Op
+		metas := make([]Meta, len(cands))
+		trees := make([]*vfs.Tree, len(cands))
 		now := r.now()
 		for i, c := range cands {
 			pace.Step()
@@ -243,38 +253,66 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 				}
 				m.Instance, m.CreatedAt, m.Enabled = prev.Instance, prev.CreatedAt, prev.Enabled
 				res.Replaced = append(res.Replaced, m.ID)
+				if m.Digest == "" {
+					return nil, internal(m.ID, nil, "the skill it replaces was not compared by digest")
+				}
 				if prev.Digest != m.Digest {
 					if err := r.keepVersion(ctx, rt, prev); err != nil {
 						return nil, err
 					}
 				}
 			}
-			tree, err := replaceTree(m.ID, m.Digest, files)
+			// Every skill's own keys: each one's old tree can go before
+			// any new content is written.
+			del, err := vfs.DeleteSkill(m.ID)
 			if err != nil {
 				return nil, err
 			}
-			op, err := metaOp(m)
-			if err != nil {
+			if trees[i], err = vfs.NewTree(m.ID, files); err != nil {
 				return nil, err
 			}
-			ops = append(append(ops, tree...), op)
-			res.Skills = append(res.Skills, m)
+			first = append(append(first, del...), trees[i].Blobs()...)
+			metas[i] = m
 			p.FilesDone += len(c.files)
 			p.BytesDone += c.size
 			progress(p)
 		}
-		kept, err := rt.ops()
-		if err != nil {
-			return nil, err
-		}
-		ops = append(ops, kept...)
 		p.Phase = PhaseCommit
 		progress(p)
 		kind := KindImport
 		if len(res.Replaced) > 0 {
 			kind = KindReplace
 		}
-		return &change{kind: kind, ids: ids, ops: ops}, nil
+		// The records carry the digests: built while the contents above
+		// are written.
+		later := func() ([]vfs.Op, error) {
+			var unhashed []*candidate
+			for i, m := range metas {
+				if m.Digest == "" {
+					unhashed = append(unhashed, cands[i])
+				}
+			}
+			setDigests(unhashed)
+			var ops []vfs.Op
+			for i, m := range metas {
+				pace.Step()
+				if m.Digest == "" {
+					m.Digest = cands[i].digest
+				}
+				op, err := metaOp(m)
+				if err != nil {
+					return nil, err
+				}
+				ops = append(append(ops, trees[i].Records(m.Digest)...), op)
+				res.Skills = append(res.Skills, m)
+			}
+			kept, err := rt.ops()
+			if err != nil {
+				return nil, err
+			}
+			return append(ops, kept...), nil
+		}
+		return &change{kind: kind, ids: ids, ops: first, later: later}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -305,7 +343,8 @@ func (r *Registry) readArchive(data []byte, out zipguard.Outside) (*zipguard.Arc
 }
 
 // readCandidates reads the archive (see readArchive) and parses its
-// skills, with their digests: what Import and Preview start from.
+// skills, without their digests (setDigests): what Import and Preview
+// start from.
 func (r *Registry) readCandidates(data []byte, out zipguard.Outside) (*zipguard.Archive, []*candidate, error) {
 	arc, err := r.readArchive(data, out)
 	if err != nil {
@@ -315,6 +354,13 @@ func (r *Registry) readCandidates(data []byte, out zipguard.Outside) (*zipguard.
 	if err != nil {
 		return nil, nil, err
 	}
+	return arc, cands, nil
+}
+
+// setDigests computes the digest of each of cands that has none yet, in
+// one batch.
+func setDigests(cands []*candidate) {
+	cands = slices.DeleteFunc(slices.Clone(cands), func(c *candidate) bool { return c.digest != "" })
 	versions := make([][]vfs.File, len(cands))
 	for i, c := range cands {
 		versions[i] = c.files
@@ -322,7 +368,6 @@ func (r *Registry) readCandidates(data []byte, out zipguard.Outside) (*zipguard.
 	for i, d := range digests(versions) {
 		cands[i].digest = d
 	}
-	return arc, cands, nil
 }
 
 // skipInstalled returns the candidates that are not byte for byte the

@@ -15,6 +15,10 @@ type change struct {
 	// ops are the change's writes: tree ops (vfs.DeleteSkill,
 	// vfs.PutSkill) and records (metaOp). mutate adds the revision.
 	ops []vfs.Op
+	// later, when set, returns more writes, after ops in the same
+	// commit, which the backend may begin writing while later runs (see
+	// vfs.CommitThen): it must not read the database.
+	later func() ([]vfs.Op, error)
 }
 
 // mutate is the one way the registry changes what is stored. Holding the
@@ -43,8 +47,16 @@ func (r *Registry) mutate(ctx context.Context, qs []vfs.Query, compute func(read
 			return err
 		}
 		rev++
-		ops := append(c.ops, vfs.Put(vfs.StoreState, revisionKey, []byte(strconv.FormatInt(rev, 10))))
-		if err := r.db.Commit(ctx, ops...); err != nil {
+		revOp := vfs.Put(vfs.StoreState, revisionKey, []byte(strconv.FormatInt(rev, 10)))
+		if c.later == nil {
+			err = r.db.Commit(ctx, append(c.ops, revOp)...)
+		} else {
+			err = vfs.CommitThen(ctx, r.db, c.ops, func() ([]vfs.Op, error) {
+				ops, err := c.later()
+				return append(ops, revOp), err
+			})
+		}
+		if err != nil {
 			return err
 		}
 		done = Change{Revision: rev, Kind: c.kind, IDs: c.ids}

@@ -56,6 +56,7 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 	if err != nil {
 		return nil, err
 	}
+	setDigests(cands)
 	installed, err := r.List(ctx)
 	if err != nil {
 		return nil, err

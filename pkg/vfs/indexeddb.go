@@ -122,7 +122,7 @@ func (d *IndexedDB) Read(ctx context.Context, qs ...Query) ([][]Record, error) {
 		abort(tx)
 		return nil, idbErr(d.subject(), err)
 	}
-	if err := awaitTx(ctx, tx); err != nil {
+	if err := awaitTx(ctx, tx, nil); err != nil {
 		return nil, idbErr(d.subject(), err)
 	}
 	out := make([][]Record, len(qs))
@@ -156,32 +156,55 @@ func (d *IndexedDB) Read(ctx context.Context, qs ...Query) ([][]Record, error) {
 // it returns, which made most of a 9,000-file import's commit. It issues
 // them in slices of a few milliseconds, still in one transaction.
 func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
+	return d.commit(ctx, ops, nil)
+}
+
+// commitThen implements CommitThen: the transaction spans every store,
+// since the ops rest returns are not known when it opens, and is kept open
+// by js/outside.ts until they are issued.
+func (d *IndexedDB) commitThen(ctx context.Context, first []Op, rest func() ([]Op, error)) error {
+	return d.commit(ctx, first, rest)
+}
+
+func (d *IndexedDB) commit(ctx context.Context, ops []Op, rest func() ([]Op, error)) error {
 	if err := checkOps(ops); err != nil {
 		return err
 	}
-	if len(ops) == 0 {
+	if len(ops) == 0 && rest == nil {
 		return nil
 	}
-	stores := storesOf(ops, func(op Op) string { return op.Store })
-	p := newPlan(ops, stores)
+	scope := stores
+	if rest == nil {
+		scope = storesOf(ops, func(op Op) string { return op.Store })
+	}
+	p := newPlan(ops, scope)
 	// The transaction commits once the task that opens it ends with no
 	// request issued: it is opened and its first requests issued in one
 	// task, which starts here if the plan took most of the last one.
 	pace.Step()
-	tx, err := d.transaction(stores, "readwrite")
+	tx, err := d.transaction(scope, "readwrite")
 	if err != nil {
 		return err
 	}
+	// The FailAfter hook counts the ops of both parts.
 	issue, fail := injectedFailure(ctx, len(ops))
+	more := rest != nil && !(fail && issue < len(ops))
 	var status js.Value
 	err = catch(func() {
-		status = external.Host().Call("commit", tx, p.stores, p.keys, p.ops, p.values.JS(), issue, fail)
+		status = external.Host().Call("commit", tx, p.stores, p.keys, p.ops, p.values.JS(), issue, fail && !more, more)
 	})
+	// Heard from now on, in this task, after commit's own listeners: the
+	// transaction may end while rest runs.
+	ended := listen(tx, "complete", "abort")
+	if err == nil && more {
+		issue, err = d.issueRest(ctx, status, scope, rest, len(ops))
+	}
 	if err != nil {
 		abort(tx)
-		return idbErr(d.subject(), err)
+		_, _ = ended(context.WithoutCancel(ctx), nil)
+		return err
 	}
-	err = awaitTx(ctx, tx)
+	err = awaitTx(ctx, tx, ended)
 	switch {
 	case !status.Get("error").IsUndefined():
 		return idbErr(d.subject(), domError{status.Get("error")})
@@ -191,6 +214,30 @@ func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 		return idbErr(d.subject(), err)
 	}
 	return nil
+}
+
+// issueRest runs rest while the first n ops are written and adds the ops
+// it returns to the commit whose status commit in js/outside.ts returned.
+// It returns how many ops of both parts the FailAfter hook lets through.
+func (d *IndexedDB) issueRest(ctx context.Context, status js.Value, scope []string, rest func() ([]Op, error), n int) (int, error) {
+	more, err := rest()
+	if err != nil {
+		return 0, err
+	}
+	if err := checkOps(more); err != nil {
+		return 0, err
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, idbErr(d.subject(), err)
+	}
+	p := newPlan(more, scope)
+	issue, fail := injectedFailure(ctx, n+len(more))
+	if err := catch(func() {
+		status.Call("add", p.keys, p.ops, p.values.JS(), issue-n, fail, false)
+	}); err != nil {
+		return 0, idbErr(d.subject(), err)
+	}
+	return issue, nil
 }
 
 // plan is a commit described for commit in js/outside.ts.
@@ -353,13 +400,17 @@ func bytesOf(key string, v js.Value) ([]byte, error) {
 // awaitTx waits for tx to finish and returns its error if it aborted.
 // When ctx ends first the transaction is aborted, unless it already
 // finished, and its outcome is still awaited so that a caller never
-// mistakes a committed transaction for a failed one.
-func awaitTx(ctx context.Context, tx js.Value) error {
+// mistakes a committed transaction for a failed one. ended, when not nil,
+// is listen's for tx's complete and abort events, begun earlier.
+func awaitTx(ctx context.Context, tx js.Value, ended func(context.Context, func()) (string, error)) error {
+	if ended == nil {
+		ended = listen(tx, "complete", "abort")
+	}
 	canceled := false
-	ev, _ := awaitEvents(ctx, tx, func() {
+	ev, _ := ended(ctx, func() {
 		canceled = true
 		abort(tx)
-	}, "complete", "abort")
+	})
 	switch {
 	case ev == "complete":
 		return nil
@@ -373,29 +424,42 @@ func awaitTx(ctx context.Context, tx js.Value) error {
 // If ctx ends first, it calls cancel and goes on waiting, or without cancel
 // returns ctx's error.
 func awaitEvents(ctx context.Context, target js.Value, cancel func(), events ...string) (string, error) {
+	return listen(target, events...)(ctx, cancel)
+}
+
+// listen starts listening for events on target and returns the wait for
+// the first of them, as awaitEvents: an event fired before the wait
+// begins is not missed. The wait is called once.
+func listen(target js.Value, events ...string) func(ctx context.Context, cancel func()) (string, error) {
 	fired := make(chan string, len(events))
-	for _, ev := range events {
-		fn := js.FuncOf(func(js.Value, []js.Value) any {
+	fns := make([]js.Func, len(events))
+	for i, ev := range events {
+		fns[i] = js.FuncOf(func(js.Value, []js.Value) any {
 			fired <- ev
 			return nil
 		})
-		defer fn.Release()
-		target.Set("on"+ev, fn)
-		defer target.Set("on"+ev, js.Null())
+		target.Set("on"+ev, fns[i])
 	}
-	select {
-	case ev := <-fired:
-		return ev, nil
-	case <-ctx.Done():
-		if cancel == nil {
-			return "", ctx.Err()
+	return func(ctx context.Context, cancel func()) (string, error) {
+		defer func() {
+			for i, ev := range events {
+				target.Set("on"+ev, js.Null())
+				fns[i].Release()
+			}
+		}()
+		select {
+		case ev := <-fired:
+			return ev, nil
+		case <-ctx.Done():
+			if cancel == nil {
+				return "", ctx.Err()
+			}
+			cancel()
+			return <-fired, nil
 		}
-		cancel()
-		return <-fired, nil
 	}
 }
 
-// abort aborts tx unless it has already finished.
 func abort(tx js.Value) { _ = catch(func() { tx.Call("abort") }) }
 
 // catch runs fn and returns a JavaScript exception it throws as a domError.

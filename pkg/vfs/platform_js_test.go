@@ -244,7 +244,7 @@ func TestForeignValues(t *testing.T) {
 		}
 		tx := db.db.Call("transaction", StoreMeta, "readwrite")
 		tx.Call("objectStore", StoreMeta).Call("put", tc.value, "b")
-		if err := awaitTx(ctx, tx); err != nil {
+		if err := awaitTx(ctx, tx, nil); err != nil {
 			t.Fatal(err)
 		}
 		_, err := db.Read(ctx, GetPrefix(StoreMeta, ""))

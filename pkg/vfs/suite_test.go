@@ -41,6 +41,7 @@ func TestSuite(t *testing.T) {
 		{"ReadOnly", testReadOnly},
 		{"FSWrites", testFSWrites},
 		{"FaultInjection", testFaultInjection},
+		{"CommitThen", testCommitThen},
 		{"Records", testRecords},
 		{"Lock", testLock},
 		{"Reopen", testReopen},
@@ -627,6 +628,69 @@ func testFaultInjection(t *testing.T, db Backend) {
 	}
 	if data, gen, err := f.ReadFileGen("pdf-tools/SKILL.md"); err != nil || gen != "g1" || len(data) == 0 {
 		t.Errorf("sibling after replacement: %q %q %v", data, gen, err)
+	}
+}
+
+// CommitThen is one commit of both parts, whatever rest does meanwhile:
+// it waits long enough for IndexedDB to commit the first part if nothing
+// kept its transaction open, and its ops reach stores the first part does
+// not touch. When rest fails, the hook aborts or the context ends, the
+// store is as before.
+func testCommitThen(t *testing.T, db Backend) {
+	ctx := context.Background()
+	putSkills(t, db, "g1", map[string][]File{"pdf": pdfTree})
+	before := dump(t, db)
+	tree, err := NewTree("tools", toolsTree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := append([]Op{DeletePrefix(StoreBlobs, "tools/")}, tree.Blobs()...)
+	rest := func() ([]Op, error) {
+		time.Sleep(50 * time.Millisecond) // a few turns of the event loop
+		return append(tree.Records("g2"), Put(StoreMeta, "tools", []byte(`{}`)), Put(StoreState, "rev", []byte("2"))), nil
+	}
+	n := len(first) + len(tree.Records("g2")) + 2
+
+	boom := errors.New("boom")
+	err = CommitThen(ctx, db, first, func() ([]Op, error) { return nil, boom })
+	if !errors.Is(err, boom) {
+		t.Errorf("rest failing: %v, want its error", err)
+	}
+	if !sameDump(before, dump(t, db)) {
+		t.Fatal("a commit whose rest failed changed the store")
+	}
+	for k := 0; k <= n+1; k++ {
+		err := CommitThen(FailAfter(ctx, k), db, first, rest)
+		wantCode(t, fmt.Sprintf("FailAfter(%d)", k), err, skillerr.Internal, ReasonInjected)
+		if !sameDump(before, dump(t, db)) {
+			t.Fatalf("failing after %d of %d writes changed the store", k, n)
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	err = CommitThen(cctx, db, first, func() ([]Op, error) {
+		cancel()
+		return rest()
+	})
+	if err == nil {
+		t.Error("a commit whose context ended during rest succeeded")
+	}
+	if !sameDump(before, dump(t, db)) {
+		t.Fatal("a commit whose context ended changed the store")
+	}
+
+	if err := CommitThen(ctx, db, first, rest); err != nil {
+		t.Fatal(err)
+	}
+	f := newFS(t, db)
+	if data, gen, err := f.ReadFileGen("tools/scripts/x.sh"); err != nil || string(data) != "echo x" || gen != "g2" {
+		t.Errorf("tools/scripts/x.sh = %q %q %v", data, gen, err)
+	}
+	res, err := db.Read(ctx, Get(StoreMeta, "tools"), Get(StoreState, "rev"))
+	if err != nil || len(res[0]) != 1 || len(res[1]) != 1 || string(res[1][0].Value) != "2" {
+		t.Errorf("the records of rest: %v %v", res, err)
+	}
+	if data, gen, err := f.ReadFileGen("pdf/SKILL.md"); err != nil || gen != "g1" || len(data) == 0 {
+		t.Errorf("the other skill: %q %q %v", data, gen, err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -105,6 +106,26 @@ func (f File) Content() external.Bytes {
 // newest ModTime of files. To replace a skill, commit DeleteSkill's ops
 // first in the same commit.
 func PutSkill(slug, gen string, files []File) ([]Op, error) {
+	t, err := NewTree(slug, files)
+	if err != nil {
+		return nil, err
+	}
+	return append(t.Blobs(), t.Records(gen)...), nil
+}
+
+// Tree is what PutSkill writes, in two parts: the files' contents, which
+// do not depend on the generation, and the records, which carry it. An
+// import writes the contents while it computes the generation (a digest of
+// them).
+type Tree struct {
+	entries map[string]meta // by key path; gen left empty
+	order   []string        // files first seen order, then implied dirs: deterministic ops
+	blobs   []Op
+}
+
+// NewTree checks files as PutSkill does and returns them ready to write
+// into the directory of skill slug.
+func NewTree(slug string, files []File) (*Tree, error) {
 	if err := checkSlug(slug); err != nil {
 		return nil, err
 	}
@@ -114,11 +135,8 @@ func PutSkill(slug, gen string, files []File) ([]Op, error) {
 			newest = f.ModTime
 		}
 	}
-	// entries maps each clean path to its record; dirs are implied first
-	// and replaced by an explicit directory entry.
-	entries := map[string]meta{slug: {mode: fs.ModeDir | 0o755, modTime: newest, gen: gen}}
-	var order []string // files first seen order, then implied dirs: deterministic ops
-	var ops []Op
+	// Directories are implied first and replaced by an explicit entry.
+	t := &Tree{entries: map[string]meta{slug: {mode: fs.ModeDir | 0o755, modTime: newest}}}
 	for _, f := range files {
 		rel, err := skillpath.Clean(f.Path)
 		if err != nil {
@@ -131,7 +149,7 @@ func PutSkill(slug, gen string, files []File) ([]Op, error) {
 			return nil, badTree(slug, f.Path, "only regular files and directories can be stored")
 		}
 		p := slug + "/" + rel
-		m := meta{mode: f.Mode, modTime: f.ModTime, size: int64(f.Content().Len()), gen: gen}
+		m := meta{mode: f.Mode, modTime: f.ModTime, size: int64(f.Content().Len())}
 		if m.mode.IsDir() {
 			m.size = 0
 			if m.mode.Perm() == 0 {
@@ -140,32 +158,44 @@ func PutSkill(slug, gen string, files []File) ([]Op, error) {
 		} else if m.mode.Perm() == 0 {
 			m.mode |= 0o644
 		}
-		if old, dup := entries[p]; dup && !(old.mode.IsDir() && m.mode.IsDir()) {
+		if old, dup := t.entries[p]; dup && !(old.mode.IsDir() && m.mode.IsDir()) {
 			return nil, badTree(slug, f.Path, "the path appears twice, or as both a file and a directory")
 		}
-		if _, seen := entries[p]; !seen {
-			order = append(order, p)
+		if _, seen := t.entries[p]; !seen {
+			t.order = append(t.order, p)
 		}
-		entries[p] = m
+		t.entries[p] = m
 		if !m.mode.IsDir() {
-			ops = append(ops, Op{Kind: OpPut, Store: StoreBlobs, Key: fileKey(p), Value: f.Data, Ext: f.Ext})
+			t.blobs = append(t.blobs, Op{Kind: OpPut, Store: StoreBlobs, Key: fileKey(p), Value: f.Data, Ext: f.Ext})
 		}
 		for dir := path.Dir(p); dir != slug; dir = path.Dir(dir) {
-			if d, ok := entries[dir]; ok {
+			if d, ok := t.entries[dir]; ok {
 				if !d.mode.IsDir() {
 					return nil, badTree(slug, f.Path, "a parent directory is also a file")
 				}
 				break
 			}
-			entries[dir] = meta{mode: fs.ModeDir | 0o755, modTime: newest, gen: gen}
-			order = append(order, dir)
+			t.entries[dir] = meta{mode: fs.ModeDir | 0o755, modTime: newest}
+			t.order = append(t.order, dir)
 		}
 	}
-	order = append(order, slug)
-	for _, p := range order {
-		ops = append(ops, Put(StoreFiles, fileKey(p), entries[p].encode()))
+	t.order = append(t.order, slug)
+	return t, nil
+}
+
+// Blobs returns the ops that write the files' contents.
+func (t *Tree) Blobs() []Op { return slices.Clip(t.blobs) }
+
+// Records returns the ops that write the record of every file and
+// directory, stamped with generation gen.
+func (t *Tree) Records(gen string) []Op {
+	ops := make([]Op, len(t.order))
+	for i, p := range t.order {
+		m := t.entries[p]
+		m.gen = gen
+		ops[i] = Put(StoreFiles, fileKey(p), m.encode())
 	}
-	return ops, nil
+	return ops
 }
 
 // DeleteSkill returns the ops that delete the whole tree of skill slug,
