@@ -154,6 +154,9 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "on-conflict", Subject: string(policy),
 			Msg: `the conflict policy must be "rename", "replace" or "fail"`}
 	}
+	// Asked for while the archive is read: the browser answers in a task
+	// of its own, which the import need not wait for.
+	estimate := r.estimate(ctx)
 	arc, cands, err := r.readCandidates(data, opts.Outside)
 	if err != nil {
 		return nil, err
@@ -179,7 +182,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		total.FilesTotal += len(c.files)
 		total.BytesTotal += c.size
 	}
-	if err := r.checkQuota(ctx, opts.Source, total.BytesTotal); err != nil {
+	if err := checkQuota(estimate(), opts.Source, total.BytesTotal); err != nil {
 		return nil, err
 	}
 	progress := func(p Progress) {
@@ -392,12 +395,25 @@ func (res *ImportResult) skipInstalled(cands []*candidate, old map[string]vfs.Re
 	return fresh, nil
 }
 
+// estimate asks for the storage estimate now, and returns the wait for
+// its answer: no estimate (Known false) when the browser gives none.
+func (r *Registry) estimate(ctx context.Context) func() vfs.StorageEstimate {
+	c := make(chan vfs.StorageEstimate, 1)
+	go func() {
+		est, err := r.opts.Estimate(ctx)
+		if err != nil {
+			est = vfs.StorageEstimate{}
+		}
+		c <- est
+	}()
+	return func() vfs.StorageEstimate { return <-c }
+}
+
 // checkQuota fails with QuotaExceeded when storing size more bytes would
-// exceed the origin's quota, as far as the browser tells. Without an
+// exceed the origin's quota, as far as the browser tells (est). Without an
 // estimate the commit itself is the check: it fails whole.
-func (r *Registry) checkQuota(ctx context.Context, source string, size int64) error {
-	est, err := r.opts.Estimate(ctx)
-	if err != nil || !est.Known || est.Quota <= 0 {
+func checkQuota(est vfs.StorageEstimate, source string, size int64) error {
+	if !est.Known || est.Quota <= 0 {
 		return nil
 	}
 	need := int64(float64(size) * quotaFactor)
