@@ -133,7 +133,8 @@ async function inflateStreamOrThrow(data: Uint8Array, size: number, crc: number,
   const dv = new DataView(trailer.buffer);
   dv.setUint32(0, crc, true);
   dv.setUint32(4, size % 2 ** 32, true);
-  // Views of the archive, whose buffer is an ArrayBuffer (importZip's copy).
+  // Views of the archive, whose buffer is a fixed-length ArrayBuffer (the
+  // caller's; importZip copies a shared or resizable one).
   const pieces = [gzipHeader] as Uint8Array<ArrayBuffer>[];
   for (let at = 0; at < data.byteLength; at += streamPiece) pieces.push(data.subarray(at, at + streamPiece) as Uint8Array<ArrayBuffer>);
   pieces.push(trailer);
@@ -173,6 +174,11 @@ async function inflateStreamOrThrow(data: Uint8Array, size: number, crc: number,
  * others: Go reads the null entries again, in archive order,
  * to name the fault, so that hostile input costs no more than one entry's
  * worth here. Yields to the event loop every few milliseconds.
+ *
+ * The archive is the caller's, which it may change or detach meanwhile:
+ * every content is checked in a buffer of its own (a stored one is
+ * copied before its CRC-32 is computed), and a detached archive makes
+ * this reject or give nulls, which Go reads again and finds gone.
  */
 export async function inflate(archive: Uint8Array, entries: Float64Array): Promise<{ files: (Uint8Array | null)[]; ok: Uint8Array }> {
   const n = entries.length / fields;

@@ -6,7 +6,6 @@ import (
 	"context"
 
 	"github.com/skillfs/skillfs/pkg/registry"
-	"github.com/skillfs/skillfs/pkg/zipguard"
 )
 
 // idArgs name a skill; pathArgs a path inside it.
@@ -51,11 +50,11 @@ var methods = map[string]method{
 		// JavaScript until stored: the module's memory never shrinks.
 		return value(reg.Import(ctx, nil, registry.ImportOptions{
 			OnConflict: a.OnConflict, Source: a.Source, Copy: a.Copy, Choose: a.Choose, Progress: progressTo(r),
-			Outside: zipguard.Browser(r.held),
+			Outside: r.held,
 		}))
 	})),
 	"registry.previewZip": outside(adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, r request) (result, error) {
-		return value(reg.Preview(ctx, nil, zipguard.Browser(r.held)))
+		return value(reg.Preview(ctx, nil, r.held))
 	})),
 	"registry.list": adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, _ request) (result, error) {
 		b, err := reg.ListJSON(ctx) // the records as stored: JSON.parse decodes them faster than Go

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -334,7 +335,10 @@ func (r *Registry) readArchive(data []byte, out zipguard.Outside) (*zipguard.Arc
 		return zipguard.ReadAny(data, r.opts.Limits)
 	}
 	head := make([]byte, 4)
-	n, _ := out.ReadAt(head, 0)
+	n, err := out.ReadAt(head, 0)
+	if errors.Is(err, zipguard.ErrDetached) {
+		return nil, err
+	}
 	if zipguard.Sniff(head[:n]) == zipguard.FormatZip {
 		return zipguard.ReadOutside(r.opts.Limits, out)
 	}

@@ -40,8 +40,10 @@ type member struct {
 	// read returns the content; called once per kept file, in archive
 	// order, after every rule has passed.
 	read func() ([]byte, error)
-	// zf is the entry of a zip archive, for ReadOutside.
-	zf *zip.File
+	// zf is the entry of a zip archive, for ReadOutside, and data where
+	// its compressed bytes start (checkLayout).
+	zf   *zip.File
+	data int64
 }
 
 // classify cleans the names of ms and drops clutter, in archive order. It

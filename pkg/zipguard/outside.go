@@ -2,10 +2,12 @@ package zipguard
 
 import (
 	"archive/zip"
+	"errors"
 	"io"
 
 	"github.com/skillfs/skillfs/pkg/external"
 	"github.com/skillfs/skillfs/pkg/pace"
+	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
 // Outside holds a zip archive outside Go, and inflates its entries and
@@ -13,7 +15,8 @@ import (
 // JavaScript buffers), so that neither the archive nor its files stay in
 // Go's memory, which in WebAssembly is never returned.
 type Outside interface {
-	// ReadAt reads the archive, which must not change while it is read.
+	// ReadAt reads the archive; once the archive is gone from under it, it
+	// returns ErrDetached.
 	io.ReaderAt
 	// Size is the archive's length in bytes.
 	Size() int64
@@ -41,9 +44,29 @@ type EntryData struct {
 // on the headers, read through out, before out inflates anything, and
 // out's content must have the size and CRC-32 the archive declares; Go
 // never holds the archive whole.
+//
+// The archive is read where it is, and may change while it is read (in
+// the browser it is the caller's buffer): out inflates each entry from
+// where the layout check found its data, not from a second reading of its
+// header, and every file is checked, on bytes of its own, against the
+// size and CRC-32 of the central directory, so that bytes changed
+// meanwhile make it refuse the archive, never return content other than
+// what it checked. An archive gone from under it makes it return
+// ErrDetached.
 func ReadOutside(limits Limits, out Outside) (*Archive, error) {
-	return read(out, out.Size(), limits, out)
+	a, err := read(out, out.Size(), limits, out)
+	if errors.Is(err, ErrDetached) {
+		return nil, ErrDetached
+	}
+	return a, err
 }
+
+// ErrDetached is what an Outside's ReadAt returns once the archive is gone
+// from under it, as in the browser when its owner detaches (transfers) the
+// ArrayBuffer that holds it during the import: the caller's doing, not
+// the archive's.
+var ErrDetached = &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonDetached,
+	Msg: "the archive's bytes were taken away (their ArrayBuffer detached, as by transfer()) while the import read them; nothing was stored"}
 
 // readOutside returns the content reader of ReadOutside: out inflates
 // every entry in one batch (in the browser, faster than Go and without
@@ -59,11 +82,7 @@ func readOutside(out Outside) func([]*member) ([]external.Bytes, error) {
 			if f == nil || !stored && f.Method != zip.Deflate || stored && f.CompressedSize64 != f.UncompressedSize64 {
 				continue // Go's reading says what is wrong with a stored entry
 			}
-			off, err := f.DataOffset()
-			if err != nil {
-				continue
-			}
-			batch = append(batch, EntryData{Offset: off, Packed: int64(f.CompressedSize64), Size: int64(f.UncompressedSize64), CRC32: f.CRC32, Stored: stored})
+			batch = append(batch, EntryData{Offset: m.data, Packed: int64(f.CompressedSize64), Size: int64(f.UncompressedSize64), CRC32: f.CRC32, Stored: stored})
 			at = append(at, i)
 		}
 		contents := make([]external.Bytes, len(files))

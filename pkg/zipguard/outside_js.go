@@ -14,9 +14,11 @@ import (
 )
 
 // Browser returns the Outside of the zip archive held by the Uint8Array
-// archive, which nothing may change while it is read: the import's
-// JavaScript half (js/outside.ts) inflates the entries into JavaScript
-// buffers and checks their sizes and CRC-32s, all in one call.
+// archive, read where it is: the import's JavaScript half (js/outside.ts)
+// inflates the entries into JavaScript buffers of their own and checks
+// their sizes and CRC-32s, all in one call. Its owner may change it
+// meanwhile (ReadOutside then refuses it), or detach its buffer: ReadAt
+// then returns ErrDetached. Its length is taken now.
 func Browser(archive js.Value) Outside {
 	return &browser{archive: archive, size: int64(archive.Get("byteLength").Int())}
 }
@@ -48,11 +50,17 @@ func (b *browser) ReadAt(p []byte, off int64) (int, error) {
 		p, err = p[:b.size-off], io.EOF
 	}
 	if len(p) > windowLen/2 {
+		if b.detached() {
+			return 0, ErrDetached
+		}
 		return js.CopyBytesToGo(p, b.archive.Call("subarray", off, off+int64(len(p)))), err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if off < b.at || off+int64(len(p)) > b.at+int64(len(b.window)) {
+		if b.detached() {
+			return 0, ErrDetached
+		}
 		end := min(off+windowLen, b.size)
 		if b.window == nil {
 			b.window = make([]byte, windowLen)
@@ -63,6 +71,10 @@ func (b *browser) ReadAt(p []byte, off int64) (int, error) {
 	}
 	return copy(p, b.window[off-b.at:]), err
 }
+
+// detached reports whether the archive's buffer was detached: a view of
+// it then has no bytes (and subarray throws).
+func (b *browser) detached() bool { return int64(b.archive.Get("byteLength").Int()) != b.size }
 
 func (b *browser) Hold(p []byte) external.Bytes { return external.Hold(p) }
 

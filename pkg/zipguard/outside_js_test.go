@@ -114,3 +114,39 @@ func huffman(text []byte) []byte {
 	}
 	return out
 }
+
+// TestBrowserDetached: Browser reads the caller's buffer where it is; once
+// its owner detaches it (transfers it elsewhere), before the import reads
+// it or after the headers were read and checked, ReadOutside fails with
+// ErrDetached, not with a fault of the archive or a panic of syscall/js.
+// (The archive is larger than the window Browser reads headers through:
+// an archive whose every byte Go still holds in it is read to the end.)
+func TestBrowserDetached(t *testing.T) {
+	big := string(prose(8 * streamMin))
+	data := build(t, file("pdf/SKILL.md", skillMD), file("pdf/big.md", big), file("pdf/small.md", "small"))
+	for _, when := range []string{"before", "inflating"} {
+		v := external.Hold(data).Value()
+		out := Browser(v)
+		detach := func() { v.Get("buffer").Call("transfer") }
+		if when == "before" {
+			detach()
+		} else {
+			out = detachingOutside{out, detach}
+		}
+		_, err := ReadOutside(Limits{}, out)
+		if err != ErrDetached {
+			t.Errorf("detached %s: %v", when, err)
+		}
+	}
+}
+
+// detachingOutside calls detach as Inflate starts.
+type detachingOutside struct {
+	Outside
+	detach func()
+}
+
+func (d detachingOutside) Inflate(es []EntryData) []external.Bytes {
+	d.detach()
+	return d.Outside.Inflate(es)
+}

@@ -54,6 +54,7 @@ const (
 	ReasonNoSkill           = "no-skill"
 	ReasonHardlink          = "hardlink"
 	ReasonNamesTooLong      = "names-too-long" // the names together are over MaxNameBytes
+	ReasonDetached          = "detached"       // the caller took the bytes away while they were read (ErrDetached)
 	// The archive is not in the one form every reader reads alike.
 	ReasonPrefix         = "prefix"          // bytes before the first entry: a polyglot or self-extractor
 	ReasonTrailing       = "trailing-data"   // bytes after the end of the archive
@@ -227,12 +228,14 @@ func read(r io.ReaderAt, size int64, limits Limits, out Outside) (*Archive, erro
 	if len(zr.File) > l.MaxEntries {
 		return nil, fail(ReasonTooManyEntries, "", nil, "the archive has %d entries; the limit is %d", len(zr.File), l.MaxEntries)
 	}
-	if err := checkLayout(r, size, zr.File); err != nil {
+	data, err := checkLayout(r, size, zr.File)
+	if err != nil {
 		return nil, err
 	}
 	ms := make([]member, len(zr.File))
 	for i, f := range zr.File {
 		ms[i] = zipMember(f)
+		ms[i].data = data[i]
 	}
 	return assemble(ms, l, out)
 }

@@ -52,16 +52,20 @@ var signatures = []string{sigLocal, sigCentral, sigEnd, sigEnd64, sigLocator64}
 // files is archive/zip's reading of the central directory; checkLayout
 // reads the records again itself and requires the two to agree. It reads
 // headers only, through r (size bytes): nothing is inflated, and an
-// archive held outside Go is never copied into it whole.
-func checkLayout(r io.ReaderAt, size int64, files []*zip.File) error {
+// archive held outside Go is never copied into it whole. It returns where
+// each entry's data starts, by the local headers it checked: ReadOutside
+// inflates from there rather than read them again (archive/zip's
+// DataOffset), since the bytes of an archive held outside Go are the
+// caller's.
+func checkLayout(r io.ReaderAt, size int64, files []*zip.File) ([]int64, error) {
 	tailLen := min(size, endLen+maxCommentLen)
 	tail, err := readRange(r, size-tailLen, tailLen)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	at, err := findEnd(tail)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	end := size - tailLen + at
 	le := binary.LittleEndian
@@ -75,27 +79,27 @@ func checkLayout(r io.ReaderAt, size int64, files []*zip.File) error {
 		var locator []byte
 		if loc >= 0 {
 			if locator, err = readRange(r, loc, locator64Len); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if loc < 0 || string(locator[:4]) != sigLocator64 {
-			return fail(ReasonCorrupt, "", nil, "the end record asks for zip64 records that are not there")
+			return nil, fail(ReasonCorrupt, "", nil, "the end record asks for zip64 records that are not there")
 		}
 		o := le.Uint64(locator[8:])
 		var r64 []byte // the zip64 end record's fixed fields
 		if o <= uint64(loc) && uint64(loc)-o >= end64MinLen {
 			if r64, err = readRange(r, int64(o), end64MinLen); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if r64 == nil || string(r64[:4]) != sigEnd64 {
-			return fail(ReasonCorrupt, "", nil, "the zip64 end record is missing or damaged")
+			return nil, fail(ReasonCorrupt, "", nil, "the zip64 end record is missing or damaged")
 		}
 		if n := le.Uint64(r64[4:]); n != uint64(loc)-o-12 {
-			return fail(ReasonGap, "", nil, "bytes lie between the zip64 end record and its locator")
+			return nil, fail(ReasonGap, "", nil, "bytes lie between the zip64 end record and its locator")
 		}
 		if le.Uint32(locator[4:]) != 0 || le.Uint32(locator[16:]) != 1 {
-			return fail(ReasonCorrupt, "", nil, "the archive spans several disks")
+			return nil, fail(ReasonCorrupt, "", nil, "the archive spans several disks")
 		}
 		disk, cdDisk = uint16(min(le.Uint32(r64[16:]), 0xffff)), uint16(min(le.Uint32(r64[20:]), 0xffff))
 		onDisk, records = le.Uint64(r64[24:]), le.Uint64(r64[32:])
@@ -103,23 +107,23 @@ func checkLayout(r io.ReaderAt, size int64, files []*zip.File) error {
 		dirEnd = int64(o)
 	}
 	if disk != 0 || cdDisk != 0 || onDisk != records {
-		return fail(ReasonCorrupt, "", nil, "the archive spans several disks")
+		return nil, fail(ReasonCorrupt, "", nil, "the archive spans several disks")
 	}
 	if cdSize > uint64(dirEnd) || cdOffset > uint64(dirEnd)-cdSize {
-		return fail(ReasonCorrupt, "", nil, "the central directory lies outside the archive")
+		return nil, fail(ReasonCorrupt, "", nil, "the central directory lies outside the archive")
 	}
 	cdStart := int64(cdOffset)
 	if extra := dirEnd - cdStart - int64(cdSize); extra > 0 {
-		return fail(ReasonPrefix, "", nil, "%d bytes come before the archive's first entry or after its central directory (a polyglot or self-extractor)", extra)
+		return nil, fail(ReasonPrefix, "", nil, "%d bytes come before the archive's first entry or after its central directory (a polyglot or self-extractor)", extra)
 	}
 	if records != uint64(len(files)) {
-		return fail(ReasonCorrupt, "", nil, "the end record counts %d entries; the central directory holds %d", records, len(files))
+		return nil, fail(ReasonCorrupt, "", nil, "the end record counts %d entries; the central directory holds %d", records, len(files))
 	}
 
 	// The central directory, record by record.
 	dir, err := readRange(r, cdStart, int64(cdSize))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	spans := make([]span, len(files))
 	p := int64(0)
@@ -127,33 +131,33 @@ func checkLayout(r io.ReaderAt, size int64, files []*zip.File) error {
 		pace.Step()
 		h := dir[p:]
 		if len(h) < centralHeaderLen || string(h[:4]) != sigCentral {
-			return fail(ReasonCorrupt, f.Name, nil, "the central directory is damaged")
+			return nil, fail(ReasonCorrupt, f.Name, nil, "the central directory is damaged")
 		}
 		nameLen, extraLen, commentLen := int64(le.Uint16(h[28:])), int64(le.Uint16(h[30:])), int64(le.Uint16(h[32:]))
 		n := centralHeaderLen + nameLen + extraLen + commentLen
 		if n > int64(len(h)) {
-			return fail(ReasonCorrupt, f.Name, nil, "the central directory is damaged")
+			return nil, fail(ReasonCorrupt, f.Name, nil, "the central directory is damaged")
 		}
 		if string(h[centralHeaderLen:centralHeaderLen+nameLen]) != f.Name {
-			return fail(ReasonCorrupt, f.Name, nil, "the central directory is damaged")
+			return nil, fail(ReasonCorrupt, f.Name, nil, "the central directory is damaged")
 		}
 		off := uint64(le.Uint32(h[42:]))
 		if off == max32 {
 			var ok bool
 			if off, ok = zip64Offset(h[centralHeaderLen+nameLen:centralHeaderLen+nameLen+extraLen], le.Uint32(h[24:]) == max32, le.Uint32(h[20:]) == max32); !ok {
-				return fail(ReasonCorrupt, f.Name, nil, "the entry's zip64 offset is missing")
+				return nil, fail(ReasonCorrupt, f.Name, nil, "the entry's zip64 offset is missing")
 			}
 		}
 		s, err := localSpan(r, cdStart, f, off)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		s.i = i
 		spans[i] = s
 		p += n
 	}
 	if p != int64(cdSize) {
-		return fail(ReasonGap, "", nil, "the central directory holds %d bytes its records do not account for", int64(cdSize)-p)
+		return nil, fail(ReasonGap, "", nil, "the central directory holds %d bytes its records do not account for", int64(cdSize)-p)
 	}
 
 	// The entries must tile the bytes before the central directory.
@@ -166,7 +170,7 @@ func checkLayout(r io.ReaderAt, size int64, files []*zip.File) error {
 		if a, b := sorted[k-1], sorted[k]; b.start < a.end {
 			// Name the entry that comes later in the central directory.
 			first, later := files[min(a.i, b.i)], files[max(a.i, b.i)]
-			return fail(ReasonOverlap, later.Name, nil, "the entry overlaps %q in the archive (a zip bomb trick)", first.Name)
+			return nil, fail(ReasonOverlap, later.Name, nil, "the entry overlaps %q in the archive (a zip bomb trick)", first.Name)
 		}
 	}
 	next := int64(0)
@@ -174,9 +178,9 @@ func checkLayout(r io.ReaderAt, size int64, files []*zip.File) error {
 		pace.Step()
 		if s.start != next {
 			if k == 0 {
-				return fail(ReasonPrefix, "", nil, "%d bytes come before the archive's first entry (a polyglot or self-extractor)", s.start)
+				return nil, fail(ReasonPrefix, "", nil, "%d bytes come before the archive's first entry (a polyglot or self-extractor)", s.start)
 			}
-			return fail(ReasonGap, files[s.i].Name, nil, "%d bytes before the entry belong to no entry", s.start-next)
+			return nil, fail(ReasonGap, files[s.i].Name, nil, "%d bytes before the entry belong to no entry", s.start-next)
 		}
 		limit := cdStart
 		if k+1 < len(sorted) {
@@ -185,25 +189,27 @@ func checkLayout(r io.ReaderAt, size int64, files []*zip.File) error {
 		var after []byte // what follows the data, as far as a descriptor reaches
 		if files[s.i].Flags&flagDescriptor != 0 {
 			if after, err = readRange(r, s.end, min(limit-s.end, descriptorMaxLen)); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		n, err := descriptor(after, files[s.i], s.zip64)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		next = s.end + n
 	}
 	if next != cdStart {
-		return fail(ReasonGap, "", nil, "%d bytes before the central directory belong to no entry", cdStart-next)
+		return nil, fail(ReasonGap, "", nil, "%d bytes before the central directory belong to no entry", cdStart-next)
 	}
-	for _, s := range spans {
+	data := make([]int64, len(spans))
+	for i, s := range spans {
 		pace.Step()
 		if err := agree(s.header, files[s.i]); err != nil {
-			return err
+			return nil, err
 		}
+		data[i] = s.end - int64(files[i].CompressedSize64)
 	}
-	return nil
+	return data, nil
 }
 
 // descriptorMaxLen is the longest data descriptor: signature, CRC-32 and

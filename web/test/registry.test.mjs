@@ -552,6 +552,93 @@ test('importZip takes an ArrayBuffer or any view of one; other bytes are Invalid
   assert.deepEqual(b.pageErrors, []);
 });
 
+/** Where the compressed bytes of the entry name start and end in z, a zip
+ * whose local headers state their sizes (fflate's zipSync). */
+function dataOf(z, name) {
+  const dv = new DataView(z.buffer, z.byteOffset, z.byteLength);
+  for (let at = 0; dv.getUint32(at, true) === 0x04034b50;) {
+    const start = at + 30 + dv.getUint16(at + 26, true) + dv.getUint16(at + 28, true);
+    if (Buffer.from(z.subarray(at + 30, at + 30 + dv.getUint16(at + 26, true))).toString() === name) return [start, start + dv.getUint32(at + 18, true)];
+    at = start + dv.getUint32(at + 18, true);
+  }
+  throw new Error(`${name} is not in the zip`);
+}
+
+test('importZip reads the caller\'s bytes where they are: detached or changed while it reads them, they are refused and nothing is stored; a SharedArrayBuffer or a resizable ArrayBuffer is read from a copy', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'caller-bytes', { pack: false });
+  // A file large enough for DecompressionStream, which the page hooks: its
+  // constructor runs once Go has read and checked every header, while the
+  // entries are inflated. The archive is larger than the 64 KiB window Go
+  // reads headers through (and keeps: what Go re-reads from it is what it
+  // read then), and the bytes changed lie past it.
+  let x = 2463534242; // xorshift32
+  const text = Uint8Array.from({ length: 300_000 }, () => {
+    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    return 97 + (x >>> 0) % 26;
+  });
+  const files = { 'SKILL.md': skillMD('big', 'Big.'), 'notes.txt': text };
+  const z = zip(under('big/', files));
+  const [, end] = dataOf(z, 'big/notes.txt');
+  const out = await ev(page, async ([z, end]) => {
+    const Real = DecompressionStream;
+    let hook;
+    globalThis.DecompressionStream = class extends Real {
+      constructor(format) {
+        super(format);
+        const h = hook;
+        hook = undefined;
+        h?.();
+      }
+    };
+    const run = async (bytes, during) => {
+      hook = during;
+      const res = await T.outcome(sk.registry.importZip(bytes, { source: 'big.zip', onConflict: 'replace' }));
+      return { ...res, hooked: hook === undefined };
+    };
+    const res = {};
+    try {
+      let u8 = T.fromB64(z);
+      u8.buffer.transfer();
+      res.detachedBefore = await T.outcome(sk.registry.importZip(u8));
+      u8 = T.fromB64(z);
+      const p = T.outcome(sk.registry.importZip(u8));
+      u8.buffer.transfer();
+      res.detachedAtOnce = await p;
+      u8 = T.fromB64(z);
+      res.detached = await run(u8, () => u8.buffer.transfer());
+      u8 = T.fromB64(z);
+      res.changed = await run(u8, () => u8.fill(0, end - 64, end));
+      res.list = await T.outcome(sk.registry.list());
+      res.revision = await sk.registry.revision();
+      u8 = T.fromB64(z);
+      const sab = new Uint8Array(new SharedArrayBuffer(u8.length));
+      sab.set(u8);
+      res.shared = await run(sab, () => sab.fill(0, end - 64, end));
+      const rab = new ArrayBuffer(u8.length, { maxByteLength: 2 * u8.length });
+      new Uint8Array(rab).set(u8);
+      res.resizable = await run(new Uint8Array(rab), () => rab.resize(0));
+    } finally {
+      globalThis.DecompressionStream = Real;
+    }
+    return res;
+  }, [b64(z), end]);
+  const detached = { code: 'InvalidArgument', reason: 'detached', subject: '' };
+  assert.match(assertRejected(out.detachedBefore, detached, 'a buffer detached before the call').message, /detached/);
+  assert.match(assertRejected(out.detachedAtOnce, detached, 'a buffer detached right after the call').message, /detached/);
+  assert.equal(out.detached.hooked, true, 'the entry went through DecompressionStream');
+  assertRejected(out.detached, detached, 'a buffer detached while the entries are inflated');
+  assert.equal(out.changed.hooked, true);
+  const changed = assertRejected(out.changed, { code: 'InvalidArchive', reason: out.changed.error?.reason, subject: 'big/notes.txt' }, 'bytes changed while the entries are inflated');
+  assert.ok(['corrupt', 'checksum', 'size-mismatch'].includes(changed.reason), changed.reason);
+  assert.deepEqual(assertOk(out.list), [], 'nothing was stored');
+  assert.equal(out.revision, 0);
+  for (const what of ['shared', 'resizable']) {
+    assert.equal(out[what].hooked, true, what);
+    assert.deepEqual(assertOk(out[what], what).skills.map((s) => [s.id, s.digest]), [['big', digestOf(files)]], `${what}: the bytes as they were at the call`);
+  }
+  assert.deepEqual(b.pageErrors, []);
+});
+
 /** The callTimeoutMs of the timeout tests: every call that does not wait
  * must finish well within it, also on a loaded machine. */
 const LIMIT_MS = 2000;
