@@ -38,6 +38,11 @@ type testDB struct {
 	ch   *LocalChannel // memory only
 }
 
+// CommitThen is the backend's own: IndexedDB writes first while rest runs.
+func (d *testDB) CommitThen(ctx context.Context, first []vfs.Op, rest func() ([]vfs.Op, error)) error {
+	return vfs.CommitThen(ctx, d.Reopener, first, rest)
+}
+
 var memoryCase = backendCase{
 	name:  "memory",
 	open:  func(testing.TB) *testDB { return &testDB{Reopener: vfs.NewMemory()} },
@@ -394,6 +399,17 @@ func (c *countingDB) Commit(ctx context.Context, ops ...vfs.Op) error {
 	c.commits.Add(1)
 	c.lastOps.Store(int64(len(ops)))
 	return c.Backend.Commit(ctx, ops...)
+}
+
+// CommitThen counts one commit of both parts, and is the backend's own.
+func (c *countingDB) CommitThen(ctx context.Context, first []vfs.Op, rest func() ([]vfs.Op, error)) error {
+	c.commits.Add(1)
+	c.lastOps.Store(int64(len(first)))
+	return vfs.CommitThen(ctx, c.Backend, first, func() ([]vfs.Op, error) {
+		more, err := rest()
+		c.lastOps.Add(int64(len(more)))
+		return more, err
+	})
 }
 
 func sortedKeys[M ~map[string]V, V any](m M) []string { return slices.Sorted(maps.Keys(m)) }

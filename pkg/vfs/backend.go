@@ -143,21 +143,26 @@ type Backend interface {
 
 // CommitThen commits first and then the ops that rest returns, in that
 // order, all or nothing: when rest fails, nothing is committed and its
-// error is returned. IndexedDB writes first while rest runs — an import's
-// file contents while their digests are computed and its records built —
-// so rest must not use db: a read would wait for this very commit.
-// Elsewhere it is rest, then Commit.
+// error is returned. A ThenCommitter (IndexedDB) writes first while rest
+// runs — an import's file contents while their digests are computed and
+// its records built — so rest must not use db: a read would wait for this
+// very commit. Elsewhere it is rest, then Commit.
 func CommitThen(ctx context.Context, db Backend, first []Op, rest func() ([]Op, error)) error {
-	if t, ok := db.(interface {
-		commitThen(context.Context, []Op, func() ([]Op, error)) error
-	}); ok {
-		return t.commitThen(ctx, first, rest)
+	if t, ok := db.(ThenCommitter); ok {
+		return t.CommitThen(ctx, first, rest)
 	}
 	more, err := rest()
 	if err != nil {
 		return err
 	}
 	return db.Commit(ctx, append(first[:len(first):len(first)], more...)...)
+}
+
+// ThenCommitter is a Backend that writes first while rest runs (see the
+// function CommitThen). A wrapper of a Backend that has it implements it
+// too, by calling the function, or its CommitThen is rest, then Commit.
+type ThenCommitter interface {
+	CommitThen(ctx context.Context, first []Op, rest func() ([]Op, error)) error
 }
 
 // Reopener is a Backend that can close its database and open it again by

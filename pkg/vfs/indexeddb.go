@@ -159,10 +159,10 @@ func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
 	return d.commit(ctx, ops, nil)
 }
 
-// commitThen implements CommitThen: the transaction spans every store,
-// since the ops rest returns are not known when it opens, and is kept open
-// by js/outside.ts until they are issued.
-func (d *IndexedDB) commitThen(ctx context.Context, first []Op, rest func() ([]Op, error)) error {
+// CommitThen implements ThenCommitter: the transaction spans every
+// store, since the ops rest returns are not known when it opens, and is
+// kept open by js/outside.ts until they are issued.
+func (d *IndexedDB) CommitThen(ctx context.Context, first []Op, rest func() ([]Op, error)) error {
 	return d.commit(ctx, first, rest)
 }
 
