@@ -527,3 +527,48 @@ func testImportNoncharacterEntry(t *testing.T, bc backendCase) {
 		t.Errorf("refused imports stored %d skills", n)
 	}
 }
+
+// testImportCanceled: a context that ends while the commit is under way
+// (on IndexedDB, while its second part, the records, is built) fails the
+// import with Timeout, stores nothing, and leaves nothing behind: the same
+// import then goes through.
+func testImportCanceled(t *testing.T, bc backendCase) {
+	for _, why := range []error{context.Canceled, context.DeadlineExceeded} {
+		t.Run(why.Error(), func(t *testing.T) {
+			e := newEnv(t, bc)
+			e.importZip(t, packOf(t, "x"), ImportOptions{})
+			before := dump(t, e.db)
+			ctx, cancel := context.WithCancel(context.Background())
+			if why == context.DeadlineExceeded {
+				ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+			}
+			defer cancel()
+			opts := ImportOptions{OnConflict: ConflictReplace, Progress: func(p Progress) {
+				if p.Phase != PhaseCommit {
+					return
+				}
+				if why == context.Canceled {
+					cancel()
+				}
+				<-ctx.Done()
+			}}
+			// x is replaced (compared by digest first), p and q are new.
+			_, err := e.reg.Import(ctx, packOf(t, "p", "q", "x"), opts)
+			wantErr(t, why.Error(), err, skillerr.Timeout, "")
+			if !errors.Is(err, why) {
+				t.Errorf("%v is not %v", err, why)
+			}
+			if !sameDump(before, dump(t, e.db)) {
+				t.Fatal("a canceled import changed the store")
+			}
+			if got := ids(mustList(t, e.reg)); !slices.Equal(got, []string{"x"}) {
+				t.Errorf("List = %v", got)
+			}
+			opts.Progress = nil
+			e.importZip(t, packOf(t, "p", "q", "x"), opts)
+			if got := ids(mustList(t, openReg(t, e.db, Options{}))); !slices.Equal(got, []string{"p", "q", "x"}) {
+				t.Errorf("List after the import that followed = %v", got)
+			}
+		})
+	}
+}

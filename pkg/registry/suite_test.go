@@ -79,6 +79,7 @@ func TestSuite(t *testing.T) {
 		{"ImportOutside", testImportOutside},
 		{"ImportPreview", testImportPreview},
 		{"ImportChoose", testImportChoose},
+		{"ImportCanceled", testImportCanceled},
 		{"Quota", testQuota},
 		{"Enable", testEnable},
 		{"Remove", testRemove},
