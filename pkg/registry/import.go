@@ -156,8 +156,11 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 			Msg: `the conflict policy must be "rename", "replace" or "fail"`}
 	}
 	// Asked for while the archive is read: the browser answers in a task
-	// of its own, which the import need not wait for.
-	estimate := r.estimate(ctx)
+	// of its own, which the import need not wait for. An import that
+	// fails first stops the asking.
+	ectx, stop := context.WithCancel(ctx)
+	defer stop()
+	estimate := r.estimate(ectx)
 	arc, cands, err := r.readCandidates(data, opts.Outside)
 	if err != nil {
 		return nil, err

@@ -572,3 +572,24 @@ func testImportCanceled(t *testing.T, bc backendCase) {
 		})
 	}
 }
+
+// testImportEstimateEnds: the storage estimate, asked for while the
+// archive is read, is not left waiting by an import that fails before it
+// needs the answer.
+func testImportEstimateEnds(t *testing.T, bc backendCase) {
+	ended := make(chan struct{})
+	e := newEnv(t, bc, func(o *Options) {
+		o.Estimate = func(ctx context.Context) (vfs.StorageEstimate, error) {
+			<-ctx.Done() // a browser slow to answer
+			close(ended)
+			return vfs.StorageEstimate{}, ctx.Err()
+		}
+	})
+	_, err := e.reg.Import(context.Background(), []byte("not an archive"), ImportOptions{})
+	wantErr(t, "not an archive", err, skillerr.InvalidArchive, "")
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the estimate still waits 10 s after the import failed")
+	}
+}

@@ -81,6 +81,7 @@ func TestSuite(t *testing.T) {
 		{"ImportChoose", testImportChoose},
 		{"ImportCanceled", testImportCanceled},
 		{"Quota", testQuota},
+		{"ImportEstimateEnds", testImportEstimateEnds},
 		{"Enable", testEnable},
 		{"Remove", testRemove},
 		{"Instance", testInstance},
