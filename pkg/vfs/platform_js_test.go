@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"syscall/js"
 	"testing"
@@ -252,5 +253,55 @@ func TestForeignValues(t *testing.T) {
 		if res, err := db.Read(ctx, GetPrefix(StoreMeta, "c")); err != nil || len(res[0]) != 1 || string(res[0][0].Value) != "yz" {
 			t.Errorf("%s: the good record reads %v, %v", tc.name, res, err)
 		}
+	}
+}
+
+// TestCommitThenFailsMeanwhile: IndexedDB aborts a CommitThen's
+// transaction while rest runs — a request of the first part fails (as a
+// write over quota does), the request that keeps the transaction open
+// throws, or fails — and the commit reports the failure, with nothing
+// stored, once rest is done.
+func TestCommitThenFailsMeanwhile(t *testing.T) {
+	ctx := context.Background()
+	proto := js.Global().Get("IDBObjectStore").Get("prototype")
+	for _, tc := range []struct {
+		name, method, patch, want string
+	}{
+		// A put of the key "taken" is an add, which fails: it is stored.
+		{"write", "put", `if (k === "taken") { const r = this.add(v, k); r.addEventListener("error", () => globalThis.skillfsTestFailed = true); return r; }
+			return orig.call(this, v, k);`, "ConstraintError"},
+		{"keep-alive throws", "count", `globalThis.skillfsTestFailed = true; throw new DOMException("test", "UnknownError");`, "UnknownError"},
+		{"keep-alive fails", "count", `const r = this.add(new Uint8Array(1), "taken"); r.addEventListener("error", () => globalThis.skillfsTestFailed = true); return r;`, "ConstraintError"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := openIndexedDB(t)
+			if err := db.Commit(ctx, Put(StoreFiles, "taken", []byte("f")), Put(StoreBlobs, "taken", []byte("b"))); err != nil {
+				t.Fatal(err)
+			}
+			before := dump(t, db)
+			orig := proto.Get(tc.method)
+			patched := js.Global().Get("Function").New("orig", "return function (v, k) { "+tc.patch+" }").Invoke(orig)
+			js.Global().Set("skillfsTestFailed", false)
+			proto.Set(tc.method, patched)
+			defer proto.Set(tc.method, orig)
+
+			first := []Op{Put(StoreBlobs, "a/x", []byte("x")), Put(StoreBlobs, "taken", []byte("new"))}
+			err := CommitThen(ctx, db, first, func() ([]Op, error) {
+				for start := time.Now(); !js.Global().Get("skillfsTestFailed").Bool(); time.Sleep(time.Millisecond) {
+					if time.Since(start) > 10*time.Second {
+						return nil, errors.New("the failure never came")
+					}
+				}
+				return []Op{Put(StoreMeta, "a", []byte("{}")), Put(StoreState, "rev", []byte("1"))}, nil
+			})
+			proto.Set(tc.method, orig)
+			wantCode(t, tc.name, err, skillerr.Internal, "")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%v does not name %s", err, tc.want)
+			}
+			if !sameDump(before, dump(t, db)) {
+				t.Error("a failed commit changed the store")
+			}
+		})
 	}
 }
