@@ -193,6 +193,9 @@ func (d *IndexedDB) commit(ctx context.Context, ops []Op, rest func() ([]Op, err
 	err = catch(func() {
 		status = external.Host().Call("commit", tx, p.stores, p.keys, p.ops, p.values.JS(), issue, fail && !more, more)
 	})
+	if err != nil {
+		err = idbErr(d.subject(), err)
+	}
 	// Heard from now on, in this task, after commit's own listeners: the
 	// transaction may end while rest runs.
 	ended := listen(tx, "complete", "abort")

@@ -305,3 +305,31 @@ func TestCommitThenFailsMeanwhile(t *testing.T) {
 		})
 	}
 }
+
+// TestCommitThrows: an exception thrown by the call that issues a commit's
+// requests is reported with a code, by Commit and by CommitThen, and
+// stores nothing.
+func TestCommitThrows(t *testing.T) {
+	ctx := context.Background()
+	db := openIndexedDB(t)
+	proto := js.Global().Get("IDBTransaction").Get("prototype")
+	orig := proto.Get("objectStore")
+	proto.Set("objectStore", js.Global().Get("Function").New(`throw new DOMException("test", "QuotaExceededError")`))
+	defer proto.Set("objectStore", orig)
+	ops := []Op{Put(StoreBlobs, "a/x", []byte("x"))}
+	err := db.Commit(ctx, ops...)
+	wantCode(t, "Commit", err, skillerr.QuotaExceeded, "")
+	ran := false
+	err = CommitThen(ctx, db, ops, func() ([]Op, error) {
+		ran = true
+		return nil, nil
+	})
+	wantCode(t, "CommitThen", err, skillerr.QuotaExceeded, "")
+	if ran {
+		t.Error("rest ran after the first part failed")
+	}
+	proto.Set("objectStore", orig)
+	if got := dump(t, db); len(got[StoreBlobs]) != 0 {
+		t.Errorf("a failed commit stored %v", got)
+	}
+}
