@@ -593,3 +593,70 @@ func testImportEstimateEnds(t *testing.T, bc backendCase) {
 		t.Fatal("the estimate still waits 10 s after the import failed")
 	}
 }
+
+// testImportMixed: one archive mixes skills installed already (identical,
+// changed, replaced, the target of an update) with new ones. The skills
+// whose name is installed are compared by digest before the commit, the
+// others digested during it: every record's digest is that of the files
+// stored, and the versions replaced are retained.
+func testImportMixed(t *testing.T, bc backendCase) {
+	ctx := context.Background()
+	e := newEnv(t, bc)
+	installed := e.importZip(t, packOf(t, "same", "x", "upd"), ImportOptions{})
+	digestOf := map[string]string{}
+	for _, m := range installed.Skills {
+		digestOf[m.ID] = m.Digest
+	}
+	check := func(what string, res *ImportResult, skills, already, replaced []string) {
+		t.Helper()
+		if !slices.Equal(ids(res.Skills), skills) || !slices.Equal(res.AlreadyInstalled, already) || !slices.Equal(res.Replaced, replaced) {
+			t.Fatalf("%s = %s", what, jsonOf(t, res))
+		}
+		for _, m := range res.Skills {
+			if got := storedDigest(t, e.reg, m.ID); m.Digest != got {
+				t.Errorf("%s: %s has the digest %s, its files %s", what, m.ID, m.Digest, got)
+			}
+			checkGenerations(t, e.reg, m)
+			if got := mustGet(t, e.reg, m.ID); got.Digest != m.Digest {
+				t.Errorf("%s: the record of %s says %s", what, m.ID, got.Digest)
+			}
+		}
+		for _, m := range res.Skills {
+			// A version replaced by another is retained; by itself, not.
+			if slices.Contains(replaced, m.ID) {
+				_, _, found, err := e.reg.ReadRetained(ctx, digestOf[m.ID], "SKILL.md")
+				if err != nil || found != (digestOf[m.ID] != m.Digest) {
+					t.Errorf("%s: the replaced version of %s retained: %v, %v", what, m.ID, found, err)
+				}
+			}
+			digestOf[m.ID] = m.Digest
+		}
+	}
+	// The skills of an archive come in the order of their folders.
+	changed := func(dir, name string) []file { return skillFiles(dir, name, "triggers: "+dir) }
+	pack := func(parts ...[]file) []byte { return zipOf(t, "", slices.Concat(parts...)...) }
+
+	res := e.importZip(t, pack(skillFiles("same", "same"), changed("x", "x"), skillFiles("n1", "n1")), ImportOptions{})
+	check("rename", res, []string{"n1", "x-v2"}, []string{"same"}, []string{})
+	res = e.importZip(t, pack(skillFiles("n2", "n2"), changed("xx", "x"), skillFiles("same", "same")), ImportOptions{OnConflict: ConflictReplace})
+	check("replace", res, []string{"n2", "same", "x"}, []string{}, []string{"same", "x"})
+	res = e.importZip(t, pack(changed("other", "other")), ImportOptions{Target: "upd"})
+	check("update", res, []string{"upd"}, []string{}, []string{"upd"})
+}
+
+// storedDigest is the Digest of skill id's files as stored.
+func storedDigest(t testing.TB, r *Registry, id string) string {
+	t.Helper()
+	entries, err := r.Tree(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []vfs.File
+	for _, e := range entries {
+		if !e.IsDir {
+			data, _ := readGen(t, r, id+"/"+e.Path)
+			files = append(files, vfs.File{Path: e.Path, Data: []byte(data)})
+		}
+	}
+	return Digest(files)
+}

@@ -80,6 +80,7 @@ func TestSuite(t *testing.T) {
 		{"ImportPreview", testImportPreview},
 		{"ImportChoose", testImportChoose},
 		{"ImportCanceled", testImportCanceled},
+		{"ImportMixed", testImportMixed},
 		{"Quota", testQuota},
 		{"ImportEstimateEnds", testImportEstimateEnds},
 		{"Enable", testEnable},
