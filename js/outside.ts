@@ -295,7 +295,10 @@ interface Batch {
  * knows them (an import's records, once its digests are): until then a
  * request after the last keeps the transaction from committing, each from
  * the success event of the one before, which IndexedDB answers only once
- * the writes before it are done — it waits on the writes, it does not spin.
+ * the writes before it are done. Once they are, it is asked again at each
+ * answer: some thousands of small tasks a second (3,500-6,500 in Chromium
+ * here) while Go waits, the price of a transaction kept open with nothing
+ * to do, which the second part's work keeps short.
  */
 export function commit(
   tx: IDBTransaction,
