@@ -317,9 +317,14 @@ func localSpan(r io.ReaderAt, cdStart int64, f *zip.File, off uint64) (span, err
 	if start > size || f.CompressedSize64 > size-start {
 		return span{}, fail(ReasonCorrupt, f.Name, nil, "the entry's data runs past the end of the archive")
 	}
-	if h, err = readRange(r, int64(off), int64(start-off)); err != nil {
+	// The name and extra field only, after the fixed part: read again, the
+	// fixed part might not give the lengths just checked (ReadOutside's
+	// archive is the caller's, who may change it meanwhile).
+	rest, err := readRange(r, int64(off)+localHeaderLen, int64(nameLen+extraLen))
+	if err != nil {
 		return span{}, err
 	}
+	h = append(h, rest...)
 	_, z64 := localZip64(h[localHeaderLen+nameLen:])
 	return span{start: int64(off), end: int64(start + f.CompressedSize64), zip64: z64, header: h}, nil
 }
