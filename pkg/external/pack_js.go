@@ -34,8 +34,8 @@ func PackOf(cs []Bytes) Pack {
 	total, ext := 0, 0
 	lists := map[*List]int{}
 	var order []any
-	for _, c := range cs {
-		pace.Step() // a commit describes thousands of contents
+	for i, c := range cs {
+		pace.StepAt(i) // a commit describes thousands of contents
 		switch c := c.(type) {
 		case nil:
 		case JS:

@@ -59,3 +59,31 @@ func TestStepYieldsAfterWork(t *testing.T) {
 		t.Fatal("a Step after a Slice of work did not yield")
 	}
 }
+
+// TestStepAtStride: StepAt reads the clock only on every stride-th
+// iteration, so after a Slice of work an iteration between two of them
+// does not yield and the next stride-th one does.
+func TestStepAtStride(t *testing.T) {
+	ran := false
+	ch := js.Global().Get("MessageChannel").New()
+	onMessage := js.FuncOf(func(js.Value, []js.Value) any {
+		ran = true
+		return nil
+	})
+	defer onMessage.Release()
+	ch.Get("port1").Set("onmessage", onMessage)
+	ch.Get("port2").Call("postMessage", nil)
+	for start := time.Now(); time.Since(start) < Slice; {
+		// work that does not step
+	}
+	for i := 1; i < stride; i++ {
+		StepAt(i)
+	}
+	if ran {
+		t.Fatal("StepAt yielded between two stride-th iterations")
+	}
+	StepAt(stride)
+	if !ran {
+		t.Fatal("StepAt on a stride-th iteration after a Slice of work did not yield")
+	}
+}

@@ -189,8 +189,8 @@ func checkQuery(store, key string) error {
 
 // checkOps validates ops before a backend starts a transaction.
 func checkOps(ops []Op) error {
-	for _, op := range ops {
-		pace.Step() // an import's commit holds thousands
+	for i, op := range ops {
+		pace.StepAt(i) // an import's commit holds thousands
 		if op.Kind < OpPut || op.Kind > OpDeletePrefix {
 			return skillerr.New(skillerr.InvalidArgument, op.Key, "unknown op kind %d", op.Kind)
 		}

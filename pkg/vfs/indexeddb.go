@@ -260,7 +260,7 @@ func newPlan(ops []Op, stores []string) plan {
 	kinds := make([]int32, 0, 2*len(ops))
 	values := make([]external.Bytes, len(ops))
 	for i, op := range ops {
-		pace.Step()
+		pace.StepAt(i)
 		if i > 0 {
 			keys.WriteRune('\uffff')
 		}

@@ -72,7 +72,7 @@ func layout(dirs []*node, files []File, owners []*node) (Layout, []Skill) {
 		index[d] = i
 	}
 	for i, f := range files {
-		pace.Step()
+		pace.StepAt(i)
 		s := &skills[index[owners[i]]]
 		if s.Dir != "." {
 			f.Path = f.Path[len(s.Dir)+1:]

@@ -52,8 +52,8 @@ type member struct {
 // not, so that the tree holds at most MaxEntries × MaxDepth nodes.
 func classify(ms []member, t *tree, l Limits) (kept []member, dropped []string, err error) {
 	kept = ms[:0]
-	for _, m := range ms {
-		pace.Step() // thousands of entries take longer than a task should
+	for i, m := range ms {
+		pace.StepAt(i) // thousands of entries take longer than a task should
 		p, err := skillpath.Clean(m.name)
 		if err != nil {
 			return nil, nil, err
@@ -98,7 +98,7 @@ func assemble(ms []member, l Limits, out Outside) (*Archive, error) {
 	}
 	var files []*member
 	for i := range ms {
-		pace.Step()
+		pace.StepAt(i)
 		m := &ms[i]
 		if ownerOf(m.node) == nil {
 			if m.kind != kindDir {
@@ -129,7 +129,7 @@ func assemble(ms []member, l Limits, out Outside) (*Archive, error) {
 		return nil, err
 	}
 	for i, m := range files {
-		pace.Step() // the first in a task of its own: read's last ran in JavaScript
+		pace.StepAt(i) // the first in a task of its own: read's last ran in JavaScript
 		mode := fileMode
 		if m.exec {
 			mode = execMode

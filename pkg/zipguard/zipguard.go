@@ -218,7 +218,7 @@ func read(r io.ReaderAt, size int64, limits Limits, out Outside) (*Archive, erro
 	if size > l.MaxArchiveSize {
 		return nil, fail(ReasonArchiveTooLarge, "", nil, "the archive is %d bytes; the limit is %d", size, l.MaxArchiveSize)
 	}
-	r = pacedReader{r}
+	r = pacedReader{r, new(int)}
 	zr, err := zip.NewReader(r, size)
 	// ErrInsecurePath comes with a usable reader; the name checks are
 	// stricter than archive/zip's.
@@ -240,13 +240,18 @@ func read(r io.ReaderAt, size int64, limits Limits, out Outside) (*Archive, erro
 	return assemble(ms, l, out)
 }
 
-// pacedReader steps (pace.Step) before every read: archive/zip reads the
-// central directory a few KiB at a time, and of thousands of entries
-// would otherwise hold the page for tens of milliseconds in one task.
-type pacedReader struct{ r io.ReaderAt }
+// pacedReader steps (pace.StepAt) between reads: archive/zip reads the
+// central directory a few KiB at a time, and checkLayout each local
+// header, which of thousands of entries would otherwise hold the page for
+// tens of milliseconds in one task.
+type pacedReader struct {
+	r     io.ReaderAt
+	reads *int
+}
 
 func (p pacedReader) ReadAt(b []byte, off int64) (int, error) {
-	pace.Step()
+	pace.StepAt(*p.reads)
+	*p.reads++
 	return p.r.ReadAt(b, off)
 }
 

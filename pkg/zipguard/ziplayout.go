@@ -128,7 +128,7 @@ func checkLayout(r io.ReaderAt, size int64, files []*zip.File) ([]int64, error) 
 	spans := make([]span, len(files))
 	p := int64(0)
 	for i, f := range files {
-		pace.Step()
+		pace.StepAt(i)
 		h := dir[p:]
 		if len(h) < centralHeaderLen || string(h[:4]) != sigCentral {
 			return nil, fail(ReasonCorrupt, f.Name, nil, "the central directory is damaged")
@@ -175,7 +175,7 @@ func checkLayout(r io.ReaderAt, size int64, files []*zip.File) ([]int64, error) 
 	}
 	next := int64(0)
 	for k, s := range sorted {
-		pace.Step()
+		pace.StepAt(k)
 		if s.start != next {
 			if k == 0 {
 				return nil, fail(ReasonPrefix, "", nil, "%d bytes come before the archive's first entry (a polyglot or self-extractor)", s.start)
@@ -203,7 +203,7 @@ func checkLayout(r io.ReaderAt, size int64, files []*zip.File) ([]int64, error) 
 	}
 	data := make([]int64, len(spans))
 	for i, s := range spans {
-		pace.Step()
+		pace.StepAt(i)
 		if err := agree(s.header, files[s.i]); err != nil {
 			return nil, err
 		}
