@@ -3,7 +3,9 @@
 // turns on one page: each import is traced (Chromium's toplevel category)
 // and its longest main-thread task reported in wall time and in the
 // thread's CPU time, which a loaded machine (this one is shared) does not
-// stretch as it does wall time and the Long Tasks API's durations.
+// stretch as it does wall time and the Long Tasks API's durations; and
+// the main thread's CPU time over the whole import, the figure to compare
+// two builds by on a loaded machine.
 //
 //   node web/bench/tasks.mjs ZIP BEFORE [--runs N]
 //
@@ -67,7 +69,8 @@ try {
     const end = events.find((e) => e.name === 'tasks-end')?.ts;
     if (!main || start === undefined || end === undefined) throw new Error('the trace lacks the main thread or the marks');
     const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && e.pid === main.pid && e.tid === main.tid && e.ts + e.dur > start && e.ts < end);
-    return { ms, wallMs: Math.max(...tasks.map((t) => t.dur)) / 1000, cpuMs: Math.max(...tasks.map((t) => t.tdur ?? 0)) / 1000 };
+    const cpu = tasks.map((t) => t.tdur ?? 0);
+    return { ms, wallMs: Math.max(...tasks.map((t) => t.dur)) / 1000, cpuMs: Math.max(...cpu) / 1000, totalCpuMs: cpu.reduce((a, b) => a + b, 0) / 1000 };
   };
   await one('before');
   await one('dist');
@@ -79,7 +82,7 @@ try {
   for (const [b, name] of [['before', `before (${before})`], ['dist', 'this build (dist/)']]) {
     const rs = res[b];
     const col = (k) => `${f(median(rs.map((r) => r[k])))} / ${f(Math.max(...rs.map((r) => r[k])))}`;
-    console.log(`  ${name}: import ${f(median(rs.map((r) => r.ms)))}; longest task, wall ${col('wallMs')}, thread CPU ${col('cpuMs')}`);
+    console.log(`  ${name}: import ${f(median(rs.map((r) => r.ms)))}; longest task, wall ${col('wallMs')}, thread CPU ${col('cpuMs')}; the thread's CPU in all ${f(median(rs.map((r) => r.totalCpuMs)))}`);
   }
 } finally {
   await h.close();
