@@ -42,6 +42,7 @@ func TestSuite(t *testing.T) {
 		{"FSWrites", testFSWrites},
 		{"FaultInjection", testFaultInjection},
 		{"CommitThen", testCommitThen},
+		{"CommitThenOthers", testCommitThenOthers},
 		{"Records", testRecords},
 		{"Lock", testLock},
 		{"Reopen", testReopen},
@@ -1014,5 +1015,56 @@ func testFileQueries(t *testing.T, db Backend) {
 			}
 		}
 		wantCode(t, c.name, err, c.code, c.reason)
+	}
+}
+
+// CommitThenOthers: a read and a write begun while rest runs wait for the
+// commit or go before it: the read sees all of it or none, and nothing
+// deadlocks.
+func testCommitThenOthers(t *testing.T, db Backend) {
+	ctx := context.Background()
+	tree, err := NewTree("tools", toolsTree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := tree.Blobs()
+	read := make(chan [][]Record, 1)
+	wrote := make(chan error, 1)
+	err = CommitThen(ctx, db, first, func() ([]Op, error) {
+		go func() {
+			recs, err := db.Read(ctx, GetPrefix(StoreBlobs, "tools/"), GetPrefix(StoreFiles, "tools/"), Get(StoreFiles, fileKey("tools")), Get(StoreState, "rev"))
+			if err != nil {
+				t.Error(err)
+			}
+			read <- recs
+		}()
+		go func() { wrote <- db.Commit(ctx, Put(StoreStats, "s", []byte("1"))) }()
+		time.Sleep(50 * time.Millisecond) // a few turns of the event loop
+		return append(tree.Records("g"), Put(StoreState, "rev", []byte("1"))), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	records := len(tree.Records("g"))
+	for range 2 {
+		select {
+		case recs := <-read:
+			if recs == nil {
+				continue
+			}
+			contents, files, revs := len(recs[0]), len(recs[1])+len(recs[2]), len(recs[3])
+			none := contents+files+revs == 0
+			all := contents == len(first) && files == records && revs == 1
+			if !none && !all {
+				t.Errorf("a read during the commit saw %d of %d contents, %d of %d records, %d revisions",
+					contents, len(first), files, records, revs)
+			}
+		case err := <-wrote:
+			if err != nil {
+				t.Error(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a read or write begun during the commit still waits 10 s after it")
+		}
 	}
 }
