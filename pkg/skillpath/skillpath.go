@@ -71,7 +71,11 @@ func Clean(p string) (string, error) {
 	if !utf8.ValidString(p) {
 		return "", reject(p, ReasonNotUTF8, "path is not valid UTF-8")
 	}
+	ascii := true
 	for _, r := range p {
+		if r >= 0x7f {
+			ascii = false
+		}
 		switch {
 		case ' ' <= r && r < 0x7f:
 			// Printable ASCII, nearly every path: none of the checks
@@ -95,12 +99,19 @@ func Clean(p string) (string, error) {
 	// Compatibility forms (fullwidth solidus, one-dot leader, ...) fold to
 	// ASCII under NFKC; a path whose folded form would be rejected, or
 	// gains a separator, is a disguise.
-	if folded := norm.NFKC.String(p); folded != p {
-		if reason, _ := checkShape(folded); reason != "" || strings.Count(folded, "/") != strings.Count(p, "/") {
-			return "", reject(p, ReasonLookalike, "path contains characters that read as %q once normalised", folded)
+	if !ascii { // printable ASCII is its own NFKC form
+		if folded := norm.NFKC.String(p); folded != p {
+			if reason, _ := checkShape(folded); reason != "" || strings.Count(folded, "/") != strings.Count(p, "/") {
+				return "", reject(p, ReasonLookalike, "path contains characters that read as %q once normalised", folded)
+			}
 		}
 	}
 
+	// Most paths are clean already: no empty or "." segment to drop.
+	if !strings.Contains(p, "//") && !strings.HasSuffix(p, "/") && p != "." && !strings.HasPrefix(p, "./") &&
+		!strings.HasSuffix(p, "/.") && !strings.Contains(p, "/./") {
+		return p, nil
+	}
 	segs := make([]string, 0, strings.Count(p, "/")+1)
 	for _, s := range strings.Split(p, "/") {
 		if s != "" && s != "." {
@@ -132,7 +143,9 @@ func checkShape(p string) (reason, msg string) {
 	if i := percentEscape(p); i >= 0 {
 		return ReasonPercentEncoded, fmt.Sprintf("path contains the percent escape %q", p[i:i+3])
 	}
-	for _, s := range strings.Split(p, "/") {
+	for rest, more := p, true; more; {
+		var s string
+		s, rest, more = strings.Cut(rest, "/")
 		if len(s) > MaxSegmentLen {
 			return ReasonTooLong, fmt.Sprintf("a path segment is longer than %d bytes", MaxSegmentLen)
 		}
