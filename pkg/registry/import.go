@@ -319,7 +319,10 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 			}
 			return append(ops, kept...), nil
 		}
-		return &change{kind: kind, ids: ids, ops: first, later: later}, nil
+		// Not pins, stats, audit, vectors: an agent's writes there need not
+		// wait for an import.
+		stores := []string{vfs.StoreFiles, vfs.StoreBlobs, vfs.StoreMeta, vfs.StoreState}
+		return &change{kind: kind, ids: ids, ops: first, later: later, stores: stores}, nil
 	})
 	if err != nil {
 		return nil, err

@@ -17,8 +17,11 @@ type change struct {
 	ops []vfs.Op
 	// later, when set, returns more writes, after ops in the same
 	// commit, which the backend may begin writing while later runs (see
-	// vfs.CommitThen): it must not read the database.
-	later func() ([]vfs.Op, error)
+	// vfs.CommitThen): it must not read the database. stores names every
+	// store ops and later write, and StoreState, where mutate writes the
+	// revision.
+	later  func() ([]vfs.Op, error)
+	stores []string
 }
 
 // mutate is the one way the registry changes what is stored. Holding the
@@ -51,7 +54,7 @@ func (r *Registry) mutate(ctx context.Context, qs []vfs.Query, compute func(read
 		if c.later == nil {
 			err = r.db.Commit(ctx, append(c.ops, revOp)...)
 		} else {
-			err = vfs.CommitThen(ctx, r.db, c.ops, func() ([]vfs.Op, error) {
+			err = vfs.CommitThen(ctx, r.db, c.stores, c.ops, func() ([]vfs.Op, error) {
 				ops, err := c.later()
 				return append(ops, revOp), err
 			})

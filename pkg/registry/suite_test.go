@@ -39,8 +39,8 @@ type testDB struct {
 }
 
 // CommitThen is the backend's own: IndexedDB writes first while rest runs.
-func (d *testDB) CommitThen(ctx context.Context, first []vfs.Op, rest func() ([]vfs.Op, error)) error {
-	return vfs.CommitThen(ctx, d.Reopener, first, rest)
+func (d *testDB) CommitThen(ctx context.Context, stores []string, first []vfs.Op, rest func() ([]vfs.Op, error)) error {
+	return vfs.CommitThen(ctx, d.Reopener, stores, first, rest)
 }
 
 var memoryCase = backendCase{
@@ -405,10 +405,10 @@ func (c *countingDB) Commit(ctx context.Context, ops ...vfs.Op) error {
 }
 
 // CommitThen counts one commit of both parts, and is the backend's own.
-func (c *countingDB) CommitThen(ctx context.Context, first []vfs.Op, rest func() ([]vfs.Op, error)) error {
+func (c *countingDB) CommitThen(ctx context.Context, stores []string, first []vfs.Op, rest func() ([]vfs.Op, error)) error {
 	c.commits.Add(1)
 	c.lastOps.Store(int64(len(first)))
-	return vfs.CommitThen(ctx, c.Backend, first, func() ([]vfs.Op, error) {
+	return vfs.CommitThen(ctx, c.Backend, stores, first, func() ([]vfs.Op, error) {
 		more, err := rest()
 		c.lastOps.Add(int64(len(more)))
 		return more, err

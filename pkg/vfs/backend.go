@@ -53,6 +53,7 @@ const (
 	ReasonBadSlug      = "bad-slug"
 	ReasonInjected     = "injected-fault"
 	ReasonUnavailable  = "unavailable"
+	ReasonOutsideScope = "outside-scope"
 )
 
 // Record is one keyed value of an object store.
@@ -143,16 +144,24 @@ type Backend interface {
 
 // CommitThen commits first and then the ops that rest returns, in that
 // order, all or nothing: when rest fails, nothing is committed and its
-// error is returned. A ThenCommitter (IndexedDB) writes first while rest
-// runs — an import's file contents while their digests are computed and
-// its records built — so rest must not use db: a read would wait for this
-// very commit. Elsewhere it is rest, then Commit.
-func CommitThen(ctx context.Context, db Backend, first []Op, rest func() ([]Op, error)) error {
+// error is returned. stores names every store the commit may write, rest's
+// ops included; an op outside them fails it whole. A ThenCommitter
+// (IndexedDB) writes first while rest runs — an import's file contents
+// while their digests are computed and its records built — holding only
+// those stores, so rest must not read them through db: the read would wait
+// for this very commit. Elsewhere it is rest, then Commit.
+func CommitThen(ctx context.Context, db Backend, stores []string, first []Op, rest func() ([]Op, error)) error {
 	if t, ok := db.(ThenCommitter); ok {
-		return t.CommitThen(ctx, first, rest)
+		return t.CommitThen(ctx, stores, first, rest)
+	}
+	if err := checkScope(first, stores); err != nil {
+		return err
 	}
 	more, err := rest()
 	if err != nil {
+		return err
+	}
+	if err := checkScope(more, stores); err != nil {
 		return err
 	}
 	return db.Commit(ctx, append(first[:len(first):len(first)], more...)...)
@@ -162,7 +171,18 @@ func CommitThen(ctx context.Context, db Backend, first []Op, rest func() ([]Op, 
 // function CommitThen). A wrapper of a Backend that has it implements it
 // too, by calling the function, or its CommitThen is rest, then Commit.
 type ThenCommitter interface {
-	CommitThen(ctx context.Context, first []Op, rest func() ([]Op, error)) error
+	CommitThen(ctx context.Context, stores []string, first []Op, rest func() ([]Op, error)) error
+}
+
+// checkScope reports an op of ops that writes none of stores.
+func checkScope(ops []Op, stores []string) error {
+	for _, op := range ops {
+		if !slices.Contains(stores, op.Store) {
+			return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonOutsideScope, Subject: op.Store,
+				Msg: "the commit writes a store it did not name"}
+		}
+	}
+	return nil
 }
 
 // Reopener is a Backend that can close its database and open it again by

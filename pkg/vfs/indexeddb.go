@@ -156,26 +156,27 @@ func (d *IndexedDB) Read(ctx context.Context, qs ...Query) ([][]Record, error) {
 // it returns, which made most of a 9,000-file import's commit. It issues
 // them in slices of a few milliseconds, still in one transaction.
 func (d *IndexedDB) Commit(ctx context.Context, ops ...Op) error {
-	return d.commit(ctx, ops, nil)
+	return d.commit(ctx, ops, nil, nil)
 }
 
-// CommitThen implements ThenCommitter: the transaction spans every
-// store, since the ops rest returns are not known when it opens, and is
-// kept open by js/outside.ts until they are issued.
-func (d *IndexedDB) CommitThen(ctx context.Context, first []Op, rest func() ([]Op, error)) error {
-	return d.commit(ctx, first, rest)
+// CommitThen implements ThenCommitter: the transaction spans stores,
+// since the ops rest returns are not known when it opens, and is kept open
+// by js/outside.ts until they are issued.
+func (d *IndexedDB) CommitThen(ctx context.Context, stores []string, first []Op, rest func() ([]Op, error)) error {
+	return d.commit(ctx, first, stores, rest)
 }
 
-func (d *IndexedDB) commit(ctx context.Context, ops []Op, rest func() ([]Op, error)) error {
+func (d *IndexedDB) commit(ctx context.Context, ops []Op, scope []string, rest func() ([]Op, error)) error {
 	if err := checkOps(ops); err != nil {
 		return err
 	}
 	if len(ops) == 0 && rest == nil {
 		return nil
 	}
-	scope := stores
 	if rest == nil {
 		scope = storesOf(ops, func(op Op) string { return op.Store })
+	} else if err := checkScope(ops, scope); err != nil {
+		return err
 	}
 	p := newPlan(ops, scope)
 	// The transaction commits once the task that opens it ends with no
@@ -228,6 +229,9 @@ func (d *IndexedDB) issueRest(ctx context.Context, status js.Value, scope []stri
 		return 0, err
 	}
 	if err := checkOps(more); err != nil {
+		return 0, err
+	}
+	if err := checkScope(more, scope); err != nil {
 		return 0, err
 	}
 	if err := ctx.Err(); err != nil {

@@ -286,7 +286,7 @@ func TestCommitThenFailsMeanwhile(t *testing.T) {
 			defer proto.Set(tc.method, orig)
 
 			first := []Op{Put(StoreBlobs, "a/x", []byte("x")), Put(StoreBlobs, "taken", []byte("new"))}
-			err := CommitThen(ctx, db, first, func() ([]Op, error) {
+			err := CommitThen(ctx, db, stores, first, func() ([]Op, error) {
 				for start := time.Now(); !js.Global().Get("skillfsTestFailed").Bool(); time.Sleep(time.Millisecond) {
 					if time.Since(start) > 10*time.Second {
 						return nil, errors.New("the failure never came")
@@ -320,7 +320,7 @@ func TestCommitThrows(t *testing.T) {
 	err := db.Commit(ctx, ops...)
 	wantCode(t, "Commit", err, skillerr.QuotaExceeded, "")
 	ran := false
-	err = CommitThen(ctx, db, ops, func() ([]Op, error) {
+	err = CommitThen(ctx, db, stores, ops, func() ([]Op, error) {
 		ran = true
 		return nil, nil
 	})

@@ -646,14 +646,28 @@ func testCommitThen(t *testing.T, db Backend) {
 		t.Fatal(err)
 	}
 	first := append([]Op{DeletePrefix(StoreBlobs, "tools/")}, tree.Blobs()...)
+	// What an import names: an agent's pin is no part of it.
+	scope := []string{StoreFiles, StoreBlobs, StoreMeta, StoreState}
 	rest := func() ([]Op, error) {
 		time.Sleep(50 * time.Millisecond) // a few turns of the event loop
 		return append(tree.Records("g2"), Put(StoreMeta, "tools", []byte(`{}`)), Put(StoreState, "rev", []byte("2"))), nil
 	}
 	n := len(first) + len(tree.Records("g2")) + 2
 
+	// An op outside the stores named fails the commit whole, in either part.
+	err = CommitThen(ctx, db, scope, append(first, Put(StorePins, "p", nil)), rest)
+	wantCode(t, "first outside", err, skillerr.InvalidArgument, ReasonOutsideScope)
+	err = CommitThen(ctx, db, scope, first, func() ([]Op, error) {
+		ops, err := rest()
+		return append(ops, Put(StorePins, "p", nil)), err
+	})
+	wantCode(t, "rest outside", err, skillerr.InvalidArgument, ReasonOutsideScope)
+	if !sameDump(before, dump(t, db)) {
+		t.Fatal("a commit outside its stores changed the store")
+	}
+
 	boom := errors.New("boom")
-	err = CommitThen(ctx, db, first, func() ([]Op, error) { return nil, boom })
+	err = CommitThen(ctx, db, stores, first, func() ([]Op, error) { return nil, boom })
 	if !errors.Is(err, boom) {
 		t.Errorf("rest failing: %v, want its error", err)
 	}
@@ -661,14 +675,14 @@ func testCommitThen(t *testing.T, db Backend) {
 		t.Fatal("a commit whose rest failed changed the store")
 	}
 	for k := 0; k <= n+1; k++ {
-		err := CommitThen(FailAfter(ctx, k), db, first, rest)
+		err := CommitThen(FailAfter(ctx, k), db, stores, first, rest)
 		wantCode(t, fmt.Sprintf("FailAfter(%d)", k), err, skillerr.Internal, ReasonInjected)
 		if !sameDump(before, dump(t, db)) {
 			t.Fatalf("failing after %d of %d writes changed the store", k, n)
 		}
 	}
 	cctx, cancel := context.WithCancel(ctx)
-	err = CommitThen(cctx, db, first, func() ([]Op, error) {
+	err = CommitThen(cctx, db, stores, first, func() ([]Op, error) {
 		cancel()
 		return rest()
 	})
@@ -679,8 +693,19 @@ func testCommitThen(t *testing.T, db Backend) {
 		t.Fatal("a commit whose context ended changed the store")
 	}
 
-	if err := CommitThen(ctx, db, first, rest); err != nil {
+	// A write to another store while rest runs does not wait for it.
+	pinned := make(chan error, 1)
+	err = CommitThen(ctx, db, scope, first, func() ([]Op, error) {
+		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		pinned <- db.Commit(pctx, Put(StorePins, "p", []byte("pin")))
+		return rest()
+	})
+	if err != nil {
 		t.Fatal(err)
+	}
+	if err := <-pinned; err != nil {
+		t.Errorf("a pin written while rest ran: %v", err)
 	}
 	f := newFS(t, db)
 	if data, gen, err := f.ReadFileGen("tools/scripts/x.sh"); err != nil || string(data) != "echo x" || gen != "g2" {
@@ -1030,7 +1055,7 @@ func testCommitThenOthers(t *testing.T, db Backend) {
 	first := tree.Blobs()
 	read := make(chan [][]Record, 1)
 	wrote := make(chan error, 1)
-	err = CommitThen(ctx, db, first, func() ([]Op, error) {
+	err = CommitThen(ctx, db, stores, first, func() ([]Op, error) {
 		go func() {
 			recs, err := db.Read(ctx, GetPrefix(StoreBlobs, "tools/"), GetPrefix(StoreFiles, "tools/"), Get(StoreFiles, fileKey("tools")), Get(StoreState, "rev"))
 			if err != nil {
