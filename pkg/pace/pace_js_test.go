@@ -40,22 +40,9 @@ func TestStepYields(t *testing.T) {
 // Step (a call that cannot be paced, another loop) counts: that Step
 // yields at once instead of starting a slice of its own.
 func TestStepYieldsAfterWork(t *testing.T) {
-	// A message posted before the Step runs before the one Step's yield
-	// waits for: both are messages, handled in order.
-	ran := false
-	ch := js.Global().Get("MessageChannel").New()
-	onMessage := js.FuncOf(func(js.Value, []js.Value) any {
-		ran = true
-		return nil
-	})
-	defer onMessage.Release()
-	ch.Get("port1").Set("onmessage", onMessage)
-	ch.Get("port2").Call("postMessage", nil)
-	for start := time.Now(); time.Since(start) < Slice; {
-		// work that does not step
-	}
+	ran := messageThenWork(t)
 	Step()
-	if !ran {
+	if !*ran {
 		t.Fatal("a Step after a Slice of work did not yield")
 	}
 }
@@ -64,26 +51,35 @@ func TestStepYieldsAfterWork(t *testing.T) {
 // iteration, so after a Slice of work an iteration between two of them
 // does not yield and the next stride-th one does.
 func TestStepAtStride(t *testing.T) {
-	ran := false
+	ran := messageThenWork(t)
+	for i := 1; i < stride; i++ {
+		StepAt(i)
+	}
+	if *ran {
+		t.Fatal("StepAt yielded between two stride-th iterations")
+	}
+	StepAt(stride)
+	if !*ran {
+		t.Fatal("StepAt on a stride-th iteration after a Slice of work did not yield")
+	}
+}
+
+// messageThenWork posts a message, then works a Slice without stepping,
+// and returns whether the message has run: a message posted before a
+// yield runs before the one the yield waits for, since both are messages,
+// handled in order.
+func messageThenWork(t *testing.T) *bool {
+	ran := new(bool)
 	ch := js.Global().Get("MessageChannel").New()
 	onMessage := js.FuncOf(func(js.Value, []js.Value) any {
-		ran = true
+		*ran = true
 		return nil
 	})
-	defer onMessage.Release()
+	t.Cleanup(onMessage.Release)
 	ch.Get("port1").Set("onmessage", onMessage)
 	ch.Get("port2").Call("postMessage", nil)
 	for start := time.Now(); time.Since(start) < Slice; {
 		// work that does not step
 	}
-	for i := 1; i < stride; i++ {
-		StepAt(i)
-	}
-	if ran {
-		t.Fatal("StepAt yielded between two stride-th iterations")
-	}
-	StepAt(stride)
-	if !ran {
-		t.Fatal("StepAt on a stride-th iteration after a Slice of work did not yield")
-	}
+	return ran
 }
