@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 
 	"github.com/skillfs/skillfs/pkg/external"
+	"github.com/skillfs/skillfs/pkg/pace"
 )
 
 // subtleMin is the content size from which the browser's digest is used:
@@ -32,6 +33,7 @@ func SHA256All(lists [][]external.Bytes) []Sum {
 	sums := make([]Sum, len(lists))
 	var large []int
 	for i, parts := range lists {
+		pace.Step()
 		if size(parts) >= subtleMin || held(parts) {
 			large = append(large, i)
 		} else {
