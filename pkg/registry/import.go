@@ -209,11 +209,8 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		// by digest before anything is written; the others' digests are
 		// computed while their contents are written.
 		cands := cands
-		taken := make(map[string]bool, len(old))
-		for id := range old {
-			taken[idKey(id)] = true
-		}
-		setDigests(slices.DeleteFunc(slices.Clone(cands), func(c *candidate) bool { return !taken[idKey(c.s.Name)] }))
+		installed := byKey(old)
+		setDigests(slices.DeleteFunc(slices.Clone(cands), func(c *candidate) bool { return installed[idKey(c.s.Name)] == nil }))
 		if !opts.Copy && opts.Target == "" {
 			if cands, err = res.skipInstalled(cands, old, func(c *candidate) bool { return policyOf(c) == ConflictRename }); err != nil {
 				return nil, err
@@ -222,7 +219,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 				return nil, nil // nothing to install: nothing changes
 			}
 		}
-		ids, err := assignIDs(cands, old, policyOf)
+		ids, err := assignIDs(cands, installed, policyOf)
 		if opts.Target != "" {
 			if _, ok := old[opts.Target]; !ok {
 				return nil, notInstalled(opts.Target)
@@ -487,17 +484,24 @@ func parseArchive(arc *zipguard.Archive) ([]*candidate, error) {
 	return cands, nil
 }
 
-// assignIDs returns the id each candidate is installed as, given the
-// installed skills old. Ids are compared folded (zipguard.FoldKey), so
-// that no two installed skills differ only in case; parseArchive has
-// checked that the candidates' names are distinct folded.
-func assignIDs(cands []*candidate, old map[string]vfs.Record, policyOf func(*candidate) ConflictPolicy) ([]string, error) {
-	installed := make(map[string][]string, len(old)) // folded id → installed ids, sorted
+// byKey returns the ids of the installed skills old by idKey, each list
+// sorted.
+func byKey(old map[string]vfs.Record) map[string][]string {
+	installed := make(map[string][]string, len(old))
 	for _, id := range slices.Sorted(maps.Keys(old)) {
 		k := idKey(id)
 		installed[k] = append(installed[k], id)
 	}
-	taken := make(map[string]bool, len(old)+len(cands)) // folded ids
+	return installed
+}
+
+// assignIDs returns the id each candidate is installed as, given the
+// installed skills by key (byKey). Ids are compared folded
+// (zipguard.FoldKey), so that no two installed skills differ only in
+// case; parseArchive has checked that the candidates' names are distinct
+// folded.
+func assignIDs(cands []*candidate, installed map[string][]string, policyOf func(*candidate) ConflictPolicy) ([]string, error) {
+	taken := make(map[string]bool, len(installed)+len(cands)) // folded ids
 	for k := range installed {
 		taken[k] = true
 	}
