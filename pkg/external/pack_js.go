@@ -84,7 +84,8 @@ func PackOf(cs []Bytes) Pack {
 				flushed += len(b)
 			} else {
 				if chunk == nil {
-					chunk = make([]byte, 0, packChunk)
+					// No larger than the content: a new buffer is zeroed.
+					chunk = make([]byte, 0, min(packChunk, total-at))
 				}
 				chunk = append(chunk, b...)
 			}
