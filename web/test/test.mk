@@ -5,7 +5,8 @@
 #   make test-browser
 #
 # The tests load a test build of the module from $(TEST_DIST): skillfs.wasm
-# built with -tags skillfs_testhooks (adds the "test.panic" method), the
+# built with -tags skillfs_testhooks (adds the "test.panic" method) and
+# shrunk as the shipped one is (internal/wasmdata, then wasm-opt), the
 # wasm_exec.js of the same Go, and js/bridge.ts bundled by esbuild. To run
 # one file by hand after a build:
 #   node --test web/test/port.test.mjs
@@ -35,10 +36,10 @@ test-browser: $(NODE_DEPS) $(CHROMIUM) $(TEST_DIST)/skillfs.wasm $(TEST_DIST)/wa
 	  $(NODE) --test --test-concurrency=1 --test-reporter=spec web/test/
 
 # Rebuilt when a Go source or the Go toolchain changes.
-$(TEST_DIST)/skillfs.wasm: $(TEST_GO_SRC) $(TEST_GOROOT)/VERSION $(WASMDATA_SRC)
+$(TEST_DIST)/skillfs.wasm: $(TEST_GO_SRC) $(TEST_GOROOT)/VERSION $(WASMDATA_SRC) $(NODE_DEPS)
 	@mkdir -p $(@D)
 	GOOS=js GOARCH=wasm $(GO) build -tags skillfs_testhooks -trimpath -ldflags='-s -w' -o $@.tmp ./wasm
-	$(WASMDATA) $@.tmp && mv $@.tmp $@
+	$(call shrink,$@.tmp,$@)
 
 $(TEST_DIST)/wasm_exec.js: $(TEST_GOROOT)/lib/wasm/wasm_exec.js
 	@mkdir -p $(@D)
