@@ -35,7 +35,7 @@ WASMDATA_SRC := $(shell find internal/wasmdata -name '*.go' ! -name '*_test.go')
 # function passes that undo what Go's code generator leaves (locals it
 # never reuses, blocks and branches to nothing, identical tails and
 # functions): 551 KB raw, 25 KB gzipped, 3 KB brotli, and V8 decodes the
-# module 12% faster. Not -O1..-Oz: they take 40-75 s a build for no more
+# module 12% faster. Not -O1..-Oz: they take 36-74 s a build for no more
 # gzip, and their memory-packing splits the segments internal/wasmdata
 # joined (+32 KB gzipped). The features are those Go's linker emits.
 WASMOPT   := node_modules/.bin/wasm-opt
@@ -44,8 +44,9 @@ WASMOPT_FLAGS := --enable-bulk-memory --enable-sign-ext --enable-nontrapping-flo
   --duplicate-function-elimination --simplify-locals --coalesce-locals --reorder-locals --vacuum --merge-blocks \
   --remove-unused-brs --remove-unused-names --dce --precompute --optimize-instructions --code-folding \
   --remove-unused-module-elements --generate-stack-ir --optimize-stack-ir
-# shrink,IN,OUT: the linked module IN, shrunk by both, written to OUT.
-shrink = $(WASMDATA) $(1) && $(WASMOPT) $(WASMOPT_FLAGS) $(1) -o $(2) && rm $(1)
+# shrink,IN,OUT: the linked module IN, shrunk by both in place, then moved
+# to OUT, so that OUT is never a half-written module.
+shrink = $(WASMDATA) $(1) && $(WASMOPT) $(WASMOPT_FLAGS) $(1) -o $(1) && mv $(1) $(2)
 
 .PHONY: help test test-native test-fuzz test-wasm check-outside test-demo lint demo demo-build build cli fuzz bench bench-size deps clean
 
