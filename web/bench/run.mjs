@@ -181,11 +181,13 @@ async function main() {
       const res = await call(`cold start (run ${r + 1})`, ([b, w, d]) => window.bench.coldStartOnce(b, w, d), [db, '/fresh/hello.wasm', turn(freshDists, r)]);
       runsOf.push({ ...res, builds: turn(res.builds, r) });
     }
-    const build = (k) => {
-      const med = (f) => median(runsOf.map((x) => x.builds[k][f]));
-      return { medianMs: med('total'), runsMs: runsOf.map((x) => round(x.builds[k].total)),
+    // The medians of starts xs, and of their phases.
+    const summary = (xs) => {
+      const med = (f) => median(xs.map((x) => x[f]));
+      return { medianMs: med('total'), runsMs: xs.map((x) => round(x.total)),
         phasesMs: { instantiate: med('instantiate'), open: med('open'), list: med('list') } };
     };
+    const build = (k) => summary(runsOf.map((x) => x.builds[k]));
     // The same again with the same bytes each run, as a side panel opened
     // again in the same browser: V8 finds the compile of the run before
     // (the first run, uncounted, compiles).
@@ -197,9 +199,7 @@ async function main() {
     }
     coldStart = { skills: runsOf[0].builds[0].skills, ...build(0),
       helloMedianMs: median(runsOf.map((x) => x.hello.total)), helloInstantiateMs: median(runsOf.map((x) => x.hello.instantiate)),
-      before: dists.length > 1 ? build(1) : undefined,
-      again: { medianMs: median(againOf.map((x) => x.total)),
-        phasesMs: { instantiate: median(againOf.map((x) => x.instantiate)), open: median(againOf.map((x) => x.open)), list: median(againOf.map((x) => x.list)) } } };
+      before: dists.length > 1 ? build(1) : undefined, again: summary(againOf) };
     const phases = (p) => `fetch + compile + instantiate ${p.instantiate.toFixed(1)} ms, Go start + open ${p.open.toFixed(1)} ms, first list ${p.list.toFixed(1)} ms`;
     console.log(
       `\nskillfs cold start (fetch + instantiate + open + list ${coldStart.skills} skills), fresh page each run: ` +
