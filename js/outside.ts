@@ -62,31 +62,37 @@ function pacer(): () => Promise<void> | undefined {
 let crcTable: Int32Array | undefined;
 
 /** CRC-32 (IEEE) of b, continuing from prev, the CRC-32 of what came
- * before it; slicing by eight, which here is faster than by four and
- * than DecompressionStream's native check of a stored entry framed as
- * gzip. */
+ * before it; slicing by sixteen, reading four little-endian words at a
+ * time through a DataView (any alignment, any platform): about 2.5 times
+ * as fast here as slicing by eight read byte by byte, and faster than
+ * DecompressionStream's native check of a stored entry framed as gzip. */
 export function crc32(b: Uint8Array, prev = 0): number {
   if (!crcTable) {
-    crcTable = new Int32Array(8 * 256);
+    crcTable = new Int32Array(16 * 256);
     for (let n = 0; n < 256; n++) {
       let c = n;
       for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
       crcTable[n] = c;
     }
     for (let n = 0; n < 256; n++) {
-      for (let t = 1; t < 8; t++) crcTable[t * 256 + n] = (crcTable[(t - 1) * 256 + n]! >>> 8) ^ crcTable[crcTable[(t - 1) * 256 + n]! & 0xff]!;
+      for (let t = 1; t < 16; t++) crcTable[t * 256 + n] = (crcTable[(t - 1) * 256 + n]! >>> 8) ^ crcTable[crcTable[(t - 1) * 256 + n]! & 0xff]!;
     }
   }
   const T = crcTable;
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
   let c = ~prev;
   let i = 0;
-  const n8 = b.length & ~7;
-  for (; i < n8; i += 8) {
-    c ^= b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
-    const d = b[i + 4]! | (b[i + 5]! << 8) | (b[i + 6]! << 16) | (b[i + 7]! << 24);
+  const n16 = b.length & ~15;
+  for (; i < n16; i += 16) {
+    c ^= v.getInt32(i, true);
+    const d = v.getInt32(i + 4, true);
+    const e = v.getInt32(i + 8, true);
+    const f = v.getInt32(i + 12, true);
     c =
-      T[1792 + (c & 0xff)]! ^ T[1536 + ((c >>> 8) & 0xff)]! ^ T[1280 + ((c >>> 16) & 0xff)]! ^ T[1024 + (c >>> 24)]! ^
-      T[768 + (d & 0xff)]! ^ T[512 + ((d >>> 8) & 0xff)]! ^ T[256 + ((d >>> 16) & 0xff)]! ^ T[d >>> 24]!;
+      T[3840 + (c & 0xff)]! ^ T[3584 + ((c >>> 8) & 0xff)]! ^ T[3328 + ((c >>> 16) & 0xff)]! ^ T[3072 + (c >>> 24)]! ^
+      T[2816 + (d & 0xff)]! ^ T[2560 + ((d >>> 8) & 0xff)]! ^ T[2304 + ((d >>> 16) & 0xff)]! ^ T[2048 + (d >>> 24)]! ^
+      T[1792 + (e & 0xff)]! ^ T[1536 + ((e >>> 8) & 0xff)]! ^ T[1280 + ((e >>> 16) & 0xff)]! ^ T[1024 + (e >>> 24)]! ^
+      T[768 + (f & 0xff)]! ^ T[512 + ((f >>> 8) & 0xff)]! ^ T[256 + ((f >>> 16) & 0xff)]! ^ T[f >>> 24]!;
   }
   for (; i < b.length; i++) c = T[(c ^ b[i]!) & 0xff]! ^ (c >>> 8);
   return ~c >>> 0;
