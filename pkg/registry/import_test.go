@@ -660,3 +660,43 @@ func storedDigest(t testing.TB, r *Registry, id string) string {
 	}
 	return Digest(files)
 }
+
+// A new skill has no tree to delete, since every commit writes or deletes
+// a tree with its record, so its import only puts; a replaced skill's old
+// tree is deleted before its new contents are written.
+func testImportDeletesOnlyReplacedTrees(t *testing.T, bc backendCase) {
+	db := &countingDB{Backend: bc.open(t), recordOps: true}
+	reg := openReg(t, db, Options{})
+	ctx := context.Background()
+	if _, err := reg.Import(ctx, zipOf(t, "", file{"x/SKILL.md", mdOf("x", "One.")}, file{"y/SKILL.md", mdOf("y", "Two.")}), ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range db.lastCommit {
+		if op.Kind != vfs.OpPut {
+			t.Errorf("importing new skills committed %+v", op)
+		}
+	}
+	if _, err := reg.Import(ctx, zipOf(t, "x", file{"SKILL.md", mdOf("x", "New.")}), ImportOptions{OnConflict: ConflictReplace}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := vfs.DeleteSkill("x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deletes []vfs.Op
+	firstBlob := -1
+	for i, op := range db.lastCommit {
+		if op.Kind != vfs.OpPut {
+			deletes = append(deletes, op)
+		} else if firstBlob < 0 && op.Store == vfs.StoreBlobs {
+			firstBlob = i
+		}
+	}
+	same := func(a, b vfs.Op) bool { return a.Kind == b.Kind && a.Store == b.Store && a.Key == b.Key }
+	if !slices.EqualFunc(deletes, want, same) {
+		t.Errorf("replacing x deleted %+v; want %+v", deletes, want)
+	}
+	if firstBlob >= 0 && firstBlob < len(want) {
+		t.Errorf("replacing x wrote contents (op %d) before deleting its old tree", firstBlob)
+	}
+}

@@ -68,6 +68,7 @@ func TestSuite(t *testing.T) {
 		{"ImportRename", testImportRename},
 		{"ImportIdentical", testImportIdentical},
 		{"ImportReplace", testImportReplace},
+		{"ImportDeletesOnlyReplacedTrees", testImportDeletesOnlyReplacedTrees},
 		{"ImportFail", testImportFail},
 		{"ImportInvalidPack", testImportInvalidPack},
 		{"ImportRejects", testImportRejects},
@@ -390,6 +391,9 @@ type countingDB struct {
 	vfs.Backend
 	reads, commits, lastOps atomic.Int64
 	lastRead                atomic.Pointer[[]vfs.Query]
+	// lastCommit is the last commit's ops, when recordOps is set.
+	recordOps  bool
+	lastCommit []vfs.Op
 }
 
 func (c *countingDB) Read(ctx context.Context, qs ...vfs.Query) ([][]vfs.Record, error) {
@@ -401,6 +405,9 @@ func (c *countingDB) Read(ctx context.Context, qs ...vfs.Query) ([][]vfs.Record,
 func (c *countingDB) Commit(ctx context.Context, ops ...vfs.Op) error {
 	c.commits.Add(1)
 	c.lastOps.Store(int64(len(ops)))
+	if c.recordOps {
+		c.lastCommit = slices.Clone(ops)
+	}
 	return c.Backend.Commit(ctx, ops...)
 }
 
@@ -408,9 +415,15 @@ func (c *countingDB) Commit(ctx context.Context, ops ...vfs.Op) error {
 func (c *countingDB) CommitThen(ctx context.Context, stores []string, first []vfs.Op, rest func() ([]vfs.Op, error)) error {
 	c.commits.Add(1)
 	c.lastOps.Store(int64(len(first)))
+	if c.recordOps {
+		c.lastCommit = slices.Clone(first)
+	}
 	return vfs.CommitThen(ctx, c.Backend, stores, first, func() ([]vfs.Op, error) {
 		more, err := rest()
 		c.lastOps.Add(int64(len(more)))
+		if c.recordOps {
+			c.lastCommit = append(c.lastCommit, more...)
+		}
 		return more, err
 	})
 }
