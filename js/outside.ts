@@ -418,6 +418,44 @@ export function commit(
   return status;
 }
 
+const utf8 = new TextEncoder();
+
+/**
+ * The records of a prefix read, getAllKeys' keys and getAll's values, laid
+ * out in one buffer for Go to copy in one call (vfs recordsOf): the number
+ * of records n, n key lengths and n value lengths (32 bits, little-endian),
+ * the keys in UTF-8, then the values. Gives false if a key is not a
+ * string, or the key of the first value that is not bytes.
+ */
+export function records(keys: unknown[], values: unknown[]): Uint8Array | string | false {
+  const n = keys.length;
+  if (values.length !== n) return false;
+  let room = 4 * (1 + 2 * n);
+  for (let i = 0; i < n; i++) {
+    const k = keys[i];
+    const v = values[i];
+    if (typeof k !== "string") return false;
+    if (!(v instanceof Uint8Array)) return k;
+    room += 3 * k.length + v.byteLength; // UTF-8 takes at most 3 bytes a UTF-16 unit
+  }
+  const out = new Uint8Array(room);
+  const lens = new DataView(out.buffer);
+  lens.setUint32(0, n, true);
+  let at = 4 * (1 + 2 * n);
+  for (let i = 0; i < n; i++) {
+    const { written } = utf8.encodeInto(keys[i] as string, out.subarray(at));
+    lens.setUint32(4 + 4 * i, written, true);
+    at += written;
+  }
+  for (let i = 0; i < n; i++) {
+    const v = values[i] as Uint8Array;
+    lens.setUint32(4 + 4 * (n + i), v.byteLength, true);
+    out.set(v, at);
+    at += v.byteLength;
+  }
+  return out.subarray(0, at);
+}
+
 /**
  * The SHA-256 of each of several lists of parts, each list hashed as the
  * concatenation of its parts, by crypto.subtle (several times faster than
