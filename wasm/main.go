@@ -105,6 +105,7 @@ func open(ctx context.Context, name string, onChange js.Value) (*module, error) 
 	if err != nil {
 		return nil, err
 	}
+	reg.Warm() // a host's first call is a list
 	res, err := resolver.New(ctx, reg, db, resolver.Options{})
 	if err != nil {
 		return nil, err

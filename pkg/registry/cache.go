@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
@@ -50,8 +51,43 @@ func (c *listCache) noteChange(ch Change) {
 	}
 }
 
-// current returns the cache brought up to date, reading what it lacks.
+// Warm begins reading the list into the cache, for a host that lists
+// first, as the bridge's do: the read goes on beside the rest of the
+// host's start, and a list asked for meanwhile waits for it rather than
+// reading again. An error leaves the cache empty; the next list reads
+// again and reports it.
+func (r *Registry) Warm() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.warming != nil {
+		return
+	}
+	done := make(chan struct{})
+	r.warming = done
+	go func() {
+		defer close(done)
+		r.refresh(context.Background())
+	}()
+}
+
+// current returns the cache brought up to date, reading what it lacks,
+// once Warm's read, if any, is done.
 func (r *Registry) current(ctx context.Context) (listCache, error) {
+	r.mu.Lock()
+	warming := r.warming
+	r.mu.Unlock()
+	if warming != nil {
+		select {
+		case <-warming:
+		case <-ctx.Done():
+			return listCache{}, skillerr.Wrap(skillerr.Timeout, "list", ctx.Err(), "the list was not read in time")
+		}
+	}
+	return r.refresh(ctx)
+}
+
+// refresh returns the cache brought up to date, reading what it lacks.
+func (r *Registry) refresh(ctx context.Context) (listCache, error) {
 	r.mu.Lock()
 	c := r.cache
 	c.stale = slices.Clone(c.stale)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
@@ -158,5 +159,48 @@ func testConcurrentImports(t *testing.T, bc backendCase) {
 			t.Errorf("%s has %d files", m.ID, m.FileCount)
 		}
 		checkGenerations(t, e.reg, m)
+	}
+}
+
+// gatedDB holds every read until gate closes, once gate is set.
+type gatedDB struct {
+	vfs.Backend
+	gate chan struct{}
+}
+
+func (g *gatedDB) Read(ctx context.Context, qs ...vfs.Query) ([][]vfs.Record, error) {
+	if g.gate != nil {
+		select {
+		case <-g.gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return g.Backend.Read(ctx, qs...)
+}
+
+// A list asked for while Warm's read goes on waits for that read, or for
+// its own context's end, and does not read again.
+func testWarm(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	e.importZip(t, packOf(t, "a", "b"), ImportOptions{})
+	counted := &countingDB{Backend: e.db}
+	db := &gatedDB{Backend: counted}
+	r := openReg(t, db, Options{})
+	counted.reads.Store(0)
+	release := make(chan struct{})
+	db.gate = release
+	r.Warm()
+	r.Warm() // once
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	_, err := r.List(ctx)
+	cancel()
+	wantErr(t, "List while Warm's read is held", err, skillerr.Timeout, "")
+	close(release)
+	if list := mustList(t, r); len(list) != 2 {
+		t.Errorf("List after Warm = %d skills", len(list))
+	}
+	if n := counted.reads.Load(); n != 1 {
+		t.Errorf("Warm and two lists made %d reads, want 1", n)
 	}
 }

@@ -52,6 +52,8 @@ type Registry struct {
 
 	mu    sync.Mutex
 	cache listCache
+	// warming is closed when Warm's read is done; nil without Warm.
+	warming chan struct{}
 	// tools and mcp are what the host registered; nil until it does.
 	tools, mcp []string
 }
