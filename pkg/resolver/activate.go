@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"strings"
@@ -219,7 +220,9 @@ func (s *Session) readSkill(ctx context.Context, sn *snapshot, id string) (*pars
 	if whole {
 		for _, f := range files {
 			if !f.Mode.IsDir() {
-				data := f.Data
+				// A copy of its own: f.Data is a slice of the whole
+				// read's buffer, which the cache would keep alive.
+				data := bytes.Clone(f.Data)
 				if data == nil {
 					data = []byte{}
 				}

@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"bytes"
 	"context"
 	"io/fs"
 
@@ -141,7 +142,8 @@ func (s *Session) retainedSkill(ctx context.Context, sn *snapshot, id string, wh
 	s.markOutdated(sn, id)
 	if whole {
 		for p, data := range files {
-			s.r.cache.put(cacheKey{kind: cacheFile, id: id, digest: m.Digest, path: p}, data, int64(len(data)))
+			// A copy of its own, as in activate: not the read's buffer.
+			s.r.cache.put(cacheKey{kind: cacheFile, id: id, digest: m.Digest, path: p}, bytes.Clone(data), int64(len(data)))
 		}
 	}
 	return s.r.parse(id, m.Digest, files[skillMD], kept.Files)
