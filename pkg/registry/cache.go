@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -58,16 +59,20 @@ func (c *listCache) noteChange(ch Change) {
 // again and reports it.
 func (r *Registry) Warm() {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.warming != nil {
+		r.mu.Unlock()
 		return
 	}
 	done := make(chan struct{})
 	r.warming = done
+	r.mu.Unlock()
 	go func() {
 		defer close(done)
 		r.refresh(context.Background())
 	}()
+	// In WebAssembly, one thread: the read is issued now, by the goroutine
+	// running until it waits for IndexedDB, not once the caller blocks.
+	runtime.Gosched()
 }
 
 // current returns the cache brought up to date, reading what it lacks,

@@ -173,7 +173,7 @@ func (g *gatedDB) Read(ctx context.Context, qs ...vfs.Query) ([][]vfs.Record, er
 		select {
 		case <-g.gate:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, skillerr.Wrap(skillerr.Timeout, "read", ctx.Err(), "held")
 		}
 	}
 	return g.Backend.Read(ctx, qs...)
@@ -184,12 +184,12 @@ func (g *gatedDB) Read(ctx context.Context, qs ...vfs.Query) ([][]vfs.Record, er
 func testWarm(t *testing.T, bc backendCase) {
 	e := newEnv(t, bc)
 	e.importZip(t, packOf(t, "a", "b"), ImportOptions{})
-	counted := &countingDB{Backend: e.db}
-	db := &gatedDB{Backend: counted}
-	r := openReg(t, db, Options{})
+	gated := &gatedDB{Backend: e.db}
+	counted := &countingDB{Backend: gated} // the reads held count too
+	r := openReg(t, counted, Options{})
 	counted.reads.Store(0)
 	release := make(chan struct{})
-	db.gate = release
+	gated.gate = release
 	r.Warm()
 	r.Warm() // once
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
