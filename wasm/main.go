@@ -60,7 +60,10 @@ func main() {
 	}
 	boot := js.Global().Get(global)
 	js.Global().Delete(global)
-	external.SetHost(boot.Get("outside"))
+	if err := external.SetHost(boot.Get("outside")); err != nil {
+		boot.Call("reject", jsError(err))
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	m, err := open(ctx, db, boot.Get("onChange"))
 	err = timedOut(ctx, "open "+db, timeout, err)

@@ -26,7 +26,9 @@ func Install() {
 		if !ok {
 			panic("jsoutside: the bundle does not load: " + mod.Call("toString").String())
 		}
-		external.SetHost(mod)
+		if err := external.SetHost(mod); err != nil {
+			panic("jsoutside: " + err.Error())
+		}
 	})
 }
 

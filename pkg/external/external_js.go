@@ -4,6 +4,8 @@ package external
 
 import (
 	"syscall/js"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
 var jsUint8Array = js.Global().Get("Uint8Array")
@@ -56,10 +58,24 @@ func Hold(b []byte) JS {
 // host is the JavaScript half of the import (js/outside.ts).
 var host = js.Undefined()
 
+// hostAPI is what this build calls on js/outside.ts.
+var hostAPI = []string{"commit", "records", "inflate", "digest"}
+
 // SetHost gives this module the JavaScript half of the import, the module
 // js/outside.ts: the bridge passes it at start, Go's browser tests load
-// its bundle (internal/jsoutside).
-func SetHost(v js.Value) { host = v }
+// its bundle (internal/jsoutside). It refuses a module that lacks a
+// function this build calls: a bridge.js from another build than the
+// module's, which would otherwise fail later, call by call.
+func SetHost(v js.Value) error {
+	for _, name := range hostAPI {
+		if v.Type() != js.TypeObject || v.Get(name).Type() != js.TypeFunction {
+			return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "build-mismatch", Subject: "bridge.js",
+				Msg: "bridge.js and skillfs.wasm come from different builds (its js/outside.ts has no " + name + "): serve the two files of one build"}
+		}
+	}
+	host = v
+	return nil
+}
 
 // Host returns the module SetHost gave; it panics without one, which is a
 // mistake of the program, not of its input.
