@@ -20,9 +20,12 @@ import (
 // activated by every session of the context, and are dropped (and the
 // drop persisted) when their skill is disabled or removed.
 func TestPins(t *testing.T) {
+	// The audit log flushes nothing while it runs: the commits counted
+	// below are the pins' own.
+	quiet := func(o *Options) { o.AuditDelay = time.Hour }
 	eachBackend(t, func(t *testing.T, bc backendCase) {
 		db := bc.open(t)
-		e := envOn(t, db)
+		e := envOn(t, db, quiet)
 		e.installSkills(t, "pdf", "docx", "xlsx")
 		ctx := context.Background()
 		s := e.open(t, SessionOptions{ContextID: "chat-1"})
@@ -52,7 +55,7 @@ func TestPins(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db2.Close() })
-		e2 := envOn(t, db2)
+		e2 := envOn(t, db2, quiet)
 		s2 := e2.open(t, SessionOptions{ContextID: "chat-1", Skills: []string{"pdf", "xlsx"}})
 		wantList(t, "activated at open", s2.Activated(), []string{"pdf"}) // docx is not visible here
 		turn, err := s2.Turn(ctx)
