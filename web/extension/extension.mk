@@ -47,4 +47,4 @@ extension-build: build cli $(NODE_DEPS) $(SAMPLE_BUILT).stamp
 
 test-extension: extension-build $(CHROMIUM)
 	SKILLFS_EXTENSION_DIR=$(EXT_DIR) CHROMIUM=$(CHROMIUM) \
-	  $(NODE) --test --test-reporter=spec $(EXT_SRC)/extension.test.mjs $(EXT_SRC)/manager.test.mjs web/ui/skill/skillview.test.mjs
+	  $(NODE) --test --test-reporter=spec $(EXT_SRC)/extension.test.mjs $(EXT_SRC)/manager.test.mjs $(EXT_SRC)/crowded.test.mjs web/ui/skill/skillview.test.mjs

@@ -117,6 +117,29 @@ export function formatSize(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/**
+ * One ResizeObserver for every row's description: its one callback reads
+ * the heights of all the rows that changed together, a single layout. An
+ * observer per row runs its callbacks one by one, and each row's re-render
+ * between them forced a layout of the whole list: a list of 250 shown
+ * again took 250 layouts, seconds of frozen panel.
+ */
+const clampers = new Map<Element, () => void>();
+let clampObserver: ResizeObserver | undefined;
+
+/** Calls measure when el is first laid out and whenever its size changes; returns the unwatch. */
+function watchClamp(el: Element, measure: () => void): () => void {
+  clampObserver ??= new ResizeObserver((entries) => {
+    for (const e of entries) clampers.get(e.target)?.();
+  });
+  clampers.set(el, measure);
+  clampObserver.observe(el);
+  return () => {
+    clampers.delete(el);
+    clampObserver?.unobserve(el);
+  };
+}
+
 function Row({ sk, s, onOpen, onDelete }: { sk: Skillfs; s: SkillMeta; onOpen?: (id: string) => void; onDelete: () => void }) {
   const [error, setError] = useState<{ text: string; code: string }>();
   const [busy, setBusy] = useState(false);
@@ -125,16 +148,12 @@ function Row({ sk, s, onOpen, onDelete }: { sk: Skillfs; s: SkillMeta; onOpen?: 
   const [want, setWant] = useState<boolean>();
   const [clamped, setClamped] = useState(false);
   const desc = useRef<HTMLParagraphElement>(null);
-  // "more" only when two lines do not hold the description; measured again
-  // when the panel is resized.
+  // "more" only when two lines do not hold the description; measured when
+  // the row is first laid out and again when the panel is resized.
   useLayoutEffect(() => {
     const p = desc.current;
     if (!p || expanded) return;
-    const measure = () => setClamped(p.scrollHeight > p.clientHeight + 1);
-    measure();
-    const ro = new ResizeObserver(measure);
-    ro.observe(p);
-    return () => ro.disconnect();
+    return watchClamp(p, () => setClamped(p.scrollHeight > p.clientHeight + 1));
   }, [s.description, expanded]);
   useEffect(() => {
     setError(undefined);
