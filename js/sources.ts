@@ -101,7 +101,8 @@ interface McpListPlan { skills: McpPlan[]; skipped: Refusal[]; refused: Refusal[
 
 const refusalOf = (name: string, e: unknown): Refusal => {
   const err = e instanceof SkillfsError ? e : new SkillfsError(String((e as Error)?.message ?? e), "Internal");
-  return { name, code: err.code, reason: err.reason, message: err.message };
+  // The message for a person, without the code (as the module's refusals): the code is beside it.
+  return { name, code: err.code, reason: err.reason, message: err.detail };
 };
 
 /** Errors that end a whole call rather than one entry's install. */

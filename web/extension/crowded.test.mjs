@@ -4,7 +4,9 @@
 // the skill view worked through by roles and names. The six real
 // repository downloads (SKILLFS_REAL_REPOS, 259 distinct skills) when they
 // are there; always a generated pack of 260 with the same traits (long
-// names, descriptions up to 1,900 characters, a warning).
+// names, descriptions up to 1,900 characters, a warning). The same
+// downloads are also published by a site on 127.0.0.1 (a URL each and a
+// discovery index) and installed from the panel's "Install from an address".
 //
 // Speed is never asserted (the machine is shared): what is checked is the
 // work the panel makes the browser do (layouts, counted by Chromium's
@@ -15,12 +17,13 @@
 //   node --test web/extension/crowded.test.mjs   (after make extension-build)
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { launch } from '../harness/index.mjs';
+import { SCHEMA_V2, serveSite, sha256 } from '../harness/publish.mjs';
 import { realRepos } from '../harness/realrepos.mjs';
 import { longPack } from '../ui/fixtures.mjs';
 
@@ -140,6 +143,83 @@ test('the six real downloads imported through the panel: the same list checks', 
     assert.ok(n >= 250, `${n} skills installed`);
     await crowdedList(p, n);
     console.log(`long tasks: ${(await p.page.evaluate(() => globalThis.longTasks)).join('; ') || 'none'}`);
+  } finally {
+    await p.browser.close();
+  }
+});
+
+/** A site publishing each zip at /NAME.zip and a discovery index of them all, plus one entry whose digest lies. */
+async function publish(zips) {
+  const files = new Map();
+  const skills = [];
+  for (const [name, path] of zips) {
+    const body = readFileSync(path);
+    files.set(`/${name}.zip`, { body, type: 'application/zip' });
+    skills.push({ name: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'), type: 'archive', description: `The skills of ${name}.`, url: `/${name}.zip`, digest: sha256(body) });
+  }
+  skills.push({ name: 'liar', type: 'archive', description: 'Its digest lies.', url: skills[0].url, digest: sha256('other bytes') });
+  files.set('/.well-known/agent-skills/index.json', { type: 'application/json', body: JSON.stringify({ $schema: SCHEMA_V2, skills }) });
+  return serveSite(files);
+}
+
+/** Installs from address (kind: url, index) through "Install from an address"; the section's outcome. */
+async function installFrom(page, address, kind) {
+  await doing(page, `installing ${kind} ${address}`);
+  await page.getByRole('textbox', { name: 'Address' }).fill(address);
+  await page.getByRole('combobox', { name: 'What the address is' }).selectOption(kind);
+  await page.evaluate(() => (document.getElementById('install-from').dataset.state = 'idle'));
+  await page.locator('#install-from').getByRole('button', { name: 'Install' }).click();
+  await page.waitForFunction(() => ['done', 'error'].includes(document.getElementById('install-from').dataset.state), undefined, { timeout: IMPORT_MS, polling: 100 });
+  return page.evaluate(() => ({ ...document.getElementById('install-from').dataset, text: document.getElementById('source-report').textContent }));
+}
+
+/** The install-from checks: many skills reported in a few lines, errors said once with their code. */
+async function installFromSite(page, zips, total) {
+  const site = await publish(zips);
+  try {
+    const [name] = zips[0];
+    const one = await installFrom(page, `${site.url}/${name}.zip`, 'url');
+    assert.equal(one.state, 'done', one.text);
+    const n = one.installed.split(' ').length;
+    assert.ok(n > 8, `${name} holds ${n} skills`);
+    // Hundreds of skills in one sentence that names eight, not a line each.
+    assert.match(one.text, new RegExp(`^Installed ${n} skills: [^\\n]+ and ${n - 8} more\\.`));
+    assert.ok(one.text.split('\n').length <= 10, `the report has ${one.text.split('\n').length} lines`);
+
+    const missing = await installFrom(page, `${site.url}/nothing-here.zip`, 'url');
+    assert.equal(missing.error, 'FetchFailed');
+    // What failed, why, and the code once, for a bug report.
+    assert.equal(missing.text, `Could not install from ${site.url}/nothing-here.zip: ${site.url}/nothing-here.zip answered HTTP 404. (FetchFailed, http-status)`);
+
+    const all = await installFrom(page, `${site.url}/.well-known/agent-skills/index.json`, 'index');
+    assert.equal(all.state, 'done', all.text);
+    assert.equal(all.refused, 'liar:Integrity');
+    const refused = all.text.split('\n').filter((l) => l.startsWith('Refused'));
+    assert.equal(refused.length, 1, all.text);
+    assert.match(refused[0], /^Refused liar: .+ \(Integrity, digest-mismatch\)\.$/);
+    assert.doesNotMatch(refused[0], /Integrity.*Integrity/);
+    assert.ok(all.text.split('\n').length <= 20, `the report has ${all.text.split('\n').length} lines`);
+    await page.waitForFunction((n) => Number(document.getElementById('skills')?.dataset.count) >= n, total);
+  } finally {
+    await site.close();
+  }
+}
+
+test('260 generated skills installed from a site: the report and its errors fit a panel', { timeout: IMPORT_MS + 60_000 }, async () => {
+  const p = await panel();
+  try {
+    await installFromSite(p.page, [['lab-skills', GENERATED]], 260);
+  } finally {
+    await p.browser.close();
+  }
+});
+
+test('the six real downloads installed from a site: the report and its errors fit a panel', { skip: skipReason, timeout: 6 * IMPORT_MS + 60_000 }, async () => {
+  const p = await panel();
+  try {
+    // The largest first: the single-URL install is the one with the most skills.
+    const zips = repos.map((r) => [r.name, r.path]).sort((a, b) => readFileSync(b[1]).length - readFileSync(a[1]).length);
+    await installFromSite(p.page, zips, 250);
   } finally {
     await p.browser.close();
   }

@@ -44,7 +44,7 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
       showReport(section, report, await (kind.value === 'mcp' ? r.installFromMcp(url) : kind.value === 'url' ? r.installFromUrl(url) : r.installFromIndex(url)));
       installed();
     } catch (e) {
-      showError(section, report, e);
+      showError(section, report, e, `Could not install from ${url}`);
     } finally {
       go.disabled = false;
     }

@@ -84,7 +84,7 @@ export function mountSiteSkills(section: HTMLElement, sk: () => Skillfs, install
       section.dataset.state = 'offered';
       section.hidden = false;
     } catch (e) {
-      showError(section, report, e);
+      showError(section, report, e, `Could not read the skills ${new URL(url).host} publishes`);
       section.hidden = false;
     }
   };
@@ -99,7 +99,7 @@ export function mountSiteSkills(section: HTMLElement, sk: () => Skillfs, install
       showReport(section, report, await sk().registry.installFromIndex(current, { names }));
       installed();
     } catch (e) {
-      showError(section, report, e);
+      showError(section, report, e, `Could not install from ${new URL(current).host}`);
     } finally {
       install.disabled = false;
     }

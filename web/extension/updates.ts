@@ -21,20 +21,20 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, updated: (
   report.setAttribute('role', 'status');
   section.replaceChildren(title, check, list, report);
 
-  const run = async (what: () => Promise<void>) => {
+  const run = async (action: string, what: () => Promise<void>) => {
     check.disabled = true;
     section.dataset.state = 'busy';
     try {
       await what();
       section.dataset.state = 'done';
     } catch (e) {
-      showError(section, report, e);
+      showError(section, report, e, action);
     } finally {
       check.disabled = false;
     }
   };
 
-  const refresh = () => run(async () => {
+  const refresh = () => run('Could not check for updates', async () => {
     const ups = await sk().registry.checkUpdates();
     const shown = ups.filter((u) => u.status !== 'current');
     list.replaceChildren(...shown.map((u) => {
@@ -48,7 +48,7 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, updated: (
         const b = document.createElement('button');
         b.textContent = 'Update';
         b.dataset.update = u.id;
-        b.addEventListener('click', () => void run(async () => {
+        b.addEventListener('click', () => void run(`Could not update ${u.id}`, async () => {
           const r = await sk().registry.update(u.id);
           report.textContent = r.status === 'updated' ? `Updated ${u.id}.` : `${u.id} is current.`;
           section.dataset.updated = u.id;

@@ -7,14 +7,10 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ImportPreview, ImportResult, PreviewSkill, Skillfs } from '../../js/bridge.ts';
-import { codeOf, failed, plural } from './say.ts';
+import { codeOf, failed, names as list, plural } from './say.ts';
 
 /** What to do with one skill of the archive. */
 type Choice = 'install' | 'update' | 'keep-both' | 'skip';
-
-/** At most this many names in one sentence of the result. */
-const NAMES = 8;
-const list = (xs: string[]) => (xs.length <= NAMES ? xs.join(', ') : `${xs.slice(0, NAMES).join(', ')} and ${xs.length - NAMES} more`);
 
 /** The result in sentences. */
 export function summary(file: string, r: ImportResult): string[] {

@@ -11,6 +11,11 @@ export function failed(action: string, e: unknown): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** At most this many names in one sentence. */
+const NAMES = 8;
+/** "a, b, c" or, past eight, "a, b, … h and 12 more". */
+export const names = (xs: string[]) => (xs.length <= NAMES ? xs.join(', ') : `${xs.slice(0, NAMES).join(', ')} and ${xs.length - NAMES} more`);
+
 /** The error's stable code ("InvalidArchive"), or "" when it has none. */
 export function codeOf(e: unknown): string {
   return e instanceof SkillfsError ? e.code : '';
