@@ -68,6 +68,14 @@ export interface ToolCheck {
   message: string;
 }
 
+/** Options of a turn. */
+export interface TurnOptions extends CallOptions {
+  /** The user's message: the skills the router finds for it keep their
+   * descriptions in the catalog, which with many skills gives the others
+   * their names only. */
+  query?: string;
+}
+
 /** What one turn needs: computed once per turn (a model call or a run). */
 export interface SkillsTurn {
   /** The catalog, how to use the tools, and the blocks of the pinned and always: true skills. */
@@ -85,7 +93,7 @@ export interface SkillsAgent {
   /** The turn's instructions and active tools. A session whose skills
    * changed underneath (an update, a removal in another tab) is refreshed
    * first, so the catalog says what exists now. */
-  turn(o?: CallOptions): Promise<SkillsTurn>;
+  turn(o?: TurnOptions): Promise<SkillsTurn>;
   /** The tools offered now (they change when a skill is loaded). */
   activeTools(o?: CallOptions): Promise<string[]>;
   /** Whether the host may run toolName with this input, checked by the
@@ -136,7 +144,9 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
         answer(async () => {
           const { name, arguments: args } = object(input, load);
           if (typeof name !== "string" || name === "") throw new SkillfsError("name must be a skill's name", "InvalidArgument", "", load);
-          const block = args ? await session.invoke(`/skill:${name} ${String(args)}`, o) : await session.activate(name, o);
+          // The model's path, arguments or not: invoke is the user's, and
+          // would load a skill only the user may run.
+          const block = await session.activate(name, { arguments: args ? String(args) : undefined, signal: o?.signal });
           return block.alreadyActive ? `${block.content}\n(The skill was already loaded; its instructions still apply.)` : block.content;
         }, o),
     },
@@ -172,7 +182,11 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
       // turn() first: it activates the pinned and always: true skills,
       // whose tools the active tools then include.
       const pinned = await session.turn(o);
-      const [catalog, active] = await Promise.all([session.catalog({ ...opts.catalog, signal: o?.signal }), activeTools(o)]);
+      const query = o?.query ?? opts.catalog?.query;
+      const [catalog, active] = await Promise.all([
+        session.catalog({ ...opts.catalog, ...(query ? { query } : {}), signal: o?.signal }),
+        activeTools(o),
+      ]);
       const parts = [];
       if (catalog) {
         parts.push(

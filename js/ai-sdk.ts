@@ -2,7 +2,7 @@
 // (generateText, streamText, ToolLoopAgent) skills with enforcement:
 //
 //   const skills = await aiSdkSkills(sk, { contextId: "chat-1", tools: { Bash, Read } });
-//   const r = await generateText({ model, prompt, stopWhen: isStepCount(20), ...(await skills.turn()) });
+//   const r = await generateText({ model, prompt, stopWhen: isStepCount(20), ...(await skills.turn({ query: prompt })) });
 //
 // turn() gives the instructions (catalog, pinned skills), every tool
 // (skillfs's and the host's), prepareStep (the tools the active skills
@@ -12,8 +12,8 @@
 // alone filters names only, never inputs such as Bash(git diff:*).
 
 import { jsonSchema, type ToolApprovalStatus, type ToolSet, type TypedToolCall } from "ai";
-import { openSkillsAgent, type SkillsAgent, type SkillsAgentOptions } from "./agent.js";
-import type { CallOptions, Skillfs } from "./bridge.js";
+import { openSkillsAgent, type SkillsAgent, type SkillsAgentOptions, type TurnOptions } from "./agent.js";
+import type { Skillfs } from "./bridge.js";
 
 export interface AiSdkSkillsOptions<T extends ToolSet> extends Omit<SkillsAgentOptions, "tools"> {
   /** The host's own tools, by name. */
@@ -30,8 +30,9 @@ export interface AiSdkTurn {
 
 export interface AiSdkSkills {
   readonly agent: SkillsAgent;
-  /** This turn's settings; call it once per user message. */
-  turn(o?: CallOptions): Promise<AiSdkTurn>;
+  /** This turn's settings; call it once per user message, given as
+   * query so that the catalog describes the skills it needs. */
+  turn(o?: TurnOptions): Promise<AiSdkTurn>;
 }
 
 export async function aiSdkSkills<T extends ToolSet>(sk: Skillfs, opts: AiSdkSkillsOptions<T>): Promise<AiSdkSkills> {

@@ -227,6 +227,12 @@ export interface SessionOptions {
   mcpServers?: string[];
 }
 
+/** Options of Session.activate. */
+export interface ActivateOptions extends CallOptions {
+  /** The skill's arguments ($ARGUMENTS, $0, …), as the model gives them. */
+  arguments?: string;
+}
+
 export interface CatalogOptions extends CallOptions {
   format?: "xml" | "json";
   mode?: "full" | "names" | "off";
@@ -735,8 +741,12 @@ export class Session {
   /** Level 2: a skill's instructions, by name or by location: what the
    * model calls. A disable-model-invocation skill is refused
    * (PermissionDenied, reason "model-invocation-disabled"); the user's
-   * `invoke` still loads it. */
-  activate(nameOrLocation: string, o?: CallOptions): Promise<SkillBlock> { return this.value("session.activate", { name: nameOrLocation }, o); }
+   * `invoke` still loads it. `arguments` are substituted as `invoke`
+   * substitutes them, on this same path: the model's. */
+  activate(nameOrLocation: string, o: ActivateOptions = {}): Promise<SkillBlock> {
+    const { signal, arguments: args } = o;
+    return this.value("session.activate", { name: nameOrLocation, ...(args ? { arguments: args } : {}) }, { signal });
+  }
   /** The skills the user may invoke by name, sorted: a slash menu
    * (disable-model-invocation ones included). */
   commands(o?: CallOptions): Promise<Command[]> { return this.value("session.commands", {}, o); }

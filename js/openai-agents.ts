@@ -2,7 +2,7 @@
 // OpenAI Agents SDK Agent skills with enforcement:
 //
 //   const skills = await openaiAgentsSkills(sk, { contextId: "chat-1", tools: [bash, read] });
-//   const result = await run(new Agent({ name: "helper", model, ...(await skills.turn()) }), input, skills.runOptions);
+//   const result = await run(new Agent({ name: "helper", model, ...(await skills.turn({ query: input })) }), input, skills.runOptions);
 //
 // turn() gives the instructions (catalog, pinned skills) and the tools:
 // skillfs's own (strict JSON schemas), and the host's, each enabled only
@@ -13,8 +13,8 @@
 // not offer an error the model sees rather than the end of the run.
 
 import { tool, type FunctionTool, type RunContext, type ToolNotFoundBehavior } from "@openai/agents-core";
-import { openSkillsAgent, type SkillsAgent, type SkillsAgentOptions } from "./agent.js";
-import type { CallOptions, Skillfs } from "./bridge.js";
+import { openSkillsAgent, type SkillsAgent, type SkillsAgentOptions, type TurnOptions } from "./agent.js";
+import type { Skillfs } from "./bridge.js";
 
 type AnyFunctionTool = FunctionTool<any, any, any>;
 
@@ -30,8 +30,9 @@ export interface OpenAIAgentsTurn {
 
 export interface OpenAIAgentsSkills {
   readonly agent: SkillsAgent;
-  /** This turn's instructions and tools; call it once per user message. */
-  turn(o?: CallOptions): Promise<OpenAIAgentsTurn>;
+  /** This turn's instructions and tools; call it once per user message,
+   * given as query so that the catalog describes the skills it needs. */
+  turn(o?: TurnOptions): Promise<OpenAIAgentsTurn>;
   /** For run() or a Runner. */
   readonly runOptions: { toolNotFoundBehavior: ToolNotFoundBehavior };
 }

@@ -90,9 +90,10 @@ var sessionMethods = map[string]method{
 		return value(s.Catalog(ctx, a))
 	}),
 	"session.activate": sessionMethod(func(ctx context.Context, s *resolver.Session, a struct {
-		Name string `json:"name"`
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
 	}) (result, error) {
-		return value(s.Activate(ctx, a.Name))
+		return value(s.ActivateWith(ctx, a.Name, a.Arguments))
 	}),
 	"session.commands": sessionMethod(func(_ context.Context, s *resolver.Session, _ none) (result, error) {
 		return value(s.Commands())

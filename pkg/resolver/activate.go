@@ -56,14 +56,23 @@ type parsedSkill struct {
 // that matches several visible skills only in another case fails with
 // Conflict, Reason "ambiguous-name".
 func (s *Session) Activate(ctx context.Context, nameOrLocation string) (SkillBlock, error) {
+	return s.ActivateWith(ctx, nameOrLocation, "")
+}
+
+// ActivateWith is Activate with arguments, substituted as Invoke
+// substitutes them: the model loading a skill with arguments. It is still
+// the model's path, so a disable-model-invocation skill is refused and a
+// user-invocable: false one is not: only Invoke, the user's own path,
+// reverses both.
+func (s *Session) ActivateWith(ctx context.Context, nameOrLocation, args string) (SkillBlock, error) {
 	start := time.Now()
 	ent := AuditEntry{Kind: AuditActivate, Skill: nameOrLocation, Path: skillMD}
-	b, err := s.activateName(ctx, nameOrLocation, &ent)
+	b, err := s.activateName(ctx, nameOrLocation, args, &ent)
 	s.r.audit.record(s, ent, start, err)
 	return b, err
 }
 
-func (s *Session) activateName(ctx context.Context, nameOrLocation string, ent *AuditEntry) (SkillBlock, error) {
+func (s *Session) activateName(ctx context.Context, nameOrLocation, args string, ent *AuditEntry) (SkillBlock, error) {
 	sn, err := s.current()
 	if err != nil {
 		return SkillBlock{}, err
@@ -76,7 +85,9 @@ func (s *Session) activateName(ctx context.Context, nameOrLocation string, ent *
 	if err := modelMayLoad(sn, id); err != nil {
 		return SkillBlock{}, err
 	}
-	return s.load(ctx, sn, id, "")
+	b, err := s.load(ctx, sn, id, args)
+	b.Arguments = args
+	return b, err
 }
 
 // modelMayLoad refuses the visible skill id to the model when it has

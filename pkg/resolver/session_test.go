@@ -437,6 +437,17 @@ func TestInvoke(t *testing.T) {
 		_, err = s.Invoke(ctx, "/internal")
 		wantErr(t, "Invoke of a model-only skill", err, skillerr.PermissionDenied, ReasonNotUserInvocable)
 		wantList(t, "activated", s.Activated(), []string{"greet", "plain", "deploy"})
+		// The model's path with arguments is still the model's: it may not
+		// load what only the user may, and may load what only it may.
+		_, err = s.ActivateWith(ctx, "deploy", "prod")
+		wantErr(t, "ActivateWith of a disable-model-invocation skill", err, skillerr.PermissionDenied, ReasonModelInvocationDisabled)
+		if b, err := s.ActivateWith(ctx, "greet", "Ada 'en gb'"); err != nil || b.Arguments != "Ada 'en gb'" ||
+			!contains(b.Content, "Greet Ada in en gb at /skills/greet: Ada 'en gb'") {
+			t.Errorf("ActivateWith(greet) = %+v, %v", b, err)
+		}
+		if _, err := s.ActivateWith(ctx, "internal", "x"); err != nil {
+			t.Errorf("ActivateWith of a model-only skill: %v", err)
+		}
 		for _, text := range []string{"greet me", "", "/usr/bin/x", "$5 off"} {
 			_, err = s.Invoke(ctx, text)
 			wantErr(t, fmt.Sprintf("Invoke(%q)", text), err, skillerr.InvalidArgument, ReasonNotInvocation)

@@ -38,11 +38,17 @@ for (const [fn, label] of [['aiSdkRun', 'AI SDK'], ['openaiAgentsRun', 'OpenAI A
     t.after(() => closePage(page));
     const r = await ev(page, async ([fn, pack, db]) => {
       const m = await import('/dist/frameworks.js');
-      return m[fn](T.fromB64(pack), db);
+      // A budget the pack's catalog does not fit, as hundreds of skills do not fit the default.
+      return m[fn](m.agentSide(await m.installed([T.fromB64(pack)], db)), { budget: 600 });
     }, [fn, PACK, freshDB(fn)]);
 
-    // The catalog reached the system prompt of the first call.
-    assert.match(r.systems[0], /<available_skills>[\s\S]*pdf-tools[\s\S]*<\/available_skills>/);
+    // The catalog reached the system prompt of the first call, within its
+    // budget, with the full description of the skill the user's message
+    // needs.
+    const catalog = r.systems[0].slice(r.systems[0].indexOf('<available_skills'), r.systems[0].indexOf('</available_skills>') + 19);
+    assert.match(catalog, /^<available_skills shown="5" [\s\S]*pdf-tools[\s\S]*<\/available_skills>$/);
+    assert.ok([...catalog].length <= 600, `${[...catalog].length} characters`);
+    assert.match(catalog, /<name>\npdf-tools\n<\/name>\n<description>\nExtract text[^<]*Use when the user mentions a PDF/);
     assert.match(r.systems[0], /load_skill/);
     // Before a skill is loaded every host tool is offered but WebFetch, which
     // only web-research's tool_dependencies name (stage 3: it waits for a
@@ -51,7 +57,7 @@ for (const [fn, label] of [['aiSdkRun', 'AI SDK'], ['openaiAgentsRun', 'OpenAI A
     assert.deepEqual([...r.offered[0]].sort(), ['Bash', 'load_skill', 'read_skill_file']);
     assert.deepEqual([...r.offered.at(-1)].sort(), ['Bash', 'load_skill', 'read_skill_file']);
 
-    const [load, read, bash, webFetch, curl, escape] = r.results;
+    const [load, read, bash, webFetch, curl, escape, userOnly, modelOnly] = r.results;
     assert.match(load, /^<skill_content name="pdf-tools">/);
     assert.equal(read, FORMS, 'the reference reaches the model byte for byte');
     assert.equal(bash, 'ran python scripts/extract.py report.pdf');
@@ -60,8 +66,12 @@ for (const [fn, label] of [['aiSdkRun', 'AI SDK'], ['openaiAgentsRun', 'OpenAI A
     assert.match(curl, /ToolNotAllowed \(input-not-matched\): .*Bash\(python:\*\)/);
     assert.match(curl, /What you can do/);
     assert.match(escape, /^Error: PathRejected/);
+    // Arguments keep the model on its own path: a skill only the user may
+    // run stays refused, one only the model may run loads, with them.
+    assert.match(userOnly, /^Error: PermissionDenied \(model-invocation-disabled\)/);
+    assert.match(modelOnly, /^<skill_content name="citation-style">[\s\S]*ARGUMENTS: numbered/);
     assert.deepEqual(r.ran, ['python scripts/extract.py report.pdf'], 'only the allowed command ran');
-    assert.equal(r.results.length, 6);
+    assert.equal(r.results.length, 8);
     assert.equal(r.text, 'done', 'the loop ended');
   });
 }
