@@ -126,6 +126,19 @@ class Counted extends Uint8Array {
   }
 }
 
+/** Whether the deflate stream in packed, which inflates to size bytes,
+ * ends before its last byte: then it inflates without that byte too
+ * (fflate tells no stream's end). A second pass, paid only by entries
+ * with a data descriptor. */
+function endsEarly(packed: Uint8Array, size: number): boolean {
+  try {
+    inflateSync(packed.subarray(0, packed.length - 1), { out: new Uint8Array(size) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** gzip member header: deflate, no flags, no time, no OS. */
 const gzipHeader = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
@@ -190,7 +203,10 @@ async function inflateStreamOrThrow(data: Uint8Array, size: number, crc: number,
  * Inflates (or, for stored ones, checks) the entries of the zip archive
  * that `entries` describes, five numbers each: the offset of its data,
  * its compressed size, its declared size, its declared CRC-32, and 1 if
- * stored (0 if deflated). Resolves to `files`, with for each entry its
+ * stored, 0 if deflated, 2 if deflated with a data descriptor after it
+ * (its stream must end exactly at its compressed size: a reader that
+ * streams the archive reads what follows the stream as the descriptor
+ * and the entries after it). Resolves to `files`, with for each entry its
  * content in a buffer of its own, or null where it does not inflate to
  * exactly its declared size and CRC-32 — and for every small entry after
  * the first such one — and `ok`, 1 for each entry inflated, 0 for the
@@ -208,7 +224,7 @@ export async function inflate(archive: Uint8Array, entries: Float64Array): Promi
   const out: (Uint8Array | null)[] = new Array(n).fill(null);
   const at = (i: number) => {
     const e = entries.subarray(i * fields, (i + 1) * fields);
-    return { off: e[0]!, packed: e[1]!, size: e[2]!, crc: e[3]!, stored: e[4] === 1 };
+    return { off: e[0]!, packed: e[1]!, size: e[2]!, crc: e[3]!, stored: e[4] === 1, descriptor: e[4] === 2 };
   };
   const small = (e: ReturnType<typeof at>) => e.size < smallSize && e.packed < smallPacked;
   // One pacer, one entry at a time: the browser inflates a stream on this
@@ -238,12 +254,13 @@ export async function inflate(archive: Uint8Array, entries: Float64Array): Promi
       continue;
     } else {
       const o = new Counted(e.size);
+      const packed = archive.subarray(e.off, e.off + e.packed);
       try {
-        inflateSync(archive.subarray(e.off, e.off + e.packed), { out: o });
+        inflateSync(packed, { out: o });
       } catch {
         break;
       }
-      if (o.count !== e.size) break;
+      if (o.count !== e.size || (e.descriptor && endsEarly(packed, e.size))) break;
       b = new Uint8Array(o.buffer);
       crc = crc32(b);
     }

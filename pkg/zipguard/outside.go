@@ -37,6 +37,9 @@ type EntryData struct {
 	Size           int64 // inflated, as the archive declares it
 	CRC32          uint32
 	Stored         bool // not compressed: Packed is Size
+	// Descriptor says a data descriptor follows a deflated entry: its
+	// deflate stream must end exactly at Packed (see inflate).
+	Descriptor bool
 }
 
 // ReadOutside is Read of the zip archive out holds, with each File's
@@ -82,7 +85,8 @@ func readOutside(out Outside) func([]*member) ([]external.Bytes, error) {
 			if f == nil || !stored && f.Method != zip.Deflate || stored && f.CompressedSize64 != f.UncompressedSize64 {
 				continue // Go's reading says what is wrong with a stored entry
 			}
-			batch = append(batch, EntryData{Offset: m.data, Packed: int64(f.CompressedSize64), Size: int64(f.UncompressedSize64), CRC32: f.CRC32, Stored: stored})
+			batch = append(batch, EntryData{Offset: m.data, Packed: int64(f.CompressedSize64), Size: int64(f.UncompressedSize64), CRC32: f.CRC32, Stored: stored,
+				Descriptor: f.Flags&flagDescriptor != 0})
 			at = append(at, i)
 		}
 		contents := make([]external.Bytes, len(files))

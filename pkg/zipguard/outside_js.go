@@ -84,11 +84,14 @@ func (b *browser) Hold(p []byte) external.Bytes { return external.Hold(p) }
 func (b *browser) Inflate(es []EntryData) []external.Bytes {
 	desc := make([]byte, 0, 5*8*len(es))
 	for _, e := range es {
-		stored := 0.0
-		if e.Stored {
-			stored = 1
+		kind := 0.0 // deflated
+		switch {
+		case e.Stored:
+			kind = 1
+		case e.Descriptor:
+			kind = 2
 		}
-		for _, f := range [5]float64{float64(e.Offset), float64(e.Packed), float64(e.Size), float64(e.CRC32), stored} {
+		for _, f := range [5]float64{float64(e.Offset), float64(e.Packed), float64(e.Size), float64(e.CRC32), kind} {
 			desc = binary.LittleEndian.AppendUint64(desc, math.Float64bits(f))
 		}
 	}

@@ -60,6 +60,12 @@ func outsideCorpus() []hostile {
 			h.CompressedSize64 = uint64(len(b) / 2)
 			return b[:len(b)/2]
 		}),
+		bad("bytes after the stream, before its data descriptor", "gap", "hid.md", func(h *zip.FileHeader, b []byte) []byte {
+			b = append(b, sigDescriptor+"a descriptor and entries only a stream reader sees"...)
+			h.Flags |= flagDescriptor
+			h.CompressedSize64 = uint64(len(b))
+			return b
+		}),
 		bad("stored, checksum", "checksum", "stored.bin", func(h *zip.FileHeader, b []byte) []byte {
 			h.Method, h.CompressedSize64, h.CRC32 = zip.Store, h.UncompressedSize64, h.CRC32+1
 			return big

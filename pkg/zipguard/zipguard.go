@@ -12,6 +12,7 @@ package zipguard
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"compress/flate"
 	"errors"
@@ -304,9 +305,14 @@ func inflate(f *zip.File, scratch []byte) ([]byte, error) {
 		return nil, fail(ReasonCorrupt, f.Name, err, "the entry cannot be read")
 	}
 	var r io.Reader = raw
+	var packed *bufio.Reader
 	if f.Method == zip.Deflate {
+		// Through a ByteReader, flate reads no byte past its stream's end.
+		packed = readers.Get().(*bufio.Reader)
+		packed.Reset(raw)
+		defer readers.Put(packed)
 		fr := inflaters.Get().(io.ReadCloser)
-		_ = fr.(flate.Resetter).Reset(raw, nil) // cannot fail without a dictionary
+		_ = fr.(flate.Resetter).Reset(packed, nil) // cannot fail without a dictionary
 		defer inflaters.Put(fr)
 		r = fr
 	}
@@ -331,6 +337,14 @@ func inflate(f *zip.File, scratch []byte) ([]byte, error) {
 	case err != nil && err != io.EOF:
 		return nil, fail(ReasonCorrupt, f.Name, err, "the compressed data is damaged")
 	}
+	// An entry whose data descriptor follows it ends, for a reader that
+	// streams the archive, where its deflate stream ends: bytes after
+	// that would be read as its descriptor and the entries after it.
+	if packed != nil && f.Flags&flagDescriptor != 0 {
+		if _, err := packed.ReadByte(); err == nil {
+			return nil, fail(ReasonGap, f.Name, nil, "bytes follow the entry's compressed stream, before its data descriptor")
+		}
+	}
 	// archive/zip skips the check when the header says 0; honest
 	// archivers always fill the CRC in, so it is checked unconditionally.
 	if crc32.ChecksumIEEE(buf) != f.CRC32 {
@@ -343,6 +357,9 @@ func inflate(f *zip.File, scratch []byte) ([]byte, error) {
 // window and Huffman tables that a pack of hundreds of small files would
 // otherwise allocate and clear again for every one.
 var inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
+
+// readers are the buffers inflaters read an entry's compressed bytes through.
+var readers = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
 
 // openError classifies a failure to read the central directory.
 func openError(r io.ReaderAt, size int64, err error) error {
