@@ -2,7 +2,6 @@ package registry
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -335,25 +334,12 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 	return res, nil
 }
 
-// readArchive reads the archive in data, or held by out when set: a zip
-// through out, a .tar.gz (a stream, inflated in Go) from a copy.
+// readArchive reads the archive in data, or held by out when set.
 func (r *Registry) readArchive(data []byte, out zipguard.Outside) (*zipguard.Archive, error) {
 	if out == nil {
 		return zipguard.ReadAny(data, r.opts.Limits)
 	}
-	head := make([]byte, 4)
-	n, err := out.ReadAt(head, 0)
-	if errors.Is(err, zipguard.ErrDetached) {
-		return nil, err
-	}
-	if zipguard.Sniff(head[:n]) == zipguard.FormatZip {
-		return zipguard.ReadOutside(r.opts.Limits, out)
-	}
-	data = make([]byte, out.Size())
-	if _, err := out.ReadAt(data, 0); err != nil && len(data) > 0 {
-		return nil, internal("", err, "the archive cannot be read")
-	}
-	return zipguard.ReadAny(data, r.opts.Limits)
+	return zipguard.ReadAnyOutside(r.opts.Limits, out)
 }
 
 // readCandidates reads the archive (see readArchive) and parses its

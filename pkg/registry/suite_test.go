@@ -78,6 +78,7 @@ func TestSuite(t *testing.T) {
 		{"ImportNoncharacterEntry", testImportNoncharacterEntry},
 		{"ImportUpdate", testImportUpdate},
 		{"ImportTarGz", testImportTarGz},
+		{"ImportStreamTooLarge", testImportStreamTooLarge},
 		{"ImportOutside", testImportOutside},
 		{"ImportPreview", testImportPreview},
 		{"ImportChoose", testImportChoose},

@@ -75,6 +75,33 @@ func testImportTarGz(t *testing.T, bc backendCase) {
 	}
 }
 
+// testImportStreamTooLarge: an archive held outside Go that is not a zip
+// (a .tar.gz, inflated in Go from a copy) and is larger than the limit
+// is refused before it is copied: WebAssembly memory, once grown, is
+// never given back, and a file of gigabytes would end the module.
+func testImportStreamTooLarge(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc, func(o *Options) { o.Limits.MaxArchiveSize = 32 << 10 })
+	tg := tarGzOf(t, file{"tg/SKILL.md", mdOf("tg", "From a tarball.")}, file{"tg/big.bin", string(make([]byte, 1<<20))})
+	out := &countingOutside{Outside: testOutside(t, append(tg, make([]byte, 64<<10)...))}
+	_, err := e.reg.Import(context.Background(), nil, ImportOptions{Outside: out})
+	wantErr(t, "an oversized .tar.gz", err, skillerr.InvalidArchive, zipguard.ReasonArchiveTooLarge)
+	if out.read > 64 {
+		t.Errorf("%d bytes of the archive were read into Go", out.read)
+	}
+}
+
+// countingOutside counts the bytes read through ReadAt.
+type countingOutside struct {
+	zipguard.Outside
+	read int
+}
+
+func (c *countingOutside) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.Outside.ReadAt(p, off)
+	c.read += n
+	return n, err
+}
+
 // tarGzOf returns a .tar.gz of files, every one executable.
 func tarGzOf(t testing.TB, files ...file) []byte {
 	t.Helper()

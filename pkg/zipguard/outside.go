@@ -64,6 +64,33 @@ func ReadOutside(limits Limits, out Outside) (*Archive, error) {
 	return a, err
 }
 
+// ReadAnyOutside is ReadAny of the archive out holds: a zip read where it
+// is (ReadOutside), a .tar.gz (a stream, inflated in Go) from a copy in
+// Go, made only when the archive is within MaxArchiveSize: memory Go takes
+// in WebAssembly is never given back, and a file of gigabytes would end
+// the module.
+func ReadAnyOutside(limits Limits, out Outside) (*Archive, error) {
+	head := make([]byte, 4)
+	n, err := out.ReadAt(head, 0)
+	if errors.Is(err, ErrDetached) {
+		return nil, err
+	}
+	if Sniff(head[:n]) == FormatZip {
+		return ReadOutside(limits, out)
+	}
+	if err := checkArchiveSize(out.Size(), limits.withDefaults()); err != nil {
+		return nil, err
+	}
+	data := make([]byte, out.Size())
+	if _, err := out.ReadAt(data, 0); err != nil && len(data) > 0 {
+		if errors.Is(err, ErrDetached) {
+			return nil, err
+		}
+		return nil, fail(ReasonCorrupt, "", err, "the archive cannot be read")
+	}
+	return ReadAny(data, limits)
+}
+
 // ErrDetached is what an Outside's ReadAt returns once the archive is gone
 // from under it, as in the browser when its owner detaches (transfers) the
 // ArrayBuffer that holds it during the import: the caller's doing, not

@@ -74,8 +74,8 @@ const tarHeaderAllowance = 2 << 10
 // that ignore them would read other files.
 func ReadTarGz(data []byte, limits Limits) (*Archive, error) {
 	l := limits.withDefaults()
-	if int64(len(data)) > l.MaxArchiveSize {
-		return nil, fail(ReasonArchiveTooLarge, "", nil, "the archive is %d bytes; the limit is %d", len(data), l.MaxArchiveSize)
+	if err := checkArchiveSize(int64(len(data)), l); err != nil {
+		return nil, err
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {

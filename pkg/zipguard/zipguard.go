@@ -216,8 +216,8 @@ func Read(data []byte, limits Limits) (*Archive, error) {
 // and holds its files.
 func read(r io.ReaderAt, size int64, limits Limits, out Outside) (*Archive, error) {
 	l := limits.withDefaults()
-	if size > l.MaxArchiveSize {
-		return nil, fail(ReasonArchiveTooLarge, "", nil, "the archive is %d bytes; the limit is %d", size, l.MaxArchiveSize)
+	if err := checkArchiveSize(size, l); err != nil {
+		return nil, err
 	}
 	r = pacedReader{r, new(int)}
 	zr, err := zip.NewReader(r, size)
@@ -294,6 +294,15 @@ func IsClutter(p string) bool {
 	base := path.Base(p)
 	return base == ".DS_Store" || strings.HasPrefix(base, "._") ||
 		strings.EqualFold(base, "Thumbs.db") || strings.EqualFold(base, "desktop.ini")
+}
+
+// checkArchiveSize refuses an archive of size bytes over l's limit,
+// checked before anything is read.
+func checkArchiveSize(size int64, l Limits) error {
+	if size > l.MaxArchiveSize {
+		return fail(ReasonArchiveTooLarge, "", nil, "the archive is %d bytes; the limit is %d", size, l.MaxArchiveSize)
+	}
+	return nil
 }
 
 // inflate returns the entry's content, reading at most one byte more than
