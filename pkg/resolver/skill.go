@@ -52,6 +52,24 @@ type Skill struct {
 // relative paths in its SKILL.md resolve against it.
 func (s Skill) Dir() string { return Root + "/" + s.ID + "/" }
 
+// dirPlaceholders are what allowed-tools lines write for the skill's own
+// directory: ${SKILL_DIR} and Claude Code's ${CLAUDE_SKILL_DIR}, as
+// Substitute reads them in a body, and {baseDir}, trailofbits/skills'
+// placeholder ("Bash({baseDir}/scanner.sh:*)"). Left as written, such a
+// pattern admits only the placeholder itself, which no shell runs, and
+// refuses the script it names.
+var dirPlaceholders = []string{"${SKILL_DIR}", "${CLAUDE_SKILL_DIR}", "{baseDir}"}
+
+// inDir returns the allowed-tools pattern rule with the skill's directory,
+// without its final slash, in place of each of dirPlaceholders.
+func (s Skill) inDir(rule string) string {
+	dir := strings.TrimSuffix(s.Dir(), "/")
+	for _, p := range dirPlaceholders {
+		rule = strings.ReplaceAll(rule, p, dir)
+	}
+	return rule
+}
+
 // Location returns where the model reads the skill, such as
 // "/skills/pdf-tools/SKILL.md".
 func (s Skill) Location() string { return Root + "/" + s.ID + "/SKILL.md" }

@@ -30,7 +30,8 @@ type ToolPolicy struct {
 //
 // When any activated skill declares allowed-tools the
 // policy is restricted to the union of the activated skills'
-// allowed-tools and tool dependencies, the tools of the MCP servers they
+// allowed-tools (each with its skill's directory in place of the
+// placeholders for it: Skill.inDir) and tool dependencies, the tools of the MCP servers they
 // depend on (as "mcp__server", which admits every tool of that server, as
 // dependencies come in once a skill is activated) and the base
 // tools. Otherwise nothing is restricted: a skill that says nothing about
@@ -41,7 +42,9 @@ func NewToolPolicy(activated []Skill, base []string) ToolPolicy {
 	}
 	var rules []string
 	for _, s := range activated {
-		rules = append(rules, s.AllowedTools...)
+		for _, r := range s.AllowedTools {
+			rules = append(rules, s.inDir(r))
+		}
 		rules = append(rules, s.ToolDeps...)
 		for _, server := range s.MCPDeps {
 			rules = append(rules, toolrule.MCPPrefix+server)

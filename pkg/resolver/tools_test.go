@@ -97,3 +97,34 @@ func TestActiveMCP(t *testing.T) {
 		}
 	}
 }
+
+// TestToolPolicySkillDir: patterns about the skill's own directory, in
+// the placeholders real skills write (trailofbits' firebase-apk-scanner:
+// "Bash({baseDir}/scanner.sh:*)"), admit what is in that directory and
+// nothing else. TestRealAllowedTools checks the real lines.
+func TestToolPolicySkillDir(t *testing.T) {
+	s := Skill{ID: "apk-scanner", AllowedTools: []string{
+		"Bash({baseDir}/scanner.sh:*)", "Bash(${CLAUDE_SKILL_DIR}/scripts/run.py:*)", "Read(${SKILL_DIR}/references/**)", "Bash(apktool:*)",
+	}}
+	p := NewToolPolicy([]Skill{s}, nil)
+	for _, c := range [][2]string{
+		{"Bash", "/skills/apk-scanner/scanner.sh app.apk"},
+		{"Bash", "/skills/apk-scanner/scripts/run.py --all"},
+		{"Read", "/skills/apk-scanner/references/vulnerabilities.md"},
+		{"Bash", "apktool d app.apk"},
+	} {
+		if err := p.Check(c[0], c[1]); err != nil {
+			t.Errorf("%s %q: %v", c[0], c[1], err)
+		}
+	}
+	for _, c := range [][2]string{
+		{"Bash", "{baseDir}/scanner.sh app.apk"},
+		{"Bash", "/skills/other/scanner.sh app.apk"},
+		{"Bash", "/skills/apk-scanner/evil.sh"},
+		{"Read", "/skills/other/references/a.md"},
+	} {
+		if err := p.Check(c[0], c[1]); skillerr.CodeOf(err) != skillerr.ToolNotAllowed {
+			t.Errorf("%s %q: %v, want ToolNotAllowed", c[0], c[1], err)
+		}
+	}
+}
