@@ -887,6 +887,10 @@ export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
   if (!(timeoutMs >= 1 && timeoutMs <= 2 ** 31)) {
     throw new SkillfsError(`callTimeoutMs must be a number of milliseconds from 1 to 2^31, not ${timeoutMs}`, "InvalidArgument");
   }
+  // The module compiles while wasm_exec.js loads: it needs Go's imports
+  // only to be instantiated.
+  const compiled = compile(opts.wasmURL ?? besideBridge());
+  compiled.catch(() => {}); // reported below, unless the runtime fails first
   const Go = await goRuntime(opts.wasmExecURL);
   const go = new Go();
   const global = `__skillfs_boot_${++instances}_${Date.now()}`;
@@ -900,7 +904,7 @@ export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
       outside,
     };
   });
-  const instance = await instantiate(opts.wasmURL ?? besideBridge(), go.importObject);
+  const instance = await WebAssembly.instantiate(await compiled, go.importObject);
   void go.run(instance);
   const mod = await api;
   let runner = opts.wasiRunner;
@@ -1073,15 +1077,13 @@ async function goRuntime(wasmExecURL?: string | URL): Promise<GoConstructor> {
   return g.Go;
 }
 
-async function instantiate(url: string | URL, imports: WebAssembly.Imports): Promise<WebAssembly.Instance> {
+async function compile(url: string | URL): Promise<WebAssembly.Module> {
   const res = await fetch(url);
   if (!res.ok) throw new SkillfsError(`cannot fetch ${url}: HTTP ${res.status}`, "Internal");
-  // instantiateStreaming needs the application/wasm type; a file server
-  // that gets it wrong still works, a little slower.
-  if (res.headers.get("content-type")?.startsWith("application/wasm")) {
-    return (await WebAssembly.instantiateStreaming(res, imports)).instance;
-  }
-  return (await WebAssembly.instantiate(await res.arrayBuffer(), imports)).instance;
+  // compileStreaming needs the application/wasm type; a file server that
+  // gets it wrong still works, a little slower.
+  if (res.headers.get("content-type")?.startsWith("application/wasm")) return WebAssembly.compileStreaming(res);
+  return WebAssembly.compile(await res.arrayBuffer());
 }
 
 // A listener that throws is its owner's bug: report it, and keep the

@@ -132,13 +132,25 @@ export async function listOnce(db: string, dists: string[], rawFirst: boolean): 
 let lastMemory: WebAssembly.Memory | undefined;
 // When the last instantiation finished, for the cold start's phases.
 let lastInstantiated = NaN;
+// The bridge compiles while wasm_exec.js loads, then instantiates the
+// module; a bridge.js built before that (run.mjs --before, tasks.mjs)
+// instantiates from the response.
+const instantiated = (i: WebAssembly.Instance) => {
+  lastInstantiated = performance.now();
+  lastMemory = i.exports.mem as WebAssembly.Memory | undefined;
+};
 const instantiateStreaming = WebAssembly.instantiateStreaming.bind(WebAssembly);
 WebAssembly.instantiateStreaming = async (source, imports) => {
   const res = await instantiateStreaming(source, imports);
-  lastInstantiated = performance.now();
-  lastMemory = res.instance.exports.mem as WebAssembly.Memory | undefined;
+  instantiated(res.instance);
   return res;
 };
+const instantiate = WebAssembly.instantiate.bind(WebAssembly) as (m: WebAssembly.Module, i?: WebAssembly.Imports) => Promise<WebAssembly.Instance>;
+WebAssembly.instantiate = (async (m: WebAssembly.Module, imports?: WebAssembly.Imports) => {
+  const res = await instantiate(m, imports);
+  if (res instanceof WebAssembly.Instance) instantiated(res);
+  return res;
+}) as typeof WebAssembly.instantiate;
 
 export interface MemoryBench {
   /** The host's linear memory just after it opened, in bytes. */
