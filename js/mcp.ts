@@ -11,8 +11,9 @@ import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, MAX_INDEX_BYTES, asSkillfsError,
 
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 /** skills/list pages followed at most: a server that keeps answering
- * with a cursor must not keep the host busy. */
-const MAX_PAGES = 50;
+ * with a cursor must not keep the host busy. A listing with more is
+ * refused (TooLarge), never installed in part. */
+export const MAX_PAGES = 50;
 
 export interface McpSkillsClient {
   /** Every skill of every page of skills/list, as {"skills": [...]} JSON bytes. */
@@ -70,10 +71,10 @@ export async function connectMcp(serverUrl: string, o: FetchOptions): Promise<Mc
         size += JSON.stringify(res.skills).length;
         if (size > MAX_INDEX_BYTES) throw new SkillfsError(`the skills listing is larger than ${MAX_INDEX_BYTES} bytes`, "TooLarge", "index-too-large", serverUrl);
         skills.push(...res.skills);
-        if (typeof res.nextCursor !== "string" || res.nextCursor === "") break;
+        if (typeof res.nextCursor !== "string" || res.nextCursor === "") return new TextEncoder().encode(JSON.stringify({ skills }));
         cursor = res.nextCursor;
       }
-      return new TextEncoder().encode(JSON.stringify({ skills }));
+      throw new SkillfsError(`the skills listing goes on after ${MAX_PAGES} pages (${skills.length} skills)`, "TooLarge", "index-too-large", serverUrl);
     },
     async get(uri) {
       let res: { skill?: unknown };

@@ -91,9 +91,11 @@ export async function serveSite(files = new Map()) {
  * directory → {frontmatter, files: {path: string | Uint8Array}, lies?:
  * {path: digest}, extra?: [{uri, digest, size}]} that the test may change;
  * every resources/read of a skill:// URI is answered from it. Stateless
- * Streamable HTTP: a fresh SDK server per request.
+ * Streamable HTTP: a fresh SDK server per request. With pageSize,
+ * skills/list answers in pages of that many skills, each with the cursor
+ * of the next.
  */
-export async function serveMcp(skills = new Map()) {
+export async function serveMcp(skills = new Map(), { pageSize = Infinity } = {}) {
   const log = [];
   const entry = (dir, s) => ({
     uri: `skill://${dir}/SKILL.md`,
@@ -123,9 +125,12 @@ export async function serveMcp(skills = new Map()) {
   const mcpServer = () => {
     const s = new Server({ name: 'skills-test', version: '1.0.0' },
       { capabilities: { resources: {}, extensions: { [SKILLS_EXTENSION]: {} } } });
-    s.setRequestHandler(z.object({ method: z.literal('skills/list'), params: z.object({ cursor: z.string().optional() }).passthrough().optional() }), () => {
+    s.setRequestHandler(z.object({ method: z.literal('skills/list'), params: z.object({ cursor: z.string().optional() }).passthrough().optional() }), (req) => {
       log.push('skills/list');
-      return { skills: [...skills].map(([dir, sk]) => entry(dir, sk)) };
+      const from = Number(req.params?.cursor ?? 0);
+      const to = from + pageSize;
+      const page = [...skills].slice(from, to).map(([dir, sk]) => entry(dir, sk));
+      return to < skills.size ? { skills: page, nextCursor: String(to) } : { skills: page };
     });
     s.setRequestHandler(z.object({ method: z.literal('skills/get'), params: z.object({ uri: z.string() }).passthrough() }), (req) => {
       log.push(`skills/get ${req.params.uri}`);

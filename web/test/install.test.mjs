@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { SCHEMA_V2, serveMcp, serveSite, sha256, tarGz } from '../harness/publish.mjs';
-import { ALPHA, TEST_MS, assertOk, closePage, ev, freshDB, skillMD, startBrowser, zip } from './helpers.mjs';
+import { ALPHA, TEST_MS, assertOk, assertRejected, closePage, ev, freshDB, skillMD, startBrowser, zip } from './helpers.mjs';
 
 /** @type {Awaited<ReturnType<typeof startBrowser>>} */
 let b;
@@ -190,6 +190,23 @@ test('an MCP server (SEP-2640): verified files install; a lying digest and an es
 
   const notMcp = await reg(page, 'installFromMcp', 'http://127.0.0.1:9/mcp', { timeoutMs: 5000 });
   assert.equal(notMcp.error.code, 'FetchFailed');
+});
+
+test('an MCP server whose skills/list comes in pages: every page followed, or refused whole past the page limit', { timeout: TEST_MS * 2 }, async (t) => {
+  // 55 skills: 11 pages of 5, or 55 pages of 1, more than js/mcp.ts's MAX_PAGES (50).
+  const skills = new Map(Array.from({ length: 55 }, (_, i) => {
+    const name = `paged-${String(i).padStart(2, '0')}`;
+    return [name, { frontmatter: { name, description: `Page skill ${i}.` }, files: { 'SKILL.md': skillMD(name, `Page skill ${i}.`) } }];
+  }));
+  for (const [pageSize, want] of [[5, 55], [1, 0]]) {
+    const server = await serveMcp(skills, { pageSize });
+    t.after(server.close);
+    const page = await fresh(t);
+    const out = await ev(page, (url) => T.outcome(sk.registry.installFromMcp(url)), server.url, TEST_MS);
+    if (want) assert.equal(assertOk(out, `pages of ${pageSize}`).installed.length, want);
+    else assertRejected(out, { code: 'TooLarge', reason: 'index-too-large', subject: server.url }, `pages of ${pageSize}`);
+    assert.equal((await ids(page)).length, want, `pages of ${pageSize}: installed`);
+  }
 });
 
 test('updates: found by digest without downloading what is unchanged, applied in one commit a session notices', { timeout: TEST_MS }, async (t) => {
