@@ -69,9 +69,10 @@ const tarHeaderAllowance = 2 << 10
 // archive's size; file content is held only up to MaxTotalSize in all,
 // kept or not. The archive must end with the tar end marker followed only
 // by zero padding, and the gzip stream must end there too (its CRC-32 and
-// size are checked). Sizes stated in pax headers, sparse files and pax
-// global headers other than git archive's comment are refused: readers
-// that ignore them would read other files.
+// size are checked). Sizes stated in pax headers, sparse files, pax
+// global headers other than git archive's comment, and a pax name that a
+// GNU long name overrides are refused: readers that ignore them, or
+// apply the other, would read other files.
 func ReadTarGz(data []byte, limits Limits) (*Archive, error) {
 	l := limits.withDefaults()
 	if err := checkArchiveSize(int64(len(data)), l); err != nil {
@@ -110,6 +111,11 @@ func ReadTarGz(data []byte, limits Limits) (*Archive, error) {
 		}
 		if _, ok := h.PAXRecords["size"]; ok {
 			return nil, fail(ReasonHeaderMismatch, h.Name, nil, "a pax header overrides the entry's size: readers that ignore it read another archive")
+		}
+		// archive/tar takes a GNU long name over a pax path, GNU tar the
+		// pax path: an entry named by both, differently, is two files.
+		if p, ok := h.PAXRecords["path"]; ok && p != h.Name {
+			return nil, fail(ReasonHeaderMismatch, h.Name, nil, "a pax header names the entry %q: readers disagree on which name applies", p)
 		}
 		m := member{name: h.Name, exec: h.Mode&0o111 != 0, modified: h.ModTime, size: h.Size, packed: -1}
 		switch h.Typeflag {

@@ -77,9 +77,7 @@ func tarConcat(parts ...[]byte) []byte {
 }
 
 // paxHeader returns a tar holding one pax extended header ('x') with
-// records, which applies to the entry after it. archive/tar's writer
-// refuses to write such headers by hand, so a regular entry is written
-// and its type flag and checksum patched.
+// records, which applies to the entry after it.
 func paxHeader(t testing.TB, records map[string]string) []byte {
 	var body string
 	for k, v := range records {
@@ -91,8 +89,20 @@ func paxHeader(t testing.TB, records map[string]string) []byte {
 		n += len(strconv.Itoa(n))
 		body += strconv.Itoa(n) + rec
 	}
-	b := tarRaw(t, tfile("PaxHeaders/x", body))
-	b[156] = tar.TypeXHeader
+	return retyped(tarRaw(t, tfile("PaxHeaders/x", body)), tar.TypeXHeader)
+}
+
+// gnuLongName returns a tar holding one GNU long name header ('L'), which
+// names the entry after it.
+func gnuLongName(t testing.TB, name string) []byte {
+	return retyped(tarRaw(t, tfile("././@LongLink", name+"\x00")), tar.TypeGNULongName)
+}
+
+// retyped returns the tar b, its first header patched to type typ and its
+// checksum fixed: archive/tar's writer refuses to write such headers by
+// hand.
+func retyped(b []byte, typ byte) []byte {
+	b[156] = typ
 	copy(b[148:156], "        ")
 	sum := 0
 	for _, c := range b[:512] {
@@ -143,6 +153,11 @@ func tarCorpus() []hostile {
 			// archive/tar reads 3 and then a header hidden in the rest.
 			return gz(t, tarConcat(tarRaw(t, tfile("SKILL.md", skillMD)), paxHeader(t, map[string]string{"size": "3"}),
 				tarRaw(t, tfile("big.md", strings.Repeat("a", 600)))))
+		}),
+		bad("GNU long name and pax path disagree", ReasonHeaderMismatch, "notes.md", func(t testing.TB) []byte {
+			// GNU tar reads scripts/run.sh; archive/tar, notes.md.
+			return gz(t, tarConcat(tarRaw(t, tfile("SKILL.md", skillMD)), gnuLongName(t, "notes.md"),
+				paxHeader(t, map[string]string{"path": "scripts/run.sh"}), tarRaw(t, tfile("x.md", "echo evil\n"))))
 		}),
 		bad("pax global header setting paths", ReasonGlobalHeader, "", func(t testing.TB) []byte {
 			return tarball(t, tent{h: tar.Header{Name: "pax_global_header", Typeflag: tar.TypeXGlobalHeader, PAXRecords: map[string]string{"path": "evil.sh"}}}, tfile("SKILL.md", skillMD))
