@@ -144,7 +144,9 @@ export interface ImportProgress {
   bytesTotal: number;
 }
 
-export interface ImportOptions {
+/** An import's signal (CallOptions) stops it at its next step: nothing
+ * is stored unless its commit had completed, which onChange reports. */
+export interface ImportOptions extends CallOptions {
   onConflict?: ConflictPolicy;
   /** Install a skill byte for byte identical to the installed one of its
    * name as a renamed copy; without it, "rename" reports it in
@@ -557,6 +559,7 @@ export class Registry {
       { onConflict: opts.onConflict ?? "rename", source: opts.source ?? "", copy: opts.copy ?? false, ...(opts.choose ? { choose: opts.choose } : {}) },
       asBytes(bytes, "registry.importZip"),
       opts.onProgress as ((p: unknown) => void) | undefined,
+      opts.signal,
     );
     const r = res as Omit<ImportResult, "diagnostics">;
     return { ...r, diagnostics: Object.fromEntries(r.skills.map((s) => [s.id, s.diagnostics])) };
@@ -564,8 +567,9 @@ export class Registry {
 
   /** What importZip would install from the archive, against the installed
    * skills, with each skill's diagnostics; nothing is stored. */
-  previewZip(bytes: Uint8Array | ArrayBuffer): Promise<ImportPreview> {
-    return this.t.call("registry.previewZip", {}, asBytes(bytes, "registry.previewZip")).then(([v]) => v as ImportPreview);
+  async previewZip(bytes: Uint8Array | ArrayBuffer, opts: CallOptions = {}): Promise<ImportPreview> {
+    const [v] = await this.t.call("registry.previewZip", {}, asBytes(bytes, "registry.previewZip"), undefined, opts.signal);
+    return v as ImportPreview;
   }
 
   /**

@@ -64,6 +64,41 @@ for (const kind of ['direct', 'port']) {
   });
 }
 
+for (const kind of ['direct', 'port']) {
+  test(`${kind}: importZip and previewZip take a signal; an import aborted at its commit stores nothing`, { timeout: TEST_MS }, async (t) => {
+    const page = await b.openPage();
+    t.after(() => closePage(page));
+    const out = await ev(page, async ([db, kind, pack]) => {
+      const host = await T.load(db);
+      let sk = host;
+      if (kind === 'port') {
+        const ch = new MessageChannel();
+        T.bridge.serveSkillfs(host, ch.port1, { capability: 'admin' });
+        sk = T.bridge.connectSkillfs(ch.port2);
+      }
+      const bytes = T.fromB64(pack);
+      const ctl = new AbortController();
+      const phases = [];
+      const onProgress = (p) => {
+        phases.push(p.phase);
+        if (p.phase === 'commit') ctl.abort();
+      };
+      const aborted = await T.outcome(sk.registry.importZip(bytes.slice(), { onProgress, signal: ctl.signal }));
+      const preview = await T.outcome(sk.registry.previewZip(bytes.slice(), { signal: AbortSignal.abort() }));
+      const listed = (await (await T.load(db)).registry.list()).map((s) => s.id);
+      const again = await sk.registry.importZip(bytes.slice());
+      return { aborted, phases, preview, listed, again: again.skills.map((s) => s.id) };
+    }, [freshDB(`abort-registry-${kind}`), kind, PACK]);
+    assert.equal(out.aborted.ok, false, JSON.stringify(out.aborted));
+    assert.equal(out.aborted.error.name, 'AbortError');
+    assert.ok(!out.phases.includes('done'), out.phases.join());
+    assert.equal(out.preview.ok, false);
+    assert.equal(out.preview.error.name, 'AbortError');
+    assert.deepEqual(out.listed, [], 'nothing was stored');
+    assert.deepEqual(out.again, ['beta']);
+  });
+}
+
 test('an import aborted by its caller once its commit has begun stores nothing, and the next one goes through', { timeout: TEST_MS }, async (t) => {
   const page = await b.openPage();
   t.after(() => closePage(page));
