@@ -234,6 +234,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		}
 		p := total
 		var first []vfs.Op
+		var overwritten []Meta // the versions this commit replaces, in order
 		metas := make([]Meta, len(cands))
 		trees := make([]*vfs.Tree, len(cands))
 		now := r.now()
@@ -270,9 +271,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 					return nil, internal(m.ID, nil, "the skill it replaces was not compared by digest")
 				}
 				if prev.Digest != m.Digest {
-					if err := r.keepVersion(ctx, rt, prev); err != nil {
-						return nil, err
-					}
+					overwritten = append(overwritten, prev)
 				}
 			}
 			if trees[i], err = vfs.NewTree(m.ID, files); err != nil {
@@ -283,6 +282,13 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 			p.FilesDone += len(c.files)
 			p.BytesDone += c.size
 			progress(p)
+		}
+		// Only the versions the bounds keep are read: the commit would
+		// collect the others at once, and what is read is held in Go.
+		for _, prev := range rt.newest(overwritten) {
+			if err := r.keepVersion(ctx, rt, prev); err != nil {
+				return nil, err
+			}
 		}
 		p.Phase = PhaseCommit
 		progress(p)

@@ -700,3 +700,50 @@ func testImportDeletesOnlyReplacedTrees(t *testing.T, bc backendCase) {
 		t.Errorf("replacing x wrote contents (op %d) before deleting its old tree", firstBlob)
 	}
 }
+
+// testImportReadsKeptVersionsOnly: a replace reads the old files of the
+// versions it keeps, not of those the same commit collects at once for
+// the bounds (RetainVersions): every file read is held in Go, whose memory
+// WebAssembly never gives back, and replacing a pack of 134 skills read
+// all of them to keep 16.
+func testImportReadsKeptVersionsOnly(t *testing.T, bc backendCase) {
+	db := &contentReads{Backend: bc.open(t)}
+	reg := openReg(t, db, Options{RetainVersions: 2})
+	ctx := context.Background()
+	names := []string{"a", "b", "c", "d", "e"}
+	first, err := reg.Import(ctx, packOf(t, names...), ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []file
+	for _, n := range names {
+		files = append(files, file{n + "/SKILL.md", mdOf(n, "Handles "+n+" tasks, again.")})
+	}
+	db.ids = nil
+	if _, err := reg.Import(ctx, zipOf(t, "", files...), ImportOptions{OnConflict: ConflictReplace}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(db.ids, []string{"d", "e"}) {
+		t.Errorf("replacing five skills read the files of %v; want those of the two versions kept, d and e", db.ids)
+	}
+	for i, m := range first.Skills {
+		if _, _, found, err := reg.ReadRetained(ctx, m.Digest, ""); err != nil || found != (i >= 3) {
+			t.Errorf("the old version of %s retained: %v, %v", m.ID, found, err)
+		}
+	}
+}
+
+// contentReads records the skills whose files' contents are read.
+type contentReads struct {
+	vfs.Backend
+	ids []string
+}
+
+func (c *contentReads) Read(ctx context.Context, qs ...vfs.Query) ([][]vfs.Record, error) {
+	for _, q := range qs {
+		if q.Store == vfs.StoreBlobs && q.Prefix {
+			c.ids = append(c.ids, strings.TrimSuffix(q.Key, "/"))
+		}
+	}
+	return c.Backend.Read(ctx, qs...)
+}

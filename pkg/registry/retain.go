@@ -120,7 +120,7 @@ func (r *Registry) retention(recs []vfs.Record) (*retention, error) {
 // keep retains the version old of a skill, whose files (with contents)
 // are files, unless it is too large to keep.
 func (rt *retention) keep(old Meta, files []vfs.File) {
-	if old.Size > int64(rt.bytes) || slices.ContainsFunc(rt.kept, func(k Retained) bool { return k.Digest == old.Digest }) {
+	if !rt.keeps(old) {
 		return
 	}
 	var paths []string
@@ -137,6 +137,32 @@ func (rt *retention) keep(old Meta, files []vfs.File) {
 		Files: paths, Holders: map[string]int64{}})
 	rt.changed[old.Digest] = true
 	rt.pending = append(rt.pending, pendingFiles{digest: old.Digest, files: files})
+}
+
+// keeps reports whether keep would retain the version old: it is not too
+// large, nor retained already.
+func (rt *retention) keeps(old Meta) bool {
+	return old.Size <= int64(rt.bytes) && !slices.ContainsFunc(rt.kept, func(k Retained) bool { return k.Digest == old.Digest })
+}
+
+// newest returns the last of olds, versions one commit overwrites in this
+// order, that ops would not collect at once: it collects the oldest first
+// until the rest are within the bounds.
+func (rt *retention) newest(olds []Meta) []Meta {
+	n, total := 0, int64(0)
+	seen := make(map[string]bool, len(olds))
+	for i := len(olds) - 1; i >= 0; i-- {
+		m := olds[i]
+		if !rt.keeps(m) || seen[m.Digest] {
+			continue
+		}
+		seen[m.Digest] = true
+		if n++; n > rt.versions || total+m.Size > int64(rt.bytes) {
+			return olds[i+1:]
+		}
+		total += m.Size
+	}
+	return olds
 }
 
 // drop collects the versions for which gone is true.

@@ -69,6 +69,7 @@ func TestSuite(t *testing.T) {
 		{"ImportIdentical", testImportIdentical},
 		{"ImportReplace", testImportReplace},
 		{"ImportDeletesOnlyReplacedTrees", testImportDeletesOnlyReplacedTrees},
+		{"ImportReadsKeptVersionsOnly", testImportReadsKeptVersionsOnly},
 		{"Warm", testWarm},
 		{"ImportFail", testImportFail},
 		{"ImportInvalidPack", testImportInvalidPack},
