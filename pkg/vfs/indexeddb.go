@@ -464,7 +464,11 @@ func (e domError) Error() string {
 	if e.v.Type() != js.TypeObject {
 		return "transaction aborted"
 	}
-	return fmt.Sprintf("%s: %s", e.name(), e.v.Get("message").String())
+	// Chromium's QuotaExceededError comes with an empty message.
+	if msg := e.v.Get("message").String(); msg != "" {
+		return fmt.Sprintf("%s: %s", e.name(), msg)
+	}
+	return e.name()
 }
 
 // idbErr maps an IndexedDB failure to a *skillerr.Error: a full disk to

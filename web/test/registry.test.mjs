@@ -741,6 +741,7 @@ test('QuotaExceeded: an import over the origin\'s storage quota stores nothing; 
   }
   assertRejected(out, { code: 'QuotaExceeded', reason: '', subject: `IndexedDB ${db}` }, 'an import over the quota');
   assert.match(out.error.message, /quota/);
+  assert.doesNotMatch(out.error.message, /:\s*$/, 'the message ends in words, not in an empty detail');
   assert.deepEqual(await ok(page, 'list'), [], 'nothing was stored');
   assert.equal(await revision(page), 0);
   assert.deepEqual(await changes(page), []);
