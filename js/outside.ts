@@ -128,8 +128,8 @@ class Counted extends Uint8Array {
 
 /** Whether the deflate stream in packed, which inflates to size bytes,
  * ends before its last byte: then it inflates without that byte too
- * (fflate tells no stream's end). A second pass, paid only by entries
- * with a data descriptor. */
+ * (fflate tells no stream's end). A second pass: see mayHide for the
+ * entries that pay it. */
 function endsEarly(packed: Uint8Array, size: number): boolean {
   try {
     inflateSync(packed.subarray(0, packed.length - 1), { out: new Uint8Array(size) });
@@ -137,6 +137,21 @@ function endsEarly(packed: Uint8Array, size: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether the bytes b, an entry's compressed data and the three bytes
+ * after it, hold a local file header's or a data descriptor's signature.
+ * Bytes after an entry's deflate stream and before its data descriptor
+ * can show a reader that streams the archive other entries only through
+ * one (docs/archives.md); compressed data holds one by chance once in
+ * 2^31 positions, so the second pass of endsEarly, which every entry of
+ * a download written by Go's or Java's zip writers would otherwise pay,
+ * runs almost never. */
+function mayHide(b: Uint8Array): boolean {
+  for (let i = b.indexOf(0x50); i >= 0 && i + 3 < b.length; i = b.indexOf(0x50, i + 1)) {
+    if (b[i + 1] === 0x4b && ((b[i + 2] === 3 && b[i + 3] === 4) || (b[i + 2] === 7 && b[i + 3] === 8))) return true;
+  }
+  return false;
 }
 
 /** gzip member header: deflate, no flags, no time, no OS. */
@@ -260,7 +275,8 @@ export async function inflate(archive: Uint8Array, entries: Float64Array): Promi
       } catch {
         break;
       }
-      if (o.count !== e.size || (e.descriptor && endsEarly(packed, e.size))) break;
+      if (o.count !== e.size) break;
+      if (e.descriptor && mayHide(archive.subarray(e.off, e.off + e.packed + 3)) && endsEarly(packed, e.size)) break;
       b = new Uint8Array(o.buffer);
       crc = crc32(b);
     }

@@ -228,6 +228,13 @@ func hostileCorpus() []hostile {
 			h.CompressedSize64 = uint64(len(body))
 			return build(t, file("SKILL.md", skillMD), raw(h, body))
 		}),
+		bad("an entry only a stream reader sees, after the stream", "gap", "hid.md", func(t testing.TB) []byte {
+			h, body := deflated(t, "hid.md", []byte("content"))
+			h.Flags |= flagDescriptor
+			body = append(body, "0123456789ab"+sigLocal+"a local header no central entry lists"...)
+			h.CompressedSize64 = uint64(len(body))
+			return build(t, file("SKILL.md", skillMD), raw(h, body))
+		}),
 		bad("stored entry longer than declared", "size-mismatch", "liar.txt", func(t testing.TB) []byte {
 			return build(t, file("SKILL.md", skillMD), raw(zip.FileHeader{Name: "liar.txt", Method: zip.Store, CRC32: crc32.ChecksumIEEE([]byte("abc")), CompressedSize64: 6, UncompressedSize64: 3}, []byte("abcdef")))
 		}),
