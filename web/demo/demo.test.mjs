@@ -175,7 +175,8 @@ test('importing from the keyboard: the same pack is recognised, copies when aske
   // The preview recognises every skill as already installed: nothing to install unless asked.
   let group = await preview();
   assert.equal(await group.getByRole('heading').textContent(), 'sample-pack.zip holds 6 skills');
-  assert.equal(await group.getByText('already installed').count(), 6);
+  assert.equal(await group.getByText('already installed', { exact: true }).count(), 6);
+  assert.equal(await group.locator('.preview-counts').textContent(), '6 already installed, unchanged.');
   assert.equal(await group.getByRole('button', { name: 'Install 0 skills' }).isDisabled(), true);
   await group.getByRole('button', { name: 'Cancel' }).click();
   await group.waitFor({ state: 'detached' });

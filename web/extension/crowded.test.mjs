@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { unzipSync, zipSync } from 'fflate';
 import { launch } from '../harness/index.mjs';
 import { SCHEMA_V2, serveSite, sha256 } from '../harness/publish.mjs';
 import { realRepos } from '../harness/realrepos.mjs';
@@ -73,13 +74,19 @@ async function layouts(cdp) {
   return metrics.find((m) => m.name === 'LayoutCount').value;
 }
 
-/** Imports path through "Import…", installing what the preview proposes. */
-async function importFile(page, path) {
+/** Chooses path with "Import…"; the preview. */
+async function preview(page, path) {
   await doing(page, `importing ${path.split('/').pop()}`);
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
   await chooser.setFiles(path);
   const group = page.getByRole('group', { name: /holds [\d,]+ skills?$/ });
   await group.waitFor({ timeout: IMPORT_MS });
+  return group;
+}
+
+/** Imports path through "Import…", installing what the preview proposes. */
+async function importFile(page, path) {
+  const group = await preview(page, path);
   const install = group.getByRole('button', { name: /^Install \d+ skills?$/ });
   if (await install.isDisabled()) {
     await group.getByRole('button', { name: 'Cancel' }).click();
@@ -220,6 +227,57 @@ test('the six real downloads installed from a site: the report and its errors fi
     // The largest first: the single-URL install is the one with the most skills.
     const zips = repos.map((r) => [r.name, r.path]).sort((a, b) => readFileSync(b[1]).length - readFileSync(a[1]).length);
     await installFromSite(p.page, zips, 250);
+  } finally {
+    await p.browser.close();
+  }
+});
+
+/** path's zip with every SKILL.md changed (a line added), as a newer download of it, written to out. */
+function revised(path, out) {
+  const files = unzipSync(readFileSync(path));
+  for (const k of Object.keys(files)) if (k.endsWith('/SKILL.md')) files[k] = Buffer.concat([files[k], Buffer.from('\nRevised.\n')]);
+  writeFileSync(out, zipSync(files));
+  return out;
+}
+
+/** A newer download of path, imported alone, imported over it: one choice
+ * updates every skill; imported again, nothing is new. */
+async function importAgain(page, path) {
+  const newer = revised(path, join(tmp, `newer-${path.split('/').pop()}`));
+  let group = await preview(page, newer);
+  const all = await group.locator('.preview-skills > li').count();
+  assert.equal(await group.locator('.preview-counts').textContent(), `${all} installed in another version.`);
+  await group.getByRole('combobox', { name: `For the ${all} skills already installed` }).selectOption({ label: 'Update each' });
+  await group.getByRole('button', { name: `Install ${all} skills` }).click();
+  const box = page.locator('.import-result > div');
+  await page.waitForFunction(() => /^Updated /.test(document.querySelector('.import-result > div')?.textContent ?? ''), undefined, { timeout: IMPORT_MS });
+  assert.match(await box.textContent(), new RegExp(`^Updated [^.]+ and ${all - 8} more\\.`));
+  await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), all);
+  assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('#skills > li')].map((li) => li.dataset.id).filter((id) => /-v\d+$/.test(id))), [], 'no copies');
+
+  // The same newer download once more: everything is there already, and the preview says so first.
+  group = await preview(page, newer);
+  assert.equal(await group.locator('.preview-counts').textContent(), `${all} already installed, unchanged.`);
+  assert.ok(await group.getByRole('button', { name: 'Install 0 skills' }).isDisabled());
+  await group.getByRole('button', { name: 'Cancel' }).click();
+}
+
+test('260 generated skills imported again, newer: one choice updates them all, no copies', { timeout: 3 * IMPORT_MS }, async () => {
+  const p = await panel();
+  try {
+    await importFile(p.page, GENERATED);
+    await importAgain(p.page, GENERATED);
+  } finally {
+    await p.browser.close();
+  }
+});
+
+test('a real download imported again, newer: one choice updates them all, no copies', { skip: skipReason, timeout: 3 * IMPORT_MS }, async () => {
+  const p = await panel();
+  try {
+    const big = repos.find((r) => r.name.startsWith('K-Dense')) ?? repos[0];
+    await importFile(p.page, big.path);
+    await importAgain(p.page, big.path);
   } finally {
     await p.browser.close();
   }

@@ -2,7 +2,8 @@
 // that Enter or Space also opens, then a preview of the archive's skills
 // with their diagnostics, each to install or not, with a choice per name
 // conflict (Update, Keep both as name-v2, Skip) and an identical skill
-// recognised as already installed; then the import's real progress, and
+// recognised as already installed, and one choice for all of those (a
+// download imported again holds hundreds); then the import's real progress, and
 // a result that says what was installed, skipped and left out, and why.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -155,11 +156,39 @@ function Preview({ name, preview, busy, onInstall, onCancel }: PreviewProps) {
   const set = (n: string, c: Choice) => setChoices(new Map(choices).set(n, c));
   const count = [...choices.values()].filter((c) => c !== 'skip').length;
   const skills = preview.skills;
+  // A download imported again holds hundreds of skills already installed:
+  // one choice for all of them, rather than a select each.
+  const known = skills.filter((s) => s.status !== 'new');
+  const changed = known.filter((s) => s.status === 'conflict').length;
+  const forAll = (c: Choice) => (s: PreviewSkill): Choice => (c === 'update' && s.status === 'installed' ? 'skip' : c);
+  const bulk = (['update', 'keep-both', 'skip'] as Choice[]).find((c) => known.every((s) => choices.get(s.name) === forAll(c)(s))) ?? '';
+  const setAll = (c: Choice) => {
+    const next = new Map(choices);
+    for (const s of known) next.set(s.name, forAll(c)(s));
+    setChoices(next);
+  };
+  const counts = [
+    skills.length > known.length && `${(skills.length - known.length).toLocaleString('en')} new`,
+    changed && `${changed.toLocaleString('en')} installed in another version`,
+    known.length > changed && `${(known.length - changed).toLocaleString('en')} already installed, unchanged`,
+  ].filter(Boolean);
   return (
     <div class="preview" role="group" aria-labelledby="preview-title">
       <h3 id="preview-title" tabindex={-1} ref={heading}>
         {name} holds {plural(skills.length, 'skill')}
       </h3>
+      <p class="hint preview-counts">{counts.join(', ')}.</p>
+      {known.length > 1 && (
+        <label class="preview-all">
+          For the {plural(known.length, 'skill')} already installed{' '}
+          <select value={bulk} onChange={(e) => e.currentTarget.value && setAll(e.currentTarget.value as Choice)}>
+            <option value="">choose for each below</option>
+            {changed > 0 && <option value="update">Update {changed === known.length ? 'each' : `the ${changed.toLocaleString('en')} that changed`}</option>}
+            <option value="keep-both">Keep both (a -v2 copy each)</option>
+            <option value="skip">Skip them all</option>
+          </select>
+        </label>
+      )}
       {preview.dropped.length > 0 && <p class="hint">{plural(preview.dropped.length, 'entry', 'entries')} outside every skill folder will be left out.</p>}
       <ul class="preview-skills">
         {skills.map((s) => {
