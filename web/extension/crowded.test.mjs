@@ -282,3 +282,51 @@ test('a real download imported again, newer: one choice updates them all, no cop
     await p.browser.close();
   }
 });
+
+/** The extension's service worker stopped, as Chrome stops an idle one (DevTools' ServiceWorker domain). */
+async function stopWorker(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
+}
+
+/** The worker stops while path's import runs: the panel says so in words, and lists what is stored. */
+async function stoppedDuringImport(page, path) {
+  const group = await preview(page, path);
+  await group.getByRole('button', { name: /^Install \d+ skills?$/ }).click();
+  await page.locator('.importer progress').waitFor();
+  await doing(page, 'stopping the worker during the import');
+  await stopWorker(page);
+  const box = page.locator('.import-result > div');
+  await box.waitFor({ timeout: IMPORT_MS });
+  const text = await box.textContent();
+  assert.equal(await box.getAttribute('class'), 'error', text);
+  assert.equal(await box.getAttribute('data-code'), 'Internal');
+  assert.match(text, /^Could not import [^:]+: the extension's background worker stopped before it answered .*the list now shows what is stored/);
+  assert.doesNotMatch(text, /skillfs host/);
+  // The list is read again over a new connection, with no click: what the store holds.
+  await page.waitForFunction(() => document.body.dataset.connected === 'true' && document.getElementById('status')?.dataset.state === 'ready', undefined, { timeout: STEP_MS });
+  assert.match(await page.locator('#status').textContent(), /^[\d,]+ skills? installed/);
+}
+
+test('the worker stopped during an import of 260 generated skills: the panel says so in words and lists what is stored', { timeout: IMPORT_MS + 60_000 }, async () => {
+  const p = await panel();
+  try {
+    await stoppedDuringImport(p.page, GENERATED);
+  } finally {
+    await p.browser.close();
+  }
+});
+
+test('the worker stopped during the import of a real download: the panel says so in words and lists what is stored', { skip: skipReason, timeout: IMPORT_MS + 60_000 }, async () => {
+  const p = await panel();
+  try {
+    await stoppedDuringImport(p.page, (repos.find((r) => r.name.startsWith('K-Dense')) ?? repos[0]).path);
+  } finally {
+    await p.browser.close();
+  }
+});

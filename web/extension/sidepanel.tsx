@@ -40,6 +40,9 @@ function skillfs(): Skillfs {
   return sk;
 }
 
+/** Tells the app's listeners to read the list again. */
+const changed = () => listeners.forEach((l) => l({ revision: 0, kind: 'import', ids: [] }));
+
 /** The registry calls that read only, so are safe to repeat. */
 const READS = new Set(['list', 'get', 'revision', 'tree', 'readFile', 'readText', 'exportZip', 'checkUpdates', 'previewIndex', 'registered']);
 
@@ -58,6 +61,22 @@ async function retrying<T>(f: (sk: Skillfs) => Promise<T>): Promise<T> {
     if (current === sk) current = undefined;
     return f(skillfs());
   }
+}
+
+/**
+ * A call the worker's stop cut short, in words a person can act on: the
+ * bridge's "the skillfs host disconnected" names a part they never see.
+ * Whether the change was committed before the worker stopped is not
+ * known here, so the list is read again (over a new connection) to show
+ * what is stored.
+ */
+function cutShort(e: unknown): unknown {
+  if (!(e instanceof SkillfsError) || e.reason !== 'host-gone') return e;
+  changed();
+  return new SkillfsError(
+    "the extension's background worker stopped before it answered (Chrome stops it when idle or updating); the list now shows what is stored, so check it and try again if needed",
+    e.code, e.reason, e.subject,
+  );
 }
 
 /**
@@ -80,7 +99,9 @@ const live = new Proxy({} as Skillfs, {
           return (...args: unknown[]) => {
             type Reg = Record<string, (...a: unknown[]) => Promise<unknown>>;
             const call = (sk: Skillfs) => (sk.registry as unknown as Reg)[m](...args);
-            return READS.has(m) ? retrying(call) : call(skillfs());
+            return (READS.has(m) ? retrying(call) : call(skillfs())).catch((e: unknown) => {
+              throw cutShort(e);
+            });
           };
         },
       });
@@ -91,10 +112,10 @@ const live = new Proxy({} as Skillfs, {
 });
 
 const sources = document.getElementById('sources')!;
-const changed = () => listeners.forEach((l) => l({ revision: 0, kind: 'import', ids: [] }));
-mountSiteSkills(document.getElementById('site-skills')!, skillfs, changed);
-mountInstallFrom(document.getElementById('install-from')!, skillfs, changed);
-mountUpdates(document.getElementById('updates-section')!, skillfs, changed);
+// The sections use the app's connection too: reads retried, a stopped worker said in words.
+mountSiteSkills(document.getElementById('site-skills')!, () => live, changed);
+mountInstallFrom(document.getElementById('install-from')!, () => live, changed);
+mountUpdates(document.getElementById('updates-section')!, () => live, changed);
 
 async function samplePack(): Promise<Uint8Array> {
   const res = await fetch(chrome.runtime.getURL('sample-pack.zip'));
