@@ -540,7 +540,7 @@ export class Registry {
   private readonly sources: Sources;
 
   constructor(private readonly t: Transport) {
-    this.sources = new Sources((m, a, b, p) => t.call(m, a, b, p));
+    this.sources = new Sources((m, a, b, p, s) => t.call(m, a, b, p, s));
   }
 
   private async value<T>(method: string, args: Args = {}): Promise<T> {

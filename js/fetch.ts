@@ -13,7 +13,8 @@ export interface FetchOptions {
    * default. Checked against Content-Length before the body is read, and
    * counted while it arrives. */
   maxBytes?: number;
-  /** Aborts every download of the call. */
+  /** Aborts every download of the call, and the install under way:
+   * nothing of it is stored unless its commit had completed. */
   signal?: AbortSignal;
 }
 

@@ -91,7 +91,7 @@ export interface UpdateResult {
   skill: SkillMeta;
 }
 
-type Call = (method: string, args: Record<string, unknown>, bytes?: Uint8Array, onProgress?: (p: unknown) => void) => Promise<[unknown, Uint8Array | undefined]>;
+type Call = (method: string, args: Record<string, unknown>, bytes?: Uint8Array, onProgress?: (p: unknown) => void, signal?: AbortSignal) => Promise<[unknown, Uint8Array | undefined]>;
 
 interface FileRef { path: string; url: string; digest: string; size: number }
 interface EntryPlan extends IndexEntry { files: FileRef[]; origin: Origin }
@@ -106,14 +106,15 @@ const refusalOf = (name: string, e: unknown): Refusal => {
 };
 
 /** Errors that end a whole call rather than one entry's install. */
-const fatal = (e: unknown) => e instanceof SkillfsError && (e.code === "PermissionDenied" || e.reason === "aborted");
+const fatal = (e: unknown) =>
+  e instanceof SkillfsError ? e.code === "PermissionDenied" || e.reason === "aborted" : (e as Error)?.name === "AbortError";
 
 /** The flows behind Registry.installFrom*, checkUpdates and update. */
 export class Sources {
   constructor(private readonly call: Call) {}
 
-  private async value<T>(method: string, args: Record<string, unknown>, bytes?: Uint8Array, onProgress?: (p: ImportProgress) => void): Promise<T> {
-    return (await this.call(method, args, bytes, onProgress as ((p: unknown) => void) | undefined))[0] as T;
+  private async value<T>(method: string, args: Record<string, unknown>, bytes?: Uint8Array, onProgress?: (p: ImportProgress) => void, signal?: AbortSignal): Promise<T> {
+    return (await this.call(method, args, bytes, onProgress as ((p: unknown) => void) | undefined, signal))[0] as T;
   }
 
   private async index(url: string, names: string[] | undefined, o: FetchOptions): Promise<IndexPlan> {
@@ -152,7 +153,7 @@ export class Sources {
   }
 
   private installBytes(origin: Origin, dir: string, bytes: Uint8Array, o: InstallOptions, target = ""): Promise<ImportResult> {
-    return this.value<ImportResult>("registry.installArtifact", { origin, dir, target, onConflict: o.onConflict ?? "rename" }, bytes, o.onProgress);
+    return this.value<ImportResult>("registry.installArtifact", { origin, dir, target, onConflict: o.onConflict ?? "rename" }, bytes, o.onProgress, o.signal);
   }
 
   private async installFiles(origin: Origin, dir: string, files: FileRef[], get: (url: string) => Promise<Uint8Array>, o: InstallOptions, target = ""): Promise<ImportResult> {
@@ -168,7 +169,7 @@ export class Sources {
     const blob = concat(parts, total);
     return this.value<ImportResult>("registry.installFiles", {
       origin, dir, files, lengths: parts.map((p) => p.byteLength), target, onConflict: o.onConflict ?? "rename",
-    }, blob, o.onProgress);
+    }, blob, o.onProgress, o.signal);
   }
 
   private async attempt(report: InstallReport, name: string, run: () => Promise<ImportResult>): Promise<void> {

@@ -173,6 +173,26 @@ test('a plain URL: a SKILL.md, a zip, a .tar.gz, a pinned digest', { timeout: TE
   assert.deepEqual(await ids(page), ['md-skill', 'tgz-skill', 'zip-skill']);
 });
 
+test('an install aborted as its commit begins rejects with the signal\'s reason and stores nothing', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  const out = await ev(page, async (url) => {
+    const ctl = new AbortController();
+    const phases = [];
+    const onProgress = (p) => {
+      phases.push(p.phase);
+      if (p.phase === 'commit') ctl.abort();
+    };
+    const aborted = await T.outcome(sk.registry.installFromUrl(url, { signal: ctl.signal, onProgress }));
+    return { aborted, phases };
+  }, `${site.url}/.well-known/agent-skills/zip-skill.zip`);
+  assert.equal(out.aborted.ok, false, JSON.stringify(out.aborted));
+  assert.equal(out.aborted.error.name, 'AbortError');
+  assert.ok(out.phases.includes('commit') && !out.phases.includes('done'), out.phases.join());
+  assert.deepEqual(await ids(page), [], 'nothing was stored');
+});
+
 test('an MCP server (SEP-2640): verified files install; a lying digest and an escaping path are refused', { timeout: TEST_MS }, async (t) => {
   const server = await mcp();
   t.after(server.close);
