@@ -128,6 +128,18 @@ async function crowdedList({ page, cdp }, n) {
   assert.ok(back < 20, `going back to a list of ${n} rows ran ${back} layouts`);
   // The rows still say which descriptions are cut: "more" on the long ones.
   assert.ok(await page.getByRole('button', { name: /^more about / }).count() > 0, 'no row offers "more"');
+
+  // A search that finds nothing says so, and how to get the list back.
+  await doing(page, 'searching for nothing');
+  await page.getByRole('radio', { name: /^Enabled/ }).check();
+  await page.getByRole('searchbox', { name: 'Search skills' }).fill('no-such-skill-anywhere');
+  await page.waitForFunction(() => document.querySelectorAll('#skills > li').length === 0);
+  assert.equal(await page.locator('.list-count').textContent(), `0 of ${n.toLocaleString('en')} skills`);
+  assert.equal(await page.locator('.no-match').textContent(), 'No skill matches “no-such-skill-anywhere” with the enabled filter. Show every skill');
+  await page.getByRole('button', { name: 'Show every skill' }).click();
+  await page.waitForFunction((n) => document.querySelector('.list-count')?.textContent === `${n.toLocaleString('en')} skills, the first 50 shown`, n);
+  assert.equal(await page.getByRole('searchbox', { name: 'Search skills' }).inputValue(), '');
+  assert.equal(await page.getByRole('radio', { name: /^All/ }).isChecked(), true);
 }
 
 test('260 generated skills: the list shown again after a skill was open costs a few layouts, not one a row', { timeout: IMPORT_MS + 120_000 }, async () => {

@@ -77,6 +77,14 @@ export function SkillList({ sk, skills, onOpen }: Props) {
         {l.shown.length === skills.length ? plural(skills.length, 'skill') : `${l.shown.length.toLocaleString('en')} of ${plural(skills.length, 'skill')}`}
         {rows.length < l.shown.length ? `, the first ${rows.length} shown` : ''}
       </p>
+      {l.shown.length === 0 && skills.length > 0 && (
+        <p class="no-match">
+          No skill matches {[q.text.trim() && `“${q.text.trim()}”`, q.state !== 'all' && `the ${STATES.find(([st]) => st === q.state)![1].toLowerCase()} filter`, q.source && `the source ${q.source}`].filter(Boolean).join(' with ')}.{' '}
+          <button type="button" class="link" onClick={() => set({ text: '', state: 'all', source: '' })}>
+            Show every skill
+          </button>
+        </p>
+      )}
       <ul id="skills" class="skills" aria-label="Installed skills" data-count={skills.length}>
         {rows.map((s) => (
           <Row key={s.id} sk={sk} s={s} onOpen={onOpen} onDelete={() => setDeleting(s)} />
