@@ -72,7 +72,7 @@ export interface ToolCheck {
 export interface TurnOptions extends CallOptions {
   /** The user's message: the skills the router finds for it keep their
    * descriptions in the catalog, which with many skills gives the others
-   * their names only. */
+   * their names only. Its first 8 KB are routed. */
   query?: string;
 }
 
@@ -182,7 +182,7 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
       // turn() first: it activates the pinned and always: true skills,
       // whose tools the active tools then include.
       const pinned = await session.turn(o);
-      const query = o?.query ?? opts.catalog?.query;
+      const query = head(o?.query ?? opts.catalog?.query ?? "", MAX_QUERY_BYTES);
       const [catalog, active] = await Promise.all([
         session.catalog({ ...opts.catalog, ...(query ? { query } : {}), signal: o?.signal }),
         activeTools(o),
@@ -231,6 +231,20 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
     },
     close: (o) => session.close(o),
   };
+}
+
+/** The catalog routes at most this much of the user's message, in UTF-8
+ * bytes (the module's MaxCatalogQuery; longer is refused, TooLarge). */
+const MAX_QUERY_BYTES = 8 << 10;
+
+/** The start of s, at most max UTF-8 bytes, cut between characters: a
+ * pasted document must not cost the turn its catalog. */
+function head(s: string, max: number): string {
+  const bytes = new TextEncoder().encode(s);
+  if (bytes.length <= max) return s;
+  let end = max;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  return new TextDecoder().decode(bytes.subarray(0, end));
 }
 
 function object(input: unknown, tool: string): Record<string, unknown> {

@@ -75,3 +75,18 @@ for (const [fn, label] of [['aiSdkRun', 'AI SDK'], ['openaiAgentsRun', 'OpenAI A
     assert.equal(r.text, 'done', 'the loop ended');
   });
 }
+
+test('a user\'s message longer than the catalog routes still gets its turn, and its skill described', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  // Over 8 KB of UTF-8 (the catalog routes at most 8 KB), a multi-byte
+  // character across the cut.
+  const prompt = `Fill in the form in report.pdf. ${'表单 '.repeat(1365)}x${'é'.repeat(10)}`;
+  const r = await ev(page, async ([pack, db, prompt]) => {
+    const m = await import('/dist/frameworks.js');
+    return T.outcome(m.aiSdkRun(m.agentSide(await m.installed([T.fromB64(pack)], db)), { prompt, budget: 600, script: [] }));
+  }, [PACK, freshDB('long'), prompt]);
+  assert.equal(r.ok, true, JSON.stringify(r.error));
+  assert.match(r.value.systems[0], /<name>\npdf-tools\n<\/name>\n<description>\nExtract text[^<]*Use when the user mentions a PDF/);
+  assert.equal(r.value.text, 'done');
+});
