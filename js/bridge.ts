@@ -1186,9 +1186,21 @@ function link(port: AnyPort): Link {
   };
 }
 
+/** The platform's base64 of bytes (Chromium 140 and later): 7 MB in
+ * ~6 ms, against ~280 ms through btoa, one task of the page that sends
+ * an import over a chrome.runtime.Port. */
+const nativeBase64 = () => {
+  const u = Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array; prototype: { toBase64?: () => string } };
+  return typeof u.fromBase64 === "function" && typeof u.prototype.toBase64 === "function"
+    ? { from: u.fromBase64.bind(u), to: (b: Uint8Array) => (b as unknown as { toBase64(): string }).toBase64() }
+    : undefined;
+};
+
 function packBytes(l: Link, b?: Uint8Array): WireBytes | undefined {
   if (!b) return undefined;
   if (!l.json) return b;
+  const native = nativeBase64();
+  if (native) return { b64: native.to(b) };
   let s = "";
   for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
   return { b64: btoa(s) };
@@ -1199,8 +1211,10 @@ function packBytes(l: Link, b?: Uint8Array): WireBytes | undefined {
 function unpackBytes(w: unknown, method: string): Uint8Array | undefined {
   const b64 = (w as { b64?: unknown } | null)?.b64;
   if (typeof b64 !== "string") return asBytes(w, method);
+  const native = nativeBase64();
   let s: string;
   try {
+    if (native) return native.from(b64);
     s = atob(b64);
   } catch {
     throw new SkillfsError("the bytes are not valid base64", "InvalidArgument", "", method);

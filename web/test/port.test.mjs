@@ -215,8 +215,17 @@ test('MessagePort, capability "admin": calls work, bytes and progress cross, err
 
 // ---- chrome.runtime.Port (JSON only) ----
 
-test('chrome.runtime.Port shape, "admin": bytes survive the JSON (base64) path both ways', { timeout: TEST_MS }, async (t) => {
+// Once with the platform's base64 (Uint8Array toBase64 and fromBase64),
+// once with btoa and atob, as a browser without them.
+for (const platform of [true, false]) test(`chrome.runtime.Port shape, "admin": bytes survive the JSON (base64) path both ways, ${platform ? "the platform's base64" : 'btoa and atob'}`, { timeout: TEST_MS }, async (t) => {
   const page = await hosted(t, 'chrome-admin', 'chrome', 'admin');
+  assert.equal(await ev(page, (platform) => {
+    if (!platform) {
+      delete Uint8Array.prototype.toBase64;
+      delete Uint8Array.fromBase64;
+    }
+    return typeof Uint8Array.fromBase64 === 'function';
+  }, platform), platform, 'Chromium has Uint8Array.fromBase64');
   const gamma = { 'SKILL.md': '---\nname: gamma\ndescription: Gamma.\n---\n# Gamma\n', 'assets/blob.bin': BINARY };
   const z = zip(under('gamma/', gamma));
   const imp = await cimport(page, z, { source: 'gamma.zip' });
@@ -244,6 +253,19 @@ test('chrome.runtime.Port shape, "admin": bytes survive the JSON (base64) path b
 
   assertRejected(await creg(page, 'readFile', 'alpha', '../x'), { code: 'PathRejected', reason: 'dot-dot', subject: '../x' }, 'an error over JSON');
   assert.deepEqual(await ev(page, () => clientChanges), [{ revision: 2, kind: 'import', ids: ['gamma'] }], 'changes cross as JSON');
+});
+
+test('chrome.runtime.Port shape: bytes that are not base64 are InvalidArgument, and the host keeps serving', { timeout: TEST_MS }, async (t) => {
+  const page = await hosted(t, 'chrome-bad-b64', 'chrome', 'admin');
+  const answer = await ev(page, () => new Promise((resolve) => {
+    ends.clientEnd.onMessage.addListener((m) => { if (m.id === 99) resolve(m); });
+    ends.clientEnd.postMessage({ t: 'call', id: 99, method: 'registry.importZip', args: {}, bytes: { b64: 'not*base64' }, progress: false });
+  }));
+  assert.equal(answer.t, 'error');
+  assert.equal(answer.code, 'InvalidArgument');
+  assert.match(answer.message, /not valid base64/);
+  assert.deepEqual(await hostList(page), ['alpha', 'beta']);
+  assert.ok(assertOk(await creg(page, 'list')).length === 2, 'the host keeps serving');
 });
 
 test('chrome.runtime.Port shape, "agent": registry calls are refused', { timeout: TEST_MS }, async (t) => {
