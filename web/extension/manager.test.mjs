@@ -177,3 +177,34 @@ test('at 1280 px: a real repository download imported from the keyboard, with pr
   await page.screenshot({ path: join(REPO, 'docs/sidepanel-1280.png') });
   await page.close();
 });
+
+test('a worker that cannot answer: a refresh says so in words, and reads the list no more than once', { timeout: 60_000 }, async () => {
+  const page = await openPanel(400);
+  // From now on, every connection closes at once, as when the worker
+  // cannot start; then the worker is stopped, closing the panel's port.
+  await page.evaluate(() => {
+    globalThis.connects = 0;
+    chrome.runtime.connect = () => {
+      globalThis.connects++;
+      const closed = [];
+      setTimeout(() => closed.forEach((f) => f()));
+      return { postMessage() {}, disconnect() {}, onMessage: { addListener() {}, removeListener() {} }, onDisconnect: { addListener: (f) => closed.push(f) } };
+    };
+  });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await cdp.detach();
+  await page.waitForFunction(() => document.body.dataset.connected === 'false');
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await page.waitForFunction(() => document.getElementById('status')?.dataset.state === 'error');
+  // The list and the revision, tried together on one connection and once
+  // more on a fresh one (another section may have connected meanwhile);
+  // then nothing: the failure sets off no other read.
+  const connects = await page.evaluate(() => globalThis.connects);
+  assert.ok(connects >= 2 && connects <= 4, `${connects} connections`);
+  await page.waitForTimeout(1_000);
+  assert.equal(await page.evaluate(() => globalThis.connects), connects, 'connections after the refresh failed');
+  assert.match(await page.locator('#status').textContent(), /^Could not list the skills: the extension's background worker stopped before it answered .*; try again\.$/);
+  await page.close();
+});

@@ -66,15 +66,17 @@ async function retrying<T>(f: (sk: Skillfs) => Promise<T>): Promise<T> {
 /**
  * A call the worker's stop cut short, in words a person can act on: the
  * bridge's "the skillfs host disconnected" names a part they never see.
- * Whether the change was committed before the worker stopped is not
- * known here, so the list is read again (over a new connection) to show
- * what is stored.
+ * Whether a change was committed before the worker stopped is not known
+ * here, so the list is read again (over a new connection) to show what is
+ * stored. Not for a read, which changed nothing: while the worker cannot
+ * answer, each failed read of the list would read it again, twice.
  */
-function cutShort(e: unknown): unknown {
+function cutShort(e: unknown, change: boolean): unknown {
   if (!(e instanceof SkillfsError) || e.reason !== 'host-gone') return e;
-  changed();
+  if (change) changed();
+  const next = change ? 'the list now shows what is stored, so check it and try again if needed' : 'try again';
   return new SkillfsError(
-    "the extension's background worker stopped before it answered (Chrome stops it when idle or updating); the list now shows what is stored, so check it and try again if needed",
+    `the extension's background worker stopped before it answered (Chrome stops it when idle or updating); ${next}`,
     e.code, e.reason, e.subject,
   );
 }
@@ -100,7 +102,7 @@ const live = new Proxy({} as Skillfs, {
             type Reg = Record<string, (...a: unknown[]) => Promise<unknown>>;
             const call = (sk: Skillfs) => (sk.registry as unknown as Reg)[m](...args);
             return (READS.has(m) ? retrying(call) : call(skillfs())).catch((e: unknown) => {
-              throw cutShort(e);
+              throw cutShort(e, !READS.has(m));
             });
           };
         },
