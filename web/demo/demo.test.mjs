@@ -177,6 +177,8 @@ test('importing from the keyboard: the same pack is recognised, copies when aske
   assert.equal(await group.getByRole('heading').textContent(), 'sample-pack.zip holds 6 skills');
   assert.equal(await group.getByText('already installed', { exact: true }).count(), 6);
   assert.equal(await group.locator('.preview-counts').textContent(), '6 already installed, unchanged.');
+  const forAll = group.getByRole('combobox', { name: 'For the 6 skills already installed' });
+  assert.equal(await forAll.evaluate((s) => s.selectedOptions[0]?.textContent ?? '(none)'), 'Skip them all');
   assert.equal(await group.getByRole('button', { name: 'Install 0 skills' }).isDisabled(), true);
   await group.getByRole('button', { name: 'Cancel' }).click();
   await group.waitFor({ state: 'detached' });

@@ -161,7 +161,10 @@ function Preview({ name, preview, busy, onInstall, onCancel }: PreviewProps) {
   const known = skills.filter((s) => s.status !== 'new');
   const changed = known.filter((s) => s.status === 'conflict').length;
   const forAll = (c: Choice) => (s: PreviewSkill): Choice => (c === 'update' && s.status === 'installed' ? 'skip' : c);
-  const bulk = (['update', 'keep-both', 'skip'] as Choice[]).find((c) => known.every((s) => choices.get(s.name) === forAll(c)(s))) ?? '';
+  // Update is offered only when one changed: for unchanged skills alone it
+  // is skip, and a select showing it would show no option at all.
+  const bulk = ((changed ? ['update', 'keep-both', 'skip'] : ['keep-both', 'skip']) as Choice[])
+    .find((c) => known.every((s) => choices.get(s.name) === forAll(c)(s))) ?? '';
   const setAll = (c: Choice) => {
     const next = new Map(choices);
     for (const s of known) next.set(s.name, forAll(c)(s));
