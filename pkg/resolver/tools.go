@@ -28,14 +28,14 @@ type ToolPolicy struct {
 // skills activated so far plus their skill-dependency closure; base are
 // tools the host always keeps.
 //
-// When any activated skill declares allowed-tools the
-// policy is restricted to the union of the activated skills'
-// allowed-tools (each with its skill's directory in place of the
-// placeholders for it: Skill.inDir) and tool dependencies, the tools of the MCP servers they
+// When any activated skill declares allowed-tools the policy is
+// restricted to the union of the activated skills' allowed-tools (each
+// with its skill's directory in place of the placeholders for it:
+// Skill.inDir) and tool dependencies, the tools of the MCP servers they
 // depend on (as "mcp__server", which admits every tool of that server, as
-// dependencies come in once a skill is activated) and the base
-// tools. Otherwise nothing is restricted: a skill that says nothing about
-// tools does not take any away.
+// dependencies come in once a skill is activated) and the base tools.
+// Otherwise nothing is restricted: a skill that says nothing about tools
+// does not take any away.
 func NewToolPolicy(activated []Skill, base []string) ToolPolicy {
 	if !slices.ContainsFunc(activated, func(s Skill) bool { return len(s.AllowedTools) > 0 }) {
 		return ToolPolicy{}
