@@ -891,26 +891,38 @@ export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
   if (!(timeoutMs >= 1 && timeoutMs <= 2 ** 31)) {
     throw new SkillfsError(`callTimeoutMs must be a number of milliseconds from 1 to 2^31, not ${timeoutMs}`, "InvalidArgument");
   }
-  // The module compiles while wasm_exec.js loads: it needs Go's imports
-  // only to be instantiated.
+  const dbName = opts.dbName ?? "skillfs";
+  // The database opens and the module compiles while wasm_exec.js loads:
+  // the module needs Go's imports only to be instantiated, and adopts the
+  // database once it runs.
+  const opening = openEarly(dbName);
   const compiled = compile(opts.wasmURL ?? besideBridge());
   compiled.catch(() => {}); // reported below, unless the runtime fails first
-  const Go = await goRuntime(opts.wasmExecURL);
-  const go = new Go();
-  const global = `__skillfs_boot_${++instances}_${Date.now()}`;
-  go.argv = ["skillfs", `--global=${global}`, `--db=${opts.dbName ?? "skillfs"}`, `--timeout-ms=${Math.ceil(timeoutMs)}`];
   const listeners = new Set<(c: Change) => void>();
-  const api = new Promise<ModuleAPI>((resolve, reject) => {
-    (globalThis as Record<string, unknown>)[global] = {
-      resolve,
-      reject: (e: unknown) => reject(toSkillfsError(e)),
-      onChange: (c: Change) => notifyAll(listeners, c),
-      outside,
-    };
-  });
-  const instance = await WebAssembly.instantiate(await compiled, go.importObject);
-  void go.run(instance);
-  const mod = await api;
+  let mod: ModuleAPI;
+  try {
+    const Go = await goRuntime(opts.wasmExecURL);
+    const go = new Go();
+    const global = `__skillfs_boot_${++instances}_${Date.now()}`;
+    go.argv = ["skillfs", `--global=${global}`, `--db=${dbName}`, `--timeout-ms=${Math.ceil(timeoutMs)}`];
+    const api = new Promise<ModuleAPI>((resolve, reject) => {
+      (globalThis as Record<string, unknown>)[global] = {
+        resolve,
+        reject: (e: unknown) => reject(toSkillfsError(e)),
+        onChange: (c: Change) => notifyAll(listeners, c),
+        outside,
+        opening,
+      };
+    });
+    const instance = await WebAssembly.instantiate(await compiled, go.importObject);
+    void go.run(instance);
+    mod = await api;
+  } catch (e) {
+    // A module that did not start may not have adopted the database, and
+    // an open connection blocks every later schema change of it.
+    void opening.then((db) => db?.close());
+    throw e;
+  }
   let runner = opts.wasiRunner;
   const runnerNow = (): WasiRunner => {
     if (runner === undefined && typeof Worker !== "undefined") runner = workerRunner(opts.wasiWorkerURL ?? workerBesideBridge());
@@ -918,6 +930,32 @@ export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
     return runner;
   };
   return new Skillfs(directTransport(mod, "admin", listeners, runnerNow));
+}
+
+/** Opens database name as it is, without a version, for the module to
+ * adopt (vfs.AdoptIndexedDB) when it has the module's schema: the open
+ * then overlaps the module's compile. It never rejects: null leaves the
+ * open to the module, as for a database that does not exist yet, which
+ * this does not create. A schema change asked for by another context
+ * before the module adopts it closes it, as the module would. */
+function openEarly(name: string): Promise<IDBDatabase | null> {
+  return new Promise((resolve) => {
+    let req: IDBOpenDBRequest;
+    try {
+      req = indexedDB.open(name);
+    } catch {
+      return resolve(null); // no IndexedDB here: the module says so
+    }
+    req.onupgradeneeded = () => req.transaction?.abort();
+    req.onsuccess = () => {
+      req.result.onversionchange = () => req.result.close();
+      resolve(req.result);
+    };
+    req.onerror = (e) => {
+      e.preventDefault();
+      resolve(null);
+    };
+  });
 }
 
 /** How many modules a host runs at once, and how many runs may wait; of

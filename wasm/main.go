@@ -6,9 +6,10 @@
 //
 // The bridge starts it with argv ["skillfs", "--global=NAME", "--db=DB",
 // "--timeout-ms=N"], after setting globalThis[NAME] to {resolve, reject,
-// onChange, outside} (outside: the module js/outside.ts, the import's
-// JavaScript half). The module opens database DB and calls resolve with its API
-// object, or reject with an Error:
+// onChange, outside, opening} (outside: the module js/outside.ts, the
+// import's JavaScript half; opening: a promise of database DB as the
+// bridge opened it, or of null). The module opens or adopts database DB
+// and calls resolve with its API object, or reject with an Error:
 //
 //	call(method, capability, argsJSON, bytes?, onProgress?) → Promise<[resultJSON, bytes?]>
 //
@@ -65,7 +66,7 @@ func main() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	m, err := open(ctx, db, boot.Get("onChange"))
+	m, err := open(ctx, db, boot.Get("opening"), boot.Get("onChange"))
 	err = timedOut(ctx, "open "+db, timeout, err)
 	cancel()
 	if err != nil {
@@ -95,8 +96,8 @@ type module struct {
 	timeout time.Duration
 }
 
-func open(ctx context.Context, name string, onChange js.Value) (*module, error) {
-	db, err := vfs.OpenIndexedDB(ctx, name)
+func open(ctx context.Context, name string, opening, onChange js.Value) (*module, error) {
+	db, err := vfs.AdoptIndexedDB(ctx, name, opening)
 	if err != nil {
 		return nil, err
 	}

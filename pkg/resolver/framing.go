@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -28,7 +29,7 @@ func readsAs(r rune) string {
 		case 'A' <= r && r <= 'Z':
 			return string(r + 'a' - 'A')
 		}
-		return asciiReads[r]
+		return asciiReads()[r]
 	}
 	if unicode.IsSpace(r) || confusable.IsDefaultIgnorable(r) {
 		return ""
@@ -38,18 +39,22 @@ func readsAs(r rune) string {
 
 // asciiReads is readsAs of the ASCII characters other than letters and
 // blanks, computed once: the skeleton maps a few ("0" to "o", "1" to "l").
-var asciiReads = func() (t [utf8.RuneSelf]string) {
+// It and angles are computed when first needed rather than at the
+// module's start, which they would lengthen by milliseconds
+// (docs/architecture.md, "Start and list").
+var asciiReads = sync.OnceValue(func() *[utf8.RuneSelf]string {
+	var t [utf8.RuneSelf]string
 	for r := rune(0); r < utf8.RuneSelf; r++ {
 		t[r] = strings.ToLower(confusable.Skeleton(string(r)))
 	}
-	return t
-}()
+	return &t
+})
 
 // angles are the characters other than ASCII "<" and ">" that read as
 // them: their confusables and their compatibility forms (fullwidth, small).
 // Only these can start a tag, so only they need reading character by
 // character; everything else is skipped at the cost of a map look-up.
-var angles = func() map[rune]rune {
+var angles = sync.OnceValue(func() map[rune]rune {
 	m := map[rune]rune{'\uff1c': '<', '\ufe64': '<', '\uff1e': '>', '\ufe65': '>'}
 	for _, a := range "<>" {
 		for _, r := range confusable.LookAlikes(string(a)) {
@@ -57,7 +62,7 @@ var angles = func() map[rune]rune {
 		}
 	}
 	return m
-}()
+})
 
 // disarmTag returns s with every place that reads as tag (an ASCII tag
 // starting with "<", as readsAs reads it) disarmed: the character that
@@ -67,6 +72,7 @@ var angles = func() map[rune]rune {
 // aside).
 func disarmTag(s, tag string) string {
 	want := readTag(tag)
+	angles := angles()
 	var b strings.Builder
 	last := 0
 	for i, r := range s {
@@ -116,6 +122,7 @@ func readsFrom(s, want string) bool {
 // catalog values cannot hold look-alike tags, and text without such
 // characters is left as it is (the skills-ref form stays byte-identical).
 func plainAngles(s string) string {
+	angles := angles()
 	if !strings.ContainsFunc(s, func(r rune) bool { return angles[r] != 0 }) {
 		return s
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -124,7 +125,7 @@ const (
 
 var (
 	errTooDeep    = errors.New("it is nested too deeply")
-	errTooComplex = fmt.Errorf("it has more than %d values", maxNodes)
+	errTooComplex = errors.New("it has more than " + strconv.Itoa(maxNodes) + " values")
 )
 
 // errTooLarge reports frontmatter over MaxFrontmatter.

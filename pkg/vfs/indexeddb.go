@@ -79,14 +79,66 @@ func OpenIndexedDB(ctx context.Context, name string) (*IndexedDB, error) {
 	if ev == "error" {
 		return nil, idbErr(subject, domError{req.Get("error")})
 	}
-	d := &IndexedDB{name: name, db: req.Get("result")}
+	return adopt(name, req.Get("result")), nil
+}
+
+// AdoptIndexedDB is OpenIndexedDB for a host that began to open the
+// database while the module compiled (openEarly in js/bridge.ts):
+// opening, a promise of that IDBDatabase or of null, is adopted when the
+// database has this package's schema and is still open, and closed
+// otherwise, in which case this opens the database itself.
+func AdoptIndexedDB(ctx context.Context, name string, opening js.Value) (*IndexedDB, error) {
+	if !opening.Truthy() {
+		return OpenIndexedDB(ctx, name)
+	}
+	db, err := awaitPromise(ctx, "IndexedDB "+name, opening)
+	if err != nil {
+		closeLater := js.FuncOf(func(_ js.Value, args []js.Value) any {
+			if args[0].Truthy() {
+				args[0].Call("close")
+			}
+			return nil
+		})
+		opening.Call("then", closeLater) // it stays allocated, as the open does
+		return nil, err
+	}
+	if !db.Truthy() {
+		return OpenIndexedDB(ctx, name)
+	}
+	if hasSchema(db) {
+		return adopt(name, db), nil
+	}
+	_ = catch(func() { db.Call("close") })
+	return OpenIndexedDB(ctx, name)
+}
+
+// hasSchema reports whether db is open with every store of this version
+// of the package: one opened by a newer version is not, and the open that
+// follows refuses it as it refuses any newer database.
+func hasSchema(db js.Value) bool {
+	if db.Get("version").Int() != schemaVersion {
+		return false
+	}
+	names := db.Get("objectStoreNames")
+	for _, s := range stores {
+		if !names.Call("contains", s).Bool() {
+			return false
+		}
+	}
+	// A transaction cannot begin on a closed connection, which is how
+	// openEarly leaves one that another context asked to upgrade.
+	return catch(func() { abort(db.Call("transaction", StoreMeta)) }) == nil
+}
+
+func adopt(name string, db js.Value) *IndexedDB {
+	d := &IndexedDB{name: name, db: db}
 	// Close when another context upgrades the schema, rather than block it.
 	d.onChange = js.FuncOf(func(js.Value, []js.Value) any {
 		go d.Close()
 		return nil
 	})
 	d.db.Set("onversionchange", d.onChange)
-	return d, nil
+	return d
 }
 
 // Read implements Backend: one readonly transaction, every request issued

@@ -333,3 +333,78 @@ func TestCommitThrows(t *testing.T) {
 		t.Errorf("a failed commit stored %v", got)
 	}
 }
+
+// TestAdoptIndexedDB checks what the module does with the database the
+// bridge opened while it compiled: it adopts one of its schema that is
+// still open, and opens the database itself for anything else.
+func TestAdoptIndexedDB(t *testing.T) {
+	ctx := context.Background()
+	// openJS opens name as the bridge does (no version) or at version,
+	// creating store meta only, and resolves to the connection.
+	openJS := js.Global().Get("Function").New("name", "version", `return new Promise((ok, fail) => {
+		const r = version ? indexedDB.open(name, version) : indexedDB.open(name);
+		r.onupgradeneeded = () => r.result.createObjectStore("meta");
+		r.onsuccess = () => ok(r.result);
+		r.onerror = () => fail(r.error);
+	})`)
+	resolved := func(v any) js.Value { return js.Global().Get("Promise").Call("resolve", v) }
+	works := func(what string, d *IndexedDB) {
+		t.Helper()
+		t.Cleanup(func() { d.Close() })
+		if err := d.Commit(ctx, Put(StoreVectors, "k", []byte(what))); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if res, err := d.Read(ctx, Get(StoreVectors, "k")); err != nil || string(res[0][0].Value) != what {
+			t.Fatalf("%s: read %v, %v", what, res, err)
+		}
+	}
+	adopt := func(what, name string, opening js.Value) *IndexedDB {
+		t.Helper()
+		d, err := AdoptIndexedDB(ctx, name, opening)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		works(what, d)
+		return d
+	}
+
+	// Of this schema and open: the very connection is used.
+	name := uniqueName()
+	openIndexedDBNamed(t, name).Close()
+	conn, err := awaitPromise(ctx, "test", openJS.Invoke(name, js.Undefined()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := adopt("current", name, resolved(conn)); !d.db.Equal(conn) {
+		t.Error("a connection of the current schema was not adopted")
+	}
+
+	// Closed meanwhile (another context asked for a schema change): a new one.
+	conn, _ = awaitPromise(ctx, "test", openJS.Invoke(name, js.Undefined()))
+	conn.Call("close")
+	if d := adopt("closed", name, resolved(conn)); d.db.Equal(conn) {
+		t.Error("a closed connection was adopted")
+	}
+
+	// An older schema: closed, and the database upgraded.
+	old := uniqueName()
+	conn, err = awaitPromise(ctx, "test", openJS.Invoke(old, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := adopt("older", old, resolved(conn)); d.db.Equal(conn) || d.db.Get("version").Int() != schemaVersion {
+		t.Errorf("an older schema's connection: adopted %v, version %v", d.db.Equal(conn), d.db.Get("version"))
+	}
+
+	// Nothing opened (a new database), or no promise at all.
+	adopt("null", uniqueName(), resolved(js.Null()))
+	adopt("undefined", uniqueName(), js.Undefined())
+
+	// A bridge whose open never answers: the start's deadline still holds.
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	never := js.Global().Get("Promise").New(js.FuncOf(func(js.Value, []js.Value) any { return nil }))
+	if _, err := AdoptIndexedDB(short, uniqueName(), never); skillerr.CodeOf(err) != skillerr.Timeout {
+		t.Errorf("an open that never answers: %v, want Timeout", err)
+	}
+}

@@ -792,6 +792,26 @@ test('loadSkillfs failures are SkillfsErrors', { timeout: TEST_MS }, async (t) =
   const e = assertRejected(await ev(page, () => T.outcome(T.load('x', { wasmURL: '/dist/missing.wasm' }))),
     { code: 'Internal', reason: '', subject: '' }, 'a wasmURL that is not there');
   assert.match(e.message, /HTTP 404/);
+  // The bridge opens the database while the module compiles: a start that
+  // fails creates no database and leaves none open to block a change of
+  // its schema; a database of an older schema is upgraded, not adopted.
+  const left = await ev(page, async () => {
+    const names = (await indexedDB.databases()).map((d) => d.name).filter((n) => n === 'skillfs' || n === 'x');
+    const open = (name, version) => new Promise((ok, fail) => {
+      const r = indexedDB.open(name, version);
+      r.onupgradeneeded = () => { if (version === 1) r.result.createObjectStore('meta'); };
+      r.onblocked = () => fail(new Error('blocked'));
+      r.onsuccess = () => { r.result.close(); ok(r.result.version); };
+      r.onerror = () => fail(r.error);
+    });
+    await open('old', 1);
+    const failed = await T.outcome(T.load('old', { wasmURL: '/dist/missing.wasm' }));
+    const upgraded = await open('old', 7);
+    await open('older', 1);
+    const older = await T.outcome(T.load('older').then((sk) => sk.registry.list()));
+    return { names, failed: failed.ok, upgraded, older };
+  });
+  assert.deepEqual(left, { names: [], failed: false, upgraded: 7, older: { ok: true, value: [] } });
   // The tab can still load skillfs afterwards.
   await ev(page, async (db) => { window.sk = await T.load(db); }, freshDB('load'));
   assert.deepEqual(await ok(page, 'list'), []);
