@@ -51,13 +51,11 @@ var Agent = Limits{Bytes: 256 << 10, List: 1000, String: 16 << 10, Depth: 8}
 // Decode decodes the JSON object raw into each of targets (pointers to
 // structs) after checking that raw is within lim (nil: no limits) and that
 // every key of the object is exactly the JSON name of a field of one of
-// the targets, given once. Empty raw, or an empty object, is no arguments
-// and decodes nothing: a host's first call, a list, then runs none of
-// encoding/json's decoder, which V8 would compile for it during the
-// module's start. Errors are
+// the targets, given once. Empty raw is no arguments, and an empty object
+// decodes nothing. Errors are
 // InvalidArgument, or TooLarge beyond lim, naming the key at fault.
 func Decode(raw []byte, lim *Limits, targets ...any) error {
-	if raw = bytes.TrimSpace(raw); len(raw) == 0 || string(raw) == "{}" {
+	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil
 	}
 	if lim == nil {
@@ -65,6 +63,14 @@ func Decode(raw []byte, lim *Limits, targets ...any) error {
 	}
 	if lim.Bytes > 0 && len(raw) > lim.Bytes {
 		return tooLarge("", "the arguments are %d bytes; at most %d are accepted", len(raw), lim.Bytes)
+	}
+	// An empty object decodes nothing: a host's first call, a list, then
+	// runs none of encoding/json's decoder, which V8 would compile for it
+	// during the module's start. Only JSON's own blanks may surround it
+	// (bytes.TrimSpace's others, such as U+00A0, are not JSON), so that
+	// this accepts exactly what decoding it would.
+	if string(bytes.Trim(raw, " \t\r\n")) == "{}" {
+		return nil
 	}
 	known := map[string]bool{}
 	for _, t := range targets {

@@ -35,6 +35,11 @@ func TestDecodeExactKeys(t *testing.T) {
 		{"not JSON", `{"session":`, skillerr.InvalidArgument, ReasonShape},
 		{"wrong type", `{"session":1}`, skillerr.InvalidArgument, ReasonShape},
 		{"two objects", `{"session":"a"}{"session":"b"}`, skillerr.InvalidArgument, ReasonShape},
+		// bytes.TrimSpace's blanks that JSON does not have: refused around
+		// an empty object as around any other.
+		{"an empty object after a vertical tab", "\v{}", skillerr.InvalidArgument, ReasonShape},
+		{"an empty object before a no-break space", "{}\u00a0", skillerr.InvalidArgument, ReasonShape},
+		{"an object after a no-break space", "\u00a0{\"session\":\"a\"}", skillerr.InvalidArgument, ReasonShape},
 	} {
 		var s sessionArgs
 		var sel selectArgs
@@ -49,8 +54,10 @@ func TestDecodeExactKeys(t *testing.T) {
 	if s.Session != "a" || len(sel.Skills) != 2 || sel.Budget != 3 {
 		t.Errorf("decoded %+v %+v", s, sel)
 	}
-	if err := Decode(nil, &Agent, &s); err != nil {
-		t.Errorf("no arguments: %v", err)
+	for _, raw := range []string{"", " \n", "{}", " {}\r\n", "{ \t}"} {
+		if err := Decode([]byte(raw), &Agent, &s); err != nil {
+			t.Errorf("no arguments (%q): %v", raw, err)
+		}
 	}
 }
 
@@ -72,6 +79,7 @@ func TestDecodeLimits(t *testing.T) {
 		{"too deep", `{"skills":[[[1]]]}`, false},
 		{"key over", `{"` + strings.Repeat("k", 9) + `":1}`, false},
 		{"bytes over", `{"session":"` + strings.Repeat(" ", 2<<20) + `"}`, false},
+		{"an empty object after blanks over", strings.Repeat(" ", 2<<20) + `{}`, false},
 	} {
 		var s sessionArgs
 		var sel selectArgs
@@ -93,6 +101,7 @@ func FuzzDecode(f *testing.F) {
 	for _, s := range []string{
 		`{"session":"a","skills":["x"]}`, `{"ſession":"b"}`, `{"session":"a","session":"b"}`, `[]`, `{}`,
 		`{"skills":[[[[1]]]]}`, `{"budget":1e999}`, `{"session":"\ud800"}`, `{"SESSION":"x"}`, ` `,
+		"\v{}", " {} ",
 	} {
 		f.Add([]byte(s))
 	}
