@@ -1,6 +1,9 @@
 package registry
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
@@ -36,4 +39,73 @@ func notInstalled(id string) *skillerr.Error {
 
 func internal(subject string, err error, msg string) *skillerr.Error {
 	return skillerr.Wrap(skillerr.Internal, subject, err, "%s", msg)
+}
+
+// SkillError is why one skill of an archive cannot be installed: the
+// code, reason and message of its error, its folder in the archive as
+// Subject, and its SKILL.md's diagnostics, as skills-ref reports them.
+type SkillError struct {
+	Code    skillerr.Code `json:"code"`
+	Reason  string        `json:"reason"`
+	Subject string        `json:"subject"`
+	// Name is the name its SKILL.md gives, "" when it gives none.
+	Name        string             `json:"name"`
+	Message     string             `json:"message"`
+	Diagnostics []skill.Diagnostic `json:"diagnostics"`
+}
+
+// InvalidSkillsError is the error of an import of an archive some of whose
+// skills cannot be installed, when the import did not choose the others
+// (ImportOptions.Choose). Err's code, reason and subject are the invalid
+// skill's when there is one; with several, the code is InvalidManifest
+// when each is, InvalidArchive otherwise, and the reason "invalid-skills".
+// Its message names at most maxNamed of them; Skills holds them all, up
+// to the archive's limits. errors.As reaches each skill's own error (a
+// *ManifestError for a SKILL.md) through Unwrap.
+type InvalidSkillsError struct {
+	Err    *skillerr.Error
+	Skills []SkillError
+	causes []error
+}
+
+func (e *InvalidSkillsError) Error() string { return e.Err.Error() }
+
+func (e *InvalidSkillsError) Unwrap() []error { return append([]error{e.Err}, e.causes...) }
+
+// maxNamed is how many invalid skills an error's message names: the
+// others are counted, so that an archive of 10,000 broken skills makes a
+// message of a few lines.
+const maxNamed = 5
+
+// invalidSkills returns the error of an import of an archive whose skills
+// bad cannot be installed, beside valid others.
+func invalidSkills(bad []*candidate, valid int) *InvalidSkillsError {
+	e := &InvalidSkillsError{Skills: make([]SkillError, len(bad)), causes: make([]error, len(bad))}
+	code, msgs := skillerr.InvalidManifest, make([]string, 0, min(len(bad), maxNamed))
+	for i, c := range bad {
+		e.Skills[i], e.causes[i] = *c.invalid, c.err
+		if c.invalid.Code != skillerr.InvalidManifest {
+			code = skillerr.InvalidArchive
+		}
+		if i < maxNamed {
+			msgs = append(msgs, c.invalid.Message)
+		}
+	}
+	msg := strings.Join(msgs, "; ")
+	if len(bad) > maxNamed {
+		msg += fmt.Sprintf("; and %d more", len(bad)-maxNamed)
+	}
+	switch {
+	case valid == 1:
+		msg += ". The archive's one other skill can be imported by choosing it"
+	case valid > 1:
+		msg += fmt.Sprintf(". The archive's %d other skills can be imported by choosing them", valid)
+	}
+	if len(bad) == 1 {
+		e.Err = &skillerr.Error{Code: bad[0].invalid.Code, Reason: bad[0].invalid.Reason, Subject: bad[0].invalid.Subject, Msg: msg}
+		return e
+	}
+	e.Err = &skillerr.Error{Code: code, Reason: "invalid-skills",
+		Msg: fmt.Sprintf("%d of the archive's %d skills cannot be installed: %s", len(bad), len(bad)+valid, msg)}
+	return e
 }

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -75,8 +76,10 @@ type ImportOptions struct {
 	// archive's skills named here (by the name in their SKILL.md) are
 	// installed, each under its own policy, ConflictRename or
 	// ConflictReplace, in place of OnConflict; the others are listed in
-	// ImportResult.Skipped. A name the archive does not hold fails the
-	// import with InvalidArgument.
+	// ImportResult.Skipped, and those that cannot be installed in
+	// ImportResult.Invalid. A name the archive does not hold fails the
+	// import with InvalidArgument; the name of a skill that cannot be
+	// installed, with its error.
 	Choose map[string]ConflictPolicy
 }
 
@@ -111,6 +114,11 @@ type ImportResult struct {
 	Dropped []string `json:"dropped"`
 	// Skipped lists the names of the archive's skills that ImportOptions.Choose left out.
 	Skipped []string `json:"skipped,omitempty"`
+	// Invalid lists the archive's skills that cannot be installed, and
+	// why, in the archive's order: left out of an import that chose the
+	// others (ImportOptions.Choose). Without Choose such an archive is
+	// refused whole with an *InvalidSkillsError, so this is empty.
+	Invalid []SkillError `json:"invalid"`
 	// Revision is the registry's revision after the import; 0 when the
 	// import changed nothing (every skill was AlreadyInstalled).
 	Revision int64 `json:"revision"`
@@ -128,8 +136,12 @@ type candidate struct {
 	files []vfs.File
 	// digest is the Digest of files.
 	digest string
-	s      *skill.Skill
+	s      *skill.Skill // nil when its SKILL.md does not parse
 	diags  []skill.Diagnostic
+	// err, when set, is why it cannot be installed; invalid says it for
+	// the caller.
+	err     error
+	invalid *SkillError
 }
 
 // Import installs every skill of the archive data (a zip, or a .tar.gz as
@@ -139,9 +151,12 @@ type candidate struct {
 //
 // Each skill's SKILL.md (with its skill.yaml) is parsed leniently; its
 // name becomes its id, which must be one clean path segment. A skill that
-// does not parse fails the whole import with a *ManifestError naming it;
-// two skills of the archive with one name, or with names that differ only
-// in case or normalisation, fail it with InvalidArchive. A name already
+// does not parse, or a second skill of the archive with the name of
+// another (or a name that differs only in case or normalisation), cannot
+// be installed: unless opts.Choose chooses among the others, which are
+// then installed with the invalid ones listed in ImportResult.Invalid,
+// the import fails whole with an *InvalidSkillsError naming every one of
+// them (its causes: a *ManifestError for a SKILL.md). A name already
 // installed, in any case, is handled as opts.OnConflict says. Storage is
 // checked first (vfs.Estimate), and the whole import is one commit.
 func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) (*ImportResult, error) {
@@ -160,14 +175,22 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 	ectx, stop := context.WithCancel(ctx)
 	defer stop()
 	estimate := r.estimate(ectx)
-	arc, cands, err := r.readCandidates(data, opts.Outside)
+	arc, all, err := r.readCandidates(data, opts.Outside)
 	if err != nil {
 		return nil, err
 	}
+	cands, bad := usable(all)
 	var skipped []string
+	invalid := []SkillError{}
+	if opts.Choose == nil && len(bad) > 0 {
+		return nil, invalidSkills(bad, len(cands))
+	}
 	if opts.Choose != nil {
-		if cands, skipped, err = chosen(cands, opts.Choose); err != nil {
+		if cands, skipped, err = chosen(cands, bad, opts.Choose); err != nil {
 			return nil, err
+		}
+		for _, c := range bad {
+			invalid = append(invalid, *c.invalid)
 		}
 	}
 	policyOf := func(c *candidate) ConflictPolicy {
@@ -194,7 +217,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		}
 	}
 
-	res := &ImportResult{Skills: []Meta{}, Dropped: append([]string{}, arc.Dropped...), Replaced: []string{}, AlreadyInstalled: []string{}, Skipped: skipped}
+	res := &ImportResult{Skills: []Meta{}, Dropped: append([]string{}, arc.Dropped...), Replaced: []string{}, AlreadyInstalled: []string{}, Skipped: skipped, Invalid: invalid}
 	if len(cands) == 0 {
 		return res, nil // everything was left out: nothing changes
 	}
@@ -349,18 +372,14 @@ func (r *Registry) readArchive(data []byte, out zipguard.Outside) (*zipguard.Arc
 }
 
 // readCandidates reads the archive (see readArchive) and parses its
-// skills, without their digests (setDigests): what Import and Preview
-// start from.
+// skills, the invalid ones included (candidate.err), without their
+// digests (setDigests): what Import and Preview start from.
 func (r *Registry) readCandidates(data []byte, out zipguard.Outside) (*zipguard.Archive, []*candidate, error) {
 	arc, err := r.readArchive(data, out)
 	if err != nil {
 		return nil, nil, err
 	}
-	cands, err := parseArchive(arc)
-	if err != nil {
-		return nil, nil, err
-	}
-	return arc, cands, nil
+	return arc, parseArchive(arc), nil
 }
 
 // setDigests computes the digest of each of cands that has none yet, in
@@ -433,15 +452,17 @@ func checkQuota(est vfs.StorageEstimate, source string, size int64) error {
 // confusable skeleton.
 func idKey(id string) string { return confusable.Skeleton(zipguard.FoldKey(id)) }
 
-// parseArchive parses every skill of arc, failing on the first that is
-// invalid or has a name that cannot be an id, and on two with one name
-// once folded (zipguard.FoldKey).
-func parseArchive(arc *zipguard.Archive) ([]*candidate, error) {
+// parseArchive parses every skill of arc. A skill that is invalid, has a
+// name that cannot be an id, or has the name of an earlier one once folded
+// (zipguard.FoldKey) is kept with its error (candidate.err): Preview lists
+// it, Import leaves it out or refuses the archive.
+func parseArchive(arc *zipguard.Archive) []*candidate {
 	cands := make([]*candidate, 0, len(arc.Skills))
 	seen := make(map[string]*candidate, len(arc.Skills)) // folded name → first skill
 	for _, zs := range arc.Skills {
 		pace.Step()
 		c := &candidate{dir: zs.Dir, name: zs.Name, files: make([]vfs.File, len(zs.Files))}
+		cands = append(cands, c)
 		for i, f := range zs.Files {
 			c.files[i] = vfs.File{Path: f.Path, Data: f.Data, Ext: f.Ext, Mode: f.Mode, ModTime: f.Modified}
 			c.size += int64(c.files[i].Content().Len())
@@ -452,18 +473,21 @@ func parseArchive(arc *zipguard.Archive) ([]*candidate, error) {
 		}
 		c.s, c.diags = parseFiles(c.files, zs.Name)
 		if c.s == nil {
-			return nil, manifestError(zs.Dir, what, c.diags)
+			c.refuse(manifestError(zs.Dir, what, c.diags))
+			continue
 		}
 		if err := checkID(c.s.Name); err != nil {
-			return nil, &ManifestError{Skill: zs.Dir, Diagnostics: c.diags, Err: &skillerr.Error{
+			c.refuse(&ManifestError{Skill: zs.Dir, Diagnostics: c.diags, Err: &skillerr.Error{
 				Code: skillerr.InvalidManifest, Reason: "name-not-an-id", Subject: zs.Dir, Err: err,
-				Msg: fmt.Sprintf("%s is named %q, which cannot be a directory name", what, c.s.Name)}}
+				Msg: fmt.Sprintf("%s is named %q, which cannot be a directory name", what, c.s.Name)}})
+			continue
 		}
 		if zipguard.IsClutter(c.s.Name) {
 			// Its export, a folder of that name, would be dropped on import.
-			return nil, &ManifestError{Skill: zs.Dir, Diagnostics: c.diags, Err: &skillerr.Error{
+			c.refuse(&ManifestError{Skill: zs.Dir, Diagnostics: c.diags, Err: &skillerr.Error{
 				Code: skillerr.InvalidManifest, Reason: "name-not-an-id", Subject: zs.Dir,
-				Msg: fmt.Sprintf("%s is named %q, which archivers treat as operating-system clutter and drop", what, c.s.Name)}}
+				Msg: fmt.Sprintf("%s is named %q, which archivers treat as operating-system clutter and drop", what, c.s.Name)}})
+			continue
 		}
 		key := idKey(c.s.Name)
 		if prev, dup := seen[key]; dup {
@@ -471,13 +495,38 @@ func parseArchive(arc *zipguard.Archive) ([]*candidate, error) {
 			if prev.s.Name != c.s.Name {
 				names = fmt.Sprintf("two skills named %q and %q, which differ only in case, normalisation or look-alike letters,", prev.s.Name, c.s.Name)
 			}
-			return nil, &skillerr.Error{Code: skillerr.InvalidArchive, Reason: "duplicate-skill", Subject: zs.Dir,
-				Msg: fmt.Sprintf("the archive holds %s (in %s/ and %s/)", names, prev.dir, zs.Dir)}
+			c.refuse(&skillerr.Error{Code: skillerr.InvalidArchive, Reason: "duplicate-skill", Subject: zs.Dir,
+				Msg: fmt.Sprintf("the archive holds %s (in %s/ and %s/)", names, prev.dir, zs.Dir)})
+			continue
 		}
 		seen[key] = c
-		cands = append(cands, c)
 	}
-	return cands, nil
+	return cands
+}
+
+// refuse marks c as a skill that cannot be installed, because of err.
+func (c *candidate) refuse(err error) {
+	se := &skillerr.Error{Code: skillerr.Internal}
+	errors.As(err, &se)
+	c.err = err
+	c.invalid = &SkillError{Code: se.Code, Reason: se.Reason, Subject: c.dir, Message: se.Msg,
+		Diagnostics: append([]skill.Diagnostic{}, c.diags...)}
+	if c.s != nil {
+		c.invalid.Name = c.s.Name
+	}
+}
+
+// usable splits cands into those that can be installed and those that
+// cannot (candidate.err).
+func usable(cands []*candidate) (valid, invalid []*candidate) {
+	for _, c := range cands {
+		if c.err != nil {
+			invalid = append(invalid, c)
+		} else {
+			valid = append(valid, c)
+		}
+	}
+	return valid, invalid
 }
 
 // byKey returns the ids of the installed skills old by idKey, each list

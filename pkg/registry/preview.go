@@ -19,10 +19,14 @@ const (
 	// PreviewInstalled: the installed skill of its name is this one, byte
 	// for byte; importing under ConflictRename leaves it as it is.
 	PreviewInstalled = "installed"
+	// PreviewInvalid: it cannot be installed; PreviewSkill.Error says why.
+	PreviewInvalid = "invalid"
 )
 
 // PreviewSkill is one skill of an archive, parsed as Import would.
 type PreviewSkill struct {
+	// Name is the name its SKILL.md gives: "" for an invalid skill that
+	// gives none.
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Version     string `json:"version"`
@@ -30,12 +34,16 @@ type PreviewSkill struct {
 	Dir       string `json:"dir"`
 	Size      int64  `json:"size"`
 	FileCount int    `json:"fileCount"`
-	Digest    string `json:"digest"`
-	// Status is PreviewNew, PreviewConflict or PreviewInstalled.
+	// Digest is "" for an invalid skill.
+	Digest string `json:"digest"`
+	// Status is PreviewNew, PreviewConflict, PreviewInstalled or
+	// PreviewInvalid.
 	Status string `json:"status"`
 	// Installed is the id of the installed skill of its name, if any.
 	Installed   string             `json:"installed"`
 	Diagnostics []skill.Diagnostic `json:"diagnostics"`
+	// Error says why an invalid skill cannot be installed; nil otherwise.
+	Error *SkillError `json:"error,omitempty"`
 }
 
 // ImportPreview is what an import of an archive would install, for a
@@ -47,16 +55,19 @@ type ImportPreview struct {
 }
 
 // Preview reads the archive data as Import does, within the same limits,
-// and says what each of its skills is against the installed ones. It
-// stores nothing. An archive Import would refuse whole (a skill that does
-// not parse, two skills of one name) is refused here with the same error.
-// data and outside are as Import's data and ImportOptions.Outside.
+// and says what each of its skills is against the installed ones, the
+// ones that cannot be installed (a SKILL.md that does not parse, a second
+// skill of one name) included, each with its error. It stores nothing. An
+// archive Import refuses whole whatever is chosen (not an archive, over a
+// limit) is refused here with the same error. data and outside are as
+// Import's data and ImportOptions.Outside.
 func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Outside) (*ImportPreview, error) {
 	arc, cands, err := r.readCandidates(data, outside)
 	if err != nil {
 		return nil, err
 	}
-	setDigests(cands)
+	valid, _ := usable(cands)
+	setDigests(valid)
 	installed, err := r.List(ctx)
 	if err != nil {
 		return nil, err
@@ -71,10 +82,15 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 	}
 	p := &ImportPreview{Skills: make([]PreviewSkill, len(cands)), Dropped: append([]string{}, arc.Dropped...)}
 	for i, c := range cands {
-		ps := PreviewSkill{
-			Name: c.s.Name, Description: c.s.Description, Version: c.s.Version, Dir: c.dir,
-			Size: c.size, FileCount: len(c.files), Digest: c.digest, Status: PreviewNew,
-			Diagnostics: append([]skill.Diagnostic{}, c.diags...),
+		ps := PreviewSkill{Dir: c.dir, Size: c.size, FileCount: len(c.files), Digest: c.digest, Status: PreviewNew,
+			Diagnostics: append([]skill.Diagnostic{}, c.diags...)}
+		if c.s != nil {
+			ps.Name, ps.Description, ps.Version = c.s.Name, c.s.Description, c.s.Version
+		}
+		if c.invalid != nil {
+			ps.Status, ps.Error = PreviewInvalid, c.invalid
+			p.Skills[i] = ps
+			continue
 		}
 		if m, ok := byKey[idKey(c.s.Name)]; ok {
 			ps.Installed, ps.Status = m.ID, PreviewConflict
@@ -90,7 +106,8 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 // chosen keeps the candidates named in choose and returns the names of
 // the others. A name the archive does not hold, or a policy other than
 // rename and replace, is refused: the choice was made for another archive.
-func chosen(cands []*candidate, choose map[string]ConflictPolicy) (kept []*candidate, skipped []string, err error) {
+// A name only the invalid skills bad have is refused with their errors.
+func chosen(cands, bad []*candidate, choose map[string]ConflictPolicy) (kept []*candidate, skipped []string, err error) {
 	for name, p := range choose {
 		if p != ConflictRename && p != ConflictReplace {
 			return nil, nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "on-conflict", Subject: name,
@@ -105,6 +122,15 @@ func chosen(cands []*candidate, choose map[string]ConflictPolicy) (kept []*candi
 		} else {
 			skipped = append(skipped, c.s.Name)
 		}
+	}
+	var refused []*candidate
+	for _, c := range bad {
+		if _, ok := choose[c.invalid.Name]; ok && !held[c.invalid.Name] {
+			refused = append(refused, c)
+		}
+	}
+	if len(refused) > 0 {
+		return nil, nil, invalidSkills(refused, len(cands))
 	}
 	for name := range choose {
 		if !held[name] {

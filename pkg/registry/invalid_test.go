@@ -1,0 +1,237 @@
+package registry
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillfs/skillfs/internal/realrepos"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// brokenMD is a SKILL.md whose frontmatter is not YAML.
+const brokenMD = "---\nname: [unclosed\ndescription: Broken.\n---\n# Broken\n"
+
+// A download of two good skills and two broken ones, broken differently:
+// frontmatter that is not YAML, and a name that cannot be a folder name.
+func mixedPack(t testing.TB) []byte {
+	files := append(skillFiles("skills/good-a", "good-a"), file{"skills/bad-yaml/SKILL.md", brokenMD})
+	files = append(files, file{"skills/bad-name/SKILL.md", mdOf(`"../escape"`, "A name that climbs out.")})
+	files = append(files, skillFiles("skills/good-b", "good-b")...)
+	return zipOf(t, "repo-main", files...)
+}
+
+// testImportInvalidSkills: Preview lists every skill of an archive with
+// two broken ones, each broken one with its error; Import without a choice
+// refuses it whole naming both; choosing the good ones installs them in
+// one commit and reports the broken ones as left out.
+func testImportInvalidSkills(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	pack := mixedPack(t)
+	p, err := e.reg.Preview(ctx, pack, nil)
+	if err != nil {
+		t.Fatalf("Preview: %v", err)
+	}
+	type row struct{ dir, name, status, reason string }
+	var got []row
+	for _, s := range p.Skills {
+		r := row{s.Dir, s.Name, s.Status, ""}
+		if s.Error != nil {
+			r.reason = s.Error.Reason
+			if s.Error.Code != skillerr.InvalidManifest || s.Error.Subject != s.Dir || !strings.Contains(s.Error.Message, s.Dir+"/") ||
+				len(s.Error.Diagnostics) == 0 || s.Digest != "" {
+				t.Errorf("invalid skill = %s", jsonOf(t, s))
+			}
+		}
+		got = append(got, r)
+	}
+	want := []row{
+		{"repo-main/skills/bad-name", "../escape", PreviewInvalid, "name-not-an-id"},
+		{"repo-main/skills/bad-yaml", "", PreviewInvalid, "yaml-invalid"},
+		{"repo-main/skills/good-a", "good-a", PreviewNew, ""},
+		{"repo-main/skills/good-b", "good-b", PreviewNew, ""},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("preview = %+v\nwant %+v", got, want)
+	}
+
+	// Without a choice: refused whole, naming both, saying what to do.
+	_, err = e.reg.Import(ctx, pack, ImportOptions{})
+	var ie *InvalidSkillsError
+	if !errors.As(err, &ie) {
+		t.Fatalf("error %v is not an *InvalidSkillsError", err)
+	}
+	wantErr(t, "two broken", err, skillerr.InvalidManifest, "invalid-skills")
+	msg := err.Error()
+	for _, s := range []string{"bad-yaml/", "bad-name/", "2 other skills", "choosing"} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("the message %q does not say %q", msg, s)
+		}
+	}
+	if len(ie.Skills) != 2 || ie.Skills[0].Subject != want[0].dir || ie.Skills[1].Subject != want[1].dir {
+		t.Errorf("error skills = %s", jsonOf(t, ie.Skills))
+	}
+	var me *ManifestError
+	if !errors.As(err, &me) || me.Skill != want[0].dir {
+		t.Errorf("the first cause is not the first skill's *ManifestError: %v", me)
+	}
+	if n := len(mustList(t, e.reg)); n != 0 || mustRevision(t, e.reg) != 0 {
+		t.Fatalf("a refused import stored %d skills", n)
+	}
+
+	// Choosing a broken one by its name is refused with its error.
+	_, err = e.reg.Import(ctx, pack, ImportOptions{Choose: map[string]ConflictPolicy{"good-a": ConflictRename, "../escape": ConflictRename}})
+	wantErr(t, "chose a broken one", err, skillerr.InvalidManifest, "name-not-an-id")
+	if mustRevision(t, e.reg) != 0 {
+		t.Fatal("a refused choice changed the registry")
+	}
+
+	// Choosing the good ones: both in one commit, the broken ones reported.
+	res := e.importZip(t, pack, ImportOptions{Choose: map[string]ConflictPolicy{"good-a": ConflictRename, "good-b": ConflictRename}})
+	if !slices.Equal(ids(res.Skills), []string{"good-a", "good-b"}) || len(res.Skipped) != 0 || res.Revision != 1 {
+		t.Errorf("choose = %s", jsonOf(t, res))
+	}
+	if len(res.Invalid) != 2 || res.Invalid[0].Subject != want[0].dir || res.Invalid[0].Reason != want[0].reason ||
+		res.Invalid[1].Subject != want[1].dir || res.Invalid[1].Reason != want[1].reason || res.Invalid[1].Message == "" {
+		t.Errorf("invalid = %s", jsonOf(t, res.Invalid))
+	}
+	if c := e.lastChange(t); c.Revision != 1 || !slices.Equal(c.IDs, []string{"good-a", "good-b"}) {
+		t.Errorf("change = %+v", c)
+	}
+}
+
+// testImportManyInvalid: an archive of a thousand broken skills and one
+// good one gets an error of a few lines, and the full list in its
+// structure and in Preview.
+func testImportManyInvalid(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	const n = 1000
+	files := skillFiles("good", "good")
+	for i := range n {
+		files = append(files, file{fmt.Sprintf("bad-%04d/SKILL.md", i), brokenMD})
+	}
+	pack := zipOf(t, "", files...)
+	_, err := e.reg.Import(ctx, pack, ImportOptions{})
+	var ie *InvalidSkillsError
+	if !errors.As(err, &ie) || len(ie.Skills) != n {
+		t.Fatalf("error %v holds %d skills", err, len(ie.Skills))
+	}
+	// Five named with their reasons, the rest counted.
+	if msg := err.Error(); len(msg) > 2000 || !strings.Contains(msg, "and 995 more") || !strings.Contains(msg, "bad-0004/") || strings.Contains(msg, "bad-0005/") {
+		t.Errorf("message of %d bytes: %.300q", len(msg), msg)
+	}
+	p, err := e.reg.Preview(ctx, pack, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	invalid := 0
+	for _, s := range p.Skills {
+		if s.Status == PreviewInvalid {
+			invalid++
+		}
+	}
+	if len(p.Skills) != n+1 || invalid != n {
+		t.Errorf("preview: %d skills, %d invalid", len(p.Skills), invalid)
+	}
+	res := e.importZip(t, pack, ImportOptions{Choose: map[string]ConflictPolicy{"good": ConflictRename}})
+	if !slices.Equal(ids(res.Skills), []string{"good"}) || len(res.Invalid) != n {
+		t.Errorf("imported %v, %d invalid", ids(res.Skills), len(res.Invalid))
+	}
+}
+
+// breakOne returns the zip download data with its first SKILL.md (in
+// the archive's order) replaced by brokenMD, every other entry copied as
+// it is (modes, links, compression), and the folder of that skill.
+func breakOne(t testing.TB, data []byte) ([]byte, string) {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	dir := ""
+	for _, f := range zr.File {
+		if dir == "" && strings.HasSuffix(f.Name, "/SKILL.md") {
+			dir = strings.TrimSuffix(f.Name, "/SKILL.md")
+			h := f.FileHeader
+			w, err := zw.CreateHeader(&h)
+			if err == nil {
+				_, err = io.WriteString(w, brokenMD)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := zw.Copy(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if dir == "" {
+		t.Fatal("the download holds no SKILL.md")
+	}
+	return buf.Bytes(), dir
+}
+
+// testImportBrokenDownload: a repository download with one SKILL.md
+// broken previews every skill and installs the others when they are
+// chosen. The generated download always; the real ones when present.
+func testImportBrokenDownload(t *testing.T, bc backendCase) {
+	check := func(t *testing.T, data []byte, skills int) {
+		e := newEnv(t, bc)
+		ctx := context.Background()
+		broken, dir := breakOne(t, data)
+		p, err := e.reg.Preview(ctx, broken, nil)
+		if err != nil {
+			t.Fatalf("Preview: %v", err)
+		}
+		choose := map[string]ConflictPolicy{}
+		var invalid []string
+		for _, s := range p.Skills {
+			if s.Error != nil {
+				invalid = append(invalid, s.Error.Subject)
+			} else {
+				choose[s.Name] = ConflictRename
+			}
+		}
+		if len(p.Skills) != skills || !slices.Equal(invalid, []string{dir}) {
+			t.Fatalf("preview: %d skills (want %d), invalid %v (want %s)", len(p.Skills), skills, invalid, dir)
+		}
+		_, err = e.reg.Import(ctx, broken, ImportOptions{})
+		if skillerr.CodeOf(err) != skillerr.InvalidManifest || !strings.Contains(err.Error(), dir+"/") || !strings.Contains(err.Error(), "choosing them") {
+			t.Errorf("import without a choice: %v", err)
+		}
+		res := e.importZip(t, broken, ImportOptions{Choose: choose})
+		if len(res.Skills) != skills-1 || len(res.Invalid) != 1 || res.Invalid[0].Subject != dir || res.Revision != 1 {
+			t.Errorf("imported %d of %d skills, invalid %s, revision %d", len(res.Skills), skills-1, jsonOf(t, res.Invalid), res.Revision)
+		}
+	}
+	t.Run("generated", func(t *testing.T) { check(t, realrepos.Generated(), realrepos.GeneratedSkills) })
+	t.Run("real", func(t *testing.T) {
+		for _, r := range realrepos.Require(t) {
+			if r.Name != "anthropics+skills" {
+				continue
+			}
+			data, err := os.ReadFile(r.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, data, r.Skills)
+			return
+		}
+		t.Skip("SKIPPED: anthropics+skills.zip is not among the real downloads")
+	})
+}
