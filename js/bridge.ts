@@ -45,9 +45,26 @@ export class SkillfsError extends Error {
     readonly subject = "",
     /** The diagnostics of a refused SKILL.md. */
     readonly diagnostics: Diagnostic[] = [],
+    /** The skills of an archive that cannot be installed, every one (the
+     * message names the first five): importZip with choose installs the
+     * others. */
+    readonly invalid: SkillError[] = [],
   ) {
     super(`${code}${reason ? ` (${reason})` : ""}: ${detail}`);
   }
+}
+
+/** Why one skill of an archive cannot be installed. */
+export interface SkillError {
+  code: ErrorCode;
+  reason: string;
+  /** Its folder in the archive ("." at the root). */
+  subject: string;
+  /** The name its SKILL.md gives; "" when it gives none. */
+  name: string;
+  /** For a person, without the code. */
+  message: string;
+  diagnostics: Diagnostic[];
 }
 
 /** Options every session call takes. */
@@ -158,7 +175,9 @@ export interface ImportOptions extends CallOptions {
   /** A person's choice after previewZip: only the skills named here (by
    * their SKILL.md name) are installed, each kept beside an installed
    * one of its name ("rename") or updating it ("replace"); the others are
-   * listed in skipped. */
+   * listed in skipped, and those that cannot be installed in invalid.
+   * Without it, an archive with a skill that cannot be installed is
+   * refused whole (SkillfsError.invalid lists them). */
   choose?: Record<string, "rename" | "replace">;
 }
 
@@ -173,10 +192,12 @@ export interface PreviewSkill {
   fileCount: number;
   digest: string;
   /** new; conflict (another skill of its name is installed: installed);
-   * installed (that skill, byte for byte). */
-  status: "new" | "conflict" | "installed";
+   * installed (that skill, byte for byte); invalid (it cannot be
+   * installed: error says why, and name may be ""). */
+  status: "new" | "conflict" | "installed" | "invalid";
   installed: string;
   diagnostics: Diagnostic[];
+  error?: SkillError;
 }
 
 export interface ImportPreview {
@@ -197,6 +218,9 @@ export interface ImportResult {
   dropped: string[];
   /** The skills ImportOptions.choose left out, by name. */
   skipped?: string[];
+  /** The archive's skills that cannot be installed, left out of an import
+   * that chose the others. */
+  invalid: SkillError[];
   revision: number;
   /** Every skill's diagnostics, by id. */
   diagnostics: Record<string, Diagnostic[]>;
@@ -1142,8 +1166,8 @@ function notifyAll<T>(listeners: Iterable<(v: T) => void>, v: T): void {
 
 function toSkillfsError(e: unknown): SkillfsError {
   if (e instanceof SkillfsError) return e;
-  const o = (e ?? {}) as { message?: string; code?: ErrorCode; reason?: string; subject?: string; diagnostics?: Diagnostic[] };
-  return new SkillfsError(o.message ?? String(e), o.code ?? "Internal", o.reason ?? "", o.subject ?? "", o.diagnostics ?? []);
+  const o = (e ?? {}) as { message?: string; code?: ErrorCode; reason?: string; subject?: string; diagnostics?: Diagnostic[]; invalid?: SkillError[] };
+  return new SkillfsError(o.message ?? String(e), o.code ?? "Internal", o.reason ?? "", o.subject ?? "", o.diagnostics ?? [], o.invalid ?? []);
 }
 
 /** p, or signal's reason as soon as signal aborts (p is left to settle
@@ -1179,7 +1203,7 @@ type Wire =
   | { t: "cancel"; id: number }
   | { t: "progress"; id: number; value: unknown }
   | { t: "result"; id: number; value: unknown; bytes?: WireBytes }
-  | { t: "error"; id: number; message: string; code: ErrorCode; reason: string; subject: string; diagnostics: Diagnostic[] }
+  | { t: "error"; id: number; message: string; code: ErrorCode; reason: string; subject: string; diagnostics: Diagnostic[]; invalid?: SkillError[] }
   | { t: "change"; change: Change }
   | { t: "ping" }
   | { t: "pong" }
@@ -1316,7 +1340,7 @@ export function connectSkillfs(port: AnyPort, opts: ConnectOptions = {}): Skillf
     }
     pending.delete(m.id);
     if (m.t !== "result") {
-      p.reject(new SkillfsError(m.message, m.code, m.reason, m.subject, m.diagnostics));
+      p.reject(new SkillfsError(m.message, m.code, m.reason, m.subject, m.diagnostics, m.invalid ?? []));
       return;
     }
     try {
@@ -1523,7 +1547,7 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
     const id = m.id;
     const fail = (e: unknown) => {
       const err = toSkillfsError(e);
-      l.send({ t: "error", id, message: err.detail, code: err.code, reason: err.reason, subject: err.subject, diagnostics: err.diagnostics });
+      l.send({ t: "error", id, message: err.detail, code: err.code, reason: err.reason, subject: err.subject, diagnostics: err.diagnostics, invalid: err.invalid });
     };
     const progress = m.progress ? (value: unknown) => l.send({ t: "progress", id, value }) : undefined;
     // The caller may cancel the call by its id; a repeated id cancels the first.

@@ -275,8 +275,8 @@ func newPromise(fn func() (js.Value, error)) js.Value {
 }
 
 // jsError turns err into a JavaScript Error with the stable code, reason
-// and subject of its *skillerr.Error, and the diagnostics of a refused
-// SKILL.md.
+// and subject of its *skillerr.Error, the diagnostics of a refused
+// SKILL.md, and the skills an archive cannot install.
 func jsError(err error) js.Value {
 	e := js.Global().Get("Error").New(err.Error())
 	e.Set("name", "SkillfsError")
@@ -289,6 +289,10 @@ func jsError(err error) js.Value {
 	var me *registry.ManifestError
 	if errors.As(err, &me) {
 		e.Set("diagnostics", jsValueOf(me.Diagnostics))
+	}
+	var ie *registry.InvalidSkillsError
+	if errors.As(err, &ie) {
+		e.Set("invalid", jsValueOf(ie.Skills))
 	}
 	return e
 }

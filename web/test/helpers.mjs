@@ -53,6 +53,7 @@ const describe = (e) => ({
   reason: e?.reason,
   subject: e?.subject,
   diagnostics: e?.diagnostics,
+  invalid: e?.invalid,
   message: String(e?.message ?? e),
 });
 

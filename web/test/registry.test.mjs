@@ -114,6 +114,46 @@ test('previewZip says what each skill of an archive is, stores nothing; importZi
   assert.equal(bad.error?.code, 'InvalidArchive', JSON.stringify(bad));
 });
 
+test('an archive with broken skills: previewZip lists each with its error, importZip names them all and installs the others when chosen', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'broken', { pack: false });
+  const bytes = zip({
+    ...under('repo-main/skills/alpha/', ALPHA),
+    'repo-main/skills/bad-yaml/SKILL.md': '---\nname: [unclosed\ndescription: Broken.\n---\n# Broken\n',
+    'repo-main/skills/beta/SKILL.md': BETA['SKILL.md'],
+    'repo-main/skills/no-description/SKILL.md': '---\nname: no-description\n---\n# No description\n',
+  });
+  const p = assertOk(await ev(page, (z) => T.outcome(sk.registry.previewZip(T.fromB64(z))), b64(bytes)), 'previewZip');
+  assert.deepEqual(p.skills.map((s) => [s.dir, s.name, s.status, s.error?.code, s.error?.reason, s.error?.subject]), [
+    ['repo-main/skills/alpha', 'alpha', 'new', undefined, undefined, undefined],
+    ['repo-main/skills/bad-yaml', '', 'invalid', 'InvalidManifest', 'yaml-invalid', 'repo-main/skills/bad-yaml'],
+    ['repo-main/skills/beta', 'beta', 'new', undefined, undefined, undefined],
+    ['repo-main/skills/no-description', '', 'invalid', 'InvalidManifest', 'description-missing', 'repo-main/skills/no-description'],
+  ]);
+  for (const s of p.skills.filter((s) => s.error)) {
+    assert.match(s.error.message, new RegExp(`${s.dir}/`), 'the message names the folder');
+    assert.ok(s.error.diagnostics.length > 0 && s.error.diagnostics.every((d) => typeof d.message === 'string'), JSON.stringify(s.error));
+  }
+
+  // Refused whole, naming both, saying what to do; nothing stored.
+  const refused = await importZip(page, bytes);
+  assertRejected(refused, { code: 'InvalidManifest', reason: 'invalid-skills', subject: '' });
+  assert.match(refused.error.message, /bad-yaml\/.*no-description\/.*2 other skills can be imported by choosing them/s);
+  assert.deepEqual(refused.error.invalid.map((s) => [s.subject, s.reason]), [
+    ['repo-main/skills/bad-yaml', 'yaml-invalid'], ['repo-main/skills/no-description', 'description-missing'],
+  ]);
+  assert.equal(await revision(page), 0, 'a refused import commits nothing');
+
+  // The valid ones chosen: one commit, the broken ones reported as left out.
+  const r = assertOk(await importZip(page, bytes, { choose: { alpha: 'rename', beta: 'rename' } }), 'importZip of the valid skills');
+  assert.deepEqual(r.skills.map((s) => s.id), ['alpha', 'beta']);
+  assert.deepEqual(r.invalid.map((s) => [s.subject, s.name, s.code, s.reason]), [
+    ['repo-main/skills/bad-yaml', '', 'InvalidManifest', 'yaml-invalid'],
+    ['repo-main/skills/no-description', '', 'InvalidManifest', 'description-missing'],
+  ]);
+  assert.equal(r.revision, 1);
+  assert.equal(await revision(page), 1, 'one commit');
+});
+
 test('importZip installs a pack in one commit, reports progress, and list/get/revision agree', { timeout: TEST_MS }, async (t) => {
   const page = await fresh(t, 'import', { pack: false });
   assert.equal(await revision(page), 0, 'an empty database is at revision 0');
