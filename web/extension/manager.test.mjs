@@ -11,11 +11,13 @@
 //   node --test web/extension/manager.test.mjs   (after make extension-build)
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { strToU8, zipSync } from 'fflate';
 import { launch } from '../harness/index.mjs';
 import { realRepos } from '../harness/realrepos.mjs';
 
@@ -175,6 +177,44 @@ test('at 1280 px: a real repository download imported from the keyboard, with pr
   await confirm();
   assert.deepEqual(await axeViolations(page), [], 'axe: the manager with a real download');
   await page.screenshot({ path: join(REPO, 'docs/sidepanel-1280.png') });
+  await page.close();
+});
+
+test('a download with two broken skills: the preview shows each with why and cannot tick it; the valid ones install in one click, and the result says what was left out', { timeout: IMPORT_MS }, async () => {
+  const page = await openPanel(400);
+  const md = (name, desc) => `---\nname: ${name}\ndescription: ${desc}\n---\n# ${name}\n`;
+  const path = join(mkdtempSync(join(tmpdir(), 'skillfs-broken-')), 'broken-pack.zip');
+  writeFileSync(path, zipSync(Object.fromEntries(Object.entries({
+    'pack/bad-yaml/SKILL.md': '---\nname: [unclosed\ndescription: Broken.\n---\n# Broken\n',
+    'pack/partial-good-a/SKILL.md': md('partial-good-a', 'The first good skill.'),
+    'pack/partial-good-b/SKILL.md': md('partial-good-b', 'The second good skill.'),
+    'pack/partial-no-description/SKILL.md': '---\nname: partial-no-description\n---\n# Nothing\n',
+  }).map(([k, v]) => [k, strToU8(v)]))));
+  // No list when nothing is installed (run alone, this test starts empty).
+  const before = (await page.locator('#skills').count()) ? Number(await page.locator('#skills').getAttribute('data-count')) : 0;
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
+  await chooser.setFiles(path);
+  const group = page.getByRole('group', { name: 'broken-pack.zip holds 4 skills' });
+  await group.waitFor({ timeout: IMPORT_MS });
+  assert.match(await group.locator('.preview-counts').textContent(), /2 new, 2 cannot be installed/);
+  const invalid = await group.locator('.preview-skills > li.invalid').evaluateAll((lis) => lis.map((li) => [li.dataset.dir, li.dataset.reason]));
+  assert.deepEqual(invalid, [['pack/bad-yaml', 'yaml-invalid'], ['pack/partial-no-description', 'description-missing']]);
+  for (const name of ['bad-yaml', 'partial-no-description']) {
+    const box = group.getByRole('checkbox', { name: `${name} cannot be installed`, exact: true });
+    assert.equal(await box.isDisabled(), true, `${name} cannot be ticked`);
+    assert.equal(await box.isChecked(), false);
+  }
+  assert.match(await group.locator('li.invalid').first().textContent(), /The skill in pack\/bad-yaml\/ is invalid: The frontmatter is not valid YAML/);
+  assert.deepEqual(await axeViolations(page), [], 'axe: a preview with broken skills');
+
+  await group.getByRole('button', { name: 'Install the 2 valid skills', exact: true }).click();
+  const box = page.locator('.import-result > div');
+  await box.waitFor({ timeout: IMPORT_MS });
+  const text = await box.textContent();
+  assert.equal(await box.getAttribute('class'), 'ok', text);
+  assert.match(text, /^Installed 2 skills from broken-pack\.zip: partial-good-a, partial-good-b\./);
+  assert.match(text, /Left out 2 skills that cannot be installed:The skill in pack\/bad-yaml\/ is invalid: The frontmatter is not valid YAML.*\.The skill in pack\/partial-no-description\/ is invalid: Missing required field in frontmatter: description\.$/);
+  await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), before + 2);
   await page.close();
 });
 

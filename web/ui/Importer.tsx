@@ -3,15 +3,36 @@
 // with their diagnostics, each to install or not, with a choice per name
 // conflict (Update, Keep both as name-v2, Skip) and an identical skill
 // recognised as already installed, and one choice for all of those (a
-// download imported again holds hundreds); then the import's real progress, and
-// a result that says what was installed, skipped and left out, and why.
+// download imported again holds hundreds); a skill that cannot be
+// installed (a broken SKILL.md) is shown with why, and cannot be ticked,
+// so that the others install in one click; then the import's real
+// progress, and a result that says what was installed, skipped and left
+// out, and why.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ImportPreview, ImportResult, PreviewSkill, Skillfs } from '../../js/bridge.ts';
+import type { ImportPreview, ImportResult, PreviewSkill, SkillError, Skillfs } from '../../js/bridge.ts';
 import { codeOf, failed, names as list, plural } from './say.ts';
 
 /** What to do with one skill of the archive. */
 type Choice = 'install' | 'update' | 'keep-both' | 'skip';
+
+/** At most this many skills that cannot be installed get a line of the result each. */
+const INVALID_LINES = 8;
+
+/** What a skill that cannot be installed is called: its name, else its folder. */
+const labelOf = (e: { name: string; subject: string }) => e.name || e.subject.split('/').pop() || e.subject;
+
+/** A module's message as a sentence: capitalised, without its final stop. */
+const sentence = (m: string) => m.charAt(0).toUpperCase() + m.slice(1).replace(/\.$/, '');
+
+/** Why each skill in invalid was left out, a line each, the first few. */
+function leftOut(invalid: SkillError[]): string[] {
+  if (!invalid.length) return [];
+  const lines = [`Left out ${plural(invalid.length, 'skill')} that cannot be installed:`];
+  for (const e of invalid.slice(0, INVALID_LINES)) lines.push(`${sentence(e.message)}.`);
+  if (invalid.length > INVALID_LINES) lines.push(`and ${(invalid.length - INVALID_LINES).toLocaleString('en')} more.`);
+  return lines;
+}
 
 /** The result in sentences. */
 export function summary(file: string, r: ImportResult): string[] {
@@ -25,6 +46,7 @@ export function summary(file: string, r: ImportResult): string[] {
   const warned = Object.entries(r.diagnostics).filter(([, d]) => d.length);
   if (warned.length) out.push(`${plural(warned.length, 'skill has', 'skills have')} warnings: ${list(warned.map(([id, d]) => `${id} (${d.length})`))}.`);
   if (r.dropped.length) out.push(`Left out ${plural(r.dropped.length, 'entry', 'entries')} outside every skill folder or operating-system clutter: ${list(r.dropped)}.`);
+  out.push(...leftOut(r.invalid));
   return out;
 }
 
@@ -150,12 +172,14 @@ interface PreviewProps {
 }
 
 function Preview({ name, preview, busy, onInstall, onCancel }: PreviewProps) {
-  const [choices, setChoices] = useState(() => new Map(preview.skills.map((s) => [s.name, defaultChoice(s)])));
+  // Only the skills that can be installed have a choice (by name, unique among them).
+  const skills = preview.skills.filter((s) => !s.error);
+  const invalid = preview.skills.length - skills.length;
+  const [choices, setChoices] = useState(() => new Map(skills.map((s) => [s.name, defaultChoice(s)])));
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const set = (n: string, c: Choice) => setChoices(new Map(choices).set(n, c));
   const count = [...choices.values()].filter((c) => c !== 'skip').length;
-  const skills = preview.skills;
   // A download imported again holds hundreds of skills already installed:
   // one choice for all of them, rather than a select each.
   const known = skills.filter((s) => s.status !== 'new');
@@ -174,11 +198,12 @@ function Preview({ name, preview, busy, onInstall, onCancel }: PreviewProps) {
     skills.length > known.length && `${(skills.length - known.length).toLocaleString('en')} new`,
     changed && `${changed.toLocaleString('en')} installed in another version`,
     known.length > changed && `${(known.length - changed).toLocaleString('en')} already installed, unchanged`,
+    invalid > 0 && `${invalid.toLocaleString('en')} cannot be installed (shown with why)`,
   ].filter(Boolean);
   return (
     <div class="preview" role="group" aria-labelledby="preview-title">
       <h3 id="preview-title" tabindex={-1} ref={heading}>
-        {name} holds {plural(skills.length, 'skill')}
+        {name} holds {plural(preview.skills.length, 'skill')}
       </h3>
       <p class="hint preview-counts">{counts.join(', ')}.</p>
       {known.length > 1 && (
@@ -194,7 +219,8 @@ function Preview({ name, preview, busy, onInstall, onCancel }: PreviewProps) {
       )}
       {preview.dropped.length > 0 && <p class="hint">{plural(preview.dropped.length, 'entry', 'entries')} outside every skill folder will be left out.</p>}
       <ul class="preview-skills">
-        {skills.map((s) => {
+        {preview.skills.map((s) => {
+          if (s.error) return <Invalid key={s.dir} s={s} e={s.error} />;
           const c = choices.get(s.name) ?? 'skip';
           const warnings = s.diagnostics.length;
           return (
@@ -233,12 +259,38 @@ function Preview({ name, preview, busy, onInstall, onCancel }: PreviewProps) {
       </ul>
       <div class="preview-actions">
         <button type="button" class="primary" disabled={busy || count === 0} onClick={() => onInstall(choices)}>
-          Install {plural(count, 'skill')}
+          Install {invalid ? `the ${plural(count, 'valid skill')}` : plural(count, 'skill')}
         </button>
         <button type="button" disabled={busy} onClick={onCancel}>
           Cancel
         </button>
       </div>
     </div>
+  );
+}
+
+/** A skill of the archive that cannot be installed: why, and its
+ * diagnostics; its box cannot be ticked. */
+function Invalid({ s, e }: { s: PreviewSkill; e: SkillError }) {
+  const label = labelOf(e);
+  return (
+    <li data-name={s.name} data-dir={s.dir} class="invalid" data-code={e.code} data-reason={e.reason}>
+      <label class="preview-name">
+        <input type="checkbox" checked={false} disabled /> <strong>{label}</strong> <span class="badge error">cannot be installed</span>
+      </label>
+      <p class="reason">{sentence(e.message)}.</p>
+      <p class="meta">
+        {plural(s.fileCount, 'file')} · {s.dir}
+      </p>
+      {e.diagnostics.length > 0 && (
+        <ul class="diagnostics" aria-label={`Problems of ${label}`}>
+          {e.diagnostics.map((d, i) => (
+            <li key={i} class={d.severity}>
+              {d.severity}: {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
   );
 }
