@@ -59,12 +59,13 @@ func (s *Session) Activate(ctx context.Context, nameOrLocation string) (SkillBlo
 	return s.ActivateWith(ctx, nameOrLocation, "")
 }
 
-// ActivateWith is Activate with arguments, substituted as Invoke
-// substitutes them: the model loading a skill with arguments. It is still
-// the model's path, so a disable-model-invocation skill is refused and a
-// user-invocable: false one is not: only Invoke, the user's own path,
-// reverses both.
+// ActivateWith is Activate with arguments, read and substituted as Invoke
+// reads and substitutes them (without the blanks around them): the model
+// loading a skill with arguments. It is still the model's path, so a
+// disable-model-invocation skill is refused and a user-invocable: false
+// one is not: only Invoke, the user's own path, reverses both.
 func (s *Session) ActivateWith(ctx context.Context, nameOrLocation, args string) (SkillBlock, error) {
+	args = strings.TrimSpace(args) // as ParseInvocation leaves the user's
 	start := time.Now()
 	ent := AuditEntry{Kind: AuditActivate, Skill: nameOrLocation, Path: skillMD}
 	b, err := s.activateName(ctx, nameOrLocation, args, &ent)

@@ -441,9 +441,17 @@ func TestInvoke(t *testing.T) {
 		// load what only the user may, and may load what only it may.
 		_, err = s.ActivateWith(ctx, "deploy", "prod")
 		wantErr(t, "ActivateWith of a disable-model-invocation skill", err, skillerr.PermissionDenied, ReasonModelInvocationDisabled)
-		if b, err := s.ActivateWith(ctx, "greet", "Ada 'en gb'"); err != nil || b.Arguments != "Ada 'en gb'" ||
-			!contains(b.Content, "Greet Ada in en gb at /skills/greet: Ada 'en gb'") {
-			t.Errorf("ActivateWith(greet) = %+v, %v", b, err)
+		// Its arguments are read as the user's are: without the blanks
+		// around them.
+		user, err := s.Invoke(ctx, "/greet \t Ada 'en gb' \n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range []string{"Ada 'en gb'", "\n Ada 'en gb'\t \n"} {
+			if b, err := s.ActivateWith(ctx, "greet", args); err != nil || b.Arguments != "Ada 'en gb'" ||
+				!contains(b.Content, "Greet Ada in en gb at /skills/greet: Ada 'en gb'\n") || b.Content != user.Content {
+				t.Errorf("ActivateWith(greet, %q) = %+v, %v", args, b, err)
+			}
 		}
 		if _, err := s.ActivateWith(ctx, "internal", "x"); err != nil {
 			t.Errorf("ActivateWith of a model-only skill: %v", err)
