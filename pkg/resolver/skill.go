@@ -57,7 +57,9 @@ func (s Skill) Dir() string { return Root + "/" + s.ID + "/" }
 // Substitute reads them in a body, and {baseDir}, trailofbits/skills'
 // placeholder ("Bash({baseDir}/scanner.sh:*)"). Left as written, such a
 // pattern admits only the placeholder itself, which no shell runs, and
-// refuses the script it names.
+// refuses the script it names. Claude Code's ${CLAUDE_PLUGIN_ROOT} is the
+// directory of the plugin the skill came in, which is not installed:
+// toolrule lets a pattern that holds it admit nothing.
 var dirPlaceholders = []string{"${SKILL_DIR}", "${CLAUDE_SKILL_DIR}", "{baseDir}"}
 
 // inDir returns the allowed-tools pattern rule with the skill's directory,

@@ -105,6 +105,8 @@ func TestActiveMCP(t *testing.T) {
 func TestToolPolicySkillDir(t *testing.T) {
 	s := Skill{ID: "apk-scanner", AllowedTools: []string{
 		"Bash({baseDir}/scanner.sh:*)", "Bash(${CLAUDE_SKILL_DIR}/scripts/run.py:*)", "Read(${SKILL_DIR}/references/**)", "Bash(apktool:*)",
+		// The plugin's directory, which skillfs does not install: nothing.
+		"Bash(${CLAUDE_PLUGIN_ROOT}/scripts/setup-skill-improver.sh:*)",
 	}}
 	p := NewToolPolicy([]Skill{s}, nil)
 	for _, c := range [][2]string{
@@ -119,6 +121,8 @@ func TestToolPolicySkillDir(t *testing.T) {
 	}
 	for _, c := range [][2]string{
 		{"Bash", "{baseDir}/scanner.sh app.apk"},
+		{"Bash", "${CLAUDE_PLUGIN_ROOT}/scripts/setup-skill-improver.sh"},
+		{"Bash", "${CLAUDE_SKILL_DIR}/scripts/run.py"},
 		{"Bash", "/skills/other/scanner.sh app.apk"},
 		{"Bash", "/skills/apk-scanner/evil.sh"},
 		{"Read", "/skills/other/references/a.md"},

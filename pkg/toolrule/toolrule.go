@@ -105,7 +105,9 @@ func (r Rule) Names(tool string) bool {
 // admitted by some pattern, so that Bash(git:*) does not let
 // "git status; rm -rf ~" through, and anything the checker does not model
 // is refused. A path's wildcards never match ;&|`$<> or a newline, and a
-// path that climbs out of where it starts ("../x") matches nothing.
+// path that climbs out of where it starts ("../x") matches nothing. A
+// specifier that holds a parameter expansion admits nothing (see
+// expands).
 func Check(allowedTools []string, name, input string) error {
 	rules := Parse(allowedTools)
 	var specs, forms []string
@@ -148,6 +150,7 @@ func inputAllowed(specs []string, rules []Rule, input string) (reason, what stri
 	var commandSpecs []string
 	for _, spec := range specs {
 		switch {
+		case expands(spec):
 		case strings.HasPrefix(spec, "domain:"):
 			if domainMatches(spec[len("domain:"):], input) {
 				return "", ""
@@ -176,6 +179,24 @@ func inputAllowed(specs []string, rules []Rule, input string) (reason, what stri
 		}
 	}
 	return "", ""
+}
+
+// expands reports whether spec holds a shell parameter expansion, $name
+// or ${name}: a placeholder its host was meant to put a value in place of,
+// such as Claude Code's ${CLAUDE_PLUGIN_ROOT} (the directory of the plugin
+// a skill came in, which skillfs does not install), left as written. Such
+// a specifier admits nothing. It names no command or path of its own; and
+// matched as text it would admit a call that writes the placeholder
+// itself, which a shell then expands to whatever its environment holds
+// ("/scripts/x.sh" where the variable is unset).
+func expands(spec string) bool {
+	for i := strings.IndexByte(spec, '$'); i >= 0 && i+1 < len(spec); i = strings.IndexByte(spec, '$') {
+		if c := spec[i+1]; c == '{' || c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+			return true
+		}
+		spec = spec[i+1:]
+	}
+	return false
 }
 
 // redirectionRules collects the path specifiers a command's redirections

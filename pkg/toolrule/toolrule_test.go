@@ -6,6 +6,34 @@ import (
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
+// TestCheckUnresolved: a pattern that holds a host's placeholder, left as
+// written, admits nothing; in particular not the placeholder's own text,
+// which a shell would expand to whatever its environment holds. The first
+// is trailofbits' skill-improver's real line.
+func TestCheckUnresolved(t *testing.T) {
+	allowed := []string{
+		"Bash(${CLAUDE_PLUGIN_ROOT}/scripts/setup-skill-improver.sh:*)", "Bash($HOME/bin/tool)",
+		"Read(${CLAUDE_PLUGIN_ROOT}/docs/**)", "Write(${TMPDIR}/out.txt)", "Bash(git:*)", "Bash(echo 5$)",
+	}
+	for _, c := range [][2]string{
+		{"Bash", "${CLAUDE_PLUGIN_ROOT}/scripts/setup-skill-improver.sh"},
+		{"Bash", "${CLAUDE_PLUGIN_ROOT}/scripts/setup-skill-improver.sh --force"},
+		{"Bash", "$HOME/bin/tool"},
+		{"Bash", "/scripts/setup-skill-improver.sh"},
+		{"Read", "${CLAUDE_PLUGIN_ROOT}/docs/a.md"},
+		{"Bash", "git log > ${TMPDIR}/out.txt"},
+	} {
+		if err := Check(allowed, c[0], c[1]); skillerr.CodeOf(err) != skillerr.ToolNotAllowed {
+			t.Errorf("%s %q: %v, want ToolNotAllowed", c[0], c[1], err)
+		}
+	}
+	for _, c := range [][2]string{{"Bash", "git status"}, {"Bash", "echo 5$"}} {
+		if err := Check(allowed, c[0], c[1]); err != nil {
+			t.Errorf("%s %q: %v", c[0], c[1], err)
+		}
+	}
+}
+
 func TestCheck(t *testing.T) {
 	allowed := []string{
 		"Read(./docs/**)", "Edit(/skills/*/notes.md)", "Bash(git:*)", "Bash(npm run test)", "Bash(go test *)",
