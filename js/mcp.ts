@@ -13,7 +13,7 @@ export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 /** skills/list pages followed at most: a server that keeps answering
  * with a cursor must not keep the host busy. A listing with more is
  * refused (TooLarge), never installed in part. */
-export const MAX_PAGES = 50;
+const MAX_PAGES = 50;
 
 export interface McpSkillsClient {
   /** Every skill of every page of skills/list, as {"skills": [...]} JSON bytes. */
