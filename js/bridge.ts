@@ -916,16 +916,23 @@ export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
     throw new SkillfsError(`callTimeoutMs must be a number of milliseconds from 1 to 2^31, not ${timeoutMs}`, "InvalidArgument");
   }
   const dbName = opts.dbName ?? "skillfs";
+  // What can be refused at once is, before anything starts: a host with
+  // no way to the module or its runtime then fetches nothing and opens no
+  // database.
+  const wasmURL = opts.wasmURL ?? besideBridge();
+  const loadRuntime = goRuntime(opts.wasmExecURL);
   // The database opens and the module compiles while wasm_exec.js loads:
   // the module needs Go's imports only to be instantiated, and adopts the
-  // database once it runs.
+  // database once it runs. A runtime that then fails to load stops the
+  // module's download.
   const opening = openEarly(dbName);
-  const compiled = compile(opts.wasmURL ?? besideBridge());
+  const fetching = new AbortController();
+  const compiled = compile(wasmURL, fetching.signal);
   compiled.catch(() => {}); // reported below, unless the runtime fails first
   const listeners = new Set<(c: Change) => void>();
   let mod: ModuleAPI;
   try {
-    const Go = await goRuntime(opts.wasmExecURL);
+    const Go = await loadRuntime();
     const go = new Go();
     const global = `__skillfs_boot_${++instances}_${Date.now()}`;
     go.argv = ["skillfs", `--global=${global}`, `--db=${dbName}`, `--timeout-ms=${Math.ceil(timeoutMs)}`];
@@ -945,6 +952,7 @@ export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
     // A module that did not start may not have adopted the database, and
     // an open connection blocks every later schema change of it.
     void opening.then((db) => db?.close());
+    fetching.abort();
     throw e;
   }
   let runner = opts.wasiRunner;
@@ -1116,35 +1124,45 @@ function workerBesideBridge(): URL {
   return new URL("./wasi-worker.js", import.meta.url);
 }
 
-async function goRuntime(wasmExecURL?: string | URL): Promise<GoConstructor> {
+/** Go's runtime, as a function that loads it: globalThis.Go, or
+ * wasm_exec.js from wasmExecURL. Without either this throws at once, so
+ * that loadSkillfs starts nothing for a start that cannot happen; the load
+ * starts when the function is called, after the module's fetch has (a
+ * classic worker's importScripts blocks until it is done). */
+function goRuntime(wasmExecURL?: string | URL): () => Promise<GoConstructor> {
   const g = globalThis as { Go?: GoConstructor; importScripts?: (u: string) => void; document?: Document };
-  if (g.Go) return g.Go;
+  if (g.Go) {
+    const Go = g.Go;
+    return async () => Go;
+  }
   if (!wasmExecURL) throw new SkillfsError("wasm_exec.js is not loaded: pass wasmExecURL or load it first", "InvalidArgument");
   const url = String(wasmExecURL);
-  if (g.document) {
-    await new Promise<void>((resolve, reject) => {
-      const s = g.document!.createElement("script");
-      s.src = url;
-      s.onload = () => resolve();
-      s.onerror = () => reject(new SkillfsError(`cannot load ${url}`, "Internal"));
-      g.document!.head.append(s);
-    });
-  } else {
-    try {
-      // A classic worker (an MV3 service worker) loads it synchronously;
-      // a module worker has importScripts but throws, and imports instead.
-      if (!g.importScripts) throw new TypeError("no importScripts");
-      g.importScripts(url);
-    } catch {
-      await import(/* @vite-ignore */ url);
+  return async () => {
+    if (g.document) {
+      await new Promise<void>((resolve, reject) => {
+        const s = g.document!.createElement("script");
+        s.src = url;
+        s.onload = () => resolve();
+        s.onerror = () => reject(new SkillfsError(`cannot load ${url}`, "Internal"));
+        g.document!.head.append(s);
+      });
+    } else {
+      try {
+        // A classic worker (an MV3 service worker) loads it synchronously;
+        // a module worker has importScripts but throws, and imports instead.
+        if (!g.importScripts) throw new TypeError("no importScripts");
+        g.importScripts(url);
+      } catch {
+        await import(/* @vite-ignore */ url);
+      }
     }
-  }
-  if (!g.Go) throw new SkillfsError(`${url} did not define Go`, "Internal");
-  return g.Go;
+    if (!g.Go) throw new SkillfsError(`${url} did not define Go`, "Internal");
+    return g.Go;
+  };
 }
 
-async function compile(url: string | URL): Promise<WebAssembly.Module> {
-  const res = await fetch(url);
+async function compile(url: string | URL, signal: AbortSignal): Promise<WebAssembly.Module> {
+  const res = await fetch(url, { signal });
   if (!res.ok) throw new SkillfsError(`cannot fetch ${url}: HTTP ${res.status}`, "Internal");
   // compileStreaming needs the application/wasm type; a file server that
   // gets it wrong still works, a little slower.

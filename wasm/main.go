@@ -96,11 +96,19 @@ type module struct {
 	timeout time.Duration
 }
 
-func open(ctx context.Context, name string, opening, onChange js.Value) (*module, error) {
+func open(ctx context.Context, name string, opening, onChange js.Value) (_ *module, err error) {
 	db, err := vfs.AdoptIndexedDB(ctx, name, opening)
 	if err != nil {
 		return nil, err
 	}
+	// A module that does not start returns from main, and a connection
+	// left open would then block every later upgrade or deletion of the
+	// database: its versionchange handler is Go's, which no longer runs.
+	defer func() {
+		if err != nil {
+			db.Close()
+		}
+	}()
 	bus, err := registry.NewBroadcastBus(name)
 	if err != nil {
 		return nil, err

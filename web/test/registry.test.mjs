@@ -829,6 +829,35 @@ test('loadSkillfs failures are SkillfsErrors', { timeout: TEST_MS }, async (t) =
   // Nothing has loaded wasm_exec.js in this tab yet.
   assertRejected(await ev(page, () => T.outcome(T.bridge.loadSkillfs({ wasmURL: '/dist/skillfs.wasm' }))),
     { code: 'InvalidArgument', reason: '', subject: '' }, 'no wasmExecURL and no globalThis.Go');
+  // Refused before anything starts: the module is not fetched and the
+  // database not opened. A runtime that fails to load later stops the
+  // module's download.
+  const started = await ev(page, async () => {
+    const seen = [];
+    const { fetch } = globalThis;
+    const open = indexedDB.open;
+    let signal;
+    globalThis.fetch = (url, init) => {
+      seen.push(`fetch ${url}`);
+      signal = init?.signal;
+      return fetch(url, init);
+    };
+    indexedDB.open = function (name, ...rest) {
+      seen.push(`open ${name}`);
+      return open.call(this, name, ...rest);
+    };
+    try {
+      const none = await T.outcome(T.bridge.loadSkillfs({ wasmURL: '/dist/skillfs.wasm', dbName: 'never' }));
+      const before = seen.splice(0);
+      const missing = await T.outcome(T.bridge.loadSkillfs({ wasmURL: '/dist/skillfs.wasm', wasmExecURL: '/dist/missing.js', dbName: 'never' }));
+      return { none: none.error?.code, before, missing: missing.error?.code, after: seen, aborted: signal?.aborted };
+    } finally {
+      globalThis.fetch = fetch;
+      delete indexedDB.open;
+    }
+  });
+  assert.deepEqual(started, { none: 'InvalidArgument', before: [], missing: 'Internal',
+    after: ['open never', 'fetch /dist/skillfs.wasm'], aborted: true });
   const e = assertRejected(await ev(page, () => T.outcome(T.load('x', { wasmURL: '/dist/missing.wasm' }))),
     { code: 'Internal', reason: '', subject: '' }, 'a wasmURL that is not there');
   assert.match(e.message, /HTTP 404/);
@@ -836,7 +865,7 @@ test('loadSkillfs failures are SkillfsErrors', { timeout: TEST_MS }, async (t) =
   // fails creates no database and leaves none open to block a change of
   // its schema; a database of an older schema is upgraded, not adopted.
   const left = await ev(page, async () => {
-    const names = (await indexedDB.databases()).map((d) => d.name).filter((n) => n === 'skillfs' || n === 'x');
+    const names = (await indexedDB.databases()).map((d) => d.name).filter((n) => ['skillfs', 'x', 'never'].includes(n));
     const open = (name, version) => new Promise((ok, fail) => {
       const r = indexedDB.open(name, version);
       r.onupgradeneeded = () => { if (version === 1) r.result.createObjectStore('meta'); };
@@ -852,6 +881,26 @@ test('loadSkillfs failures are SkillfsErrors', { timeout: TEST_MS }, async (t) =
     return { names, failed: failed.ok, upgraded, older };
   });
   assert.deepEqual(left, { names: [], failed: false, upgraded: 7, older: { ok: true, value: [] } });
+  // A module that fails after it opened the database closes it: its
+  // versionchange handler is Go's, which no longer runs once main returns.
+  const closed = await ev(page, async (db) => {
+    const { BroadcastChannel } = globalThis;
+    delete globalThis.BroadcastChannel;
+    let failed;
+    try {
+      failed = await T.outcome(T.load(db));
+    } finally {
+      globalThis.BroadcastChannel = BroadcastChannel;
+    }
+    const upgraded = await new Promise((ok, fail) => {
+      const r = indexedDB.open(db, 7);
+      r.onblocked = () => fail(new Error('blocked'));
+      r.onsuccess = () => { r.result.close(); ok(r.result.version); };
+      r.onerror = () => fail(r.error);
+    });
+    return { failed: failed.error?.reason, upgraded };
+  }, freshDB('nochannel'));
+  assert.deepEqual(closed, { failed: 'unavailable', upgraded: 7 });
   // The tab can still load skillfs afterwards.
   await ev(page, async (db) => { window.sk = await T.load(db); }, freshDB('load'));
   assert.deepEqual(await ok(page, 'list'), []);
