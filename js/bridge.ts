@@ -946,8 +946,14 @@ export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
       };
     });
     const instance = await WebAssembly.instantiate(await compiled, go.importObject);
-    void go.run(instance);
-    mod = await api;
+    // A module that ends without resolving or rejecting (a panic before
+    // it answered, a Go module that is not skillfs) would leave the start
+    // waiting for ever.
+    const ended = go.run(instance).then(() => {
+      throw new SkillfsError("the module ended before it started; the console has its output", "Internal");
+    });
+    ended.catch(() => {}); // it also ends after rejecting: reported as that rejection
+    mod = await Promise.race([api, ended]);
   } catch (e) {
     // A module that did not start may not have adopted the database, and
     // an open connection blocks every later schema change of it.

@@ -881,6 +881,10 @@ test('loadSkillfs failures are SkillfsErrors', { timeout: TEST_MS }, async (t) =
     return { names, failed: failed.ok, upgraded, older };
   });
   assert.deepEqual(left, { names: [], failed: false, upgraded: 7, older: { ok: true, value: [] } });
+  // A module that ends without answering (here a Go module that is not
+  // skillfs) fails the start rather than leaving it waiting.
+  assertRejected(await ev(page, (db) => T.outcome(T.load(db, { wasmURL: '/dist/hello.wasm' })), freshDB('ended')),
+    { code: 'Internal', reason: '', subject: '' }, 'a module that ends without answering');
   // A module that fails after it opened the database closes it: its
   // versionchange handler is Go's, which no longer runs once main returns.
   const closed = await ev(page, async (db) => {

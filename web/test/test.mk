@@ -31,7 +31,7 @@ WASI_TESTS := echo loop alloc escape write flood fill fds
 .PHONY: test-browser
 
 test-browser: $(NODE_DEPS) $(CHROMIUM) $(TEST_DIST)/skillfs.wasm $(TEST_DIST)/wasm_exec.js $(TEST_DIST)/bridge.js $(TEST_DIST)/mcp.js $(TEST_DIST)/frameworks.js \
-  $(TEST_DIST)/wasi-worker.js $(WASI_TESTS:%=$(TEST_DIST)/wasi/%.wasm)
+  $(TEST_DIST)/wasi-worker.js $(WASI_TESTS:%=$(TEST_DIST)/wasi/%.wasm) $(TEST_DIST)/hello.wasm
 	SKILLFS_TEST_DIST=$(TEST_DIST) CHROMIUM=$(CHROMIUM) \
 	  $(NODE) --test --test-concurrency=1 --test-reporter=spec web/test/
 
@@ -50,6 +50,11 @@ $(TEST_DIST)/bridge.js: $(wildcard js/*.ts) $(NODE_DEPS)
 
 $(TEST_DIST)/wasi-worker.js: $(wildcard js/*.ts) $(NODE_DEPS)
 	node_modules/.bin/esbuild js/wasi-worker.ts --bundle --format=esm --target=es2022 --log-level=warning --outfile=$@
+
+# A Go module that is not skillfs: it ends without answering the bridge.
+$(TEST_DIST)/hello.wasm: internal/benchpack/hello/main.go $(TEST_GOROOT)/VERSION
+	@mkdir -p $(@D)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./internal/benchpack/hello
 
 $(TEST_DIST)/wasi/%.wasm: internal/wasitest/%/main.go $(TEST_GOROOT)/VERSION
 	@mkdir -p $(@D)
