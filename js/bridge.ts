@@ -959,7 +959,9 @@ export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
     // an open connection blocks every later schema change of it.
     void opening.then((db) => db?.close());
     fetching.abort();
-    throw e;
+    // The module's own rejections are SkillfsErrors already; WebAssembly's
+    // (bytes that are not a module, a wasm_exec.js of another Go) are not.
+    throw toSkillfsError(e);
   }
   let runner = opts.wasiRunner;
   const runnerNow = (): WasiRunner => {

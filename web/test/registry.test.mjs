@@ -881,6 +881,9 @@ test('loadSkillfs failures are SkillfsErrors', { timeout: TEST_MS }, async (t) =
     return { names, failed: failed.ok, upgraded, older };
   });
   assert.deepEqual(left, { names: [], failed: false, upgraded: 7, older: { ok: true, value: [] } });
+  // Bytes that are not a module: WebAssembly's CompileError, as a SkillfsError.
+  assertRejected(await ev(page, (db) => T.outcome(T.load(db, { wasmURL: '/dist/wasm_exec.js' })), freshDB('notwasm')),
+    { code: 'Internal', reason: '', subject: '' }, 'a wasmURL that is not a module');
   // A module that ends without answering (here a Go module that is not
   // skillfs) fails the start rather than leaving it waiting.
   assertRejected(await ev(page, (db) => T.outcome(T.load(db, { wasmURL: '/dist/hello.wasm' })), freshDB('ended')),
