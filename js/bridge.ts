@@ -930,11 +930,11 @@ export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
   const compiled = compile(wasmURL, fetching.signal);
   compiled.catch(() => {}); // reported below, unless the runtime fails first
   const listeners = new Set<(c: Change) => void>();
+  const global = `__skillfs_boot_${++instances}_${Date.now()}`;
   let mod: ModuleAPI;
   try {
     const Go = await loadRuntime();
     const go = new Go();
-    const global = `__skillfs_boot_${++instances}_${Date.now()}`;
     go.argv = ["skillfs", `--global=${global}`, `--db=${dbName}`, `--timeout-ms=${Math.ceil(timeoutMs)}`];
     const api = new Promise<ModuleAPI>((resolve, reject) => {
       (globalThis as Record<string, unknown>)[global] = {
@@ -959,6 +959,9 @@ export async function loadSkillfs(opts: LoadOptions = {}): Promise<Skillfs> {
     // an open connection blocks every later schema change of it.
     void opening.then((db) => db?.close());
     fetching.abort();
+    // The module takes its boot object off globalThis when it runs; one
+    // that never ran leaves it there, and the connection with it.
+    delete (globalThis as Record<string, unknown>)[global];
     // The module's own rejections are SkillfsErrors already; WebAssembly's
     // (bytes that are not a module, a wasm_exec.js of another Go) are not.
     throw toSkillfsError(e);

@@ -888,6 +888,9 @@ test('loadSkillfs failures are SkillfsErrors', { timeout: TEST_MS }, async (t) =
   // skillfs) fails the start rather than leaving it waiting.
   assertRejected(await ev(page, (db) => T.outcome(T.load(db, { wasmURL: '/dist/hello.wasm' })), freshDB('ended')),
     { code: 'Internal', reason: '', subject: '' }, 'a module that ends without answering');
+  // No failed start leaves its boot object (which holds the early
+  // connection) on globalThis.
+  assert.deepEqual(await ev(page, () => Object.keys(globalThis).filter((k) => k.startsWith('__skillfs_boot_'))), []);
   // A module that fails after it opened the database closes it: its
   // versionchange handler is Go's, which no longer runs once main returns.
   const closed = await ev(page, async (db) => {
