@@ -105,6 +105,11 @@ const refusalOf = (name: string, e: unknown): Refusal => {
   return { name, code: err.code, reason: err.reason, message: err.detail };
 };
 
+/** The skills of an install's archive that could not be installed, as
+ * refusals: by name, else by folder (name, the entry's, for its root). */
+const refusalsOf = (res: ImportResult, name: string): Refusal[] =>
+  res.invalid.map((e) => ({ name: e.name || (e.subject === "." ? name : e.subject), code: e.code, reason: e.reason, message: e.message }));
+
 /** Errors that end a whole call rather than one entry's install. */
 const fatal = (e: unknown) =>
   e instanceof SkillfsError ? e.code === "PermissionDenied" || e.reason === "aborted" : (e as Error)?.name === "AbortError";
@@ -153,7 +158,8 @@ export class Sources {
   }
 
   private installBytes(origin: Origin, dir: string, bytes: Uint8Array, o: InstallOptions, target = ""): Promise<ImportResult> {
-    return this.value<ImportResult>("registry.installArtifact", { origin, dir, target, onConflict: o.onConflict ?? "rename" }, bytes, o.onProgress, o.signal);
+    // A download with a broken skill installs the others; the report says which were refused.
+    return this.value<ImportResult>("registry.installArtifact", { origin, dir, target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "" }, bytes, o.onProgress, o.signal);
   }
 
   private async installFiles(origin: Origin, dir: string, files: FileRef[], get: (url: string) => Promise<Uint8Array>, o: InstallOptions, target = ""): Promise<ImportResult> {
@@ -168,13 +174,15 @@ export class Sources {
     }
     const blob = concat(parts, total);
     return this.value<ImportResult>("registry.installFiles", {
-      origin, dir, files, lengths: parts.map((p) => p.byteLength), target, onConflict: o.onConflict ?? "rename",
+      origin, dir, files, lengths: parts.map((p) => p.byteLength), target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "",
     }, blob, o.onProgress, o.signal);
   }
 
   private async attempt(report: InstallReport, name: string, run: () => Promise<ImportResult>): Promise<void> {
     try {
-      report.installed.push(...(await run()).skills);
+      const res = await run();
+      report.installed.push(...res.skills);
+      report.refused.push(...refusalsOf(res, name));
     } catch (e) {
       if (fatal(e)) throw e;
       report.refused.push(refusalOf(name, e));
@@ -204,6 +212,7 @@ export class Sources {
     const got = await fetchArtifact(url, o);
     const res = await this.installBytes({ ...origin, etag: got.etag }, "", got.bytes!, o);
     report.installed.push(...res.skills);
+    report.refused.push(...refusalsOf(res, url));
     return report;
   }
 

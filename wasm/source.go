@@ -19,13 +19,15 @@ type installArgs struct {
 	OnConflict registry.ConflictPolicy `json:"onConflict"`
 	// Target is the id of the installed skill an update replaces.
 	Target string `json:"target"`
+	// SkipInvalid installs an archive's valid skills and reports the others.
+	SkipInvalid bool `json:"skipInvalid"`
 }
 
 func (a installArgs) importOptions(o source.Origin, r request) registry.ImportOptions {
 	// Copy: a skill installed from a source records its origin, which
 	// updates follow, so the same bytes from another source are another
 	// install, not the one already there.
-	return registry.ImportOptions{OnConflict: a.OnConflict, Source: originURL(o), Origin: &o, Target: a.Target, Copy: true, Progress: progressTo(r)}
+	return registry.ImportOptions{OnConflict: a.OnConflict, Source: originURL(o), Origin: &o, Target: a.Target, Copy: true, SkipInvalid: a.SkipInvalid, Progress: progressTo(r)}
 }
 
 // originURL is what Meta.Source shows of an origin.

@@ -81,6 +81,11 @@ type ImportOptions struct {
 	// import with InvalidArgument; the name of a skill that cannot be
 	// installed, with its error.
 	Choose map[string]ConflictPolicy
+	// SkipInvalid, without Choose and Target, installs the archive's
+	// valid skills under OnConflict and lists those that cannot be
+	// installed in ImportResult.Invalid rather than refusing the archive:
+	// for an install from a source, whose report lists what was refused.
+	SkipInvalid bool
 }
 
 // The phases of Progress.
@@ -116,8 +121,9 @@ type ImportResult struct {
 	Skipped []string `json:"skipped,omitempty"`
 	// Invalid lists the archive's skills that cannot be installed, and
 	// why, in the archive's order: left out of an import that chose the
-	// others (ImportOptions.Choose). Without Choose such an archive is
-	// refused whole with an *InvalidSkillsError, so this is empty.
+	// others (ImportOptions.Choose) or skipped them (SkipInvalid).
+	// Otherwise such an archive is refused whole with an
+	// *InvalidSkillsError, so this is empty.
 	Invalid []SkillError `json:"invalid"`
 	// Revision is the registry's revision after the import; 0 when the
 	// import changed nothing (every skill was AlreadyInstalled).
@@ -182,16 +188,16 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 	cands, bad := usable(all)
 	var skipped []string
 	invalid := []SkillError{}
-	if opts.Choose == nil && len(bad) > 0 {
+	if len(bad) > 0 && opts.Choose == nil && (!opts.SkipInvalid || opts.Target != "") {
 		return nil, invalidSkills(bad, len(cands))
 	}
 	if opts.Choose != nil {
 		if cands, skipped, err = chosen(cands, bad, opts.Choose); err != nil {
 			return nil, err
 		}
-		for _, c := range bad {
-			invalid = append(invalid, *c.invalid)
-		}
+	}
+	for _, c := range bad {
+		invalid = append(invalid, *c.invalid)
 	}
 	policyOf := func(c *candidate) ConflictPolicy {
 		if p, ok := opts.Choose[c.s.Name]; ok {

@@ -235,3 +235,20 @@ func testImportBrokenDownload(t *testing.T, bc backendCase) {
 		t.Skip("SKIPPED: anthropics+skills.zip is not among the real downloads")
 	})
 }
+
+// testImportSkipInvalid: an install from a source (SkipInvalid) installs
+// the valid skills of a download in one commit and reports the broken
+// ones; an update (Target) whose one skill is broken is still refused.
+func testImportSkipInvalid(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	res := e.importZip(t, mixedPack(t), ImportOptions{SkipInvalid: true})
+	if !slices.Equal(ids(res.Skills), []string{"good-a", "good-b"}) || len(res.Invalid) != 2 || res.Revision != 1 ||
+		res.Invalid[0].Reason != "name-not-an-id" || res.Invalid[1].Reason != "yaml-invalid" {
+		t.Errorf("skip invalid = %s", jsonOf(t, res))
+	}
+	_, err := e.reg.Import(context.Background(), zipOf(t, "", file{"SKILL.md", brokenMD}), ImportOptions{SkipInvalid: true, Target: "good-a"})
+	wantErr(t, "an update", err, skillerr.InvalidManifest, "yaml-invalid")
+	if mustRevision(t, e.reg) != 1 {
+		t.Error("a refused update changed the registry")
+	}
+}

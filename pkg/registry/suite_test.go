@@ -86,6 +86,7 @@ func TestSuite(t *testing.T) {
 		{"ImportInvalidSkills", testImportInvalidSkills},
 		{"ImportManyInvalid", testImportManyInvalid},
 		{"ImportBrokenDownload", testImportBrokenDownload},
+		{"ImportSkipInvalid", testImportSkipInvalid},
 		{"ImportCanceled", testImportCanceled},
 		{"ImportMixed", testImportMixed},
 		{"Quota", testQuota},

@@ -173,6 +173,22 @@ test('a plain URL: a SKILL.md, a zip, a .tar.gz, a pinned digest', { timeout: TE
   assert.deepEqual(await ids(page), ['md-skill', 'tgz-skill', 'zip-skill']);
 });
 
+test('a plain URL of a download with a broken skill installs the others in one commit and refuses that one, with its code', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  site.files.set('/packs/mixed.zip', {
+    body: zip({ 'repo-main/skills/alpha/SKILL.md': skillMD('alpha', 'Alpha.'), 'repo-main/skills/broken/SKILL.md': '---\nname: [unclosed\n---\n' }),
+    type: 'application/zip',
+  });
+  const r = assertOk(await reg(page, 'installFromUrl', `${site.url}/packs/mixed.zip`));
+  assert.deepEqual(r.installed.map((m) => m.id), ['alpha']);
+  assert.deepEqual(codes(r.refused), { 'repo-main/skills/broken': 'InvalidManifest/yaml-invalid' });
+  assert.match(r.refused[0].message, /^the skill in repo-main\/skills\/broken\/ is invalid: /);
+  assert.deepEqual(await ids(page), ['alpha']);
+  assert.equal(assertOk(await reg(page, 'revision')), 1, 'one commit');
+});
+
 test('an install aborted as its commit begins rejects with the signal\'s reason and stores nothing', { timeout: TEST_MS }, async (t) => {
   const site = await publisher();
   t.after(site.close);
