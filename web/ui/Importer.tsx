@@ -273,6 +273,8 @@ function Preview({ name, preview, busy, onInstall, onCancel }: PreviewProps) {
  * diagnostics; its box cannot be ticked. */
 function Invalid({ s, e }: { s: PreviewSkill; e: SkillError }) {
   const label = labelOf(e);
+  // The diagnostic the message already quotes is not said twice.
+  const diags = e.diagnostics.filter((d) => !e.message.includes(d.message));
   return (
     <li data-name={s.name} data-dir={s.dir} class="invalid" data-code={e.code} data-reason={e.reason}>
       <label class="preview-name">
@@ -282,9 +284,9 @@ function Invalid({ s, e }: { s: PreviewSkill; e: SkillError }) {
       <p class="meta">
         {plural(s.fileCount, 'file')} · {s.dir}
       </p>
-      {e.diagnostics.length > 0 && (
+      {diags.length > 0 && (
         <ul class="diagnostics" aria-label={`Problems of ${label}`}>
-          {e.diagnostics.map((d, i) => (
+          {diags.map((d, i) => (
             <li key={i} class={d.severity}>
               {d.severity}: {d.message}
             </li>
