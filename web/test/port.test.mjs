@@ -201,6 +201,10 @@ test('MessagePort, capability "admin": calls work, bytes and progress cross, err
   const bad = assertRejected(await creg(page, 'writeFile', 'alpha', 'SKILL.md', '---\nname: alpha\n---\n'),
     { code: 'InvalidManifest', reason: 'description-missing', subject: 'alpha' }, 'invalid SKILL.md');
   assert.deepEqual(bad.diagnostics.map((d) => [d.code, d.severity]), [['description-missing', 'error']]);
+  // An archive with broken skills: every one crosses in invalid.
+  const broken = assertRejected(await cimport(page, zip({ 'a/SKILL.md': '---\nname: [x\n---\n', 'b/SKILL.md': '---\nname: b\n---\n' })),
+    { code: 'InvalidManifest', reason: 'invalid-skills', subject: '' }, 'broken skills over the port');
+  assert.deepEqual(broken.invalid.map((e) => [e.subject, e.reason]), [['a', 'yaml-invalid'], ['b', 'description-missing']]);
   assertRejected(await ev(page, () => T.outcome(client.transport.call('test.panic', {}))),
     { code: 'Internal', reason: 'panic', subject: '' }, 'a panic over the port');
   assert.deepEqual(assertOk(await creg(page, 'list')).map((s) => s.id), ['alpha', 'beta', 'gamma'], 'the host still serves');
