@@ -72,6 +72,17 @@ var methods = map[string]method{
 	"registry.remove": adminMethod(func(ctx context.Context, reg *registry.Registry, a idArgs, _ request) (result, error) {
 		return result{}, reg.Remove(ctx, a.ID)
 	}),
+	"registry.setEnabledMany": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+		IDs []string `json:"ids"`
+		On  bool     `json:"on"`
+	}, _ request) (result, error) {
+		return value(reg.SetEnabledMany(ctx, a.IDs, a.On))
+	}),
+	"registry.removeMany": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+		IDs []string `json:"ids"`
+	}, _ request) (result, error) {
+		return result{}, reg.RemoveMany(ctx, a.IDs)
+	}),
 	"registry.exportZip": adminMethod(func(ctx context.Context, reg *registry.Registry, a idArgs, _ request) (result, error) {
 		b, err := reg.ExportZip(ctx, a.ID)
 		return result{bytes: b}, err

@@ -2,8 +2,10 @@ package registry
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 
+	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
@@ -90,58 +92,135 @@ func installed(id string, found []vfs.Record) (Meta, error) {
 	return decodeMeta(found[0])
 }
 
+// MaxBatch bounds the skills of one SetEnabledMany or RemoveMany. A side
+// panel's "select all" of a crowded registry is a few hundred; the bound
+// keeps the one read and the one commit of a batch (three tree deletes a
+// skill for RemoveMany) a short IndexedDB transaction.
+const MaxBatch = 5000
+
+// batch returns ids without repeats, in their order, or a TooLarge error
+// past MaxBatch (checked first, so the copy is bounded too).
+func batch(ids []string) ([]string, error) {
+	if len(ids) > MaxBatch {
+		return nil, &skillerr.Error{Code: skillerr.TooLarge, Reason: "batch",
+			Msg: fmt.Sprintf("%d skills in one change; at most %d", len(ids), MaxBatch)}
+	}
+	seen := make(map[string]bool, len(ids))
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// metaQueries returns the queries of the records of ids, in their order.
+func metaQueries(ids []string) []vfs.Query {
+	qs := make([]vfs.Query, len(ids))
+	for i, id := range ids {
+		qs[i] = metaQuery(id)
+	}
+	return qs
+}
+
 // SetEnabled enables or disables skill id and returns its record. A
 // disabled skill stays stored, and manageable, but is hidden from every
 // agent-facing read.
 func (r *Registry) SetEnabled(ctx context.Context, id string, on bool) (Meta, error) {
-	var m Meta
-	_, err := r.mutate(ctx, []vfs.Query{metaQuery(id)}, func(read [][]vfs.Record) (*change, error) {
-		var err error
-		if m, err = installed(id, read[0]); err != nil || m.Enabled == on {
-			return nil, err
-		}
-		m.Enabled, m.UpdatedAt = on, r.now()
-		op, err := metaOp(m)
-		if err != nil {
-			return nil, err
-		}
-		kind := KindDisable
-		if on {
-			kind = KindEnable
-		}
-		return &change{kind: kind, ids: []string{id}, ops: []vfs.Op{op}}, nil
-	})
+	ms, err := r.SetEnabledMany(ctx, []string{id}, on)
 	if err != nil {
 		return Meta{}, err
 	}
-	return m, nil
+	return ms[0], nil
+}
+
+// SetEnabledMany enables or disables the skills ids (at most MaxBatch,
+// repeats counted once) in one commit, one change naming those whose
+// state changed, and returns their records in the order of ids, repeats
+// dropped. When one is not installed, nothing changes: the error is its
+// SkillNotFound.
+func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([]Meta, error) {
+	ids, err := batch(ids)
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return []Meta{}, nil
+	}
+	ms := make([]Meta, len(ids))
+	_, err = r.mutate(ctx, metaQueries(ids), func(read [][]vfs.Record) (*change, error) {
+		c := &change{kind: KindDisable}
+		if on {
+			c.kind = KindEnable
+		}
+		now := r.now()
+		for i, id := range ids {
+			m, err := installed(id, read[i])
+			if err != nil {
+				return nil, err
+			}
+			if m.Enabled != on {
+				m.Enabled, m.UpdatedAt = on, now
+				op, err := metaOp(m)
+				if err != nil {
+					return nil, err
+				}
+				c.ids, c.ops = append(c.ids, id), append(c.ops, op)
+			}
+			ms[i] = m
+		}
+		if len(c.ops) == 0 {
+			return nil, nil
+		}
+		return c, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ms, nil
 }
 
 // Remove deletes skill id: its tree, its record, its embedding and the
 // versions kept of it for sessions (sessions that hold it turn stale), in
-// one commit. Nothing
-// brings it back: the registry never rescans the tree.
+// one commit. Nothing brings it back: the registry never rescans the tree.
 func (r *Registry) Remove(ctx context.Context, id string) error {
-	_, err := r.mutate(ctx, []vfs.Query{metaQuery(id), retainedQuery()}, func(read [][]vfs.Record) (*change, error) {
-		if _, err := installed(id, read[0]); err != nil {
-			return nil, err
-		}
-		ops, err := vfs.DeleteSkill(id)
+	return r.RemoveMany(ctx, []string{id})
+}
+
+// RemoveMany deletes the skills ids (at most MaxBatch, repeats counted
+// once) as Remove deletes one, all in one commit and one change. When one
+// is not installed, nothing is deleted: the error is its SkillNotFound.
+func (r *Registry) RemoveMany(ctx context.Context, ids []string) error {
+	ids, err := batch(ids)
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	qs := append(metaQueries(ids), retainedQuery())
+	_, err = r.mutate(ctx, qs, func(read [][]vfs.Record) (*change, error) {
+		rt, err := r.retention(read[len(ids)])
 		if err != nil {
 			return nil, err
 		}
-		// Its embedding and its retained versions go with it.
-		rt, err := r.retention(read[1])
-		if err != nil {
-			return nil, err
+		var ops []vfs.Op
+		for i, id := range ids {
+			if _, err := installed(id, read[i]); err != nil {
+				return nil, err
+			}
+			tree, err := vfs.DeleteSkill(id)
+			if err != nil {
+				return nil, err
+			}
+			// Its embedding and its retained versions go with it.
+			ops = append(append(ops, tree...), vfs.Delete(vfs.StoreMeta, id), vfs.Delete(vfs.StoreVectors, id))
+			rt.dropSkill(id)
 		}
-		rt.dropSkill(id)
 		kept, err := rt.ops()
 		if err != nil {
 			return nil, err
 		}
-		ops = append(append(ops, vfs.Delete(vfs.StoreMeta, id), vfs.Delete(vfs.StoreVectors, id)), kept...)
-		return &change{kind: KindRemove, ids: []string{id}, ops: ops}, nil
+		return &change{kind: KindRemove, ids: ids, ops: append(ops, kept...)}, nil
 	})
 	return err
 }

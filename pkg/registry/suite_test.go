@@ -93,6 +93,8 @@ func TestSuite(t *testing.T) {
 		{"ImportEstimateEnds", testImportEstimateEnds},
 		{"Enable", testEnable},
 		{"Remove", testRemove},
+		{"EnableMany", testEnableMany},
+		{"RemoveMany", testRemoveMany},
 		{"Instance", testInstance},
 		{"Export", testExport},
 		{"Files", testFiles},

@@ -53,7 +53,8 @@ const REGISTRY_CALLS = [
   ['list'], ['get', 'alpha'], ['setEnabled', 'alpha', false], ['remove', 'alpha'], ['exportZip', 'alpha'],
   ['tree', 'alpha'], ['readFile', 'alpha', 'SKILL.md'], ['writeFile', 'alpha', 'x.md', 'x'], ['mkdir', 'alpha', 'd'],
   ['removePath', 'alpha', 'scripts'], ['rename', 'alpha', 'scripts', 'bin'], ['setDependencies', 'alpha', {}], ['registerTools', ['Bash']],
-  ['registerMcpServers', ['github']], ['registered'], ['revision'],
+  ['registerMcpServers', ['github']], ['registered'], ['revision'], ['setEnabledMany', ['alpha', 'beta'], false],
+  ['removeMany', ['alpha', 'beta']],
 ];
 
 /** @type {Awaited<ReturnType<typeof startBrowser>>} */
@@ -214,6 +215,22 @@ test('MessagePort, capability "admin": calls work, bytes and progress cross, err
   assert.deepEqual(many.map((o) => (o.ok ? o.value.id : o.error.code)), ['alpha', 'beta', 'SkillNotFound', 'gamma']);
 
   assert.deepEqual(await ev(page, () => clientChanges), [{ revision: 2, kind: 'import', ids: ['gamma'] }]);
+
+  // A bulk change is one call and one change; past its bound it is refused whole, before anything is read.
+  const off = assertOk(await creg(page, 'setEnabledMany', ['beta', 'alpha', 'beta'], false), 'setEnabledMany');
+  assert.deepEqual(off.map((s) => [s.id, s.enabled]), [['beta', false], ['alpha', false]]);
+  assertRejected(await creg(page, 'removeMany', Array(5001).fill('alpha')), { code: 'TooLarge', reason: 'batch', subject: '' }, 'removeMany past the bound');
+  assertRejected(await creg(page, 'removeMany', ['alpha', 'nope']), { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' }, 'removeMany of one not installed');
+  assert.equal(assertOk(await creg(page, 'removeMany', ['alpha', 'gamma'])), undefined);
+  assert.deepEqual(await hostList(page), ['beta']);
+  await ev(page, () => new Promise((ok, fail) => {
+    const t0 = Date.now();
+    (function poll() { if (clientChanges.length >= 3) ok(); else if (Date.now() - t0 > 5000) fail(new Error('no change')); else setTimeout(poll, 10); })();
+  }));
+  assert.deepEqual((await ev(page, () => clientChanges)).slice(1), [
+    { revision: 3, kind: 'disable', ids: ['beta', 'alpha'] },
+    { revision: 4, kind: 'remove', ids: ['alpha', 'gamma'] },
+  ]);
   assert.deepEqual(b.pageErrors, []);
 });
 
