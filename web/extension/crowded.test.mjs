@@ -23,6 +23,7 @@ import { dirname, join, resolve } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { unzipSync, zipSync } from 'fflate';
+import { axeViolations } from '../harness/axe.mjs';
 import { launch } from '../harness/index.mjs';
 import { SCHEMA_V2, serveSite, sha256 } from '../harness/publish.mjs';
 import { realRepos } from '../harness/realrepos.mjs';
@@ -57,6 +58,18 @@ async function panel() {
     new PerformanceObserver((l) => {
       for (const e of l.getEntries()) globalThis.longTasks.push(`${Math.round(e.duration)} ms during ${globalThis.doing ?? 'start'}`);
     }).observe({ type: 'longtask', buffered: true });
+    // Every call the panel sends to the host, by method: what one click costs the registry.
+    globalThis.calls = [];
+    const connect = chrome.runtime.connect.bind(chrome.runtime);
+    chrome.runtime.connect = (...a) => {
+      const port = connect(...a);
+      const post = port.postMessage.bind(port);
+      port.postMessage = (m) => {
+        if (m?.t === 'call') globalThis.calls.push(m.method);
+        post(m);
+      };
+      return port;
+    };
   });
   await page.goto(`chrome-extension://${new URL(sw.url()).host}/sidepanel.html`, { waitUntil: 'load' });
   await page.waitForFunction(() => document.getElementById('status')?.dataset.state === 'ready', undefined, { polling: 50 });
@@ -338,6 +351,155 @@ test('the worker stopped during the import of a real download: the panel says so
   const p = await panel();
   try {
     await stoppedDuringImport(p.page, (repos.find((r) => r.name.startsWith('K-Dense')) ?? repos[0]).path);
+  } finally {
+    await p.browser.close();
+  }
+});
+
+/** The registry calls the panel sent since the last look. */
+const callsSent = (page) => page.evaluate(() => globalThis.calls.splice(0).filter((m) => m.startsWith('registry.')));
+
+/** The long tasks logged since the last look, while the test was doing what. */
+const longTasksDuring = (page, what) => page.evaluate((w) => globalThis.longTasks.splice(0).filter((t) => t.endsWith(`during ${w}`)), what);
+
+/** Select, enable, disable and delete several of n skills at once, by roles, names and keys. */
+async function bulk({ page }, n) {
+  await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), n);
+  await doing(page, 'showing every row');
+  await showAll(page);
+  const order = await page.locator('#skills > li').evaluateAll((lis) => lis.map((li) => li.dataset.id));
+  assert.equal(order.length, n);
+  const box = (id) => page.getByRole('checkbox', { name: `Select ${id}`, exact: true });
+  const count = page.locator('.bulk-count');
+  const picked = () => page.locator('#skills > li').evaluateAll((lis) => lis.filter((li) => li.querySelector('input.pick').checked).map((li) => li.dataset.id));
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? (document.activeElement === document.body ? 'the body' : document.activeElement?.textContent));
+  assert.equal(await count.textContent(), 'None selected');
+  assert.equal(await page.getByRole('button', { name: 'Disable selected' }).getAttribute('aria-disabled'), 'true', 'nothing to act on yet');
+
+  // A click, then a Shift+click: the range between them, in the order shown.
+  await box(order[0]).click();
+  await box(order[4]).click({ modifiers: ['Shift'] });
+  assert.deepEqual(await picked(), order.slice(0, 5));
+  assert.equal(await count.textContent(), '5 selected');
+  // From the keyboard: ArrowDown moves to the next row's box, Shift+ArrowDown
+  // selects it too, Space toggles, Shift+Space selects the range from the last toggled.
+  await box(order[4]).focus();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), `Select ${order[5]}`);
+  await page.keyboard.press('Shift+ArrowDown');
+  assert.equal(await focused(), `Select ${order[6]}`);
+  assert.deepEqual(await picked(), [...order.slice(0, 5), order[6]]);
+  await page.keyboard.press('Space');
+  assert.deepEqual(await picked(), order.slice(0, 5));
+  await box(order[9]).focus();
+  await page.keyboard.press('Shift+Space');
+  assert.deepEqual(await picked(), [...order.slice(0, 5), ...order.slice(6, 10)]);
+  await page.getByRole('button', { name: 'Clear selection' }).click();
+  assert.equal(await count.textContent(), 'None selected');
+
+  // "Select all" takes what the search shows, not what it hides; what
+  // another search hides stays selected, and the bar says so.
+  const search = page.getByRole('searchbox', { name: 'Search skills' });
+  await search.fill(order[1]);
+  await page.waitForFunction((id) => [...document.querySelectorAll('#skills > li')].every((li) => li.textContent.toLowerCase().includes(id)) , order[1]);
+  const matching = await page.locator('#skills > li').evaluateAll((lis) => lis.map((li) => li.dataset.id));
+  assert.ok(matching.length < n, `${matching.length} match ${order[1]}`);
+  await page.getByRole('checkbox', { name: `Select all ${matching.length}`, exact: true }).check();
+  assert.deepEqual(await picked(), matching);
+  const other = order.find((id) => !matching.includes(id) && !id.includes(order[1]));
+  await search.fill(other);
+  await page.waitForFunction((id) => [...document.querySelectorAll('#skills > li')].some((li) => li.dataset.id === id), other);
+  const m = matching.length;
+  assert.equal(await count.textContent(), `${m} selected, ${m} of them hidden by the search or filters`);
+  assert.equal(await page.getByRole('checkbox', { name: /^Select all \d+$/ }).isChecked(), false);
+  await page.getByRole('button', { name: 'Clear selection' }).click();
+  await search.fill('');
+  await page.waitForFunction((n) => document.querySelectorAll('#skills > li').length === Math.min(n, 50), n);
+  await doing(page, 'showing every row');
+  await showAll(page);
+  await callsSent(page);
+
+  // Every skill, every row shown: selected and disabled in one call, the panel never frozen long.
+  await page.evaluate(() => globalThis.longTasks.splice(0));
+  await doing(page, 'selecting every skill');
+  const t0 = Date.now();
+  await page.getByRole('checkbox', { name: `Select all ${n}`, exact: true }).check();
+  await page.waitForFunction((n) => document.querySelectorAll('#skills input.pick:checked').length === n, n);
+  const selectMs = Date.now() - t0;
+  assert.equal(await count.textContent(), `${n.toLocaleString('en')} selected`);
+  const selecting = await longTasksDuring(page, 'selecting every skill');
+  await doing(page, 'disabling every skill');
+  const t1 = Date.now();
+  const disable = page.getByRole('button', { name: 'Disable selected' });
+  await disable.click();
+  await page.waitForFunction((n) => document.getElementById('status')?.textContent === `${n.toLocaleString('en')} skills installed, 0 enabled.` &&
+    document.querySelectorAll('#skills > li.disabled').length === n, n, { timeout: IMPORT_MS });
+  const disableMs = Date.now() - t1;
+  await page.waitForTimeout(300); // the last tasks observed
+  const disabling = await longTasksDuring(page, 'disabling every skill');
+  console.log(`${n} skills, every row shown: select all ${selectMs} ms to the boxes checked (long tasks: ${selecting.join('; ') || 'none'}); ` +
+    `disable all ${disableMs} ms to the list showing it (long tasks: ${disabling.join('; ') || 'none'})`);
+  assert.equal(await page.locator('.bulk-outcome[role=status]').textContent(), `Disabled ${n.toLocaleString('en')} skills.`);
+  assert.deepEqual(await callsSent(page), ['registry.setEnabledMany', 'registry.list', 'registry.revision'], 'one change, then the list read again');
+  assert.equal(await focused(), 'Disable selected', 'focus stays on the button that acted');
+  assert.deepEqual(await axeViolations(page), [], 'axe: every skill selected and disabled');
+
+  // The selection stays: the other button undoes it.
+  await page.getByRole('button', { name: 'Enable selected' }).click();
+  await page.waitForFunction((n) => document.getElementById('status')?.textContent === `${n.toLocaleString('en')} skills installed, ${n} enabled.`, n, { timeout: IMPORT_MS });
+  assert.equal(await page.locator('.bulk-outcome[role=status]').textContent(), `Enabled ${n.toLocaleString('en')} skills.`);
+  assert.equal((await callsSent(page))[0], 'registry.setEnabledMany');
+
+  // Deleting many asks first, with how many and the first eight names; Cancel deletes nothing.
+  await page.getByRole('button', { name: 'Delete selected…' }).click();
+  let dialog = page.getByRole('dialog', { name: `Delete ${n.toLocaleString('en')} skills?` });
+  await dialog.waitFor();
+  assert.equal(await dialog.locator('.bulk-names').textContent(), `${order.slice(0, 8).join(', ')} and ${n - 8} more`);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal(await focused(), 'Delete selected…', 'focus back on the button that asked');
+  await page.getByRole('button', { name: 'Clear selection' }).click();
+
+  // Three in the middle of the list, scrolled to: named in the confirmation,
+  // deleted in one call; focus and the view stay where the user was.
+  const gone = order.slice(20, 23);
+  await box(gone[0]).click();
+  await box(gone[2]).click({ modifiers: ['Shift'] });
+  await page.getByRole('button', { name: 'Delete selected…' }).click();
+  dialog = page.getByRole('dialog', { name: 'Delete 3 skills?' });
+  await dialog.waitFor();
+  assert.equal(await dialog.locator('.bulk-names').textContent(), gone.join(', '));
+  assert.deepEqual(await axeViolations(page), [], 'axe: the confirmation of a bulk delete');
+  await callsSent(page);
+  await dialog.getByRole('button', { name: 'Delete 3 skills' }).click();
+  await page.waitForFunction((id) => !document.querySelector(`#skills > li[data-id="${id}"]`), gone[1]);
+  await page.waitForFunction((id) => document.activeElement?.getAttribute('aria-label') === `Select ${id}`, order[23]);
+  assert.equal((await callsSent(page))[0], 'registry.removeMany');
+  assert.equal(await page.locator('.bulk-outcome[role=status]').textContent(), `Deleted 3 skills: ${gone.join(', ')}.`);
+  assert.equal(await count.textContent(), 'None selected');
+  assert.equal(await page.locator('#skills').getAttribute('data-count'), String(n - 3));
+  const inView = await page.evaluate(() => {
+    const r = document.activeElement.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight;
+  });
+  assert.ok(inView, 'the focused row is in view');
+}
+
+test('260 generated skills: several selected by click, Shift+click and keys; all disabled, enabled, three deleted, one call each', { timeout: IMPORT_MS + 120_000 }, async () => {
+  const p = await panel();
+  try {
+    await importFile(p.page, GENERATED);
+    await bulk(p, 260);
+  } finally {
+    await p.browser.close();
+  }
+});
+
+test('the six real downloads: the same bulk checks over every skill', { skip: skipReason, timeout: 6 * IMPORT_MS + 120_000 }, async () => {
+  const p = await panel();
+  try {
+    for (const r of repos) await importFile(p.page, r.path);
+    await bulk(p, Number(await p.page.locator('#skills').getAttribute('data-count')));
   } finally {
     await p.browser.close();
   }

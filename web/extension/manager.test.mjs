@@ -11,13 +11,13 @@
 //   node --test web/extension/manager.test.mjs   (after make extension-build)
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { strToU8, zipSync } from 'fflate';
+import { axeViolations } from '../harness/axe.mjs';
 import { launch } from '../harness/index.mjs';
 import { realRepos } from '../harness/realrepos.mjs';
 
@@ -27,7 +27,6 @@ const GENERATED = join(REPO, 'internal/realrepos/testdata/generated+skills.zip')
 const STEP_MS = 20_000;
 /** A real download of 10 MB takes a while on a shared machine. */
 const IMPORT_MS = 120_000;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const { repos, skipReason } = realRepos();
 const real = repos.find((r) => r.name === 'anthropics+skills') ?? repos[0];
 
@@ -57,16 +56,6 @@ async function openPanel(width) {
   await page.goto(`chrome-extension://${extId}/sidepanel.html`, { waitUntil: 'load', timeout: STEP_MS });
   await page.waitForFunction(() => document.getElementById('status')?.dataset.state === 'ready', undefined, { timeout: STEP_MS, polling: 50 });
   return page;
-}
-
-/** Serious and critical axe-core violations on the page. */
-async function axeViolations(page) {
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    const r = await globalThis.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')
-      .map((x) => `${x.id}: ${x.help} (${x.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  });
 }
 
 const list = (page) => page.getByRole('list', { name: 'Installed skills' });

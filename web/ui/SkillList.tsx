@@ -1,12 +1,14 @@
 // The installed skills as a skills manager lists them: search over name
 // and description, state and source filters with counts, sort, and one
-// row per skill with its switch, export and delete, each named for
-// assistive technology ("Enabled: pdf-tools", "Delete pdf-tools").
-// Paged: PAGE rows at first, more on request, so 1,000 skills render as
-// fast as 50.
+// row per skill with its selection box, switch, export and delete, each
+// named for assistive technology ("Select pdf-tools", "Enabled:
+// pdf-tools", "Delete pdf-tools"). The selected skills are enabled,
+// disabled or deleted together (Bulk.tsx). Paged: PAGE rows at first,
+// more on request, so 1,000 skills render as fast as 50.
 
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { SkillMeta, Skillfs } from '../../js/bridge.ts';
+import { BulkBar } from './Bulk.tsx';
 import { listing, SORTS, STATES, type Query, type Sort, type State } from './listing.ts';
 import { codeOf, download, failed, plural } from './say.ts';
 import { Dialog } from './skill/Dialog.tsx';
@@ -24,6 +26,7 @@ export function SkillList({ sk, skills, onOpen }: Props) {
   const [limit, setLimit] = useState(PAGE);
   const [deleting, setDeleting] = useState<SkillMeta>();
   const l = useMemo(() => listing(skills, q), [skills, q]);
+  const sel = useSelection(skills, l.shown);
   const set = (p: Partial<Query>) => {
     setQ({ ...q, ...p });
     setLimit(PAGE);
@@ -85,9 +88,12 @@ export function SkillList({ sk, skills, onOpen }: Props) {
           </button>
         </p>
       )}
-      <ul id="skills" class="skills" aria-label="Installed skills" data-count={skills.length}>
+      {skills.length > 0 && (
+        <BulkBar sk={sk} shown={l.shown} selected={sel.selected} hidden={sel.hidden} select={sel.select} clear={sel.clear} onDeleted={sel.deleted} />
+      )}
+      <ul id="skills" class="skills" aria-label="Installed skills" data-count={skills.length} onKeyDown={sel.onKeyDown}>
         {rows.map((s) => (
-          <Row key={s.id} sk={sk} s={s} onOpen={onOpen} onDelete={() => setDeleting(s)} />
+          <Row key={s.id} sk={sk} s={s} onOpen={onOpen} onDelete={setDeleting} picked={sel.has(s.id)} onPick={sel.pick} />
         ))}
       </ul>
       {rows.length < l.shown.length && (
@@ -119,6 +125,82 @@ export function SkillList({ sk, skills, onOpen }: Props) {
   );
 }
 
+/**
+ * The selected skills: ids kept across searches and filters (so a
+ * selection can be built from several searches), dropped when their skill
+ * goes. pick toggles one, or with Shift the range from the last one picked
+ * alone, in the order shown; ArrowUp and ArrowDown on a row's box move to
+ * the next row's, and with Shift select it too.
+ */
+function useSelection(skills: SkillMeta[], shown: SkillMeta[]) {
+  const [ids, setIds] = useState<ReadonlySet<string>>(new Set());
+  const anchor = useRef('');
+  /** After a delete: the row to focus once the deleted ones are gone. */
+  const after = useRef<{ focus: string; gone: Set<string> }>(undefined);
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
+
+  const { selected, hidden } = useMemo(() => {
+    const inShown = shown.filter((s) => ids.has(s.id));
+    const shownIds = new Set(inShown.map((s) => s.id));
+    const rest = skills.filter((s) => ids.has(s.id) && !shownIds.has(s.id));
+    return { selected: [...inShown, ...rest], hidden: rest.length };
+  }, [skills, shown, ids]);
+
+  const select = useCallback((which: string[], on: boolean) => {
+    setIds((cur) => {
+      const next = new Set(cur);
+      for (const id of which) on ? next.add(id) : next.delete(id);
+      return next;
+    });
+  }, []);
+  const pick = useCallback((id: string, on: boolean, range: boolean) => {
+    const order = shownRef.current.map((s) => s.id);
+    const [a, b] = [order.indexOf(anchor.current), order.indexOf(id)];
+    if (range && a >= 0 && b >= 0) select(order.slice(Math.min(a, b), Math.max(a, b) + 1), on);
+    else {
+      select([id], on);
+      anchor.current = id;
+    }
+  }, [select]);
+  const onKeyDown = useCallback((e: KeyboardEvent) => {
+    const box = e.target as HTMLInputElement;
+    if ((e.key !== 'ArrowDown' && e.key !== 'ArrowUp') || !box.classList?.contains('pick')) return;
+    const boxes = [...(e.currentTarget as HTMLElement).querySelectorAll<HTMLInputElement>('input.pick')];
+    const next = boxes[boxes.indexOf(box) + (e.key === 'ArrowDown' ? 1 : -1)];
+    if (!next) return;
+    e.preventDefault();
+    next.focus();
+    if (e.shiftKey) select([next.closest('li')!.dataset.id!], true);
+  }, [select]);
+
+  // Forget what is no longer installed.
+  useEffect(() => {
+    const installed = new Set(skills.map((s) => s.id));
+    setIds((cur) => ([...cur].every((id) => installed.has(id)) ? cur : new Set([...cur].filter((id) => installed.has(id)))));
+  }, [skills]);
+  // Once the deleted rows are gone, focus the row that followed them (or,
+  // with none left after them, the one before; else the search box).
+  useLayoutEffect(() => {
+    const a = after.current;
+    if (!a || skills.some((s) => a.gone.has(s.id))) return;
+    after.current = undefined;
+    const to = a.focus ? document.querySelector<HTMLElement>(`#skills > li[data-id="${CSS.escape(a.focus)}"] input.pick`) : null;
+    (to ?? document.querySelector<HTMLElement>('.skill-list .search'))?.focus();
+  }, [skills]);
+
+  const deleted = useCallback((gone: string[]) => {
+    const g = new Set(gone);
+    const order = shownRef.current.map((s) => s.id);
+    const first = order.findIndex((id) => g.has(id));
+    const focus = order.slice(first).find((id) => !g.has(id)) ?? order.slice(0, Math.max(first, 0)).reverse().find((id) => !g.has(id)) ?? '';
+    after.current = { focus, gone: g };
+    select(gone, false);
+  }, [select]);
+
+  return { selected, hidden, has: (id: string) => ids.has(id), select, pick, clear: () => setIds(new Set()), deleted, onKeyDown };
+}
+
 export function formatSize(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
@@ -148,7 +230,17 @@ function watchClamp(el: Element, measure: () => void): () => void {
   };
 }
 
-function Row({ sk, s, onOpen, onDelete }: { sk: Skillfs; s: SkillMeta; onOpen?: (id: string) => void; onDelete: () => void }) {
+interface RowProps {
+  sk: Skillfs;
+  s: SkillMeta;
+  onOpen?: (id: string) => void;
+  onDelete: (s: SkillMeta) => void;
+  picked: boolean;
+  /** Selects or unselects the row; range: Shift was held (a range from the last one picked). */
+  onPick: (id: string, on: boolean, range: boolean) => void;
+}
+
+function Row({ sk, s, onOpen, onDelete, picked, onPick }: RowProps) {
   const [error, setError] = useState<{ text: string; code: string }>();
   const [busy, setBusy] = useState(false);
   const [expanded, setExpanded] = useState(false);
@@ -183,8 +275,15 @@ function Row({ sk, s, onOpen, onDelete }: { sk: Skillfs; s: SkillMeta; onOpen?: 
   const warnings = s.diagnostics.length;
   const descId = `desc-${s.id}`;
   return (
-    <li data-id={s.id} class={s.enabled ? 'skill-row' : 'skill-row disabled'}>
+    <li data-id={s.id} class={`skill-row${s.enabled ? '' : ' disabled'}${picked ? ' picked' : ''}`}>
       <div class="row-head">
+        <input
+          type="checkbox"
+          class="pick"
+          aria-label={`Select ${s.id}`}
+          checked={picked}
+          onClick={(e) => onPick(s.id, e.currentTarget.checked, e.shiftKey)}
+        />
         {onOpen ? (
           <button type="button" class="skill-name" aria-describedby={descId} onClick={() => onOpen(s.id)}>
             <span class="vh">Open </span>
@@ -229,7 +328,7 @@ function Row({ sk, s, onOpen, onDelete }: { sk: Skillfs; s: SkillMeta; onOpen?: 
           <button type="button" disabled={busy} onClick={() => void act(`Could not export ${s.id}`, async () => download(`${s.id}.zip`, await sk.registry.exportZip(s.id)))}>
             Export<span class="vh"> {s.id}</span>
           </button>
-          <button type="button" class="danger" disabled={busy} onClick={onDelete}>
+          <button type="button" class="danger" disabled={busy} onClick={() => onDelete(s)}>
             Delete<span class="vh"> {s.id}</span>
           </button>
         </span>
