@@ -79,16 +79,16 @@ export function BulkBar({ sk, shown, selected, hidden, select, clear, onDeleted 
       {/* aria-disabled, not disabled: a button that acted keeps the focus while it works, and after. */}
       <span class="bulk-actions">
         <button type="button" aria-disabled={off} onClick={() => off || void setEnabled(true)}>
-          Enable selected
+          Enable<span class="vh"> selected</span>
         </button>
         <button type="button" aria-disabled={off} onClick={() => off || void setEnabled(false)}>
-          Disable selected
+          Disable<span class="vh"> selected</span>
         </button>
         <button type="button" class="danger" ref={del} aria-disabled={off} onClick={() => off || setConfirming(true)}>
           Delete selected…
         </button>
         <button type="button" class="link" aria-disabled={n === 0} onClick={clear}>
-          Clear selection
+          Clear<span class="vh"> selection</span>
         </button>
       </span>
       <p class="bulk-outcome" role="status">

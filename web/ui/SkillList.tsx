@@ -180,20 +180,20 @@ function useSelection(skills: SkillMeta[], shown: SkillMeta[]) {
     setIds((cur) => ([...cur].every((id) => installed.has(id)) ? cur : new Set([...cur].filter((id) => installed.has(id)))));
   }, [skills]);
   // Once the deleted rows are gone, focus the row that followed them (or,
-  // with none left after them, the one before; else the search box).
+  // with none left after them, the one before; else "Select all").
   useLayoutEffect(() => {
     const a = after.current;
     if (!a || skills.some((s) => a.gone.has(s.id))) return;
     after.current = undefined;
     const to = a.focus ? document.querySelector<HTMLElement>(`#skills > li[data-id="${CSS.escape(a.focus)}"] input.pick`) : null;
-    (to ?? document.querySelector<HTMLElement>('.skill-list .search'))?.focus();
+    (to ?? document.querySelector<HTMLElement>('.bulk-all input'))?.focus();
   }, [skills]);
 
   const deleted = useCallback((gone: string[]) => {
     const g = new Set(gone);
     const order = shownRef.current.map((s) => s.id);
     const first = order.findIndex((id) => g.has(id));
-    const focus = order.slice(first).find((id) => !g.has(id)) ?? order.slice(0, Math.max(first, 0)).reverse().find((id) => !g.has(id)) ?? '';
+    const focus = first < 0 ? '' : (order.slice(first).find((id) => !g.has(id)) ?? order.slice(0, first).reverse().find((id) => !g.has(id)) ?? '');
     after.current = { focus, gone: g };
     select(gone, false);
   }, [select]);
