@@ -465,3 +465,29 @@ func BenchmarkParse(b *testing.B) {
 		Parse(src, Options{})
 	}
 }
+
+// TestReadBroken: Read names a skill whose SKILL.md has errors, as far as
+// it was read, while Parse leaves it out; a frontmatter that is not YAML
+// gives nothing to name.
+func TestReadBroken(t *testing.T) {
+	for _, c := range []struct{ src, dir, name string }{
+		{"---\nname: pdf\n---\n", "pdf", "pdf"},                   // no description
+		{"---\nname: pdf\ndescription: [a, b]\n---\n", "", "pdf"}, // a description that is not a string
+		{"---\ndescription: [x\n---\n", "pdf", ""},                // not YAML
+	} {
+		s, diags := Read([]byte(c.src), Options{Mode: Lenient, DirName: c.dir})
+		if !HasErrors(diags) {
+			t.Errorf("%q: no error in %v", c.src, diagCodes(diags))
+		}
+		name := ""
+		if s != nil {
+			name = s.Name
+		}
+		if name != c.name {
+			t.Errorf("%q: Read names it %q, want %q", c.src, name, c.name)
+		}
+		if p, _ := Parse([]byte(c.src), Options{Mode: Lenient, DirName: c.dir}); p != nil {
+			t.Errorf("%q: Parse = %+v, want nil", c.src, p)
+		}
+	}
+}

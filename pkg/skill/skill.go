@@ -180,17 +180,26 @@ type Skill struct {
 // skill is nil when any diagnostic is an error, so a caller loading skills
 // skips it. Parse never panics, whatever the input.
 func Parse(skillMD []byte, opts Options) (*Skill, []Diagnostic) {
+	s, diags := Read(skillMD, opts)
+	if HasErrors(diags) {
+		return nil, diags
+	}
+	return s, diags
+}
+
+// Read is Parse for a caller that reports a skill rather than loading it:
+// the skill is returned as far as it was read even when a diagnostic is
+// an error (so that a broken skill can still be named), and is nil only
+// when SKILL.md has no frontmatter mapping to read. A skill with errors
+// must not be loaded.
+func Read(skillMD []byte, opts Options) (*Skill, []Diagnostic) {
 	p := &parser{
 		decoder: decoder{mode: opts.Mode, budget: rawBudget, badType: map[string]bool{}, keyLines: map[string]int{}},
 		given:   map[string]string{},
 		set:     map[string]bool{},
 	}
 	s := p.parse(skillMD, opts)
-	diags := mergeDiagnostics(p.diags)
-	if s == nil || HasErrors(diags) {
-		return nil, diags
-	}
-	return s, diags
+	return s, mergeDiagnostics(p.diags)
 }
 
 // Bounds on the diagnostics of one skill: a frontmatter of 20,000 unknown
