@@ -60,7 +60,10 @@ export interface SkillError {
   reason: string;
   /** Its folder in the archive ("." at the root). */
   subject: string;
-  /** The name its SKILL.md gives; "" when it gives none. */
+  /** The name it would be installed under, as far as its SKILL.md could
+   * be read: the name stated, or its folder's when none is. "" when the
+   * frontmatter cannot be read (missing, not YAML), the name is not a
+   * string, or a skill at the archive's root states none. */
   name: string;
   /** For a person, without the code. */
   message: string;

@@ -48,7 +48,11 @@ type SkillError struct {
 	Code    skillerr.Code `json:"code"`
 	Reason  string        `json:"reason"`
 	Subject string        `json:"subject"`
-	// Name is the name its SKILL.md gives, "" when it gives none.
+	// Name is the name it would be installed under, as far as its
+	// SKILL.md could be read: the name it states, or its folder's when it
+	// states none. It is "" when the frontmatter cannot be read (missing,
+	// not YAML, not a mapping), when the name is not a string, and for a
+	// skill at the archive's root that states none.
 	Name        string             `json:"name"`
 	Message     string             `json:"message"`
 	Diagnostics []skill.Diagnostic `json:"diagnostics"`
@@ -77,9 +81,11 @@ func (e *InvalidSkillsError) Unwrap() []error { return append([]error{e.Err}, e.
 // message of a few lines.
 const maxNamed = 5
 
-// invalidSkills returns the error of an import of an archive whose skills
-// bad cannot be installed, beside valid others.
-func invalidSkills(bad []*candidate, valid int) *InvalidSkillsError {
+// invalidSkills returns the error of an import refused because of bad:
+// the broken skills of an archive of valid others and broken ones in
+// all, or those of them chosen. An update (update) cannot choose, so its
+// message does not suggest it.
+func invalidSkills(bad []*candidate, valid, broken int, update bool) *InvalidSkillsError {
 	e := &InvalidSkillsError{Skills: make([]SkillError, len(bad)), causes: make([]error, len(bad))}
 	code, msgs := skillerr.InvalidManifest, make([]string, 0, min(len(bad), maxNamed))
 	for i, c := range bad {
@@ -88,24 +94,35 @@ func invalidSkills(bad []*candidate, valid int) *InvalidSkillsError {
 			code = skillerr.InvalidArchive
 		}
 		if i < maxNamed {
-			msgs = append(msgs, c.invalid.Message)
+			// A SKILL.md's message ends a sentence; these are joined.
+			msgs = append(msgs, strings.TrimSuffix(c.invalid.Message, "."))
 		}
 	}
 	msg := strings.Join(msgs, "; ")
 	if len(bad) > maxNamed {
 		msg += fmt.Sprintf("; and %d more", len(bad)-maxNamed)
 	}
+	others := "other" // every broken skill is named or counted
+	if len(bad) < broken {
+		others = "valid"
+	}
 	switch {
+	case update && valid+broken > 1:
+		msg += fmt.Sprintf(". An update takes an archive of one skill, and this one holds %d", valid+broken)
+	case update:
 	case valid == 1:
-		msg += ". The archive's one other skill can be imported by choosing it"
+		msg += fmt.Sprintf(". The archive's one %s skill can be imported by choosing it", others)
 	case valid > 1:
-		msg += fmt.Sprintf(". The archive's %d other skills can be imported by choosing them", valid)
+		msg += fmt.Sprintf(". The archive's %d %s skills can be imported by choosing them", valid, others)
 	}
 	if len(bad) == 1 {
 		e.Err = &skillerr.Error{Code: bad[0].invalid.Code, Reason: bad[0].invalid.Reason, Subject: bad[0].invalid.Subject, Msg: msg}
 		return e
 	}
-	e.Err = &skillerr.Error{Code: code, Reason: "invalid-skills",
-		Msg: fmt.Sprintf("%d of the archive's %d skills cannot be installed: %s", len(bad), len(bad)+valid, msg)}
+	head := fmt.Sprintf("%d of the archive's %d skills cannot be installed", len(bad), valid+broken)
+	if len(bad) < broken {
+		head = fmt.Sprintf("%d chosen skills cannot be installed (%d of the archive's %d cannot)", len(bad), broken, valid+broken)
+	}
+	e.Err = &skillerr.Error{Code: code, Reason: "invalid-skills", Msg: head + ": " + msg}
 	return e
 }

@@ -361,8 +361,18 @@ func (r *Registry) readSkill(ctx context.Context, id string, data bool) ([]vfs.F
 }
 
 // parseFiles parses the SKILL.md of files, with the skill.yaml beside it,
-// leniently, for a skill in directory dir.
+// leniently, for a skill in directory dir: nil when it has errors.
 func parseFiles(files []vfs.File, dir string) (*skill.Skill, []skill.Diagnostic) {
+	s, diags := readFiles(files, dir)
+	if skill.HasErrors(diags) {
+		return nil, diags
+	}
+	return s, diags
+}
+
+// readFiles is parseFiles as skill.Read: the skill as far as it was read,
+// errors and all.
+func readFiles(files []vfs.File, dir string) (*skill.Skill, []skill.Diagnostic) {
 	var md, sidecar []byte
 	for _, f := range files {
 		switch f.Path {
@@ -372,7 +382,7 @@ func parseFiles(files []vfs.File, dir string) (*skill.Skill, []skill.Diagnostic)
 			sidecar = f.Content().Copy()
 		}
 	}
-	return skill.Parse(md, skill.Options{Mode: skill.Lenient, DirName: dir, SkillYAML: sidecar})
+	return skill.Read(md, skill.Options{Mode: skill.Lenient, DirName: dir, SkillYAML: sidecar})
 }
 
 func byPath(f vfs.File, p string) int { return strings.Compare(f.Path, p) }

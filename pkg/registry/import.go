@@ -189,7 +189,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 	var skipped []string
 	invalid := []SkillError{}
 	if len(bad) > 0 && opts.Choose == nil && (!opts.SkipInvalid || opts.Target != "") {
-		return nil, invalidSkills(bad, len(cands))
+		return nil, invalidSkills(bad, len(cands), len(bad), opts.Target != "")
 	}
 	if opts.Choose != nil {
 		if cands, skipped, err = chosen(cands, bad, opts.Choose); err != nil {
@@ -477,11 +477,18 @@ func parseArchive(arc *zipguard.Archive) []*candidate {
 		if zs.Dir == "." {
 			what = "the skill"
 		}
-		c.s, c.diags = parseFiles(c.files, zs.Name)
-		if c.s == nil {
+		s, diags := readFiles(c.files, zs.Name)
+		c.diags = diags
+		if skill.HasErrors(diags) {
 			c.refuse(manifestError(zs.Dir, what, c.diags))
+			if s != nil {
+				// Named as far as it was read: Choose and the
+				// preview know it by that name.
+				c.invalid.Name = s.Name
+			}
 			continue
 		}
+		c.s = s
 		if err := checkID(c.s.Name); err != nil {
 			c.refuse(&ManifestError{Skill: zs.Dir, Diagnostics: c.diags, Err: &skillerr.Error{
 				Code: skillerr.InvalidManifest, Reason: "name-not-an-id", Subject: zs.Dir, Err: err,

@@ -252,3 +252,73 @@ func testImportSkipInvalid(t *testing.T, bc backendCase) {
 		t.Error("a refused update changed the registry")
 	}
 }
+
+// testImportBrokenNamed: a broken skill whose SKILL.md states its name
+// (it lacks a description) is known by that name: Preview shows it, and
+// choosing it is refused with its own error. The messages count the
+// archive's skills and its broken ones, whatever was chosen, read as
+// sentences, and suggest choosing only to an import that can choose.
+func testImportBrokenNamed(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	noDescription := "---\nname: pdf\n---\n# PDF\n"
+	pack := zipOf(t, "", append(mixedPack3(t), file{"pdf/SKILL.md", noDescription})...)
+	p, err := e.reg.Preview(ctx, pack, nil)
+	if err != nil {
+		t.Fatalf("Preview: %v", err)
+	}
+	var named *PreviewSkill
+	for i, s := range p.Skills {
+		if s.Dir == "pdf" {
+			named = &p.Skills[i]
+		}
+	}
+	if named == nil || named.Name != "pdf" || named.Status != PreviewInvalid || named.Error.Name != "pdf" {
+		t.Fatalf("the broken pdf skill in the preview: %s", jsonOf(t, named))
+	}
+	sentences := func(what string, err error, has ...string) {
+		t.Helper()
+		msg := err.Error()
+		if strings.Contains(msg, ".. ") || strings.Contains(msg, ".;") {
+			t.Errorf("%s: the message %q joins sentences badly", what, msg)
+		}
+		for _, s := range has {
+			if !strings.Contains(msg, s) {
+				t.Errorf("%s: the message %q does not say %q", what, msg, s)
+			}
+		}
+	}
+
+	_, err = e.reg.Import(ctx, pack, ImportOptions{Choose: map[string]ConflictPolicy{"pdf": ConflictRename}})
+	if se := wantErr(t, "chose pdf", err, skillerr.InvalidManifest, "description-missing"); se != nil && se.Subject != "pdf" {
+		t.Errorf("chose pdf: subject %q", se.Subject)
+	}
+	sentences("chose pdf", err, "pdf/", "one valid skill can be imported by choosing it")
+
+	_, err = e.reg.Import(ctx, pack, ImportOptions{Choose: map[string]ConflictPolicy{"pdf": ConflictRename, "../escape": ConflictRename}})
+	wantErr(t, "chose two broken", err, skillerr.InvalidManifest, "invalid-skills")
+	sentences("chose two broken", err, "2 chosen skills cannot be installed (3 of the archive's 4 cannot)", "one valid skill")
+
+	_, err = e.reg.Import(ctx, pack, ImportOptions{})
+	wantErr(t, "no choice", err, skillerr.InvalidManifest, "invalid-skills")
+	sentences("no choice", err, "3 of the archive's 4 skills cannot be installed", "one other skill can be imported by choosing it")
+
+	e.importZip(t, zipOf(t, "", skillFiles("", "pdf")...), ImportOptions{})
+	_, err = e.reg.Import(ctx, zipOf(t, "", file{"SKILL.md", noDescription}), ImportOptions{Target: "pdf"})
+	wantErr(t, "an update", err, skillerr.InvalidManifest, "description-missing")
+	if strings.Contains(err.Error(), "choos") {
+		t.Errorf("an update is told to choose: %v", err)
+	}
+	_, err = e.reg.Import(ctx, pack, ImportOptions{Target: "pdf"})
+	wantErr(t, "an update from a pack", err, skillerr.InvalidManifest, "invalid-skills")
+	sentences("an update from a pack", err, "An update takes an archive of one skill, and this one holds 4")
+	if strings.Contains(err.Error(), "choos") {
+		t.Errorf("an update is told to choose: %v", err)
+	}
+}
+
+// mixedPack3 is the files of one good skill and two broken ones.
+func mixedPack3(t testing.TB) []file {
+	return append(skillFiles("good-a", "good-a"), file{"bad-yaml/SKILL.md", brokenMD},
+		file{"bad-name/SKILL.md", mdOf(`"../escape"`, "A name that climbs out.")})
+}

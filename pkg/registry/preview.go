@@ -25,8 +25,8 @@ const (
 
 // PreviewSkill is one skill of an archive, parsed as Import would.
 type PreviewSkill struct {
-	// Name is the name its SKILL.md gives: "" for an invalid skill that
-	// gives none.
+	// Name is the name its SKILL.md gives, or its folder's when it gives
+	// none; for an invalid skill, SkillError.Name.
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Version     string `json:"version"`
@@ -88,7 +88,7 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 			ps.Name, ps.Description, ps.Version = c.s.Name, c.s.Description, c.s.Version
 		}
 		if c.invalid != nil {
-			ps.Status, ps.Error = PreviewInvalid, c.invalid
+			ps.Name, ps.Status, ps.Error = c.invalid.Name, PreviewInvalid, c.invalid
 			p.Skills[i] = ps
 			continue
 		}
@@ -130,7 +130,7 @@ func chosen(cands, bad []*candidate, choose map[string]ConflictPolicy) (kept []*
 		}
 	}
 	if len(refused) > 0 {
-		return nil, nil, invalidSkills(refused, len(cands))
+		return nil, nil, invalidSkills(refused, len(cands), len(bad), false)
 	}
 	for name := range choose {
 		if !held[name] {

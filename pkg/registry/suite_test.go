@@ -85,6 +85,7 @@ func TestSuite(t *testing.T) {
 		{"ImportChoose", testImportChoose},
 		{"ImportInvalidSkills", testImportInvalidSkills},
 		{"ImportManyInvalid", testImportManyInvalid},
+		{"ImportBrokenNamed", testImportBrokenNamed},
 		{"ImportBrokenDownload", testImportBrokenDownload},
 		{"ImportSkipInvalid", testImportSkipInvalid},
 		{"ImportCanceled", testImportCanceled},

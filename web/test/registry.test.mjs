@@ -127,7 +127,7 @@ test('an archive with broken skills: previewZip lists each with its error, impor
     ['repo-main/skills/alpha', 'alpha', 'new', undefined, undefined, undefined],
     ['repo-main/skills/bad-yaml', '', 'invalid', 'InvalidManifest', 'yaml-invalid', 'repo-main/skills/bad-yaml'],
     ['repo-main/skills/beta', 'beta', 'new', undefined, undefined, undefined],
-    ['repo-main/skills/no-description', '', 'invalid', 'InvalidManifest', 'description-missing', 'repo-main/skills/no-description'],
+    ['repo-main/skills/no-description', 'no-description', 'invalid', 'InvalidManifest', 'description-missing', 'repo-main/skills/no-description'],
   ]);
   for (const s of p.skills.filter((s) => s.error)) {
     assert.match(s.error.message, new RegExp(`${s.dir}/`), 'the message names the folder');
@@ -148,7 +148,7 @@ test('an archive with broken skills: previewZip lists each with its error, impor
   assert.deepEqual(r.skills.map((s) => s.id), ['alpha', 'beta']);
   assert.deepEqual(r.invalid.map((s) => [s.subject, s.name, s.code, s.reason]), [
     ['repo-main/skills/bad-yaml', '', 'InvalidManifest', 'yaml-invalid'],
-    ['repo-main/skills/no-description', '', 'InvalidManifest', 'description-missing'],
+    ['repo-main/skills/no-description', 'no-description', 'InvalidManifest', 'description-missing'],
   ]);
   assert.equal(r.revision, 1);
   assert.equal(await revision(page), 1, 'one commit');
