@@ -70,6 +70,12 @@ export interface SkillError {
   diagnostics: Diagnostic[];
 }
 
+/** What a person calls a skill of an archive that cannot be installed: its
+ * name, else its folder's (as a skill that states no name is called),
+ * else, at the archive's root, root (the archive's own name). */
+export const skillErrorLabel = (e: SkillError, root: string): string =>
+  e.name || (e.subject === "." ? root : e.subject.slice(e.subject.lastIndexOf("/") + 1));
+
 /** Options every session call takes. */
 export interface CallOptions {
   /** Aborting stops waiting at once (the call rejects with signal.reason,

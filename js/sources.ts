@@ -4,7 +4,7 @@
 // parses, resolves, checks containment and verifies every digest before
 // the registry installs anything, in one commit per skill.
 
-import { SkillfsError, type ConflictPolicy, type ErrorCode, type ImportProgress, type ImportResult, type SkillMeta } from "./bridge.js";
+import { SkillfsError, skillErrorLabel, type ConflictPolicy, type ErrorCode, type ImportProgress, type ImportResult, type SkillMeta } from "./bridge.js";
 import { DEFAULT_MAX_BYTES, MAX_INDEX_BYTES, concat, fetchArtifact, fetchBytes, type FetchOptions } from "./fetch.js";
 
 export type { FetchOptions } from "./fetch.js";
@@ -106,9 +106,10 @@ const refusalOf = (name: string, e: unknown): Refusal => {
 };
 
 /** The skills of an install's archive that could not be installed, as
- * refusals: by name, else by folder (name, the entry's, for its root). */
+ * refusals, each called as skillErrorLabel says (name, the entry's, for
+ * its root). */
 const refusalsOf = (res: ImportResult, name: string): Refusal[] =>
-  res.invalid.map((e) => ({ name: e.name || (e.subject === "." ? name : e.subject), code: e.code, reason: e.reason, message: e.message }));
+  res.invalid.map((e) => ({ name: skillErrorLabel(e, name), code: e.code, reason: e.reason, message: e.message }));
 
 /** Errors that end a whole call rather than one entry's install. */
 const fatal = (e: unknown) =>

@@ -169,7 +169,7 @@ test('at 1280 px: a real repository download imported from the keyboard, with pr
   await page.close();
 });
 
-test('a download with two broken skills: the preview shows each with why and cannot tick it; the valid ones install in one click, and the result says what was left out', { timeout: IMPORT_MS }, async () => {
+test('a download with two broken skills: the preview shows each with why and cannot tick it; the valid ones install in one click, and the result says what was left out; a broken SKILL.md at the root is called by the name of the archive', { timeout: IMPORT_MS }, async () => {
   const page = await openPanel(400);
   const md = (name, desc) => `---\nname: ${name}\ndescription: ${desc}\n---\n# ${name}\n`;
   const path = join(mkdtempSync(join(tmpdir(), 'skillfs-broken-')), 'broken-pack.zip');
@@ -204,6 +204,16 @@ test('a download with two broken skills: the preview shows each with why and can
   assert.match(text, /^Installed 2 skills from broken-pack\.zip: partial-good-a, partial-good-b\./);
   assert.match(text, /Left out 2 skills that cannot be installed:The skill in pack\/bad-yaml\/ is invalid: The frontmatter is not valid YAML.*\.The skill in pack\/partial-no-description\/ is invalid: Missing required field in frontmatter: description\.$/);
   await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), before + 2);
+
+  // A broken SKILL.md at the archive's root is called by the archive's name, as an install's report calls it.
+  const rootPath = join(dirname(path), 'root-broken.zip');
+  writeFileSync(rootPath, zipSync({ 'SKILL.md': strToU8('---\nname: [unclosed\n---\n') }));
+  const [again] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
+  await again.setFiles(rootPath);
+  const root = page.getByRole('group', { name: 'root-broken.zip holds 1 skill' });
+  await root.waitFor({ timeout: IMPORT_MS });
+  assert.equal(await root.getByRole('checkbox', { name: 'root-broken.zip cannot be installed', exact: true }).isDisabled(), true);
+  await root.getByRole('button', { name: 'Cancel', exact: true }).click();
   await page.close();
 });
 

@@ -183,7 +183,7 @@ test('a plain URL of a download with a broken skill installs the others in one c
   });
   const r = assertOk(await reg(page, 'installFromUrl', `${site.url}/packs/mixed.zip`));
   assert.deepEqual(r.installed.map((m) => m.id), ['alpha']);
-  assert.deepEqual(codes(r.refused), { 'repo-main/skills/broken': 'InvalidManifest/yaml-invalid' });
+  assert.deepEqual(codes(r.refused), { broken: 'InvalidManifest/yaml-invalid' }, 'called by its folder, as the importer calls it');
   assert.match(r.refused[0].message, /^the skill in repo-main\/skills\/broken\/ is invalid: /);
   assert.deepEqual(await ids(page), ['alpha']);
   assert.equal(assertOk(await reg(page, 'revision')), 1, 'one commit');

@@ -10,7 +10,7 @@
 // out, and why.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ImportPreview, ImportResult, PreviewSkill, SkillError, Skillfs } from '../../js/bridge.ts';
+import { skillErrorLabel, type ImportPreview, type ImportResult, type PreviewSkill, type SkillError, type Skillfs } from '../../js/bridge.ts';
 import { codeOf, failed, names as list, plural } from './say.ts';
 
 /** What to do with one skill of the archive. */
@@ -18,9 +18,6 @@ type Choice = 'install' | 'update' | 'keep-both' | 'skip';
 
 /** At most this many skills that cannot be installed get a line of the result each. */
 const INVALID_LINES = 8;
-
-/** What a skill that cannot be installed is called: its name, else its folder. */
-const labelOf = (e: { name: string; subject: string }) => e.name || e.subject.split('/').pop() || e.subject;
 
 /** A module's message as a sentence: capitalised, without its final stop. */
 const sentence = (m: string) => m.charAt(0).toUpperCase() + m.slice(1).replace(/\.$/, '');
@@ -220,11 +217,13 @@ function Preview({ name, preview, busy, onInstall, onCancel }: PreviewProps) {
       {preview.dropped.length > 0 && <p class="hint">{plural(preview.dropped.length, 'entry', 'entries')} outside every skill folder will be left out.</p>}
       <ul class="preview-skills">
         {preview.skills.map((s) => {
-          if (s.error) return <Invalid key={s.dir} s={s} e={s.error} />;
+          // Keyed by folder: a broken folder pdf/ and a skill named pdf
+          // may both be there.
+          if (s.error) return <Invalid key={s.dir} s={s} e={s.error} root={name} />;
           const c = choices.get(s.name) ?? 'skip';
           const warnings = s.diagnostics.length;
           return (
-            <li key={s.name} data-name={s.name} class={c === 'skip' ? 'skipped' : ''}>
+            <li key={s.dir} data-name={s.name} class={c === 'skip' ? 'skipped' : ''}>
               {s.status === 'new' ? (
                 <label class="preview-name">
                   <input type="checkbox" checked={c === 'install'} onChange={(e) => set(s.name, e.currentTarget.checked ? 'install' : 'skip')} /> <strong>{s.name}</strong>
@@ -271,8 +270,8 @@ function Preview({ name, preview, busy, onInstall, onCancel }: PreviewProps) {
 
 /** A skill of the archive that cannot be installed: why, and its
  * diagnostics; its box cannot be ticked. */
-function Invalid({ s, e }: { s: PreviewSkill; e: SkillError }) {
-  const label = labelOf(e);
+function Invalid({ s, e, root }: { s: PreviewSkill; e: SkillError; root: string }) {
+  const label = skillErrorLabel(e, root);
   // The diagnostic the message already quotes is not said twice.
   const diags = e.diagnostics.filter((d) => !e.message.includes(d.message));
   return (
