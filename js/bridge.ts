@@ -43,7 +43,8 @@ export class SkillfsError extends Error {
     readonly reason = "",
     /** What the error is about: a skill id, a path, an archive entry. */
     readonly subject = "",
-    /** The diagnostics of a refused SKILL.md. */
+    /** The diagnostics of a refused SKILL.md; empty for several skills
+     * (reason "invalid-skills"), whose each are in invalid. */
     readonly diagnostics: Diagnostic[] = [],
     /** The skills of an archive that cannot be installed, every one (the
      * message names the first five): importZip with choose installs the

@@ -286,13 +286,14 @@ func jsError(err error) js.Value {
 		e.Set("reason", se.Reason)
 		e.Set("subject", se.Subject)
 	}
-	var me *registry.ManifestError
-	if errors.As(err, &me) {
-		e.Set("diagnostics", jsValueOf(me.Diagnostics))
-	}
 	var ie *registry.InvalidSkillsError
 	if errors.As(err, &ie) {
 		e.Set("invalid", jsValueOf(ie.Skills))
+	}
+	var me *registry.ManifestError
+	if (ie == nil || len(ie.Skills) == 1) && errors.As(err, &me) {
+		// One SKILL.md's diagnostics; several skills' are each in invalid.
+		e.Set("diagnostics", jsValueOf(me.Diagnostics))
 	}
 	return e
 }

@@ -206,6 +206,7 @@ test('MessagePort, capability "admin": calls work, bytes and progress cross, err
   const broken = assertRejected(await cimport(page, zip({ 'a/SKILL.md': '---\nname: [x\n---\n', 'b/SKILL.md': '---\nname: b\n---\n' })),
     { code: 'InvalidManifest', reason: 'invalid-skills', subject: '' }, 'broken skills over the port');
   assert.deepEqual(broken.invalid.map((e) => [e.subject, e.reason]), [['a', 'yaml-invalid'], ['b', 'description-missing']]);
+  assert.deepEqual(broken.diagnostics, [], "several skills' diagnostics are each in invalid, not one skill's on the error");
   assertRejected(await ev(page, () => T.outcome(client.transport.call('test.panic', {}))),
     { code: 'Internal', reason: 'panic', subject: '' }, 'a panic over the port');
   assert.deepEqual(assertOk(await creg(page, 'list')).map((s) => s.id), ['alpha', 'beta', 'gamma'], 'the host still serves');
