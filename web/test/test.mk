@@ -38,7 +38,7 @@ test-browser: $(NODE_DEPS) $(CHROMIUM) $(TEST_DIST)/skillfs.wasm $(TEST_DIST)/wa
 # Rebuilt when a Go source or the Go toolchain changes.
 $(TEST_DIST)/skillfs.wasm: $(TEST_GO_SRC) $(TEST_GOROOT)/VERSION $(WASMDATA_SRC) $(NODE_DEPS)
 	@mkdir -p $(@D)
-	GOOS=js GOARCH=wasm $(GO) build -tags skillfs_testhooks -trimpath -ldflags='-s -w' -o $@.tmp ./wasm
+	$(WASM_BUILD) -tags skillfs_testhooks -ldflags='-s -w' -o $@.tmp ./wasm
 	$(call shrink,$@.tmp,$@)
 
 $(TEST_DIST)/wasm_exec.js: $(TEST_GOROOT)/lib/wasm/wasm_exec.js
