@@ -280,7 +280,7 @@ func packOf(t testing.TB, names ...string) []byte {
 }
 
 // allStores lists every store of the database, for dumps.
-var allStores = []string{vfs.StoreFiles, vfs.StoreBlobs, vfs.StoreMeta, vfs.StoreState, vfs.StorePins, vfs.StoreStats, vfs.StoreAudit}
+var allStores = []string{vfs.StoreFiles, vfs.StoreBlobs, vfs.StoreMeta, vfs.StoreState, vfs.StorePins, vfs.StoreStats, vfs.StoreAudit, vfs.StoreVectors}
 
 // dump returns every record of every store.
 func dump(t testing.TB, db vfs.Backend) map[string]map[string][]byte {
