@@ -6,11 +6,11 @@
 
 import * as outside from "./outside.js";
 import { workerRunner, type Execution, type WasiOutcome, type WasiRunner } from "./wasi.js";
-import { Sources, type FetchOptions, type IndexPreview, type InstallOptions, type InstallReport, type Origin, type UpdateInfo, type UpdateResult } from "./sources.js";
+import { Sources, type FetchOptions, type IndexPreview, type InstallOptions, type InstallReport, type Origin, type PreviewInstallOptions, type UpdateInfo, type UpdateResult, type UrlPreview } from "./sources.js";
 
 export { workerRunner } from "./wasi.js";
 export type { Execution, WasiOutcome, WasiRunner } from "./wasi.js";
-export type { FetchOptions, IndexEntry, IndexPreview, InstallOptions, InstallReport, Origin, Refusal, UpdateInfo, UpdateResult } from "./sources.js";
+export type { FetchOptions, IndexEntry, IndexPreview, InstallOptions, InstallReport, Origin, PreviewInstallOptions, Refusal, UpdateInfo, UpdateResult, UrlPreview } from "./sources.js";
 
 /** Stable error codes; see pkg/skillerr. */
 export type ErrorCode =
@@ -630,6 +630,20 @@ export class Registry {
    * what refuses it. */
   installFromUrl(url: string, opts: InstallOptions & { digest?: string } = {}): Promise<InstallReport> {
     return this.sources.installFromUrl(url, opts);
+  }
+  /** Downloads what installFromUrl would, within the same bounds, and says
+   * what it holds against the installed skills (as previewZip does) and
+   * what cannot be installed; nothing is stored. The preview keeps the
+   * bytes for installFromPreview. */
+  previewFromUrl(url: string, opts: FetchOptions & { digest?: string } = {}): Promise<UrlPreview> {
+    return this.sources.previewFromUrl(url, opts);
+  }
+  /** Installs the bytes previewFromUrl downloaded, with the person's
+   * choice (opts.choose, as importZip's) and the URL recorded as each
+   * skill's origin; it downloads nothing. Bytes changed since the preview
+   * are refused (Integrity, "changed-since-preview"). */
+  installFromPreview(preview: UrlPreview, opts: PreviewInstallOptions = {}): Promise<InstallReport> {
+    return this.sources.installFromPreview(preview, opts);
   }
   /** Asks the source of every installed skill that has one whether it
    * publishes something else now: indexes and MCP servers by digest, so

@@ -4,7 +4,7 @@
 // parses, resolves, checks containment and verifies every digest before
 // the registry installs anything, in one commit per skill.
 
-import { SkillfsError, skillErrorLabel, type ConflictPolicy, type ErrorCode, type ImportProgress, type ImportResult, type SkillMeta } from "./bridge.js";
+import { SkillfsError, skillErrorLabel, type ConflictPolicy, type ErrorCode, type ImportPreview, type ImportProgress, type ImportResult, type SkillMeta } from "./bridge.js";
 import { DEFAULT_MAX_BYTES, MAX_INDEX_BYTES, concat, fetchArtifact, fetchBytes, type FetchOptions } from "./fetch.js";
 
 export type { FetchOptions } from "./fetch.js";
@@ -53,6 +53,29 @@ export interface InstallReport {
 export interface InstallOptions extends FetchOptions {
   onConflict?: ConflictPolicy;
   onProgress?: (p: ImportProgress) => void;
+}
+
+/** What the archive or SKILL.md at a URL holds, against the installed
+ * skills (as previewZip says of an archive), for a person to review before
+ * installFromPreview installs exactly these bytes. */
+export interface UrlPreview extends ImportPreview {
+  url: string;
+  /** What each skill installed from it records (SkillMeta.origin): the
+   * digest of these bytes (the one given, verified), their type, their ETag. */
+  origin: Origin;
+  /** The bytes downloaded, kept here so that the install downloads nothing
+   * again: what is installed is what was previewed. */
+  bytes: Uint8Array;
+  /** "unverified" when no digest was given. */
+  warnings: Refusal[];
+}
+
+/** The choice a person made after previewFromUrl (ImportOptions.choose):
+ * only the skills named are installed, each kept beside ("rename") or
+ * updating ("replace") an installed one of its name. */
+export interface PreviewInstallOptions extends Pick<InstallOptions, "onConflict" | "onProgress" | "signal"> {
+  /** Without it, every skill that can be installed is, under onConflict. */
+  choose?: Record<string, "rename" | "replace">;
 }
 
 /** A skill a discovery index offers, for a person to review. */
@@ -158,9 +181,12 @@ export class Sources {
     return this.installBytes(origin, dir, await fetchBytes(url, o), o, target);
   }
 
-  private installBytes(origin: Origin, dir: string, bytes: Uint8Array, o: InstallOptions, target = ""): Promise<ImportResult> {
+  /** previewed: bytes are those a preview gave origin's digest for, and must still be. */
+  private installBytes(origin: Origin, dir: string, bytes: Uint8Array, o: PreviewInstallOptions, target = "", previewed = false): Promise<ImportResult> {
     // A download with a broken skill installs the others; the report says which were refused.
-    return this.value<ImportResult>("registry.installArtifact", { origin, dir, target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "" }, bytes, o.onProgress, o.signal);
+    return this.value<ImportResult>("registry.installArtifact", {
+      origin, dir, target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "", previewed, ...(o.choose ? { choose: o.choose } : {}),
+    }, bytes, o.onProgress, o.signal);
   }
 
   private async installFiles(origin: Origin, dir: string, files: FileRef[], get: (url: string) => Promise<Uint8Array>, o: InstallOptions, target = ""): Promise<ImportResult> {
@@ -204,17 +230,32 @@ export class Sources {
     }
   }
 
-  async installFromUrl(url: string, o: InstallOptions & { digest?: string } = {}): Promise<InstallReport> {
-    const origin: Origin = { kind: "url", url, type: "", digest: o.digest ?? "", verified: !!o.digest };
-    const report: InstallReport = { installed: [], refused: [], warnings: [] };
-    if (!o.digest) {
-      report.warnings.push({ name: url, code: "Integrity", reason: "unverified", message: "no digest was given: what was received could not be verified" });
-    }
+  /** The artifact at url within o's bounds, the origin it is installed
+   * under, and the warning of an install without a digest. */
+  private async download(url: string, o: FetchOptions & { digest?: string }): Promise<{ origin: Origin; bytes: Uint8Array; warnings: Refusal[] }> {
+    const warnings: Refusal[] = o.digest ? [] : [{ name: url, code: "Integrity", reason: "unverified", message: "no digest was given: what was received could not be verified" }];
     const got = await fetchArtifact(url, o);
-    const res = await this.installBytes({ ...origin, etag: got.etag }, "", got.bytes!, o);
-    report.installed.push(...res.skills);
-    report.refused.push(...refusalsOf(res, url));
-    return report;
+    return { origin: { kind: "url", url, type: "", digest: o.digest ?? "", verified: !!o.digest, etag: got.etag }, bytes: got.bytes!, warnings };
+  }
+
+  private report(url: string, res: ImportResult, warnings: Refusal[]): InstallReport {
+    return { installed: res.skills, refused: refusalsOf(res, url), warnings };
+  }
+
+  async installFromUrl(url: string, o: InstallOptions & { digest?: string } = {}): Promise<InstallReport> {
+    const got = await this.download(url, o);
+    return this.report(url, await this.installBytes(got.origin, "", got.bytes, o), got.warnings);
+  }
+
+  async previewFromUrl(url: string, o: FetchOptions & { digest?: string } = {}): Promise<UrlPreview> {
+    const got = await this.download(url, o);
+    // The module verifies the digest and sets the origin's digest and type.
+    const p = await this.value<ImportPreview & { origin: Origin }>("source.previewArtifact", { origin: got.origin, dir: "" }, got.bytes, undefined, o.signal);
+    return { ...p, url, bytes: got.bytes, warnings: got.warnings };
+  }
+
+  async installFromPreview(p: UrlPreview, o: PreviewInstallOptions = {}): Promise<InstallReport> {
+    return this.report(p.url, await this.installBytes(p.origin, "", p.bytes, o, "", true), p.warnings);
   }
 
   async checkUpdates(list: SkillMeta[], o: FetchOptions = {}): Promise<UpdateInfo[]> {

@@ -21,13 +21,20 @@ type installArgs struct {
 	Target string `json:"target"`
 	// SkipInvalid installs an archive's valid skills and reports the others.
 	SkipInvalid bool `json:"skipInvalid"`
+	// Choose is a person's choice after source.previewArtifact (see
+	// registry.ImportOptions.Choose).
+	Choose map[string]registry.ConflictPolicy `json:"choose"`
+	// Previewed: the bytes are those previewed, whose digest Origin has
+	// (source.PreparePreviewed).
+	Previewed bool `json:"previewed"`
 }
 
 func (a installArgs) importOptions(o source.Origin, r request) registry.ImportOptions {
 	// Copy: a skill installed from a source records its origin, which
 	// updates follow, so the same bytes from another source are another
 	// install, not the one already there.
-	return registry.ImportOptions{OnConflict: a.OnConflict, Source: originURL(o), Origin: &o, Target: a.Target, Copy: true, SkipInvalid: a.SkipInvalid, Progress: progressTo(r)}
+	return registry.ImportOptions{OnConflict: a.OnConflict, Source: originURL(o), Origin: &o, Target: a.Target, Copy: true,
+		SkipInvalid: a.SkipInvalid, Choose: a.Choose, Progress: progressTo(r)}
 }
 
 // originURL is what Meta.Source shows of an origin.
@@ -97,8 +104,28 @@ var sourceMethods = map[string]method{
 		}
 		return value(map[string]any{"skills": plans, "skipped": skipped, "refused": nonNil(refused)}, nil)
 	}),
-	"registry.installArtifact": adminMethod(func(ctx context.Context, reg *registry.Registry, a installArgs, r request) (result, error) {
+	// What installing an artifact would install, against the installed
+	// skills, and the origin it would record; nothing is stored.
+	"source.previewArtifact": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+		Origin source.Origin `json:"origin"`
+		Dir    string        `json:"dir"`
+	}, r request) (result, error) {
 		zb, o, err := source.PrepareArtifact(a.Origin, a.Dir, r.bytes)
+		if err != nil {
+			return result{}, err
+		}
+		p, err := reg.Preview(ctx, zb, nil)
+		if err != nil {
+			return result{}, err
+		}
+		return value(map[string]any{"skills": p.Skills, "dropped": p.Dropped, "origin": o}, nil)
+	}),
+	"registry.installArtifact": adminMethod(func(ctx context.Context, reg *registry.Registry, a installArgs, r request) (result, error) {
+		prepare := source.PrepareArtifact
+		if a.Previewed {
+			prepare = source.PreparePreviewed
+		}
+		zb, o, err := prepare(a.Origin, a.Dir, r.bytes)
 		if err != nil {
 			return result{}, err
 		}

@@ -1,5 +1,11 @@
 package source
 
+import (
+	"fmt"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
 // PrepareArtifact verifies data, the artifact fetched for origin o, before
 // anything else, and returns the archive to import (a SKILL.md is wrapped
 // under dir) and the origin to record. An origin whose source published no
@@ -16,6 +22,25 @@ func PrepareArtifact(o Origin, dir string, data []byte) ([]byte, Origin, error) 
 	}
 	zb, err := Artifact(o.Type, dir, data)
 	return zb, o, err
+}
+
+// ReasonChangedSincePreview: the bytes given to install a preview are not
+// the ones previewed.
+const ReasonChangedSincePreview = "changed-since-preview"
+
+// PreparePreviewed is PrepareArtifact for bytes a person reviewed first: o
+// is the origin PrepareArtifact returned for them then, and data must
+// still be exactly those bytes (o.Digest), so what is installed is what
+// was shown, even when the digest is only that of what was received.
+func PreparePreviewed(o Origin, dir string, data []byte) ([]byte, Origin, error) {
+	if err := checkDigest(o.Digest, subjectOf(o)); err != nil {
+		return nil, o, err
+	}
+	if got := Sum(data); got != o.Digest {
+		return nil, o, &skillerr.Error{Code: skillerr.Integrity, Reason: ReasonChangedSincePreview, Subject: subjectOf(o),
+			Msg: fmt.Sprintf("the %d bytes to install have digest %s, but the ones previewed had %s; nothing was installed", len(data), got, o.Digest)}
+	}
+	return PrepareArtifact(o, dir, data)
 }
 
 // PrepareFiles verifies the files of skill dir fetched one by one for

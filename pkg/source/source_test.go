@@ -137,6 +137,22 @@ func TestVerify(t *testing.T) {
 	skillerrtest.Want(t, "artifact", err, skillerr.Integrity, ReasonDigestMismatch)
 }
 
+func TestPreparePreviewed(t *testing.T) {
+	// Unverified: the digest previewed is what was received, and binds the install to it.
+	_, o, err := PrepareArtifact(Origin{Kind: KindURL, URL: "u"}, "hello", []byte(md))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zb, got, err := PreparePreviewed(o, "hello", []byte(md))
+	if err != nil || got != o || len(zb) == 0 {
+		t.Fatalf("previewed bytes: %+v, %v", got, err)
+	}
+	_, _, err = PreparePreviewed(o, "hello", []byte(md+"changed\n"))
+	skillerrtest.Want(t, "other bytes", err, skillerr.Integrity, ReasonChangedSincePreview)
+	_, _, err = PreparePreviewed(Origin{Kind: KindURL, URL: "u"}, "hello", []byte(md))
+	skillerrtest.Want(t, "no digest", err, skillerr.Integrity, ReasonMalformedDigest)
+}
+
 // The worked example of the discovery RFC's skill-level digest.
 func TestManifestDigest(t *testing.T) {
 	got := ManifestDigest([]FileRef{

@@ -43,9 +43,11 @@ function closer(server) {
 }
 
 /**
- * A static site: files is a Map of path → {body, type?, chunked?} that the
- * test may change at any time. A chunked file is sent without
- * Content-Length, so only a running count can stop it. Every file has an
+ * A static site: files is a Map of path → {body, type?, chunked?, stalled?}
+ * that the test may change at any time. A chunked file is sent without
+ * Content-Length, so only a running count can stop it. A stalled one
+ * sends half its body, calls stalled(), and sends nothing more: a download
+ * under way for the client to abort. Every file has an
  * ETag (its digest); a request whose If-None-Match matches gets 304 and no
  * body, logged as "GET path 304".
  */
@@ -73,6 +75,11 @@ export async function serveSite(files = new Map()) {
     }
     log.push(`${req.method} ${path}`);
     const headers = { ...CORS, 'content-type': f.type ?? 'application/octet-stream', 'cache-control': 'no-store', etag };
+    if (f.stalled) {
+      res.writeHead(200, headers);
+      res.write(body.subarray(0, body.length >> 1), () => f.stalled());
+      return;
+    }
     if (f.chunked) {
       res.writeHead(200, headers);
       // Several writes: the client sees the bytes arrive, not a length.

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { SCHEMA_V2, serveMcp, serveSite, sha256, tarGz } from '../harness/publish.mjs';
-import { ALPHA, TEST_MS, assertOk, assertRejected, closePage, ev, freshDB, skillMD, startBrowser, zip } from './helpers.mjs';
+import { ALPHA, TEST_MS, assertOk, assertRejected, b64, closePage, ev, freshDB, skillMD, startBrowser, zip } from './helpers.mjs';
 
 /** @type {Awaited<ReturnType<typeof startBrowser>>} */
 let b;
@@ -187,6 +187,95 @@ test('a plain URL of a download with a broken skill installs the others in one c
   assert.match(r.refused[0].message, /^the skill in repo-main\/skills\/broken\/ is invalid: /);
   assert.deepEqual(await ids(page), ['alpha']);
   assert.equal(assertOk(await reg(page, 'revision')), 1, 'one commit');
+});
+
+/** A repository's download with a new skill, a changed version of one
+ * installed, one installed byte for byte, and a broken one; and the two
+ * skills installed before it is previewed, imported from bytes. */
+const REVIEW = {
+  'repo-main/skills/fresh/SKILL.md': skillMD('fresh', 'New here.'),
+  'repo-main/skills/changed/SKILL.md': skillMD('changed', 'Version 2.'),
+  'repo-main/skills/same/SKILL.md': skillMD('same', 'Unchanged.'),
+  'repo-main/skills/broken/SKILL.md': '---\nname: [unclosed\n---\n',
+};
+const INSTALLED = zip({ 'changed/SKILL.md': skillMD('changed', 'Version 1.'), 'same/SKILL.md': skillMD('same', 'Unchanged.') });
+
+test('a plain URL previewed: what it holds against what is installed, nothing stored; then installed with the choice made, from the bytes previewed', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  const url = `${site.url}/packs/review.zip`;
+  const body = zip(REVIEW);
+  site.files.set('/packs/review.zip', { body, type: 'application/zip' });
+  assertOk(await ev(page, (z) => T.outcome(sk.registry.importZip(T.fromB64(z), { source: 'local.zip' })), b64(INSTALLED)));
+
+  site.log.length = 0;
+  const p = assertOk(await ev(page, (u) => T.outcome(sk.registry.previewFromUrl(u).then((p) => {
+    window.p = p; // kept in the page, bytes and all, for the install below
+    return { ...p, bytes: p.bytes.length };
+  })), url), 'previewFromUrl');
+  assert.deepEqual(p.skills.map((s) => [s.dir, s.name, s.status, s.installed, s.error ? `${s.error.code}/${s.error.reason}` : '']).sort(), [
+    ['repo-main/skills/broken', '', 'invalid', '', 'InvalidManifest/yaml-invalid'],
+    ['repo-main/skills/changed', 'changed', 'conflict', 'changed', ''],
+    ['repo-main/skills/fresh', 'fresh', 'new', '', ''],
+    ['repo-main/skills/same', 'same', 'installed', 'same', ''],
+  ]);
+  assert.deepEqual(p.origin, { kind: 'url', url, type: 'archive', digest: sha256(body), verified: false, etag: `"${sha256(body).slice(7, 39)}"` });
+  assert.equal(p.bytes, body.length);
+  assert.deepEqual(codes(p.warnings), { [url]: 'Integrity/unverified' });
+  assert.deepEqual(await ids(page), ['changed', 'same'], 'a preview stores nothing');
+  assert.equal(assertOk(await reg(page, 'revision')), 1);
+
+  // The bytes given to the install must be those previewed.
+  const tampered = await ev(page, () => T.outcome(sk.registry.installFromPreview({ ...p, bytes: p.bytes.map((x, i) => (i === 0 ? x ^ 1 : x)) })));
+  assertRejected(tampered, { code: 'Integrity', reason: 'changed-since-preview', subject: url });
+  assert.equal(assertOk(await reg(page, 'revision')), 1);
+
+  // The server answers something else now: the install downloads nothing and installs what was previewed.
+  site.files.set('/packs/review.zip', { body: zip({ 'repo-main/skills/fresh/SKILL.md': skillMD('fresh', 'Swapped after the preview.') }) });
+  const r = assertOk(await ev(page, () => T.outcome(sk.registry.installFromPreview(p, { choose: { fresh: 'rename', changed: 'replace' } }))), 'installFromPreview');
+  assert.deepEqual(site.log, ['GET /packs/review.zip'], 'downloaded once, by the preview');
+  assert.deepEqual(r.installed.map((m) => m.id).sort(), ['changed', 'fresh']);
+  assert.deepEqual(codes(r.refused), { broken: 'InvalidManifest/yaml-invalid' });
+  assert.deepEqual(codes(r.warnings), { [url]: 'Integrity/unverified' });
+  assert.deepEqual(await ids(page), ['changed', 'fresh', 'same'], 'same was skipped, as chosen');
+  assert.equal(assertOk(await ev(page, () => T.outcome(sk.registry.readText('fresh', 'SKILL.md')))), REVIEW['repo-main/skills/fresh/SKILL.md']);
+  assert.equal(assertOk(await reg(page, 'get', 'changed')).description, 'Version 2.');
+  for (const id of ['fresh', 'changed']) assert.deepEqual(assertOk(await reg(page, 'get', id)).origin, p.origin, `${id}'s origin`);
+  assert.equal(assertOk(await reg(page, 'get', 'same')).origin, null, 'left as it was');
+  // The origin recorded is what update checks follow: the server's new answer is a change.
+  const ups = Object.fromEntries(assertOk(await reg(page, 'checkUpdates')).map((u) => [u.id, u.status]));
+  assert.deepEqual(ups, { fresh: 'changed', changed: 'changed' });
+});
+
+test('a plain URL previewed within the install\'s bounds: a digest checked, the size capped, the download aborted, each with its code', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  const zipURL = `${site.url}/.well-known/agent-skills/zip-skill.zip`;
+  const zipBody = site.files.get('/.well-known/agent-skills/zip-skill.zip').body;
+  assertRejected(await reg(page, 'previewFromUrl', zipURL, { digest: sha256('no') }), { code: 'Integrity', reason: 'digest-mismatch', subject: zipURL });
+  const pinned = assertOk(await reg(page, 'previewFromUrl', zipURL, { digest: sha256(zipBody) }));
+  assert.deepEqual([pinned.origin.verified, pinned.origin.digest, pinned.warnings, pinned.skills.map((s) => s.status)], [true, sha256(zipBody), [], ['new']]);
+  for (const name of ['huge.zip', 'huge-chunked.zip']) {
+    const big = `${site.url}/.well-known/agent-skills/${name}`;
+    assertRejected(await reg(page, 'previewFromUrl', big, { maxBytes: MAX }), { code: 'TooLarge', reason: 'download-too-large', subject: big }, name);
+  }
+
+  // Aborted while the body arrives: half of it has been sent, the rest never comes.
+  const slow = `${site.url}/packs/slow.zip`;
+  const stalled = new Promise((resolve) => site.files.set('/packs/slow.zip', { body: zip(REVIEW), stalled: resolve }));
+  await ev(page, (u) => {
+    window.ctl = new AbortController();
+    window.pending = T.outcome(sk.registry.previewFromUrl(u, { signal: ctl.signal }));
+  }, slow);
+  await stalled;
+  assertRejected(await ev(page, () => {
+    ctl.abort();
+    return pending;
+  }), { code: 'FetchFailed', reason: 'aborted', subject: slow });
+  assert.deepEqual(await ids(page), []);
+  assert.equal(assertOk(await reg(page, 'revision')), 0);
 });
 
 test('an install aborted as its commit begins rejects with the signal\'s reason and stores nothing', { timeout: TEST_MS }, async (t) => {
