@@ -101,12 +101,18 @@ func TestActiveMCP(t *testing.T) {
 // TestToolPolicySkillDir: patterns about the skill's own directory, in
 // the placeholders real skills write (trailofbits' firebase-apk-scanner:
 // "Bash({baseDir}/scanner.sh:*)"), admit what is in that directory and
-// nothing else. TestRealAllowedTools checks the real lines.
+// nothing else. TestRealAllowedTools checks the real lines. A pattern
+// that, once the directory is in place, still depends on what a shell
+// expands ($1, ~) admits nothing; a $ the shell takes as text stays.
 func TestToolPolicySkillDir(t *testing.T) {
 	s := Skill{ID: "apk-scanner", AllowedTools: []string{
 		"Bash({baseDir}/scanner.sh:*)", "Bash(${CLAUDE_SKILL_DIR}/scripts/run.py:*)", "Read(${SKILL_DIR}/references/**)", "Bash(apktool:*)",
 		// The plugin's directory, which skillfs does not install: nothing.
 		"Bash(${CLAUDE_PLUGIN_ROOT}/scripts/setup-skill-improver.sh:*)",
+		// A positional parameter and a home directory: the shell's, not the skill's.
+		"Bash(${SKILL_DIR}/bin/$1:*)", "Bash(~/bin/apk-tool:*)",
+		// Single quotes: a pattern the script reads, not the shell.
+		"Bash(${CLAUDE_SKILL_DIR}/grep.sh '$PATTERN':*)",
 	}}
 	p := NewToolPolicy([]Skill{s}, nil)
 	for _, c := range [][2]string{
@@ -114,6 +120,7 @@ func TestToolPolicySkillDir(t *testing.T) {
 		{"Bash", "/skills/apk-scanner/scripts/run.py --all"},
 		{"Read", "/skills/apk-scanner/references/vulnerabilities.md"},
 		{"Bash", "apktool d app.apk"},
+		{"Bash", "/skills/apk-scanner/grep.sh '$PATTERN' app.apk"},
 	} {
 		if err := p.Check(c[0], c[1]); err != nil {
 			t.Errorf("%s %q: %v", c[0], c[1], err)
@@ -126,6 +133,9 @@ func TestToolPolicySkillDir(t *testing.T) {
 		{"Bash", "/skills/other/scanner.sh app.apk"},
 		{"Bash", "/skills/apk-scanner/evil.sh"},
 		{"Read", "/skills/other/references/a.md"},
+		{"Bash", "/skills/apk-scanner/bin/$1 x"},
+		{"Bash", "~/bin/apk-tool x"},
+		{"Bash", "/skills/apk-scanner/grep.sh $PATTERN app.apk"},
 	} {
 		if err := p.Check(c[0], c[1]); skillerr.CodeOf(err) != skillerr.ToolNotAllowed {
 			t.Errorf("%s %q: %v, want ToolNotAllowed", c[0], c[1], err)

@@ -1,9 +1,11 @@
 package toolrule
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -54,3 +56,64 @@ func FuzzCheck(f *testing.F) {
 		})
 	})
 }
+
+// FuzzCommandSpec checks, for any specifier that is a whole command or a
+// prefix before ":*" without other wildcards, that the words of an
+// admitted command line which the specifier covers run as written: mvdan.cc/sh's
+// own expander, asked to expand them, reads no variable of the shell's
+// environment (a parameter, a tilde's HOME) and no directory (a glob),
+// and runs nothing.
+func FuzzCommandSpec(f *testing.F) {
+	for _, s := range [][2]string{
+		{"$1:*", "$1 rm"}, {"$@", "$@"}, {"${#}", "${#}"}, {"\"$*\"", "\"$*\""}, {"~/bin/x:*", "~/bin/x y"},
+		{"make P=~/x", "make P=~/x"}, {"ls ?", "ls ?"}, {"cat [ab]", "cat [ab]"}, {"echo '$HOME'", "echo '$HOME'"},
+		{"echo \\$1 \"\\$2\" 5$", "echo \\$1 \"\\$2\" 5$"}, {"git diff HEAD~1:*", "git diff HEAD~1 $x"}, {"echo {a,b}", "echo {a,b}"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, spec, in string) {
+		prefix := strings.TrimSuffix(spec, ":*")
+		if strings.Contains(prefix, "*") || Check([]string{"Bash(" + spec + ")"}, "Bash", in) != nil {
+			return
+		}
+		p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+		specFile, err := p.Parse(strings.NewReader(prefix), "")
+		if err != nil || len(specFile.Stmts) != 1 {
+			t.Fatalf("Bash(%s) admitted %q, but is not one command", spec, in)
+		}
+		covered := len(specFile.Stmts[0].Cmd.(*syntax.CallExpr).Args)
+		file, err := p.Parse(strings.NewReader(in), "")
+		if err != nil {
+			t.Fatalf("Bash(%s) admitted %q, which does not parse: %v", spec, in, err)
+		}
+		env := &readEnv{}
+		cfg := &expand.Config{Env: env, ReadDir2: func(dir string) ([]fs.DirEntry, error) {
+			env.read = append(env.read, "directory "+dir)
+			return nil, nil
+		}}
+		syntax.Walk(file, func(n syntax.Node) bool {
+			if call, ok := n.(*syntax.CallExpr); ok {
+				if _, err := expand.Fields(cfg, call.Args[:min(covered, len(call.Args))]...); err != nil {
+					t.Fatalf("Bash(%s) admitted %q, whose words do not expand: %v", spec, in, err)
+				}
+			}
+			return true
+		})
+		if len(env.read) > 0 {
+			t.Fatalf("Bash(%s) admitted %q, whose words read %q", spec, in, env.read)
+		}
+	})
+}
+
+// readEnv is an environment in which every variable is set, and which
+// records the names read, except IFS and PWD, which every expansion reads.
+type readEnv struct{ read []string }
+
+func (e *readEnv) Get(name string) expand.Variable {
+	if name != "IFS" && name != "PWD" {
+		e.read = append(e.read, "variable "+name)
+	}
+	return expand.Variable{Set: true, Kind: expand.Indexed, List: []string{"x"}}
+}
+
+func (e *readEnv) Each(func(string, expand.Variable) bool) {}

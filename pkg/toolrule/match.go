@@ -3,16 +3,97 @@ package toolrule
 import (
 	"net/url"
 	"path"
+	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 func isPathSpec(spec string) bool {
 	return strings.Contains(spec, "/") && !strings.ContainsAny(spec, " \t") && !strings.HasSuffix(spec, ":*")
 }
 
-// normalizeCommand joins the words of a command specifier with one space.
-func normalizeCommand(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' }), " ")
+// commandSpec reads a command specifier as bash reads the command it
+// stands for, and returns it as commandMatches takes it — its words as
+// written, joined by one space — or false when it admits nothing: when it
+// is not one simple command of words, or when a command written as it is
+// would run something that depends on what the shell expands, which
+// skillfs cannot know. Each word may hold literals and quotes ('…', "…")
+// only: no parameter of any kind ($name, ${name}, $1, $@, $?, $$…, a
+// host's placeholder such as ${CLAUDE_PLUGIN_ROOT} above all), no command
+// or process substitution, arithmetic, $'…' or extended glob, no tilde
+// that the shell would turn into a home directory (~/x, PREFIX=~/x), and
+// no glob character (?, […], and * where it is not the specifier's own
+// wildcard: in a prefix before ":*" or " *" a * is the shell's, matched
+// as text). Brace expansion ({a,b}) is left: it depends on nothing.
+func commandSpec(spec string) (string, bool) {
+	body, suffix := spec, ""
+	if p, ok := strings.CutSuffix(spec, ":*"); ok {
+		body, suffix = p, ":*"
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(body), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return "", false
+	}
+	st := f.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 || len(st.Redirs) > 0 || st.Negated || st.Background || st.Coprocess || st.Disown {
+		return "", false
+	}
+	words := make([]string, len(call.Args))
+	for i, w := range call.Args {
+		words[i] = source(w, body)
+	}
+	// Which * are wildcards, as commandMatches reads the specifier.
+	last := len(words)
+	wild := suffix == "" && strings.Contains(strings.Join(words, " "), "*")
+	if suffix == "" && len(words) > 1 && words[len(words)-1] == "*" {
+		last, wild = len(words)-1, false
+	}
+	for _, w := range call.Args[:last] {
+		if !literalWord(w, wild) {
+			return "", false
+		}
+	}
+	return strings.Join(words, " ") + suffix, true
+}
+
+// literalWord reports whether the shell reads w as the same text whatever
+// its environment and file system hold: literals and quotes only, no
+// tilde prefix and no glob character; with wild, a * is a wildcard of the
+// specifier's and stands for no glob.
+func literalWord(w *syntax.Word, wild bool) bool {
+	var glob strings.Builder // w as a glob pattern, quoted text as x
+	for i, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			// A tilde prefix, or one after = or : in a word bash takes
+			// for an assignment (make PREFIX=~/x); those after other
+			// characters are refused as well, which costs nothing real.
+			if i == 0 && strings.HasPrefix(p.Value, "~") || strings.Contains(p.Value, "=~") || strings.Contains(p.Value, ":~") {
+				return false
+			}
+			v := p.Value
+			if wild {
+				v = strings.ReplaceAll(v, "*", "x")
+			}
+			glob.WriteString(v)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return false
+			}
+			glob.WriteString("x")
+		case *syntax.DblQuoted:
+			if p.Dollar || slices.ContainsFunc(p.Parts, func(q syntax.WordPart) bool { _, lit := q.(*syntax.Lit); return !lit }) {
+				return false
+			}
+			glob.WriteString("x")
+		default:
+			return false
+		}
+	}
+	return !pattern.HasMeta(glob.String(), 0)
 }
 
 func anyCommandMatches(specs []string, command string) bool {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Reasons carried by the ToolNotAllowed errors of Check.
@@ -106,8 +107,10 @@ func (r Rule) Names(tool string) bool {
 // "git status; rm -rf ~" through, and anything the checker does not model
 // is refused. A path's wildcards never match ;&|`$<> or a newline, and a
 // path that climbs out of where it starts ("../x") matches nothing. A
-// specifier that holds a parameter expansion admits nothing (see
-// expands).
+// specifier that depends on what a shell would expand admits nothing,
+// and the tool stays named: a command one whose words hold a parameter
+// ($HOME, $1, $@…), a tilde or a glob (see commandSpec), a path or
+// domain one that holds $… or `…` (see expands).
 func Check(allowedTools []string, name, input string) error {
 	rules := Parse(allowedTools)
 	var specs, forms []string
@@ -150,17 +153,18 @@ func inputAllowed(specs []string, rules []Rule, input string) (reason, what stri
 	var commandSpecs []string
 	for _, spec := range specs {
 		switch {
-		case expands(spec):
 		case strings.HasPrefix(spec, "domain:"):
-			if domainMatches(spec[len("domain:"):], input) {
+			if !expands(spec) && domainMatches(spec[len("domain:"):], input) {
 				return "", ""
 			}
 		case isPathSpec(spec):
-			if pathMatches(spec, input) {
+			if !expands(spec) && pathMatches(spec, input) {
 				return "", ""
 			}
 		default:
-			commandSpecs = append(commandSpecs, normalizeCommand(spec))
+			if c, ok := commandSpec(spec); ok {
+				commandSpecs = append(commandSpecs, c)
+			}
 		}
 	}
 	if len(commandSpecs) == 0 {
@@ -181,20 +185,24 @@ func inputAllowed(specs []string, rules []Rule, input string) (reason, what stri
 	return "", ""
 }
 
-// expands reports whether spec holds a shell parameter expansion, $name
-// or ${name}: a placeholder its host was meant to put a value in place of,
-// such as Claude Code's ${CLAUDE_PLUGIN_ROOT} (the directory of the plugin
-// a skill came in, which skillfs does not install), left as written. Such
-// a specifier admits nothing. It names no command or path of its own; and
-// matched as text it would admit a call that writes the placeholder
-// itself, which a shell then expands to whatever its environment holds
-// ("/scripts/x.sh" where the variable is unset).
+// expands reports whether a path or domain specifier holds what a shell
+// would expand — $name, ${…}, $1, $(…), `…`, $((…)) — read as a shell
+// reads a here-document, where quotes are plain characters: a placeholder
+// its host was meant to put a value in place of, such as Claude Code's
+// ${CLAUDE_PLUGIN_ROOT} (the directory of the plugin a skill came in,
+// which skillfs does not install), left as written. Such a specifier
+// admits nothing: it names no path of its own, and a command's
+// redirection that writes the placeholder goes where the shell's
+// environment says. Command specifiers are read by commandSpec.
 func expands(spec string) bool {
-	for i := strings.IndexByte(spec, '$'); i >= 0 && i+1 < len(spec); i = strings.IndexByte(spec, '$') {
-		if c := spec[i+1]; c == '{' || c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(spec))
+	if err != nil {
+		return true
+	}
+	for _, p := range w.Parts {
+		if _, ok := p.(*syntax.Lit); !ok {
 			return true
 		}
-		spec = spec[i+1:]
 	}
 	return false
 }
@@ -203,7 +211,7 @@ func expands(spec string) bool {
 // may use: those of Write and Edit patterns for output, of Read for input.
 func redirectionRules(rules []Rule) (places places) {
 	for _, r := range rules {
-		if !isPathSpec(r.Spec) {
+		if !isPathSpec(r.Spec) || expands(r.Spec) {
 			continue
 		}
 		switch r.Tool {

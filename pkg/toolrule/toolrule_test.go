@@ -34,6 +34,67 @@ func TestCheckUnresolved(t *testing.T) {
 	}
 }
 
+// TestCheckExpansions: a command specifier admits nothing when a command
+// written as it is would run what the shell expands, which skillfs cannot
+// know — any parameter ($1 and $@ as much as $HOME), a tilde, a glob —
+// and the tool stays named; one whose words the shell reads the same in
+// any environment keeps admitting its command, quotes and escapes
+// included.
+func TestCheckExpansions(t *testing.T) {
+	for _, c := range []struct {
+		pattern, command string
+		admitted         bool
+	}{
+		{"Bash($1:*)", "$1 rm -rf ~", false},
+		{"Bash(${1}:*)", "${1} rm -rf ~", false},
+		{"Bash(\"$1\":*)", "\"$1\" rm -rf ~", false},
+		{"Bash($@)", "$@", false},
+		{"Bash(${@})", "${@}", false},
+		{"Bash($*)", "$*", false},
+		{"Bash($0 -c x)", "$0 -c x", false},
+		{"Bash($# x)", "$# x", false},
+		{"Bash($? x)", "$? x", false},
+		{"Bash($$ x)", "$$ x", false},
+		{"Bash($! x)", "$! x", false},
+		{"Bash($- x)", "$- x", false},
+		{"Bash($_ x)", "$_ x", false},
+		{"Bash(run $1)", "run $1", false},
+		{"Bash(run \"$@\")", "run \"$@\"", false},
+		{"Bash(~/bin/tool:*)", "~/bin/tool x", false},
+		{"Bash(make PREFIX=~/x)", "make PREFIX=~/x", false},
+		{"Bash(ls ?)", "ls ?", false},
+		{"Bash(cat [ab].txt)", "cat [ab].txt", false},
+		{"Bash(/opt/*/bin/tool:*)", "/opt/*/bin/tool x", false},
+		{"Bash(python scripts/*.py *)", "python scripts/*.py x", false},
+		{"Bash(git log @(a|b))", "git log @(a|b)", false},
+		{"Bash(echo $'x')", "echo $'x'", false},
+		{"Bash(git status; rm:*)", "git status; rm x", false},
+		{"Bash(git log > out.txt)", "git log > out.txt", false},
+
+		{"Bash(echo '$HOME')", "echo '$HOME'", true},
+		{"Bash(echo \\$HOME)", "echo \\$HOME", true},
+		{"Bash(echo \"\\$1\")", "echo \"\\$1\"", true},
+		{"Bash(echo 5$)", "echo 5$", true},
+		{"Bash(git diff HEAD~1)", "git diff HEAD~1", true},
+		{"Bash(echo '~' \"~\" \\~)", "echo '~' \"~\" \\~", true},
+		{"Bash(echo '?' \\*)", "echo '?' \\*", true},
+		{"Bash(echo {a,b})", "echo {a,b}", true},
+		{"Bash([ -f x ])", "[ -f x ]", true},
+		{"Bash(git commit -m 'a  b':*)", "git commit -m 'a  b' --amend", true},
+		{"Bash(npm * --fix)", "npm run lint --fix", true},
+		{"Bash(ls *)", "ls *.md", true},
+		{"Bash(ls:*)", "ls ?", true},
+	} {
+		err := Check([]string{c.pattern}, "Bash", c.command)
+		if c.admitted && err != nil {
+			t.Errorf("%s %q: %v, want admitted", c.pattern, c.command, err)
+		}
+		if !c.admitted && skillerr.ReasonOf(err) != ReasonInputNotMatched {
+			t.Errorf("%s %q: %v, want %s", c.pattern, c.command, err, ReasonInputNotMatched)
+		}
+	}
+}
+
 func TestCheck(t *testing.T) {
 	allowed := []string{
 		"Read(./docs/**)", "Edit(/skills/*/notes.md)", "Bash(git:*)", "Bash(npm run test)", "Bash(go test *)",
