@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -61,7 +62,8 @@ type SkillError struct {
 // InvalidSkillsError is the error of an import of an archive some of whose
 // skills cannot be installed, when the import did not choose the others
 // (ImportOptions.Choose). Err's code, reason and subject are the invalid
-// skill's when there is one; with several, the code is InvalidManifest
+// skill's error's when there is one (its folder, or for a dependency
+// refused what it depends on); with several, the code is InvalidManifest
 // when each is, InvalidArchive otherwise, and the reason "invalid-skills".
 // Its message names at most maxNamed of them; Skills holds them all, up
 // to the archive's limits. errors.As reaches each skill's own error (a
@@ -116,7 +118,11 @@ func invalidSkills(bad []*candidate, valid, broken int, update bool) *InvalidSki
 		msg += fmt.Sprintf(". The archive's %d %s skills can be imported by choosing them", valid, others)
 	}
 	if len(bad) == 1 {
-		e.Err = &skillerr.Error{Code: bad[0].invalid.Code, Reason: bad[0].invalid.Reason, Subject: bad[0].invalid.Subject, Msg: msg}
+		// The subject of its own error: the skill's folder, or what
+		// it depends on and cannot have (refuseUnmet).
+		se := &skillerr.Error{Subject: bad[0].invalid.Subject}
+		errors.As(bad[0].err, &se)
+		e.Err = &skillerr.Error{Code: bad[0].invalid.Code, Reason: bad[0].invalid.Reason, Subject: se.Subject, Msg: msg}
 		return e
 	}
 	head := fmt.Sprintf("%d of the archive's %d skills cannot be installed", len(bad), valid+broken)

@@ -157,11 +157,12 @@ type candidate struct {
 //
 // Each skill's SKILL.md (with its skill.yaml) is parsed leniently; its
 // name becomes its id, which must be one clean path segment. A skill that
-// does not parse, or a second skill of the archive with the name of
-// another (or a name that differs only in case or normalisation), cannot
-// be installed: unless opts.Choose chooses among the others, which are
-// then installed with the invalid ones listed in ImportResult.Invalid,
-// the import fails whole with an *InvalidSkillsError naming every one of
+// does not parse, a second skill of the archive with the name of another
+// (or a name that differs only in case or normalisation), or a skill
+// whose dependencies the commit would refuse (refuseUnmet) cannot be
+// installed: unless opts.Choose chooses among the others, which are then
+// installed with the invalid ones listed in ImportResult.Invalid, the
+// import fails whole with an *InvalidSkillsError naming every one of
 // them (its causes: a *ManifestError for a SKILL.md). A name already
 // installed, in any case, is handled as opts.OnConflict says. Storage is
 // checked first (vfs.Estimate), and the whole import is one commit.
@@ -183,6 +184,9 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 	estimate := r.estimate(ectx)
 	arc, all, err := r.readCandidates(data, opts.Outside)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.refuseUnmet(ctx, all); err != nil {
 		return nil, err
 	}
 	cands, bad := usable(all)
@@ -473,10 +477,7 @@ func parseArchive(arc *zipguard.Archive) []*candidate {
 			c.files[i] = vfs.File{Path: f.Path, Data: f.Data, Ext: f.Ext, Mode: f.Mode, ModTime: f.Modified}
 			c.size += int64(c.files[i].Content().Len())
 		}
-		what := fmt.Sprintf("the skill in %s/", zs.Dir)
-		if zs.Dir == "." {
-			what = "the skill"
-		}
+		what := c.what()
 		s, diags := readFiles(c.files, zs.Name)
 		c.diags = diags
 		if skill.HasErrors(diags) {
@@ -515,6 +516,74 @@ func parseArchive(arc *zipguard.Archive) []*candidate {
 		seen[key] = c
 	}
 	return cands
+}
+
+// what names c in a message: by its folder in the archive.
+func (c *candidate) what() string {
+	if c.dir == "." {
+		return "the skill"
+	}
+	return fmt.Sprintf("the skill in %s/", c.dir)
+}
+
+// refuseUnmet refuses the valid candidates whose dependencies get
+// checkDependencies' verdict against the skills installed and the
+// archive's other valid skills, and those that depend on a skill so
+// refused, so that Preview, the refusal's count and SkipInvalid leave out
+// what the commit would refuse (install checks again, under the lock).
+// The installed skills are read from the list cache, and only for a
+// dependency the archive does not hold.
+func (r *Registry) refuseUnmet(ctx context.Context, cands []*candidate) error {
+	valid := make(map[string]*candidate, len(cands)) // by name
+	dependents := map[string][]*candidate{}
+	for _, c := range cands {
+		if c.err == nil {
+			valid[c.s.Name] = c
+		}
+	}
+	var recs []vfs.Record // the installed records, sorted by id
+	var listed bool
+	var listErr error
+	installed := func(id string) bool {
+		if !listed {
+			var lc listCache
+			lc, listErr = r.current(ctx)
+			recs, listed = lc.recs, true
+		}
+		_, ok := slices.BinarySearchFunc(recs, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
+		return ok
+	}
+	var refused []*candidate
+	check := func(c *candidate) {
+		err := r.checkDependencies(c.s.Name, dependenciesOf(c.s), func(d string) bool { return valid[d] != nil || installed(d) })
+		if err != nil {
+			c.refuse(err)
+			c.invalid.Message = c.what() + " cannot be installed: " + err.Error()
+			delete(valid, c.s.Name)
+			refused = append(refused, c)
+		}
+	}
+	for _, c := range cands {
+		if c.err == nil {
+			pace.Step()
+			for _, d := range dependenciesOf(c.s).Skills {
+				dependents[d] = append(dependents[d], c)
+			}
+			check(c)
+		}
+	}
+	// Each refusal checks its dependents again, once: a chain of skills
+	// costs its length, not its square.
+	for len(refused) > 0 {
+		gone := refused[0]
+		refused = refused[1:]
+		for _, c := range dependents[gone.s.Name] {
+			if c.err == nil {
+				check(c)
+			}
+		}
+	}
+	return listErr
 }
 
 // refuse marks c as a skill that cannot be installed, because of err.

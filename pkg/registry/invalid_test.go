@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -321,4 +322,83 @@ func testImportBrokenNamed(t *testing.T, bc backendCase) {
 func mixedPack3(t testing.TB) []file {
 	return append(skillFiles("good-a", "good-a"), file{"bad-yaml/SKILL.md", brokenMD},
 		file{"bad-name/SKILL.md", mdOf(`"../escape"`, "A name that climbs out.")})
+}
+
+// testImportUnmetDependencies: a skill whose dependencies the commit
+// would refuse (a broken skill of the archive, one depending on it, a tool
+// the host has not registered) is listed as invalid by Preview, counted
+// so by the refusal, and left out by SkipInvalid: one such skill does not
+// refuse a download whose report lists what was left out.
+func testImportUnmetDependencies(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	pack := zipOf(t, "", slices.Concat(
+		skillFiles("a", "a", "skill_dependencies: [b]"),
+		[]file{{"b/SKILL.md", "---\nname: b\n---\n# B\n"}}, // no description
+		skillFiles("c", "c", "skill_dependencies: [a]"),
+		skillFiles("good", "good", "skill_dependencies: [d]"),
+		skillFiles("d", "d"),
+		skillFiles("t", "t", "tool_dependencies: [WebFetch]"))...)
+	reasons := func(skills []PreviewSkill) map[string]string {
+		got := map[string]string{}
+		for _, s := range skills {
+			got[s.Dir] = s.Status
+			if s.Error != nil {
+				got[s.Dir] = s.Error.Reason
+			}
+		}
+		return got
+	}
+	p, err := e.reg.Preview(ctx, pack, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"a": "unknown-skill", "b": "description-missing", "c": "unknown-skill", "good": PreviewNew, "d": PreviewNew, "t": "tools-not-registered"}
+	if got := reasons(p.Skills); !maps.Equal(got, want) {
+		t.Errorf("preview = %v, want %v", got, want)
+	}
+	for _, s := range p.Skills {
+		if s.Error != nil && (s.Error.Subject != s.Dir || !strings.HasPrefix(s.Error.Message, "the skill in "+s.Dir+"/")) {
+			t.Errorf("%s: error %s", s.Dir, jsonOf(t, s.Error))
+		}
+	}
+
+	_, err = e.reg.Import(ctx, pack, ImportOptions{})
+	wantErr(t, "no choice", err, skillerr.InvalidArchive, "invalid-skills")
+	if msg := err.Error(); !strings.Contains(msg, "4 of the archive's 6 skills") || !strings.Contains(msg, "2 other skills can be imported") {
+		t.Errorf("no choice: %v", err)
+	}
+	_, err = e.reg.Import(ctx, zipOf(t, "", skillFiles("t", "t", "tool_dependencies: [WebFetch]")...), ImportOptions{})
+	if se := wantErr(t, "one skill", err, skillerr.InvalidArgument, "tools-not-registered"); se != nil && se.Subject != "WebFetch" {
+		t.Errorf("one skill: subject %q, want the tool", se.Subject)
+	}
+	_, err = e.reg.Import(ctx, pack, ImportOptions{Choose: map[string]ConflictPolicy{"c": ConflictRename, "d": ConflictRename}})
+	wantErr(t, "chose c", err, skillerr.InvalidArgument, "unknown-skill")
+	if mustRevision(t, e.reg) != 0 {
+		t.Fatal("a refused import changed the registry")
+	}
+
+	res := e.importZip(t, pack, ImportOptions{SkipInvalid: true})
+	var invalid []string
+	for _, s := range res.Invalid {
+		invalid = append(invalid, s.Subject)
+	}
+	if !slices.Equal(ids(res.Skills), []string{"d", "good"}) || !slices.Equal(invalid, []string{"a", "b", "c", "t"}) || res.Revision != 1 {
+		t.Errorf("skip invalid: installed %v, invalid %v, revision %d", ids(res.Skills), invalid, res.Revision)
+	}
+
+	// With b installed and the tool registered, all but the broken b can be.
+	e.importZip(t, zipOf(t, "b", skillFiles("", "b")...), ImportOptions{})
+	e.reg.RegisterTools([]string{"WebFetch"})
+	if p, err = e.reg.Preview(ctx, pack, nil); err != nil {
+		t.Fatal(err)
+	}
+	want = map[string]string{"a": PreviewNew, "b": "description-missing", "c": PreviewNew, "good": PreviewInstalled, "d": PreviewInstalled, "t": PreviewNew}
+	if got := reasons(p.Skills); !maps.Equal(got, want) {
+		t.Errorf("preview with b installed = %v, want %v", got, want)
+	}
+	res = e.importZip(t, pack, ImportOptions{SkipInvalid: true})
+	if !slices.Equal(ids(res.Skills), []string{"a", "c", "t"}) || len(res.Invalid) != 1 {
+		t.Errorf("skip invalid with b installed: %s", jsonOf(t, res))
+	}
 }

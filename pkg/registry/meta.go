@@ -84,8 +84,7 @@ type Meta struct {
 	Always       bool     `json:"always"`
 	HostFields
 	// Diagnostics are the warnings about this version: the lenient
-	// parser's, and the registry's own from its import ("renamed",
-	// "skill-dependency-missing").
+	// parser's, and the registry's own from its import ("renamed").
 	Diagnostics []skill.Diagnostic `json:"diagnostics"`
 }
 

@@ -57,13 +57,16 @@ type ImportPreview struct {
 // Preview reads the archive data as Import does, within the same limits,
 // and says what each of its skills is against the installed ones, the
 // ones that cannot be installed (a SKILL.md that does not parse, a second
-// skill of one name) included, each with its error. It stores nothing. An
+// skill of one name, dependencies the commit would refuse) included, each with its error. It stores nothing. An
 // archive Import refuses whole whatever is chosen (not an archive, over a
 // limit) is refused here with the same error. data and outside are as
 // Import's data and ImportOptions.Outside.
 func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Outside) (*ImportPreview, error) {
 	arc, cands, err := r.readCandidates(data, outside)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.refuseUnmet(ctx, cands); err != nil {
 		return nil, err
 	}
 	valid, _ := usable(cands)

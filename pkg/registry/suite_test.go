@@ -88,6 +88,7 @@ func TestSuite(t *testing.T) {
 		{"ImportBrokenNamed", testImportBrokenNamed},
 		{"ImportBrokenDownload", testImportBrokenDownload},
 		{"ImportSkipInvalid", testImportSkipInvalid},
+		{"ImportUnmetDependencies", testImportUnmetDependencies},
 		{"ImportCanceled", testImportCanceled},
 		{"ImportMixed", testImportMixed},
 		{"Quota", testQuota},
