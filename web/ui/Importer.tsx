@@ -1,26 +1,16 @@
 // Importing .zip and .skill archives: an "Import…" button, a drop target
-// that Enter or Space also opens, then a preview of the archive's skills
-// with their diagnostics, each to install or not, with a choice per name
-// conflict (Update, Keep both as name-v2, Skip) and an identical skill
-// recognised as already installed, and one choice for all of those (a
-// download imported again holds hundreds); a skill that cannot be
-// installed (a broken SKILL.md) is shown with why, and cannot be ticked,
-// so that the others install in one click; then the import's real
+// that Enter or Space also opens, then the preview of the archive's skills
+// and the choices made in it (Preview.tsx), then the import's real
 // progress, and a result that says what was installed, skipped and left
 // out, and why.
 
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { skillErrorLabel, type ImportPreview, type ImportResult, type PreviewSkill, type SkillError, type Skillfs } from '../../js/bridge.ts';
-import { codeOf, failed, names as list, plural } from './say.ts';
-
-/** What to do with one skill of the archive. */
-type Choice = 'install' | 'update' | 'keep-both' | 'skip';
+import { useRef, useState } from 'preact/hooks';
+import type { ImportPreview, ImportResult, SkillError, Skillfs } from '../../js/bridge.ts';
+import { Preview, policies, type Choice } from './Preview.tsx';
+import { codeOf, failed, names as list, plural, sentence } from './say.ts';
 
 /** At most this many skills that cannot be installed get a line of the result each. */
 const INVALID_LINES = 8;
-
-/** A module's message as a sentence: capitalised, without its final stop. */
-const sentence = (m: string) => m.charAt(0).toUpperCase() + m.slice(1).replace(/\.$/, '');
 
 /** Why each skill in invalid was left out, a line each, the first few. */
 function leftOut(invalid: SkillError[]): string[] {
@@ -46,8 +36,6 @@ export function summary(file: string, r: ImportResult): string[] {
   out.push(...leftOut(r.invalid));
   return out;
 }
-
-const defaultChoice = (s: PreviewSkill): Choice => (s.status === 'new' ? 'install' : s.status === 'conflict' ? 'keep-both' : 'skip');
 
 export function Importer({ sk }: { sk: Skillfs }) {
   const input = useRef<HTMLInputElement>(null);
@@ -78,14 +66,12 @@ export function Importer({ sk }: { sk: Skillfs }) {
     const { file, bytes } = pending;
     setBusy(true);
     setProgress(0);
-    const chosen: Record<string, 'rename' | 'replace'> = {};
-    for (const [name, c] of choices) if (c !== 'skip') chosen[name] = c === 'update' ? 'replace' : 'rename';
     // "Keep both" for an identical skill installs a copy.
     const copy = pending.preview.skills.some((s) => s.status === 'installed' && choices.get(s.name) === 'keep-both');
     try {
       const res = await sk.registry.importZip(bytes, {
         source: file.name,
-        choose: chosen,
+        choose: policies(choices),
         copy,
         onProgress: (p) => setProgress(p.bytesTotal ? p.bytesDone / p.bytesTotal : 0),
       });
@@ -157,141 +143,5 @@ export function Importer({ sk }: { sk: Skillfs }) {
         )}
       </div>
     </section>
-  );
-}
-
-interface PreviewProps {
-  name: string;
-  preview: ImportPreview;
-  busy: boolean;
-  onInstall(choices: Map<string, Choice>): void;
-  onCancel(): void;
-}
-
-function Preview({ name, preview, busy, onInstall, onCancel }: PreviewProps) {
-  // Only the skills that can be installed have a choice (by name, unique among them).
-  const skills = preview.skills.filter((s) => !s.error);
-  const invalid = preview.skills.length - skills.length;
-  const [choices, setChoices] = useState(() => new Map(skills.map((s) => [s.name, defaultChoice(s)])));
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-  const set = (n: string, c: Choice) => setChoices(new Map(choices).set(n, c));
-  const count = [...choices.values()].filter((c) => c !== 'skip').length;
-  // A download imported again holds hundreds of skills already installed:
-  // one choice for all of them, rather than a select each.
-  const known = skills.filter((s) => s.status !== 'new');
-  const changed = known.filter((s) => s.status === 'conflict').length;
-  const forAll = (c: Choice) => (s: PreviewSkill): Choice => (c === 'update' && s.status === 'installed' ? 'skip' : c);
-  // Update is offered only when one changed: for unchanged skills alone it
-  // is skip, and a select showing it would show no option at all.
-  const bulk = ((changed ? ['update', 'keep-both', 'skip'] : ['keep-both', 'skip']) as Choice[])
-    .find((c) => known.every((s) => choices.get(s.name) === forAll(c)(s))) ?? '';
-  const setAll = (c: Choice) => {
-    const next = new Map(choices);
-    for (const s of known) next.set(s.name, forAll(c)(s));
-    setChoices(next);
-  };
-  const counts = [
-    skills.length > known.length && `${(skills.length - known.length).toLocaleString('en')} new`,
-    changed && `${changed.toLocaleString('en')} installed in another version`,
-    known.length > changed && `${(known.length - changed).toLocaleString('en')} already installed, unchanged`,
-    invalid > 0 && `${invalid.toLocaleString('en')} cannot be installed (shown with why)`,
-  ].filter(Boolean);
-  return (
-    <div class="preview" role="group" aria-labelledby="preview-title">
-      <h3 id="preview-title" tabindex={-1} ref={heading}>
-        {name} holds {plural(preview.skills.length, 'skill')}
-      </h3>
-      <p class="hint preview-counts">{counts.join(', ')}.</p>
-      {known.length > 1 && (
-        <label class="preview-all">
-          For the {plural(known.length, 'skill')} already installed{' '}
-          <select value={bulk} onChange={(e) => e.currentTarget.value && setAll(e.currentTarget.value as Choice)}>
-            <option value="">choose for each below</option>
-            {changed > 0 && <option value="update">Update {changed === known.length ? 'each' : `the ${changed.toLocaleString('en')} that changed`}</option>}
-            <option value="keep-both">Keep both (a -v2 copy each)</option>
-            <option value="skip">Skip them all</option>
-          </select>
-        </label>
-      )}
-      {preview.dropped.length > 0 && <p class="hint">{plural(preview.dropped.length, 'entry', 'entries')} outside every skill folder will be left out.</p>}
-      <ul class="preview-skills">
-        {preview.skills.map((s) => {
-          // Keyed by folder: a broken folder pdf/ and a skill named pdf
-          // may both be there.
-          if (s.error) return <Invalid key={s.dir} s={s} e={s.error} root={name} />;
-          const c = choices.get(s.name) ?? 'skip';
-          const warnings = s.diagnostics.length;
-          return (
-            <li key={s.dir} data-name={s.name} class={c === 'skip' ? 'skipped' : ''}>
-              {s.status === 'new' ? (
-                <label class="preview-name">
-                  <input type="checkbox" checked={c === 'install'} onChange={(e) => set(s.name, e.currentTarget.checked ? 'install' : 'skip')} /> <strong>{s.name}</strong>
-                </label>
-              ) : (
-                <span class="preview-name">
-                  <strong>{s.name}</strong>{' '}
-                  <span class="badge">{s.status === 'installed' ? 'already installed' : `${s.installed} is installed`}</span>{' '}
-                  <select aria-label={`What to do with ${s.name}`} value={c} onChange={(e) => set(s.name, e.currentTarget.value as Choice)}>
-                    {s.status === 'conflict' && <option value="update">Update {s.installed}</option>}
-                    <option value="keep-both">Keep both ({s.name}-v2)</option>
-                    <option value="skip">Skip</option>
-                  </select>
-                </span>
-              )}
-              <p class="desc clamp">{s.description}</p>
-              <p class="meta">
-                {plural(s.fileCount, 'file')} · {s.dir}
-              </p>
-              {warnings > 0 && (
-                <ul class="diagnostics" aria-label={`Warnings for ${s.name}`}>
-                  {s.diagnostics.map((d, i) => (
-                    <li key={i} class={d.severity}>
-                      {d.severity}: {d.message}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </li>
-          );
-        })}
-      </ul>
-      <div class="preview-actions">
-        <button type="button" class="primary" disabled={busy || count === 0} onClick={() => onInstall(choices)}>
-          Install {invalid ? `the ${plural(count, 'valid skill')}` : plural(count, 'skill')}
-        </button>
-        <button type="button" disabled={busy} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </div>
-  );
-}
-
-/** A skill of the archive that cannot be installed: why, and its
- * diagnostics; its box cannot be ticked. */
-function Invalid({ s, e, root }: { s: PreviewSkill; e: SkillError; root: string }) {
-  const label = skillErrorLabel(e, root);
-  // The diagnostic the message already quotes is not said twice.
-  const diags = e.diagnostics.filter((d) => !e.message.includes(d.message));
-  return (
-    <li data-name={s.name} data-dir={s.dir} class="invalid" data-code={e.code} data-reason={e.reason}>
-      <label class="preview-name">
-        <input type="checkbox" checked={false} disabled /> <strong>{label}</strong> <span class="badge error">cannot be installed</span>
-      </label>
-      <p class="reason">{sentence(e.message)}.</p>
-      <p class="meta">
-        {plural(s.fileCount, 'file')} · {s.dir}
-      </p>
-      {diags.length > 0 && (
-        <ul class="diagnostics" aria-label={`Problems of ${label}`}>
-          {diags.map((d, i) => (
-            <li key={i} class={d.severity}>
-              {d.severity}: {d.message}
-            </li>
-          ))}
-        </ul>
-      )}
-    </li>
   );
 }

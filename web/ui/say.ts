@@ -11,6 +11,9 @@ export function failed(action: string, e: unknown): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** A module's message as a sentence: capitalised, without its final stop. */
+export const sentence = (m: string) => m.charAt(0).toUpperCase() + m.slice(1).replace(/\.$/, '');
+
 /** At most this many names in one sentence. */
 const NAMES = 8;
 /** "a, b, c" or, past eight, "a, b, … h and 12 more". */
