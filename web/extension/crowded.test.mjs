@@ -205,15 +205,22 @@ async function publish(zips) {
   return serveSite(files);
 }
 
-/** Installs from address (kind: url, index) through "Install from an address"; the section's outcome. */
+/** Installs from address (kind: url, index) through "Install from an address",
+ * confirming its preview as it comes; the section's outcome. */
 async function installFrom(page, address, kind) {
   await doing(page, `installing ${kind} ${address}`);
+  const section = page.locator('#install-from');
   await page.getByRole('textbox', { name: 'Address' }).fill(address);
   await page.getByRole('combobox', { name: 'What the address is' }).selectOption(kind);
-  await page.evaluate(() => (document.getElementById('install-from').dataset.state = 'idle'));
-  await page.locator('#install-from').getByRole('button', { name: 'Install' }).click();
-  await page.waitForFunction(() => ['done', 'error'].includes(document.getElementById('install-from').dataset.state), undefined, { timeout: IMPORT_MS, polling: 100 });
-  return page.evaluate(() => ({ ...document.getElementById('install-from').dataset, text: document.getElementById('source-report').textContent }));
+  await section.evaluate((s) => (s.dataset.state = 'idle'));
+  await section.getByRole('button', { name: 'Install', exact: true }).click();
+  const settled = (states) => page.waitForFunction((states) => states.includes(document.getElementById('install-from').dataset.state), states, { timeout: IMPORT_MS, polling: 100 });
+  await settled(['previewed', 'done', 'error']);
+  if (await section.evaluate((s) => s.dataset.state === 'previewed')) {
+    await section.getByRole('button', { name: kind === 'url' ? /^Install (the )?[\d,]+ (valid )?skills?$/ : 'Install selected' }).click();
+    await settled(['done', 'error']);
+  }
+  return section.evaluate((s) => ({ ...s.dataset, text: document.getElementById('source-report').textContent }));
 }
 
 /** The install-from checks: many skills reported in a few lines, errors said once with their code. */

@@ -1,8 +1,17 @@
 // The side panel's "install from an address": a discovery index, an MCP
 // server with the skills extension, or the URL of one archive or SKILL.md,
-// typed or pasted by the user and installed when they click Install.
+// typed or pasted by the user. An archive or SKILL.md is downloaded once
+// and previewed as a local import is (web/ui/Preview.tsx: what it holds
+// against what is installed, what cannot be installed, the same choices),
+// then those bytes are installed with the choices made; an index lists its
+// skills to tick, as "skills of the site you are on" does. Nothing is
+// installed before the user confirms. An MCP server, which has no preview,
+// installs when they click Install.
 
-import type { Skillfs } from '../../js/bridge.ts';
+import { h, render } from 'preact';
+import type { InstallReport, Skillfs, UrlPreview } from '../../js/bridge.ts';
+import { Preview, policies, type Choice } from '../ui/Preview.tsx';
+import { offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
 import { showError, showReport } from './install-report.ts';
 
 const KINDS = [
@@ -10,6 +19,13 @@ const KINDS = [
   ['mcp', 'an MCP server with skills'],
   ['url', 'one archive or SKILL.md'],
 ] as const;
+
+/** What a person calls the artifact at url: its file's name (as the URL
+ * spells it), else its host. */
+const fileName = (url: string) => {
+  const u = new URL(url);
+  return u.pathname.slice(u.pathname.lastIndexOf('/') + 1) || u.host;
+};
 
 /** Fills section with the form; sk gives the connection, installed is
  * called after an install. */
@@ -26,23 +42,96 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
   const go = document.createElement('button');
   go.id = 'source-install';
   go.textContent = 'Install';
+  // What the address holds, for the user to choose from, before anything is installed.
+  const review = document.createElement('div');
+  review.id = 'source-review';
   const report = document.createElement('p');
   report.id = 'source-report';
   report.setAttribute('role', 'status');
   const title = document.createElement('h2');
   title.textContent = 'Install from an address';
-  section.replaceChildren(title, address, ' ', kind, ' ', go, report);
+  section.replaceChildren(title, address, ' ', kind, ' ', go, review, report);
   section.dataset.state = 'idle';
+
+  const closeReview = () => {
+    render(null, review);
+    review.replaceChildren();
+  };
+  const cancel = () => {
+    closeReview();
+    report.textContent = '';
+    section.dataset.state = 'idle';
+  };
+  /** Runs an install and shows its report, closing the review; whether it installed. */
+  const install = async (url: string, run: () => Promise<InstallReport>): Promise<boolean> => {
+    go.disabled = true;
+    section.dataset.state = 'installing';
+    try {
+      showReport(section, report, await run());
+      closeReview();
+      installed();
+      return true;
+    } catch (e) {
+      showError(section, report, e, `Could not install from ${url}`);
+      return false;
+    } finally {
+      go.disabled = false;
+    }
+  };
+  const reviewing = (notes: string) => {
+    report.textContent = notes;
+    delete section.dataset.error;
+    section.dataset.state = 'previewed';
+  };
+
+  // The archive's skills, against what is installed; the bytes previewed are the ones installed.
+  const reviewUrl = (url: string, p: UrlPreview) => {
+    const show = (busy: boolean) => render(h(Preview, {
+      name: fileName(url), preview: p, busy, onCancel: cancel,
+      onInstall: async (choices: Map<string, Choice>) => {
+        show(true);
+        if (!await install(url, () => sk().registry.installFromPreview(p, { choose: policies(choices) }))) show(false);
+      },
+    }), review);
+    show(false);
+    reviewing(p.warnings.map((w) => `Warning: ${w.message}.`).join('\n'));
+  };
+
+  // The index's skills to tick, as the site's are.
+  const reviewIndex = async (url: string) => {
+    const p = await sk().registry.previewIndex(url);
+    const heading = document.createElement('h3');
+    heading.textContent = publishes(url, p.entries.length);
+    const list = document.createElement('ul');
+    list.replaceChildren(...await offerItems(sk(), p));
+    const confirm = Object.assign(document.createElement('button'), { textContent: 'Install selected' });
+    const back = Object.assign(document.createElement('button'), { textContent: 'Cancel' });
+    confirm.addEventListener('click', async () => {
+      const names = ticked(list);
+      if (!names.length) return;
+      confirm.disabled = back.disabled = true;
+      await install(url, () => sk().registry.installFromIndex(url, { names }));
+      confirm.disabled = back.disabled = false;
+    });
+    back.addEventListener('click', cancel);
+    review.replaceChildren(heading, list, confirm, back);
+    reviewing(skippedLines(p));
+  };
 
   go.addEventListener('click', async () => {
     const url = address.value.trim();
     if (!url) return;
+    closeReview();
+    if (kind.value === 'mcp') {
+      await install(url, () => sk().registry.installFromMcp(url));
+      return;
+    }
     go.disabled = true;
-    section.dataset.state = 'installing';
+    section.dataset.state = 'previewing';
+    report.textContent = '';
     try {
-      const r = sk().registry;
-      showReport(section, report, await (kind.value === 'mcp' ? r.installFromMcp(url) : kind.value === 'url' ? r.installFromUrl(url) : r.installFromIndex(url)));
-      installed();
+      if (kind.value === 'url') reviewUrl(url, await sk().registry.previewFromUrl(url));
+      else await reviewIndex(url);
     } catch (e) {
       showError(section, report, e, `Could not install from ${url}`);
     } finally {

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { strToU8, zipSync } from 'fflate';
 import { axeViolations } from '../harness/axe.mjs';
 import { launch } from '../harness/index.mjs';
+import { SCHEMA_V2, serveSite, sha256 } from '../harness/publish.mjs';
 import { realRepos } from '../harness/realrepos.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -169,16 +170,18 @@ test('at 1280 px: a real repository download imported from the keyboard, with pr
   await page.close();
 });
 
+const md = (name, desc) => `---\nname: ${name}\ndescription: ${desc}\n---\n# ${name}\n`;
+const zipOf = (files) => zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(v)])));
+
 test('a download with two broken skills: the preview shows each with why and cannot tick it; the valid ones install in one click, and the result says what was left out; a broken SKILL.md at the root is called by the name of the archive', { timeout: IMPORT_MS }, async () => {
   const page = await openPanel(400);
-  const md = (name, desc) => `---\nname: ${name}\ndescription: ${desc}\n---\n# ${name}\n`;
   const path = join(mkdtempSync(join(tmpdir(), 'skillfs-broken-')), 'broken-pack.zip');
-  writeFileSync(path, zipSync(Object.fromEntries(Object.entries({
+  writeFileSync(path, zipOf({
     'pack/bad-yaml/SKILL.md': '---\nname: [unclosed\ndescription: Broken.\n---\n# Broken\n',
     'pack/partial-good-a/SKILL.md': md('partial-good-a', 'The first good skill.'),
     'pack/partial-good-b/SKILL.md': md('partial-good-b', 'The second good skill.'),
     'pack/partial-no-description/SKILL.md': '---\nname: partial-no-description\n---\n# Nothing\n',
-  }).map(([k, v]) => [k, strToU8(v)]))));
+  }));
   // No list when nothing is installed (run alone, this test starts empty).
   const before = (await page.locator('#skills').count()) ? Number(await page.locator('#skills').getAttribute('data-count')) : 0;
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
@@ -215,6 +218,97 @@ test('a download with two broken skills: the preview shows each with why and can
   assert.equal(await root.getByRole('checkbox', { name: 'root-broken.zip cannot be installed', exact: true }).isDisabled(), true);
   await root.getByRole('button', { name: 'Cancel', exact: true }).click();
   await page.close();
+});
+
+/** "Install from an address": fills it in, clicks Install, and waits for the preview or the outcome. */
+async function fromAddress(page, address, kind) {
+  const section = page.locator('#install-from');
+  await section.getByRole('textbox', { name: 'Address' }).fill(address);
+  await section.getByRole('combobox', { name: 'What the address is' }).selectOption(kind);
+  await section.evaluate((s) => (s.dataset.state = 'idle'));
+  await section.getByRole('button', { name: 'Install', exact: true }).click();
+  await page.waitForFunction(() => ['previewed', 'done', 'error'].includes(document.getElementById('install-from').dataset.state), undefined, { timeout: IMPORT_MS });
+  return section;
+}
+
+const outcome = async (page) => {
+  await page.waitForFunction(() => ['done', 'error'].includes(document.getElementById('install-from').dataset.state), undefined, { timeout: IMPORT_MS });
+  return page.locator('#install-from').evaluate((s) => ({ ...s.dataset, report: document.getElementById('source-report').textContent }));
+};
+
+test('install from an address: the archive is previewed as a local one is, chosen from, and installed from the bytes previewed, with its origin', { timeout: IMPORT_MS }, async (t) => {
+  const page = await openPanel(400);
+  t.after(() => page.close());
+  const local = join(mkdtempSync(join(tmpdir(), 'skillfs-address-')), 'address-local.zip');
+  writeFileSync(local, zipOf({ 'address-changed/SKILL.md': md('address-changed', 'Version 1.'), 'address-same/SKILL.md': md('address-same', 'Unchanged.') }));
+  assert.equal((await importFile(page, local)).ok, true);
+  const files = new Map([['/address-pack.zip', { type: 'application/zip', body: zipOf({
+    'pack/address-fresh/SKILL.md': md('address-fresh', 'New here.'),
+    'pack/address-changed/SKILL.md': md('address-changed', 'Version 2.'),
+    'pack/address-same/SKILL.md': md('address-same', 'Unchanged.'),
+    'pack/address-broken/SKILL.md': '---\nname: [unclosed\n---\n',
+  }) }]]);
+  const site = await serveSite(files);
+  t.after(site.close);
+  const before = Number(await page.locator('#skills').getAttribute('data-count'));
+
+  const section = await fromAddress(page, `${site.url}/address-pack.zip`, 'url');
+  // The local import's preview, in this section.
+  const group = section.getByRole('group', { name: 'address-pack.zip holds 4 skills' });
+  await group.waitFor();
+  assert.equal(await group.locator('.preview-counts').textContent(), '1 new, 1 installed in another version, 1 already installed, unchanged, 1 cannot be installed (shown with why).');
+  assert.deepEqual(await group.locator('li.invalid').evaluateAll((lis) => lis.map((li) => [li.dataset.dir, li.dataset.code, li.dataset.reason])),
+    [['pack/address-broken', 'InvalidManifest', 'yaml-invalid']]);
+  assert.equal(await group.getByRole('checkbox', { name: 'address-broken cannot be installed', exact: true }).isDisabled(), true);
+  assert.match(await page.locator('#source-report').textContent(), /^Warning: no digest was given/);
+  assert.deepEqual(site.log, ['GET /address-pack.zip']);
+  assert.equal(Number(await page.locator('#skills').getAttribute('data-count')), before, 'the preview installed nothing');
+  assert.deepEqual(await axeViolations(page), [], 'axe: an address previewed');
+
+  // The server answers otherwise now; what is installed is what was previewed, as chosen.
+  files.set('/address-pack.zip', { type: 'application/zip', body: zipOf({ 'pack/address-fresh/SKILL.md': md('address-fresh', 'Swapped.') }) });
+  await group.getByRole('combobox', { name: 'What to do with address-changed' }).selectOption({ label: 'Update address-changed' });
+  await group.getByRole('button', { name: 'Install the 2 valid skills', exact: true }).click();
+  const done = await outcome(page);
+  assert.equal(done.state, 'done', done.report);
+  assert.deepEqual(done.installed.split(' ').sort(), ['address-changed', 'address-fresh']);
+  assert.equal(done.refused, 'address-broken:InvalidManifest');
+  assert.equal(await group.count(), 0, 'the preview is closed');
+  assert.deepEqual(site.log, ['GET /address-pack.zip'], 'downloaded once');
+  await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), before + 1);
+  assert.match(await list(page).locator('li[data-id="address-fresh"]').textContent(), /New here\./);
+  assert.match(await list(page).locator('li[data-id="address-changed"]').textContent(), /Version 2\./);
+
+  // Each installed skill records the address: the update check asks it, and it now answers otherwise.
+  await page.getByRole('button', { name: 'Check for updates' }).click();
+  await page.waitForFunction(() => document.getElementById('updates-section')?.dataset.state === 'done');
+  assert.deepEqual(await page.locator('#updates > li').evaluateAll((lis) => lis.map((li) => [li.dataset.id, li.dataset.status]).sort()),
+    [['address-changed', 'changed'], ['address-fresh', 'changed']]);
+});
+
+test('install from an address: an index lists its skills to tick, as the site\'s do, and only those ticked install', { timeout: IMPORT_MS }, async (t) => {
+  const page = await openPanel(400);
+  t.after(() => page.close());
+  const a = md('address-index-a', 'First.');
+  const b = md('address-index-b', 'Second.');
+  const site = await serveSite(new Map([
+    ['/a/SKILL.md', { body: a, type: 'text/markdown' }],
+    ['/b/SKILL.md', { body: b, type: 'text/markdown' }],
+    ['/.well-known/agent-skills/index.json', { type: 'application/json', body: JSON.stringify({ $schema: SCHEMA_V2, skills: [
+      { name: 'address-index-a', type: 'skill-md', description: 'First.', url: '/a/SKILL.md', digest: sha256(a) },
+      { name: 'address-index-b', type: 'skill-md', description: 'Second.', url: '/b/SKILL.md', digest: sha256(b) },
+    ] }) }],
+  ]));
+  t.after(site.close);
+  const section = await fromAddress(page, `${site.url}/.well-known/agent-skills/index.json`, 'index');
+  assert.equal(await section.getByRole('heading', { level: 3 }).textContent(), `${new URL(site.url).host} publishes 2 skills`);
+  assert.deepEqual(site.log, ['GET /.well-known/agent-skills/index.json'], 'nothing but the index is downloaded before the user confirms');
+  await section.getByRole('checkbox', { name: /address-index-b/ }).uncheck();
+  await section.getByRole('button', { name: 'Install selected' }).click();
+  const done = await outcome(page);
+  assert.deepEqual([done.state, done.installed], ['done', 'address-index-a'], done.report);
+  // The install reads the index again (installFromIndex, as the site's section does) and fetches only what was ticked.
+  assert.deepEqual(site.log.filter((l) => !l.endsWith('index.json')), ['GET /a/SKILL.md']);
 });
 
 test('a worker that cannot answer: a refresh says so in words, and reads the list no more than once', { timeout: 60_000 }, async () => {

@@ -4,8 +4,9 @@
 // user clicks Install, here, in an extension page: the content script (the
 // agent) only reports the index it noticed, and agents stay read-only.
 
-import type { Skillfs, SkillMeta } from '../../js/bridge.ts';
+import type { Skillfs } from '../../js/bridge.ts';
 import { chrome } from './chrome.ts';
+import { offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
 import { showError, showReport } from './install-report.ts';
 
 /** The well-known paths a site publishes its index at (v0.2.0, then v0.1.0). */
@@ -61,26 +62,10 @@ export function mountSiteSkills(section: HTMLElement, sk: () => Skillfs, install
     if (!url) return;
     try {
       const preview = await sk().registry.previewIndex(url);
-      const have = new Set((await sk().registry.list()).flatMap((m: SkillMeta) =>
-        m.origin?.kind === 'index' && m.origin.index === preview.url ? [m.origin.entry] : []));
-      const n = preview.entries.length;
-      title.textContent = `${new URL(url).host} publishes ${n} skill${n === 1 ? '' : 's'}`;
-      list.replaceChildren(...preview.entries.map((e) => {
-        const li = document.createElement('li');
-        li.dataset.name = e.name;
-        const box = document.createElement('input');
-        box.type = 'checkbox';
-        box.checked = !have.has(e.name);
-        box.disabled = have.has(e.name);
-        const label = document.createElement('label');
-        const name = document.createElement('code');
-        name.textContent = e.name;
-        label.append(box, ' ', name, ` — ${e.description}${have.has(e.name) ? ' (installed)' : ''}${e.digest ? '' : ' (unverified: the index has no digests)'}`);
-        li.append(label);
-        return li;
-      }));
-      section.dataset.count = String(n);
-      report.textContent = preview.skipped.map((s) => `Skipped ${s.name}: ${s.message}`).join('\n');
+      title.textContent = publishes(url, preview.entries.length);
+      list.replaceChildren(...await offerItems(sk(), preview));
+      section.dataset.count = String(preview.entries.length);
+      report.textContent = skippedLines(preview);
       section.dataset.state = 'offered';
       section.hidden = false;
     } catch (e) {
@@ -91,7 +76,7 @@ export function mountSiteSkills(section: HTMLElement, sk: () => Skillfs, install
 
   install.addEventListener('click', async () => {
     if (!current) return;
-    const names = [...list.querySelectorAll('li')].filter((li) => li.querySelector('input')?.checked).map((li) => li.dataset.name!);
+    const names = ticked(list);
     if (names.length === 0) return;
     install.disabled = true;
     section.dataset.state = 'installing';
