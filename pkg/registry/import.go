@@ -493,7 +493,7 @@ func parseArchive(arc *zipguard.Archive) []*candidate {
 		if err := checkID(c.s.Name); err != nil {
 			c.refuse(&ManifestError{Skill: zs.Dir, Diagnostics: c.diags, Err: &skillerr.Error{
 				Code: skillerr.InvalidManifest, Reason: "name-not-an-id", Subject: zs.Dir, Err: err,
-				Msg: fmt.Sprintf("%s is named %q, which cannot be a directory name", what, c.s.Name)}})
+				Msg: fmt.Sprintf("%s is named %q, which cannot be a directory name", what, skillerr.Clip(c.s.Name))}})
 			continue
 		}
 		if zipguard.IsClutter(c.s.Name) {
@@ -556,9 +556,11 @@ func (r *Registry) refuseUnmet(ctx context.Context, cands []*candidate) error {
 	var refused []*candidate
 	check := func(c *candidate) {
 		err := r.checkDependencies(c.s.Name, dependenciesOf(c.s), func(d string) bool { return valid[d] != nil || installed(d) })
-		if err != nil {
+		var se *skillerr.Error
+		if errors.As(err, &se) {
 			c.refuse(err)
-			c.invalid.Message = c.what() + " cannot be installed: " + err.Error()
+			// What it depends on is what SKILL.md wrote: clipped.
+			c.invalid.Message = fmt.Sprintf("%s cannot be installed: %s: %s", c.what(), skillerr.Clip(se.Subject), se.Msg)
 			delete(valid, c.s.Name)
 			refused = append(refused, c)
 		}

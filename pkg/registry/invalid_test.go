@@ -402,3 +402,32 @@ func testImportUnmetDependencies(t *testing.T, bc backendCase) {
 		t.Errorf("skip invalid with b installed: %s", jsonOf(t, res))
 	}
 }
+
+// testImportLongNames: broken skills whose SKILL.md states a name of
+// 60,000 characters make a refusal of a few lines, and errors and
+// diagnostics that quote a clipped name: not five copies of each name.
+func testImportLongNames(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	files := skillFiles("ok", "ok")
+	for i := range 6 {
+		files = append(files, file{fmt.Sprintf("d%d/SKILL.md", i), mdOf("../"+randomText(60_000)+fmt.Sprint(i), "Climbs out.")})
+	}
+	_, err := e.reg.Import(context.Background(), zipOf(t, "", files...), ImportOptions{})
+	var ie *InvalidSkillsError
+	if !errors.As(err, &ie) || len(ie.Skills) != 6 {
+		t.Fatalf("error %v", err)
+	}
+	if n := len(err.Error()); n > 3000 {
+		t.Errorf("a message of %d bytes", n)
+	}
+	for _, s := range ie.Skills {
+		if s.Reason != "name-not-an-id" || len(s.Message) > 2*skillerr.MaxQuoted {
+			t.Errorf("%s: %s, a message of %d bytes", s.Subject, s.Reason, len(s.Message))
+		}
+		for _, d := range s.Diagnostics {
+			if len(d.Message) > 2*skillerr.MaxQuoted {
+				t.Errorf("%s: diagnostic %s of %d bytes", s.Subject, d.Code, len(d.Message))
+			}
+		}
+	}
+}

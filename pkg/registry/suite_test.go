@@ -89,6 +89,7 @@ func TestSuite(t *testing.T) {
 		{"ImportBrokenDownload", testImportBrokenDownload},
 		{"ImportSkipInvalid", testImportSkipInvalid},
 		{"ImportUnmetDependencies", testImportUnmetDependencies},
+		{"ImportLongNames", testImportLongNames},
 		{"ImportCanceled", testImportCanceled},
 		{"ImportMixed", testImportMixed},
 		{"Quota", testQuota},

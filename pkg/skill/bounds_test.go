@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
 // TestListBounds: list fields drop repeats and keep at most MaxListItems,
@@ -101,5 +103,20 @@ func BenchmarkBounds(b *testing.B) {
 				Parse(c.src, Options{})
 			}
 		})
+	}
+}
+
+// TestDiagnosticQuotesClipped: a name of 30,000 characters is quoted in
+// no diagnostic whole: each quotes at most skillerr.MaxQuoted bytes of it.
+func TestDiagnosticQuotesClipped(t *testing.T) {
+	name := "../" + strings.Repeat("N", 30_000)
+	_, diags := Read([]byte("---\nname: "+name+"\ndescription: d\n---\n"), Options{DirName: "d"})
+	if len(diags) < 3 {
+		t.Fatalf("diagnostics %v", diags)
+	}
+	for _, d := range diags {
+		if len(d.Message) > 2*skillerr.MaxQuoted {
+			t.Errorf("%s: a message of %d bytes", d.Code, len(d.Message))
+		}
 	}
 }

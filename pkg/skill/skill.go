@@ -316,6 +316,11 @@ func (p *parser) parse(src []byte, opts Options) *Skill {
 // set, else at its field's key, else (a field not written) at the opening
 // delimiter.
 func (d *decoder) add(code string, sev Severity, field, format string, args ...any) {
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = skillerr.Clip(s) // a name, a key or a value SKILL.md wrote
+		}
+	}
 	diag := Diagnostic{Code: code, Severity: sev, Field: field, Message: fmt.Sprintf(format, args...)}
 	if !d.sidecar {
 		diag.Line = d.line

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"unicode/utf8"
 )
 
 // Code is a stable, machine-readable error class. Its string form crosses
@@ -118,4 +119,24 @@ func ReasonOf(err error) string {
 		return e.Reason
 	}
 	return ""
+}
+
+// MaxQuoted bounds a value quoted in a message (see Clip): more than a
+// skill name's 64 characters, or a short sentence.
+const MaxQuoted = 160
+
+// Clip returns s, a value a message quotes, cut to at most MaxQuoted
+// bytes at a character boundary and ended with "…" when it was longer.
+// What an archive or a publisher writes is untrusted: a 60 KB name quoted
+// as it is makes a message nobody reads, copied into every diagnostic and
+// error that names it.
+func Clip(s string) string {
+	if len(s) <= MaxQuoted {
+		return s
+	}
+	cut := MaxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

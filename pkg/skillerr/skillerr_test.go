@@ -3,7 +3,9 @@ package skillerr
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestCodeOfFollowsTheChain(t *testing.T) {
@@ -34,5 +36,23 @@ func TestMessageNamesSubjectAndCause(t *testing.T) {
 	want := "pdf: not enough storage for 42 bytes: QuotaExceededError"
 	if err.Error() != want {
 		t.Fatalf("Error() = %q, want %q", err.Error(), want)
+	}
+}
+
+// TestClip: a long value is cut at a character boundary, never inside
+// one, and says so; a short one is kept as it is.
+func TestClip(t *testing.T) {
+	if got := Clip("pdf-tools"); got != "pdf-tools" {
+		t.Errorf("Clip(short) = %q", got)
+	}
+	exact := strings.Repeat("a", MaxQuoted)
+	if got := Clip(exact); got != exact {
+		t.Errorf("Clip of exactly MaxQuoted bytes = %q", got)
+	}
+	// "é" is two bytes: the cut falls inside the last one that fits.
+	long := "a" + strings.Repeat("é", MaxQuoted)
+	got := Clip(long)
+	if !utf8.ValidString(got) || !strings.HasSuffix(got, "…") || len(got) > MaxQuoted+len("…") || !strings.HasPrefix(long, strings.TrimSuffix(got, "…")) {
+		t.Errorf("Clip(long) = %q (%d bytes)", got, len(got))
 	}
 }

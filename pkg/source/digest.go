@@ -31,7 +31,7 @@ func checkDigest(d, subject string) error {
 		return nil
 	}
 	return &skillerr.Error{Code: skillerr.Integrity, Reason: ReasonMalformedDigest, Subject: subject,
-		Msg: fmt.Sprintf("the published digest %q is not \"sha256:\" and 64 lowercase hexadecimal digits", clip(d))}
+		Msg: fmt.Sprintf("the published digest %q is not \"sha256:\" and 64 lowercase hexadecimal digits", skillerr.Clip(d))}
 }
 
 // Verify returns nil when the digest of data is want, else an Integrity
@@ -60,13 +60,4 @@ func ManifestDigest(files []FileRef) string {
 		fmt.Fprintf(h, "%s\x00%s\n", f.Path, strings.TrimPrefix(f.Digest, "sha256:"))
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
-}
-
-// clip shortens s for a message: publishers' strings are untrusted.
-func clip(s string) string {
-	const max = 100
-	if len(s) <= max {
-		return s
-	}
-	return s[:max] + "…"
 }

@@ -23,7 +23,7 @@ func checkName(name string) error {
 		ok = 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-'
 	}
 	if !ok {
-		return &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonBadEntry, Subject: clip(name),
+		return &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonBadEntry, Subject: skillerr.Clip(name),
 			Msg: "a published skill name must be 1–64 lowercase letters, digits and single hyphens"}
 	}
 	return nil
@@ -38,7 +38,7 @@ func cleanRel(p string) (string, error) {
 		return "", err
 	}
 	if clean != p || clean == skillpath.Root {
-		return "", &skillerr.Error{Code: skillerr.PathRejected, Reason: "not-clean", Subject: clip(p),
+		return "", &skillerr.Error{Code: skillerr.PathRejected, Reason: "not-clean", Subject: skillerr.Clip(p),
 			Msg: "a file's path must be clean and relative to its skill, such as \"scripts/run.py\""}
 	}
 	return clean, nil
@@ -56,7 +56,7 @@ func fileUnder(dir *url.URL, p, digest string, size int64) (FileRef, error) {
 	}
 	u, err := dir.Parse(strings.Join(segs, "/"))
 	if err != nil {
-		return FileRef{}, skillerr.Wrap(skillerr.InvalidIndex, clip(p), err, "the file's URL cannot be formed")
+		return FileRef{}, skillerr.Wrap(skillerr.InvalidIndex, skillerr.Clip(p), err, "the file's URL cannot be formed")
 	}
 	return FileRef{Path: clean, URL: u.String(), Digest: digest, Size: size}, nil
 }

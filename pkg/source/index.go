@@ -143,7 +143,7 @@ func ParseIndex(indexURL string, data []byte) (*Index, error) {
 		idx.Version = V2
 	default:
 		return nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonUnknownSchema, Subject: indexURL,
-			Msg: fmt.Sprintf("the index declares the schema %q, which this version of skillfs does not know; it was not read", clip(*raw.Schema))}
+			Msg: fmt.Sprintf("the index declares the schema %q, which this version of skillfs does not know; it was not read", skillerr.Clip(*raw.Schema))}
 	}
 	if len(raw.Skills) > MaxEntries {
 		return nil, &skillerr.Error{Code: skillerr.TooLarge, Reason: "too-many-entries", Subject: indexURL,
@@ -167,7 +167,7 @@ func ParseIndex(indexURL string, data []byte) (*Index, error) {
 			if name == "" {
 				name = fmt.Sprintf("#%d", i+1)
 			}
-			idx.Skipped = append(idx.Skipped, refusal(clip(name), err))
+			idx.Skipped = append(idx.Skipped, refusal(skillerr.Clip(name), err))
 			continue
 		}
 		seen[e.Name] = true
@@ -205,7 +205,7 @@ func parseEntry(base *url.URL, version string, re rawEntry) (Entry, error) {
 	case TypeSkillMD, TypeArchive:
 	default:
 		return Entry{}, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonUnknownType, Subject: re.Name,
-			Msg: fmt.Sprintf("the entry's type %q is not one this version of skillfs installs (skill-md, archive); it was skipped", clip(re.Type))}
+			Msg: fmt.Sprintf("the entry's type %q is not one this version of skillfs installs (skill-md, archive); it was skipped", skillerr.Clip(re.Type))}
 	}
 	if err := checkDigest(re.Digest, re.Name); err != nil {
 		return Entry{}, err
@@ -243,7 +243,7 @@ func (idx *Index) Select(names []string) ([]Entry, []Refusal) {
 func httpURL(s string) (*url.URL, error) {
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonBadURL, Subject: clip(s), Err: err,
+		return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonBadURL, Subject: skillerr.Clip(s), Err: err,
 			Msg: "this is not an absolute http or https URL"}
 	}
 	return u, nil
@@ -255,12 +255,12 @@ func httpURL(s string) (*url.URL, error) {
 func resolve(base *url.URL, ref string) (*url.URL, error) {
 	r, err := url.Parse(ref)
 	if err != nil || ref == "" {
-		return nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonBadURL, Subject: clip(ref), Err: err,
+		return nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonBadURL, Subject: skillerr.Clip(ref), Err: err,
 			Msg: "the entry's URL cannot be parsed"}
 	}
 	u := base.ResolveReference(r)
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonBadURL, Subject: clip(ref),
+		return nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonBadURL, Subject: skillerr.Clip(ref),
 			Msg: "the entry's URL does not resolve to an http or https URL"}
 	}
 	u.Fragment = ""

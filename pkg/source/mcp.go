@@ -87,7 +87,7 @@ func ParseMCP(data []byte) ([]MCPSkill, []Refusal, error) {
 		if err != nil {
 			name := s.Name
 			if name == "" {
-				name = clip(rs.URI)
+				name = skillerr.Clip(rs.URI)
 			}
 			refused = append(refused, refusal(name, err))
 			continue
@@ -102,7 +102,7 @@ func parseMCPSkill(rs rawSkill) (MCPSkill, error) {
 	dir, ok := strings.CutSuffix(rs.URI, "/"+skillMD)
 	rest, scheme := strings.CutPrefix(dir, "skill://")
 	if !ok || !scheme || rest == "" {
-		return MCPSkill{}, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonBadEntry, Subject: clip(rs.URI),
+		return MCPSkill{}, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonBadEntry, Subject: skillerr.Clip(rs.URI),
 			Msg: "a skill's URI must be skill://<path>/SKILL.md"}
 	}
 	s := MCPSkill{URI: rs.URI, Files: []FileRef{}}
@@ -127,14 +127,14 @@ func parseMCPSkill(rs rawSkill) (MCPSkill, error) {
 	for _, r := range res {
 		rel, ok := strings.CutPrefix(r.URI, dir+"/")
 		if !ok {
-			return s, &skillerr.Error{Code: skillerr.PathRejected, Reason: ReasonOutside, Subject: clip(r.URI),
-				Msg: fmt.Sprintf("the resource is not inside the skill's directory %s/", clip(dir))}
+			return s, &skillerr.Error{Code: skillerr.PathRejected, Reason: ReasonOutside, Subject: skillerr.Clip(r.URI),
+				Msg: fmt.Sprintf("the resource is not inside the skill's directory %s/", skillerr.Clip(dir))}
 		}
 		// Segments may be percent-encoded in a URI; the path they name
 		// is what must stay inside the skill.
 		p, err := url.PathUnescape(rel)
 		if err != nil {
-			return s, &skillerr.Error{Code: skillerr.PathRejected, Reason: ReasonOutside, Subject: clip(r.URI), Err: err,
+			return s, &skillerr.Error{Code: skillerr.PathRejected, Reason: ReasonOutside, Subject: skillerr.Clip(r.URI), Err: err,
 				Msg: "the resource's URI has a broken percent escape"}
 		}
 		if _, err := cleanRel(p); err != nil {
