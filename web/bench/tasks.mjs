@@ -18,6 +18,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { open } from '../harness/index.mjs';
+import { mainThread, trace } from '../harness/trace.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const OUT = resolve(REPO, '.bin/bench');
@@ -47,12 +48,7 @@ try {
       window.tasksSk = await loadSkillfs({ wasmURL: `/${build}/skillfs.wasm`, wasmExecURL: '/dist/wasm_exec.js', dbName: `tasks-${Date.now()}-${Math.random()}` });
       window.tasksZip ??= new Uint8Array(await (await fetch('/input.zip')).arrayBuffer());
     }, [build]);
-    const events = [];
-    const collect = (e) => events.push(...e.value);
-    cdp.on('Tracing.dataCollected', collect);
-    const done = new Promise((ok) => cdp.once('Tracing.tracingComplete', ok));
-    await cdp.send('Tracing.start', { categories: 'toplevel,blink.user_timing,devtools.timeline', transferMode: 'ReportEvents' });
-    const ms = await h.page.evaluate(async () => {
+    const { result: ms, events } = await trace(cdp, () => h.page.evaluate(async () => {
       await new Promise((ok) => setTimeout(ok, 0));
       performance.mark('tasks-start');
       const t0 = performance.now();
@@ -60,15 +56,8 @@ try {
       const ms = performance.now() - t0;
       performance.mark('tasks-end');
       return ms;
-    });
-    await cdp.send('Tracing.end');
-    await done;
-    cdp.off('Tracing.dataCollected', collect);
-    const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-    const start = events.find((e) => e.name === 'tasks-start')?.ts;
-    const end = events.find((e) => e.name === 'tasks-end')?.ts;
-    if (!main || start === undefined || end === undefined) throw new Error('the trace lacks the main thread or the marks');
-    const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && e.pid === main.pid && e.tid === main.tid && e.ts + e.dur > start && e.ts < end);
+    }));
+    const { tasks } = mainThread(events, 'tasks');
     const cpu = tasks.map((t) => t.tdur ?? 0);
     return { ms, wallMs: Math.max(...tasks.map((t) => t.dur)) / 1000, cpuMs: Math.max(...cpu) / 1000, totalCpuMs: cpu.reduce((a, b) => a + b, 0) / 1000 };
   };
