@@ -10,13 +10,13 @@
 //   node --test web/demo/demo.test.mjs     (after make demo-build)
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { axeViolations } from '../harness/axe.mjs';
 import { open } from '../harness/index.mjs';
 import { longName, longPack } from '../ui/fixtures.mjs';
 
@@ -24,7 +24,6 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const DEMO = join(REPO, 'dist/demo');
 // A function, not a string: the page's CSP forbids eval, which a string predicate needs.
 const READY = () => document.body.dataset.ready === 'true';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SAMPLE_IDS = ['citation-style', 'commit-message', 'pdf-tools', 'release-notes', 'web-research', 'word-count'];
 
 /** @type {import('../harness/browser.mjs').Opened} */
@@ -61,16 +60,6 @@ async function importResult() {
   const box = h.page.locator('.import-result > div');
   await box.waitFor();
   return { ok: (await box.getAttribute('class')) === 'ok', code: await box.getAttribute('data-code'), text: await box.textContent() };
-}
-
-/** Serious and critical axe-core violations on the page. */
-async function axeViolations() {
-  await h.page.evaluate(AXE);
-  return h.page.evaluate(async () => {
-    const r = await globalThis.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')
-      .map((x) => `${x.id}: ${x.help} (${x.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  });
 }
 
 /** Deletes a skill through its Delete button and the confirmation naming it. */
@@ -229,7 +218,7 @@ for (const width of [1280, 400]) {
       await importFile({ name: 'lab-skills.zip', mimeType: 'application/zip', buffer: Buffer.from(longPack(60)) });
       const group = await preview();
       // The preview holds up with long descriptions too, and passes axe.
-      assert.deepEqual(await axeViolations(), [], 'axe: the preview');
+      assert.deepEqual(await axeViolations(h.page), [], 'axe: the preview');
       await group.getByRole('button', { name: 'Install 60 skills' }).click();
       await waitCount(66);
     }
@@ -260,7 +249,7 @@ for (const width of [1280, 400]) {
       }
     }
     await h.page.evaluate(() => window.scrollTo(0, 0));
-    assert.deepEqual(await axeViolations(), [], 'axe: the manager');
+    assert.deepEqual(await axeViolations(h.page), [], 'axe: the manager');
     mkdirSync(join(REPO, 'docs'), { recursive: true });
     await h.page.screenshot({ path: join(REPO, width === 1280 ? 'docs/demo.png' : `docs/demo-${width}.png`) });
     assert.deepEqual(h.pageErrors, []);

@@ -11,12 +11,12 @@
 
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { zipSync } from 'fflate';
+import { axeViolations } from '../../harness/axe.mjs';
 import { launch, withTimeout } from '../../harness/index.mjs';
 import { realRepos } from '../../harness/realrepos.mjs';
 
@@ -24,7 +24,6 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../../..');
 const EXT_DIR = resolve(process.env.SKILLFS_EXTENSION_DIR ?? join(REPO, '.bin/extension'));
 const STEP_MS = 20_000;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** A skill of the fixture pack: every kind of file the view shows. */
 const skillMD = (id) =>
@@ -101,16 +100,8 @@ const readText = (page, id, path) => store(page, (sk, [i, p]) => sk.registry.rea
 const treeOf = (page, id) => store(page, async (sk, i) => (await sk.registry.tree(i)).map((e) => e.path + (e.isDir ? '/' : '')), id);
 const metaOf = (page, id) => store(page, (sk, i) => sk.registry.get(i), id);
 
-/** Serious and critical axe-core violations inside the skill view (and an open dialog). */
-async function axeViolations(page) {
-  await page.evaluate(AXE);
-  const v = await page.evaluate(async () => {
-    const r = await globalThis.axe.run(document.getElementById('skill-view'), { resultTypes: ['violations'] });
-    return r.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')
-      .map((x) => `${x.id}: ${x.help} (${x.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  });
-  return v;
-}
+/** Serious and critical axe-core violations inside the skill view (and an open dialog, which is inside it). */
+const viewViolations = (page) => axeViolations(page, '#skill-view');
 
 /** Replaces the whole text of the open editor, as a user would: select all, type. */
 async function typeAll(page, editor, text) {
@@ -234,7 +225,7 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
     assert.ok(await page.locator('.cm-lint-marker-error').count() >= 1, 'the gutter marks it');
     assert.equal(await readText(page, id, 'SKILL.md'), goodMD, 'the stored SKILL.md is unchanged');
     assert.deepEqual(await metaOf(page, id), before, 'the record is unchanged');
-    assert.deepEqual(await axeViolations(page), [], 'axe: the view with the editor and a refused save');
+    assert.deepEqual(await viewViolations(page), [], 'axe: the view with the editor and a refused save');
     await page.screenshot({ path: join(REPO, `docs/skillview-${width}.png`), fullPage: true });
     await view.getByRole('button', { name: 'Revert SKILL.md' }).click();
     await view.getByRole('button', { name: 'Save SKILL.md' }).and(page.locator(':disabled')).waitFor();
@@ -289,7 +280,7 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
     await item('scripts/run.sh').press('Delete'); // the keyboard's way
     dialog = page.getByRole('dialog', { name: 'Delete scripts/run.sh?' });
     assert.match(await dialog.textContent(), new RegExp(`removes the file scripts/run.sh from ${id}. It cannot be undone`));
-    assert.deepEqual(await axeViolations(page), [], 'axe: the view with a confirmation open');
+    assert.deepEqual(await viewViolations(page), [], 'axe: the view with a confirmation open');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     assert.ok((await treeOf(page, id)).includes('scripts/run.sh'), 'a cancelled delete deletes nothing');
     await view.getByRole('button', { name: 'Delete scripts/run.sh' }).click();
@@ -327,7 +318,7 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
     await tools.getByRole('button', { name: 'Remove tool Bash' }).click();
     await tools.getByText('None.').waitFor();
     assert.deepEqual((await metaOf(page, id)).dependencies, { tools: [], mcp: [], skills: [other] });
-    assert.deepEqual(await axeViolations(page), [], 'axe: the view after editing');
+    assert.deepEqual(await viewViolations(page), [], 'axe: the view after editing');
 
     // Back to the list.
     await view.getByRole('button', { name: 'Back to the list' }).click();
@@ -371,7 +362,7 @@ test('the skill view on a real repository download', { timeout: 180_000, skip: r
   const md = await readText(page, id, 'SKILL.md');
   const lines = String(md.split(/\r\n|\r|\n/).length);
   await page.locator('.cm-lineNumbers .cm-gutterElement').filter({ hasText: new RegExp(`^${lines}$`) }).waitFor();
-  assert.deepEqual(await axeViolations(page), [], `axe: ${id} with its SKILL.md open`);
+  assert.deepEqual(await viewViolations(page), [], `axe: ${id} with its SKILL.md open`);
   await view.getByRole('button', { name: 'Back to the list' }).click();
 
   // A binary file of a real skill, opened through its folders.
