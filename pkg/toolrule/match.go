@@ -125,13 +125,20 @@ func hasWordPrefix(command, prefix string) bool {
 }
 
 // pathMatches matches a path against a path specifier. A path that
-// climbs out of where it starts ("../x") matches nothing.
+// climbs out of where it starts ("../x") matches nothing, and neither
+// does an absolute path ("/etc/passwd") or one from a home directory
+// ("~/.ssh/id_rsa", which shells and agents' file tools read as $HOME's)
+// unless the specifier starts the same way: a wildcard stands for names
+// below where the specifier starts, not for the root or a home.
 func pathMatches(spec, input string) bool {
-	p := path.Clean(input)
+	p, s := path.Clean(input), path.Clean(spec)
 	if input == "" || p == ".." || strings.HasPrefix(p, "../") {
 		return false
 	}
-	return matchSegments(strings.Split(path.Clean(spec), "/"), strings.Split(p, "/"))
+	if path.IsAbs(p) != path.IsAbs(s) || strings.HasPrefix(p, "~") && !strings.HasPrefix(s, "~") {
+		return false
+	}
+	return matchSegments(strings.Split(s, "/"), strings.Split(p, "/"))
 }
 
 // matchSegments matches path segments against pattern segments, where

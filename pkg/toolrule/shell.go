@@ -228,8 +228,12 @@ func (c *checker) redirect(r *syntax.Redirect) {
 		c.refuse(unsupported("a {name} redirection"))
 		return
 	}
+	// The target must be a plain name that the shell reads as written,
+	// as pathMatches reads it: no quote or escape (".\./x" is "../x"
+	// to the shell), tilde or glob (bash globs a target, and before 5.2
+	// ".?" matched "..").
 	lit := r.Word.Lit()
-	if lit == "" || r.Word.Lit() != source(r.Word, c.src) {
+	if lit == "" || lit != source(r.Word, c.src) || strings.Contains(lit, `\`) || !literalWord(r.Word, false) {
 		c.refuse(&refusal{ReasonRedirection, "a redirection to a target that is not a plain file name"})
 		return
 	}

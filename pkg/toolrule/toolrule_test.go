@@ -271,6 +271,48 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// TestCheckPathRoots: a path wildcard stands for names below where its
+// specifier starts, not for the root or a home directory, for a file
+// tool's path and a command's redirection alike; and a redirection's
+// target is a plain name, which the shell reads as written: no escape
+// (".\./x" is "../x" to the shell), tilde or glob (bash globs a
+// redirection's target, and before 5.2 ".?" matched "..").
+func TestCheckPathRoots(t *testing.T) {
+	allowed := []string{"Read(./**)", "Glob(**/*.go)", "Read(~/notes.md)", "Write(./**)", "Edit(docs/**)", "Bash(git:*)"}
+	for _, c := range []struct {
+		tool, input string
+		reason      string // "" when allowed
+	}{
+		{"Read", "/etc/passwd", ReasonInputNotMatched},
+		{"Read", "~/.ssh/id_rsa", ReasonInputNotMatched},
+		{"Read", "~", ReasonInputNotMatched},
+		{"Read", "src/../../etc/passwd", ReasonInputNotMatched},
+		{"Read", "~/notes.md", ""},
+		{"Read", "./~/notes.md", ""},
+		{"Read", "src/a~b/HEAD~1", ""},
+		{"Glob", "/src/a/c.go", ReasonInputNotMatched},
+		{"Glob", "src/a/c.go", ""},
+		{"Write", "/etc/profile", ReasonInputNotMatched},
+		{"Write", "~/.bashrc", ReasonInputNotMatched},
+		{"Write", "out/log.txt", ""},
+		{"Bash", "git log > out/log.txt", ""},
+		{"Bash", "git log > docs/log.txt 2>/dev/null", ""},
+		{"Bash", "git log > /etc/profile", ReasonRedirection},
+		{"Bash", "git log > /dev/null/../../etc/profile", ReasonRedirection},
+		{"Bash", "git log > ~/.bashrc", ReasonRedirection},
+		{"Bash", "git log > docs/.\\./.\\./x", ReasonRedirection},
+		{"Bash", "git log > \\~/x", ReasonRedirection},
+		{"Bash", "git log > docs/.?/x", ReasonRedirection},
+		{"Bash", "git log > docs/[.][.]/x", ReasonRedirection},
+		{"Bash", "git log > docs/*", ReasonRedirection},
+	} {
+		err := Check(allowed, c.tool, c.input)
+		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) {
+			t.Errorf("%s(%q): %v, want reason %q", c.tool, c.input, err, c.reason)
+		}
+	}
+}
+
 func TestCheckMessage(t *testing.T) {
 	err := Check([]string{"Read", "Bash(git:*)", "Bash(npm test)"}, "Bash", "rm -rf /")
 	if got, want := err.Error(), "Bash: the active skills allow this tool only as Bash(git:*), Bash(npm test)"; got != want {
