@@ -10,8 +10,24 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-func isPathSpec(spec string) bool {
-	return strings.Contains(spec, "/") && !strings.ContainsAny(spec, " \t") && !strings.HasSuffix(spec, ":*")
+// isPathSpec reports whether a specifier of the tool is a path (see
+// Check).
+func isPathSpec(tool, spec string) bool {
+	if strings.HasPrefix(spec, "domain:") {
+		return false
+	}
+	return fileTool(tool) || strings.Contains(spec, "/") && !strings.ContainsAny(spec, " \t") && !strings.HasSuffix(spec, ":*")
+}
+
+// fileTool reports whether the tool's input is a path: its field in
+// DefaultFields is one. Read(*.md) is then a path, never a command line
+// (as one, it admitted "../../x.md" and "/etc/x.md").
+func fileTool(tool string) bool {
+	switch DefaultFields[tool] {
+	case "file_path", "notebook_path", "path", "pattern":
+		return true
+	}
+	return false
 }
 
 // commandSpec reads a command specifier as bash reads the command it
@@ -124,7 +140,8 @@ func hasWordPrefix(command, prefix string) bool {
 	return command == prefix || strings.HasPrefix(command, prefix+" ")
 }
 
-// pathMatches matches a path against a path specifier. A path that
+// pathMatches matches a path against a path specifier, one without "/"
+// at any depth (Read(*.md) is Read(**/*.md)). A path that
 // climbs out of where it starts ("../x") matches nothing, and neither
 // does an absolute path ("/etc/passwd") or one from a home directory
 // ("~/.ssh/id_rsa", which shells and agents' file tools read as $HOME's)
@@ -132,6 +149,9 @@ func hasWordPrefix(command, prefix string) bool {
 // below where the specifier starts, not for the root or a home.
 func pathMatches(spec, input string) bool {
 	p, s := path.Clean(input), path.Clean(spec)
+	if !strings.Contains(s, "/") {
+		s = "**/" + s
+	}
 	if input == "" || p == ".." || strings.HasPrefix(p, "../") {
 		return false
 	}

@@ -98,10 +98,12 @@ func (r Rule) Names(tool string) bool {
 //	Read(./docs/**)         a path: * within a segment, ** any number of segments
 //	WebFetch(domain:example.com)    a URL on that host; domain:*.example.com for its subdomains
 //
-// The specifier's shape decides how input is read, whatever the tool:
-// "domain:" means a URL; a specifier without blanks that contains "/" and
-// does not end in ":*" means a path (cleaned, so "./a" is "a"; a leading
-// "/" is absolute); anything else means a shell command line, parsed as
+// "domain:" means a URL. Every other specifier of a tool whose input is a
+// path (Read, Write, Edit, Glob…: see fileTool) means a path, and so
+// does, whatever the tool, one without blanks that contains "/" and does
+// not end in ":*" (cleaned, so "./a" is "a"; a leading "/" is absolute;
+// one without "/", such as Read(*.md), matches at any depth below, as
+// in a .gitignore). Anything else means a shell command line, parsed as
 // bash parses it (see commands): every simple command in it must be
 // admitted by some pattern, so that Bash(git:*) does not let
 // "git status; rm -rf ~" through, and anything the checker does not model
@@ -129,7 +131,7 @@ func Check(allowedTools []string, name, input string) error {
 	if !named {
 		return notListed(name)
 	}
-	reason, what := inputAllowed(specs, rules, input)
+	reason, what := inputAllowed(name, specs, rules, input)
 	if reason == "" {
 		return nil
 	}
@@ -147,9 +149,9 @@ func notListed(name string) error {
 
 // inputAllowed returns "" when a specifier admits input, and otherwise
 // the reason for refusing it and, for a command line, what in it was
-// refused. rules are all the patterns in force, for the paths a command
-// may redirect to.
-func inputAllowed(specs []string, rules []Rule, input string) (reason, what string) {
+// refused. name is the tool; rules are all the patterns in force, for the
+// paths a command may redirect to.
+func inputAllowed(name string, specs []string, rules []Rule, input string) (reason, what string) {
 	var commandSpecs []string
 	for _, spec := range specs {
 		switch {
@@ -157,7 +159,7 @@ func inputAllowed(specs []string, rules []Rule, input string) (reason, what stri
 			if !expands(spec) && domainMatches(spec[len("domain:"):], input) {
 				return "", ""
 			}
-		case isPathSpec(spec):
+		case isPathSpec(name, spec):
 			if !expands(spec) && pathMatches(spec, input) {
 				return "", ""
 			}
@@ -211,7 +213,7 @@ func expands(spec string) bool {
 // may use: those of Write and Edit patterns for output, of Read for input.
 func redirectionRules(rules []Rule) (places places) {
 	for _, r := range rules {
-		if !isPathSpec(r.Spec) || expands(r.Spec) {
+		if r.Whole || !isPathSpec(r.Tool, r.Spec) || expands(r.Spec) {
 			continue
 		}
 		switch r.Tool {

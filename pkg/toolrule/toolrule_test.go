@@ -272,13 +272,14 @@ func TestCheck(t *testing.T) {
 }
 
 // TestCheckPathRoots: a path wildcard stands for names below where its
-// specifier starts, not for the root or a home directory, for a file
+// specifier starts, not for the root, a home directory or a parent — also
+// in a file tool's specifier without "/" (NotebookEdit(*.ipynb)) — for a file
 // tool's path and a command's redirection alike; and a redirection's
 // target is a plain name, which the shell reads as written: no escape
 // (".\./x" is "../x" to the shell), tilde or glob (bash globs a
 // redirection's target, and before 5.2 ".?" matched "..").
 func TestCheckPathRoots(t *testing.T) {
-	allowed := []string{"Read(./**)", "Glob(**/*.go)", "Read(~/notes.md)", "Write(./**)", "Edit(docs/**)", "Bash(git:*)"}
+	allowed := []string{"Read(./**)", "Glob(**/*.go)", "Read(~/notes.md)", "Write(./**)", "Edit(docs/**)", "Bash(git:*)", "NotebookEdit(*.ipynb)"}
 	for _, c := range []struct {
 		tool, input string
 		reason      string // "" when allowed
@@ -295,6 +296,14 @@ func TestCheckPathRoots(t *testing.T) {
 		{"Write", "/etc/profile", ReasonInputNotMatched},
 		{"Write", "~/.bashrc", ReasonInputNotMatched},
 		{"Write", "out/log.txt", ""},
+		// A file tool's specifier is a path whatever its shape; one
+		// without "/" matches at any depth below, as in a .gitignore.
+		{"NotebookEdit", "a.ipynb", ""},
+		{"NotebookEdit", "nb/a.ipynb", ""},
+		{"NotebookEdit", "../a.ipynb", ReasonInputNotMatched},
+		{"NotebookEdit", "/etc/a.ipynb", ReasonInputNotMatched},
+		{"NotebookEdit", "~/a.ipynb", ReasonInputNotMatched},
+		{"NotebookEdit", "a.ipynb; rm -rf ~", ReasonInputNotMatched},
 		{"Bash", "git log > out/log.txt", ""},
 		{"Bash", "git log > docs/log.txt 2>/dev/null", ""},
 		{"Bash", "git log > /etc/profile", ReasonRedirection},
