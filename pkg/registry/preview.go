@@ -3,6 +3,8 @@ package registry
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -111,8 +113,10 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 // rename and replace, is refused: the choice was made for another archive.
 // A name only the invalid skills bad have is refused with their errors.
 func chosen(cands, bad []*candidate, choose map[string]ConflictPolicy) (kept []*candidate, skipped []string, err error) {
-	for name, p := range choose {
-		if p != ConflictRename && p != ConflictReplace {
+	// In order, so that the same choice is refused with the same error.
+	names := slices.Sorted(maps.Keys(choose))
+	for _, name := range names {
+		if p := choose[name]; p != ConflictRename && p != ConflictReplace {
 			return nil, nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "on-conflict", Subject: name,
 				Msg: fmt.Sprintf(`the choice for %q must be "rename" or "replace"`, name)}
 		}
@@ -135,7 +139,7 @@ func chosen(cands, bad []*candidate, choose map[string]ConflictPolicy) (kept []*
 	if len(refused) > 0 {
 		return nil, nil, invalidSkills(refused, len(cands), len(bad), false)
 	}
-	for name := range choose {
+	for _, name := range names {
 		if !held[name] {
 			return nil, nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "not-in-archive", Subject: name,
 				Msg: fmt.Sprintf("the archive holds no skill named %q", name)}

@@ -85,6 +85,20 @@ func testImportChoose(t *testing.T, bc backendCase) {
 			t.Errorf("choose %v: %v", choose, err)
 		}
 	}
+	// Several wrong names: the first in order is the one named, every
+	// time (a map's order is not).
+	for range 20 {
+		_, err := e.reg.Import(context.Background(), pack, ImportOptions{Choose: map[string]ConflictPolicy{
+			"y": ConflictRename, "w2": ConflictRename, "w1": ConflictRename, "z": "merge", "a": "merge"}})
+		if se := wantErr(t, "bad policies", err, skillerr.InvalidArgument, "on-conflict"); se != nil && se.Subject != "a" {
+			t.Fatalf("bad policies: the error names %q, want a", se.Subject)
+		}
+		_, err = e.reg.Import(context.Background(), pack, ImportOptions{Choose: map[string]ConflictPolicy{
+			"y": ConflictRename, "w2": ConflictRename, "w1": ConflictRename}})
+		if se := wantErr(t, "not in the archive", err, skillerr.InvalidArgument, "not-in-archive"); se != nil && se.Subject != "w1" {
+			t.Fatalf("not in the archive: the error names %q, want w1", se.Subject)
+		}
+	}
 	if e.lastChange(t).Revision != rev {
 		t.Error("a refused choice changed the registry")
 	}
