@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-  ALPHA, BETA, STEP_MS, TEST_MS, assertOk, b64, closePage, digestOf, ev, freshDB, packZip, startBrowser,
+  ALPHA, BETA, STEP_MS, TEST_MS, assertOk, assertRejected, b64, closePage, digestOf, ev, freshDB, packZip, skillMD, startBrowser, zip,
 } from './helpers.mjs';
 
 /** @type {Awaited<ReturnType<typeof startBrowser>>} */
@@ -106,6 +106,41 @@ test('a second tab hears the first one\'s import through onChange, and lists it'
     { kind: 'import', ids: ['alpha', 'beta'], revision: 1 },
     { kind: 'disable', ids: ['alpha'], revision: 2 },
   ]);
+  assert.deepEqual(b.pageErrors, []);
+});
+
+test('two tabs\' bulk changes at once: each batch commits whole or not at all, and both tabs see the one outcome', { timeout: TEST_MS }, async (t) => {
+  const db = freshDB('bulk-tabs');
+  const a = await tab(t);
+  const bb = await tab(t);
+  await load(a, db);
+  await load(bb, db);
+  const ids = Array.from({ length: 30 }, (_, i) => `s${String(i).padStart(2, '0')}`);
+  const files = Object.fromEntries(ids.map((id) => [`${id}/SKILL.md`, skillMD(id, `Does ${id}.`)]));
+  assertOk(await ev(a, (z) => T.outcome(sk.registry.importZip(T.fromB64(z))), b64(zip(files))));
+  await changesAfter(bb, 1);
+  await list(a);
+  await list(bb);
+  // A removes s00..s14 while B disables s10..s29: the registry's lock
+  // orders them. B first: both commit. A first: B's batch names removed
+  // skills and changes nothing.
+  const [removed, disabled] = await Promise.all([
+    ev(a, (gone) => T.outcome(sk.registry.removeMany(gone)), ids.slice(0, 15)),
+    ev(bb, (off) => T.outcome(sk.registry.setEnabledMany(off, false)), ids.slice(10)),
+  ]);
+  assertOk(removed, 'removeMany');
+  t.diagnostic(disabled.ok ? 'the disable committed first' : 'the remove committed first');
+  const left = ids.slice(15);
+  const want = disabled.ok
+    ? [{ kind: 'import', ids, revision: 1 }, { kind: 'disable', ids: ids.slice(10), revision: 2 }, { kind: 'remove', ids: ids.slice(0, 15), revision: 3 }]
+    : [{ kind: 'import', ids, revision: 1 }, { kind: 'remove', ids: ids.slice(0, 15), revision: 2 }];
+  if (!disabled.ok) assertRejected(disabled, { code: 'SkillNotFound', reason: 'not-installed', subject: 's10' }, 'the later batch');
+  assert.deepEqual(await changesAfter(a, want.length), want);
+  assert.deepEqual(await changesAfter(bb, want.length), want);
+  for (const page of [a, bb]) {
+    assert.deepEqual((await list(page)).map((m) => [m.id, m.enabled]), left.map((id) => [id, !disabled.ok]));
+    assert.equal(await ev(page, () => sk.registry.revision()), want.length);
+  }
   assert.deepEqual(b.pageErrors, []);
 });
 

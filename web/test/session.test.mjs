@@ -532,6 +532,53 @@ for (const kind of ['direct', 'port']) {
     assert.equal(out.collectedStatus.stale, true);
   });
 
+  test(`${kind}: another tab's removeMany of skills a stale session reads a kept version of: they read as gone, the others on`, { timeout: TEST_MS }, async (t) => {
+    const { page, db } = await agentPage(t, `remove-many-${kind}`, kind);
+    const other = await b.openPage();
+    t.after(() => closePage(other));
+    await ev(other, async (db) => { window.sk = await T.load(db); }, db);
+    const v2 = `${sampleText('pdf-tools/SKILL.md')}\n## Version 2\n`;
+    const v2zip = zip(under('pdf-tools/', { ...sampleSkill('pdf-tools'), 'SKILL.md': v2 }));
+    await ev(page, async () => {
+      window.before = await text('/skills/pdf-tools/SKILL.md');
+      window.staleSeen = 0;
+      s.onStale(() => staleSeen++);
+    });
+    // The other tab replaces pdf-tools: the session goes on reading its
+    // version, which is kept for it.
+    await ev(other, (z) => sk.registry.importZip(T.fromB64(z), { onConflict: 'replace' }), b64(v2zip));
+    const kept = await ev(page, async () => {
+      await until(() => staleSeen > 0);
+      return text('/skills/pdf-tools/scripts/extract.py');
+    });
+    assert.equal(kept, sampleText('pdf-tools/scripts/extract.py'));
+    // Then removes it and commit-message in one batch.
+    assert.equal(await ev(other, () => sk.registry.removeMany(['pdf-tools', 'commit-message', 'pdf-tools'])), undefined);
+    const out = await ev(page, async () => {
+      await until(async () => (await s.status()).changed.includes('commit-message'));
+      const res = {
+        status: await s.status(),
+        pdf: await T.outcome(s.readFile('/skills/pdf-tools/SKILL.md')),
+        commit: await T.outcome(s.activate('commit-message')),
+        beta: await text('/skills/beta/references/notes.md'),
+      };
+      res.refresh = await s.refresh();
+      res.visible = (await s.status()).visible;
+      res.after = await T.outcome(s.readFile('/skills/pdf-tools/SKILL.md'));
+      res.list = (await sk.registry.list()).map((m) => m.id);
+      return res;
+    });
+    assert.equal(out.status.stale, true);
+    assert.deepEqual(out.status.changed, ['commit-message', 'pdf-tools']);
+    assertRejected(out.pdf, { code: 'Conflict', reason: 'stale', subject: 'pdf-tools' }, 'a removed skill whose kept version the session read');
+    assertRejected(out.commit, { code: 'Conflict', reason: 'stale', subject: 'commit-message' }, 'a removed skill');
+    assert.equal(out.beta, BETA['references/notes.md'], 'the other skills still read');
+    assert.equal(out.refresh.stale, false);
+    assert.deepEqual(out.visible, ALL.filter((id) => id !== 'pdf-tools' && id !== 'commit-message'));
+    assertRejected(out.after, { code: 'SkillNotFound', reason: 'not-installed', subject: 'pdf-tools' }, 'after refresh');
+    assert.deepEqual(out.list, out.visible);
+  });
+
   test(`${kind}: error codes through the bridge; close ends the session`, { timeout: TEST_MS }, async (t) => {
     const { page } = await agentPage(t, `errors-${kind}`, kind);
     const out = await ev(page, async (kind) => {
