@@ -29,6 +29,11 @@ func testFaults(t *testing.T, bc backendCase) {
 			return err
 		}},
 		{"Remove", func(ctx context.Context, r *Registry) error { return r.Remove(ctx, "x") }},
+		{"RemoveMany", func(ctx context.Context, r *Registry) error { return r.RemoveMany(ctx, []string{"y", "x"}) }},
+		{"SetEnabledMany", func(ctx context.Context, r *Registry) error {
+			_, err := r.SetEnabledMany(ctx, []string{"y", "x"}, true)
+			return err
+		}},
 		{"RenameFolder", func(ctx context.Context, r *Registry) error {
 			_, err := r.Rename(ctx, "x", "references", "docs/references")
 			return err
