@@ -206,6 +206,7 @@ export interface PreviewSkill {
    * installed: error says why, and name may be ""). */
   status: "new" | "conflict" | "installed" | "invalid";
   installed: string;
+  /** Its SKILL.md's diagnostics; an invalid skill's are in error only. */
   diagnostics: Diagnostic[];
   error?: SkillError;
 }

@@ -48,7 +48,7 @@ func testImportInvalidSkills(t *testing.T, bc backendCase) {
 		if s.Error != nil {
 			r.reason = s.Error.Reason
 			if s.Error.Code != skillerr.InvalidManifest || s.Error.Subject != s.Dir || !strings.Contains(s.Error.Message, s.Dir+"/") ||
-				len(s.Error.Diagnostics) == 0 || s.Digest != "" {
+				len(s.Error.Diagnostics) == 0 || s.Digest != "" || s.Diagnostics == nil || len(s.Diagnostics) != 0 {
 				t.Errorf("invalid skill = %s", jsonOf(t, s))
 			}
 		}

@@ -42,7 +42,10 @@ type PreviewSkill struct {
 	// PreviewInvalid.
 	Status string `json:"status"`
 	// Installed is the id of the installed skill of its name, if any.
-	Installed   string             `json:"installed"`
+	Installed string `json:"installed"`
+	// Diagnostics are its SKILL.md's; for an invalid skill they are in
+	// Error.Diagnostics only, not twice: an archive of thousands of
+	// broken skills would preview each list twice.
 	Diagnostics []skill.Diagnostic `json:"diagnostics"`
 	// Error says why an invalid skill cannot be installed; nil otherwise.
 	Error *SkillError `json:"error,omitempty"`
@@ -88,7 +91,7 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 	p := &ImportPreview{Skills: make([]PreviewSkill, len(cands)), Dropped: append([]string{}, arc.Dropped...)}
 	for i, c := range cands {
 		ps := PreviewSkill{Dir: c.dir, Size: c.size, FileCount: len(c.files), Digest: c.digest, Status: PreviewNew,
-			Diagnostics: append([]skill.Diagnostic{}, c.diags...)}
+			Diagnostics: []skill.Diagnostic{}}
 		if c.s != nil {
 			ps.Name, ps.Description, ps.Version = c.s.Name, c.s.Description, c.s.Version
 		}
@@ -97,6 +100,7 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 			p.Skills[i] = ps
 			continue
 		}
+		ps.Diagnostics = append(ps.Diagnostics, c.diags...)
 		if m, ok := byKey[idKey(c.s.Name)]; ok {
 			ps.Installed, ps.Status = m.ID, PreviewConflict
 			if m.ID == c.s.Name && m.Digest == ps.Digest {
