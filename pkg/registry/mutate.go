@@ -136,8 +136,8 @@ func (r *Registry) SetEnabled(ctx context.Context, id string, on bool) (Meta, er
 	return ms[0], nil
 }
 
-// SetEnabledMany enables or disables the skills ids (at most MaxBatch,
-// repeats counted once) in one commit, one change naming those whose
+// SetEnabledMany enables or disables the skills ids (at most MaxBatch
+// ids, repeats included; each skill is changed once) in one commit, one change naming those whose
 // state changed, and returns their records in the order of ids, repeats
 // dropped. When one is not installed, nothing changes: the error is its
 // SkillNotFound.
@@ -185,12 +185,15 @@ func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([
 // Remove deletes skill id: its tree, its record, its embedding and the
 // versions kept of it for sessions (sessions that hold it turn stale), in
 // one commit. Nothing brings it back: the registry never rescans the tree.
+// The skills that depend on it are left as they are, still naming it
+// (Closure leaves it out; an import of one of them again is refused
+// until it is installed again or the dependency is dropped).
 func (r *Registry) Remove(ctx context.Context, id string) error {
 	return r.RemoveMany(ctx, []string{id})
 }
 
-// RemoveMany deletes the skills ids (at most MaxBatch, repeats counted
-// once) as Remove deletes one, all in one commit and one change. When one
+// RemoveMany deletes the skills ids (at most MaxBatch ids, repeats
+// included) as Remove deletes one, all in one commit and one change. When one
 // is not installed, nothing is deleted: the error is its SkillNotFound.
 func (r *Registry) RemoveMany(ctx context.Context, ids []string) error {
 	ids, err := batch(ids)
