@@ -79,7 +79,9 @@ type ImportOptions struct {
 	// ImportResult.Skipped, and those that cannot be installed in
 	// ImportResult.Invalid. A name the archive does not hold fails the
 	// import with InvalidArgument; the name of a skill that cannot be
-	// installed, with its error.
+	// installed, with its error; a skill that depends on one the choice
+	// leaves out and that is not installed, with InvalidArgument
+	// "unknown-skill" naming that one.
 	Choose map[string]ConflictPolicy
 	// SkipInvalid, without Choose and Target, installs the archive's
 	// valid skills under OnConflict and lists those that cannot be
@@ -186,8 +188,10 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 	if err != nil {
 		return nil, err
 	}
-	if err := r.refuseUnmet(ctx, all); err != nil {
-		return nil, err
+	known := &installedIDs{r: r, ctx: ctx}
+	r.refuseUnmet(all, known.has)
+	if known.err != nil {
+		return nil, known.err
 	}
 	cands, bad := usable(all)
 	var skipped []string
@@ -196,7 +200,13 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		return nil, invalidSkills(bad, len(cands), len(bad), opts.Target != "")
 	}
 	if opts.Choose != nil {
-		if cands, skipped, err = chosen(cands, bad, opts.Choose); err != nil {
+		if cands, skipped, err = chosen(cands, bad, opts.Choose); err == nil {
+			err = needsUnchosen(cands, skipped, known.has)
+		}
+		if err == nil {
+			err = known.err
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -526,32 +536,38 @@ func (c *candidate) what() string {
 	return fmt.Sprintf("the skill in %s/", c.dir)
 }
 
+// installedIDs answers whether a skill of an id is installed, as the list
+// cache says; it reads the list on its first question only.
+type installedIDs struct {
+	r    *Registry
+	ctx  context.Context
+	recs []vfs.Record // sorted by id
+	read bool
+	err  error
+}
+
+func (in *installedIDs) has(id string) bool {
+	if !in.read {
+		var lc listCache
+		lc, in.err = in.r.current(in.ctx)
+		in.recs, in.read = lc.recs, true
+	}
+	_, ok := slices.BinarySearchFunc(in.recs, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
+	return ok
+}
+
 // refuseUnmet refuses the valid candidates whose dependencies get
 // checkDependencies' verdict against the skills installed and the
 // archive's other valid skills, and those that depend on a skill so
 // refused, so that Preview, the refusal's count and SkipInvalid leave out
 // what the commit would refuse (install checks again, under the lock).
-// The installed skills are read from the list cache, and only for a
-// dependency the archive does not hold.
-func (r *Registry) refuseUnmet(ctx context.Context, cands []*candidate) error {
+func (r *Registry) refuseUnmet(cands []*candidate, installed func(string) bool) {
 	valid := make(map[string]*candidate, len(cands)) // by name
 	dependents := map[string][]*candidate{}
 	for _, c := range cands {
 		if c.err == nil {
 			valid[c.s.Name] = c
 		}
-	}
-	var recs []vfs.Record // the installed records, sorted by id
-	var listed bool
-	var listErr error
-	installed := func(id string) bool {
-		if !listed {
-			var lc listCache
-			lc, listErr = r.current(ctx)
-			recs, listed = lc.recs, true
-		}
-		_, ok := slices.BinarySearchFunc(recs, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
-		return ok
 	}
 	var refused []*candidate
 	check := func(c *candidate) {
@@ -585,7 +601,25 @@ func (r *Registry) refuseUnmet(ctx context.Context, cands []*candidate) error {
 			}
 		}
 	}
-	return listErr
+}
+
+// needsUnchosen refuses a choice of a skill that depends on one the
+// choice leaves out (skipped) and that is not installed: the commit would
+// refuse it, and the person can choose that one too.
+func needsUnchosen(kept []*candidate, skipped []string, installed func(string) bool) error {
+	left := make(map[string]bool, len(skipped))
+	for _, name := range skipped {
+		left[name] = true
+	}
+	for _, c := range kept {
+		for _, d := range dependenciesOf(c.s).Skills {
+			if left[d] && !installed(d) {
+				return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "unknown-skill", Subject: d,
+					Msg: fmt.Sprintf("'%s' depends on it, and it is not installed: choose it too", c.s.Name)}
+			}
+		}
+	}
+	return nil
 }
 
 // refuse marks c as a skill that cannot be installed, because of err.

@@ -378,6 +378,15 @@ func testImportUnmetDependencies(t *testing.T, bc backendCase) {
 		t.Fatal("a refused import changed the registry")
 	}
 
+	// Choosing good without d, on which it depends: choose d too.
+	_, err = e.reg.Import(ctx, pack, ImportOptions{Choose: map[string]ConflictPolicy{"good": ConflictRename}})
+	if se := wantErr(t, "chose good", err, skillerr.InvalidArgument, "unknown-skill"); se != nil && (se.Subject != "d" || !strings.Contains(se.Msg, "choose it too")) {
+		t.Errorf("chose good without d: %v", err)
+	}
+	if mustRevision(t, e.reg) != 0 {
+		t.Fatal("a refused import changed the registry")
+	}
+
 	res := e.importZip(t, pack, ImportOptions{SkipInvalid: true})
 	var invalid []string
 	for _, s := range res.Invalid {
@@ -400,6 +409,11 @@ func testImportUnmetDependencies(t *testing.T, bc backendCase) {
 	res = e.importZip(t, pack, ImportOptions{SkipInvalid: true})
 	if !slices.Equal(ids(res.Skills), []string{"a", "c", "t"}) || len(res.Invalid) != 1 {
 		t.Errorf("skip invalid with b installed: %s", jsonOf(t, res))
+	}
+	// d is installed now: good can be chosen alone.
+	res = e.importZip(t, pack, ImportOptions{Choose: map[string]ConflictPolicy{"good": ConflictReplace}})
+	if !slices.Equal(res.Replaced, []string{"good"}) {
+		t.Errorf("chose good with d installed: %s", jsonOf(t, res))
 	}
 }
 

@@ -71,8 +71,10 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 	if err != nil {
 		return nil, err
 	}
-	if err := r.refuseUnmet(ctx, cands); err != nil {
-		return nil, err
+	known := &installedIDs{r: r, ctx: ctx}
+	r.refuseUnmet(cands, known.has)
+	if known.err != nil {
+		return nil, known.err
 	}
 	valid, _ := usable(cands)
 	setDigests(valid)
