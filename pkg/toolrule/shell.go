@@ -7,11 +7,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// MaxCommand bounds the command lines Check parses, in bytes; longer ones
-// are refused with ReasonUnsupportedShell. The parse is linear in the
-// line's length, and no real tool call comes near this.
-const MaxCommand = 64 << 10
-
 // refusal is why commands refuses a command line: a Reason constant and
 // the construct, in words.
 type refusal struct{ reason, what string }
@@ -42,9 +37,6 @@ type places struct{ write, read []string }
 // A statement that is only redirections runs nothing and yields no
 // command. Comments are not commands.
 func commands(s string, allowed places) ([]string, *refusal) {
-	if len(s) > MaxCommand {
-		return nil, unsupported("%d bytes (at most %d are read)", len(s), MaxCommand)
-	}
 	// Where the parser and the shells read a line differently, refuse:
 	// a carriage return is part of a word to bash and dash, but the parser
 	// takes it for a blank (so "status\r#; rm" would hide rm in a comment).

@@ -7,6 +7,7 @@
 package toolrule
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -29,11 +30,21 @@ const (
 	// here-documents, control structures, functions, assignments…), or
 	// that does not parse.
 	ReasonUnsupportedShell = "unsupported-shell-syntax"
+	// ReasonInputTooLong: the call's input is longer than MaxInput, and
+	// none of it is read.
+	ReasonInputTooLong = "input-too-long"
 	// ReasonRedirection: the command redirects to or from a file that no
 	// pattern lists: a Write or Edit path pattern for output, a Read one
 	// for input (/dev/null and descriptor copies such as 2>&1 are free).
 	ReasonRedirection = "redirection"
 )
+
+// MaxInput bounds, in bytes, the input that Check reads when patterns vet
+// it: a longer one is refused with ReasonInputTooLong before any of it is
+// parsed or matched, so that what an agent sends costs at most time
+// linear in MaxInput (times the patterns). No real tool call comes near
+// it.
+const MaxInput = 64 << 10
 
 // MCPPrefix begins the names of MCP tools: mcp__server__tool.
 const MCPPrefix = "mcp__"
@@ -130,6 +141,10 @@ func Check(allowedTools []string, name, input string) error {
 	}
 	if !named {
 		return notListed(name)
+	}
+	if len(input) > MaxInput {
+		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonInputTooLong, Subject: name,
+			Msg: fmt.Sprintf("the input is %d bytes; the active skills' patterns for this tool read at most %d", len(input), MaxInput)}
 	}
 	reason, what := inputAllowed(name, specs, rules, input)
 	if reason == "" {

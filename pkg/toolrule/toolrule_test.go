@@ -1,6 +1,7 @@
 package toolrule
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -318,6 +319,30 @@ func TestCheckPathRoots(t *testing.T) {
 		err := Check(allowed, c.tool, c.input)
 		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) {
 			t.Errorf("%s(%q): %v, want reason %q", c.tool, c.input, err, c.reason)
+		}
+	}
+}
+
+// TestCheckInputTooLong: an input of more than MaxInput bytes is refused
+// with its own reason before any of it is read, whatever the pattern
+// reads it as; a tool named whole reads none and admits it.
+func TestCheckInputTooLong(t *testing.T) {
+	allowed := []string{"Bash(git:*)", "Read(./**)", "WebFetch(domain:example.com)", "Grep"}
+	long := strings.Repeat("a", MaxInput)
+	for _, c := range []struct {
+		tool, input string
+		reason      string // "" when allowed
+	}{
+		{"Bash", "git log " + long[len("git log "):], ""},
+		{"Bash", "git log " + long, ReasonInputTooLong},
+		{"Read", long, ""},
+		{"Read", strings.Repeat("a/", MaxInput/2+1), ReasonInputTooLong},
+		{"WebFetch", "https://example.com/" + long, ReasonInputTooLong},
+		{"Grep", long + long, ""},
+	} {
+		err := Check(allowed, c.tool, c.input)
+		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) {
+			t.Errorf("%s(%d bytes): %v, want reason %q", c.tool, len(c.input), err, c.reason)
 		}
 	}
 }
