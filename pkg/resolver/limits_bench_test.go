@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillfs/skillfs/pkg/toolrule"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
@@ -112,5 +113,33 @@ func BenchmarkAuditEntry(b *testing.B) {
 			}
 			b.ReportMetric(float64(stored), "stored-B/entry")
 		})
+	}
+}
+
+// BenchmarkToolCheck: a tool call of n bytes, up to toolrule.MaxInput,
+// checked against the costliest patterns of toolrule.MaxSpec bytes: a
+// path of one-letter segments against a Read pattern of ** and literal
+// segments (the specifier's length times the input's), a command against
+// a Bash pattern that is a * and then text (linear, where backtracking
+// took the product: 1.2 s native for a 30 KB pattern), and a command of
+// nested subshells (the parser's cost).
+func BenchmarkToolCheck(b *testing.B) {
+	path := "Read(" + strings.Repeat("**/a/", (toolrule.MaxSpec-2)/5) + "x)"
+	wild := "Bash(*" + strings.Repeat("a", toolrule.MaxSpec-2) + "b)"
+	for _, sc := range scales(toolrule.MaxInput) {
+		for _, c := range []struct {
+			name, rule, tool, input string
+		}{
+			{"path", path, "Read", strings.Repeat("a/", sc.n/2)},
+			{"wildcard", wild, "Bash", strings.Repeat("a", sc.n)},
+			{"subshells", "Bash(git:*)", "Bash", strings.Repeat("(", sc.n/2-2) + "git" + strings.Repeat(")", sc.n/2-2)},
+		} {
+			b.Run(c.name+"/"+sc.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					toolrule.Check([]string{c.rule}, c.tool, c.input)
+				}
+			})
+		}
 	}
 }

@@ -2,6 +2,7 @@ package toolrule
 
 import (
 	"io/fs"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -117,3 +118,35 @@ func (e *readEnv) Get(name string) expand.Variable {
 }
 
 func (e *readEnv) Each(func(string, expand.Variable) bool) {}
+
+// FuzzWildcard checks wildcard.match, which takes each piece at its
+// leftmost place, against the regular expression of the same pattern,
+// which tries every place: for commands (* matches anything) and path
+// segments (* matches no byte pathWildOK refuses).
+func FuzzWildcard(f *testing.F) {
+	for _, s := range [][2]string{
+		{"a*b", "aab"}, {"*a*a*b", "aaaab"}, {"a**b*", "ab"}, {"*ab*ab", "abab"}, {"x*;*y", "x;y"}, {"*", ""},
+		{"a*", "a;"}, {"*.md", "a.md.md"}, {"**a", "ba"}, {"ab*ba", "aba"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, s string) {
+		w := newWildcard(pattern)
+		for _, c := range []struct {
+			ok   func(byte) bool
+			star string
+		}{{nil, "(?s:.*)"}, {pathWildOK, "[^;&|`$<>\\n\\r/]*"}} {
+			pieces := strings.Split(pattern, "*")
+			for i, p := range pieces {
+				pieces[i] = regexp.QuoteMeta(p)
+			}
+			re, err := regexp.Compile(`\A` + strings.Join(pieces, c.star) + `\z`)
+			if err != nil {
+				t.Skip(err) // pattern not valid UTF-8
+			}
+			if got, want := w.match(s, c.ok), re.MatchString(s); got != want {
+				t.Fatalf("%q against %q (ok %v): %v, want %v", s, pattern, c.ok != nil, got, want)
+			}
+		}
+	})
+}

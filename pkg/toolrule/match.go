@@ -43,19 +43,19 @@ func fileTool(tool string) bool {
 // no glob character (?, […], and * where it is not the specifier's own
 // wildcard: in a prefix before ":*" or " *" a * is the shell's, matched
 // as text). Brace expansion ({a,b}) is left: it depends on nothing.
-func commandSpec(spec string) (string, bool) {
+func commandSpec(spec string) (commandPattern, bool) {
 	body, suffix := spec, ""
 	if p, ok := strings.CutSuffix(spec, ":*"); ok {
 		body, suffix = p, ":*"
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(body), "")
 	if err != nil || len(f.Stmts) != 1 {
-		return "", false
+		return commandPattern{}, false
 	}
 	st := f.Stmts[0]
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 || len(st.Redirs) > 0 || st.Negated || st.Background || st.Coprocess || st.Disown {
-		return "", false
+		return commandPattern{}, false
 	}
 	words := make([]string, len(call.Args))
 	for i, w := range call.Args {
@@ -69,10 +69,35 @@ func commandSpec(spec string) (string, bool) {
 	}
 	for _, w := range call.Args[:last] {
 		if !literalWord(w, wild) {
-			return "", false
+			return commandPattern{}, false
 		}
 	}
-	return strings.Join(words, " ") + suffix, true
+	text := strings.Join(words[:last], " ")
+	switch {
+	case suffix != "" || last < len(words):
+		return commandPattern{prefix: true, text: wildcard{text}}, true
+	case wild:
+		return commandPattern{text: newWildcard(text)}, true
+	}
+	return commandPattern{text: wildcard{text}}, true
+}
+
+// commandPattern is a command specifier as commandSpec reads it: its words
+// as written, joined by one space, either the whole command (text,
+// where each * stands for anything) or, for "p:*" and "p *", its first
+// words (text, one piece), which a command has alone or followed by more.
+type commandPattern struct {
+	prefix bool
+	text   wildcard
+}
+
+// matches reports whether the command (its words joined by one space)
+// matches p.
+func (p commandPattern) matches(command string) bool {
+	if p.prefix {
+		return command == p.text[0] || strings.HasPrefix(command, p.text[0]+" ")
+	}
+	return p.text.match(command, nil)
 }
 
 // literalWord reports whether the shell reads w as the same text whatever
@@ -112,32 +137,13 @@ func literalWord(w *syntax.Word, wild bool) bool {
 	return !pattern.HasMeta(glob.String(), 0)
 }
 
-func anyCommandMatches(specs []string, command string) bool {
-	for _, spec := range specs {
-		if commandMatches(spec, command) {
+func anyCommandMatches(patterns []commandPattern, command string) bool {
+	for _, p := range patterns {
+		if p.matches(command) {
 			return true
 		}
 	}
 	return false
-}
-
-// commandMatches matches a command (its words joined by one space)
-// against a normalized command specifier.
-func commandMatches(spec, command string) bool {
-	if prefix, ok := strings.CutSuffix(spec, ":*"); ok {
-		return hasWordPrefix(command, strings.TrimSpace(prefix))
-	}
-	if prefix, ok := strings.CutSuffix(spec, " *"); ok {
-		return hasWordPrefix(command, prefix)
-	}
-	if strings.Contains(spec, "*") {
-		return wildMatch(spec, command, func(byte) bool { return true })
-	}
-	return spec == command
-}
-
-func hasWordPrefix(command, prefix string) bool {
-	return command == prefix || strings.HasPrefix(command, prefix+" ")
 }
 
 // pathMatches matches a path against a path specifier, one without "/"
@@ -164,18 +170,21 @@ func pathMatches(spec, input string) bool {
 // matchSegments matches path segments against pattern segments, where
 // "**" matches any number of segments. It works backwards through the
 // pattern, keeping for each suffix of segs whether the rest of the pattern
-// matches it, so that several "**" cost no backtracking.
+// matches it, so that several "**" cost no backtracking: at most a
+// segment match for each pair of pattern segment and segment, each linear
+// in the segment.
 func matchSegments(pattern, segs []string) bool {
 	matches := make([]bool, len(segs)+1) // the empty pattern matches only the empty suffix
 	matches[len(segs)] = true
+	prev := make([]bool, len(segs)+1)
 	for i := len(pattern) - 1; i >= 0; i-- {
-		prev := matches
-		matches = make([]bool, len(segs)+1)
+		prev, matches = matches, prev
+		w := newWildcard(pattern[i])
 		for j := len(segs); j >= 0; j-- {
 			if pattern[i] == "**" {
-				matches[j] = prev[j] || j < len(segs) && matches[j+1] && wildMatch("*", segs[j], pathWildOK)
+				matches[j] = prev[j] || j < len(segs) && matches[j+1] && all(segs[j], pathWildOK)
 			} else {
-				matches[j] = j < len(segs) && prev[j+1] && wildMatch(pattern[i], segs[j], pathWildOK)
+				matches[j] = j < len(segs) && prev[j+1] && w.match(segs[j], pathWildOK)
 			}
 		}
 	}
@@ -186,30 +195,53 @@ func matchSegments(pattern, segs []string) bool {
 // that would make a path a second shell command.
 func pathWildOK(c byte) bool { return !strings.ContainsRune(";&|`$<>\n\r/", rune(c)) }
 
-// wildMatch matches s against pattern, in which * matches any run of
-// bytes for which ok holds.
-func wildMatch(pattern, s string, ok func(byte) bool) bool {
-	p, i := 0, 0
-	star, starEnd := -1, 0 // the last *, and where its match ends in s
-	for p < len(pattern) || i < len(s) {
-		if p < len(pattern) {
-			if pattern[p] == '*' {
-				star, starEnd = p, i
-				p++
-				continue
-			}
-			if i < len(s) && s[i] == pattern[p] {
-				p++
-				i++
-				continue
-			}
-		}
-		if star >= 0 && starEnd < len(s) && ok(s[starEnd]) {
-			starEnd++
-			p, i = star+1, starEnd
-			continue
-		}
+// wildcard is a pattern split at its *: each * matches any run of bytes.
+// A wildcard of one piece matches that text alone.
+type wildcard []string
+
+// newWildcard splits pattern at its *, consecutive ones as one.
+func newWildcard(pattern string) wildcard {
+	pieces := strings.Split(pattern, "*")
+	if len(pieces) <= 2 {
+		return pieces
+	}
+	middle := slices.DeleteFunc(pieces[1:len(pieces)-1], func(p string) bool { return p == "" })
+	return append(append(wildcard{pieces[0]}, middle...), pieces[len(pieces)-1])
+}
+
+// match reports whether s matches w where each * matches only bytes ok
+// admits (any byte when ok is nil). Each piece between two * is taken
+// at its leftmost place after the piece before, which leaves the most for
+// the pieces after; so a match costs time linear in s, not in s times
+// the pattern, as backtracking would.
+func (w wildcard) match(s string, ok func(byte) bool) bool {
+	if len(w) == 1 {
+		return s == w[0]
+	}
+	rest, found := strings.CutPrefix(s, w[0])
+	if !found {
 		return false
+	}
+	for _, piece := range w[1 : len(w)-1] {
+		i := strings.Index(rest, piece)
+		if i < 0 || !all(rest[:i], ok) {
+			return false
+		}
+		rest = rest[i+len(piece):]
+	}
+	last := w[len(w)-1]
+	return len(rest) >= len(last) && strings.HasSuffix(rest, last) && all(rest[:len(rest)-len(last)], ok)
+}
+
+// all reports whether ok admits every byte of s (any byte when ok is nil).
+func all(s string, ok func(byte) bool) bool {
+	if ok == nil {
+		return true
+	}
+	for i := range len(s) {
+		if !ok(s[i]) {
+			return false
+		}
 	}
 	return true
 }

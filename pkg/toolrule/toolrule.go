@@ -46,6 +46,12 @@ const (
 // it.
 const MaxInput = 64 << 10
 
+// MaxSpec bounds, in bytes, the specifiers that admit anything: a longer
+// one (no real one comes near) admits nothing. Matching a path costs up to
+// the specifier's length times the input's, so this and MaxInput bound
+// what one check of a path costs.
+const MaxSpec = 1 << 10
+
 // MCPPrefix begins the names of MCP tools: mcp__server__tool.
 const MCPPrefix = "mcp__"
 
@@ -167,9 +173,10 @@ func notListed(name string) error {
 // refused. name is the tool; rules are all the patterns in force, for the
 // paths a command may redirect to.
 func inputAllowed(name string, specs []string, rules []Rule, input string) (reason, what string) {
-	var commandSpecs []string
+	var commandSpecs []commandPattern
 	for _, spec := range specs {
 		switch {
+		case len(spec) > MaxSpec:
 		case strings.HasPrefix(spec, "domain:"):
 			if !expands(spec) && domainMatches(spec[len("domain:"):], input) {
 				return "", ""
@@ -228,7 +235,7 @@ func expands(spec string) bool {
 // may use: those of Write and Edit patterns for output, of Read for input.
 func redirectionRules(rules []Rule) (places places) {
 	for _, r := range rules {
-		if r.Whole || !isPathSpec(r.Tool, r.Spec) || expands(r.Spec) {
+		if r.Whole || len(r.Spec) > MaxSpec || !isPathSpec(r.Tool, r.Spec) || expands(r.Spec) {
 			continue
 		}
 		switch r.Tool {

@@ -325,9 +325,12 @@ func TestCheckPathRoots(t *testing.T) {
 
 // TestCheckInputTooLong: an input of more than MaxInput bytes is refused
 // with its own reason before any of it is read, whatever the pattern
-// reads it as; a tool named whole reads none and admits it.
+// reads it as; a tool named whole reads none and admits it. A specifier
+// of more than MaxSpec bytes admits nothing.
 func TestCheckInputTooLong(t *testing.T) {
-	allowed := []string{"Bash(git:*)", "Read(./**)", "WebFetch(domain:example.com)", "Grep"}
+	allowed := []string{"Bash(git:*)", "Read(./**)", "WebFetch(domain:example.com)", "Grep",
+		"Edit(docs/" + strings.Repeat("d/", MaxSpec/2) + "*.md)", "Edit(docs/" + strings.Repeat("d/", MaxSpec/2-10) + "*.md)",
+		"Bash(echo " + strings.Repeat("e", MaxSpec) + ")", "Bash(echo " + strings.Repeat("e", MaxSpec-20) + ")"}
 	long := strings.Repeat("a", MaxInput)
 	for _, c := range []struct {
 		tool, input string
@@ -339,6 +342,11 @@ func TestCheckInputTooLong(t *testing.T) {
 		{"Read", strings.Repeat("a/", MaxInput/2+1), ReasonInputTooLong},
 		{"WebFetch", "https://example.com/" + long, ReasonInputTooLong},
 		{"Grep", long + long, ""},
+		// A specifier longer than MaxSpec admits nothing.
+		{"Edit", "docs/" + strings.Repeat("d/", MaxSpec/2) + "a.md", ReasonInputNotMatched},
+		{"Edit", "docs/" + strings.Repeat("d/", MaxSpec/2-10) + "a.md", ""},
+		{"Bash", "echo " + strings.Repeat("e", MaxSpec), ReasonInputNotMatched},
+		{"Bash", "echo " + strings.Repeat("e", MaxSpec-20), ""},
 	} {
 		err := Check(allowed, c.tool, c.input)
 		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) {
