@@ -7,6 +7,49 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// MaxNesting bounds the constructs a command line may open that the
+// parser descends into: every "(", a "[" after a name or "$" (a subscript,
+// $[…]), a "{" after "$" or before a blank or operator (a parameter, a
+// block), and a "!" before a blank or "(" (a negation, which [[ … ]]
+// nests). They are counted, not matched, so that no quote, escape or case
+// pattern can hide one. The parser recurses on each, and in the browser
+// about a thousand nested arithmetic parentheses (2 KB), or four thousand
+// negations in a [[ … ]], overflowed the call stack: a RangeError, which
+// ends the module. Within MaxInput, what else nests (keywords, pipelines,
+// arithmetic operators) stays well below that.
+const MaxNesting = 256
+
+// openings counts, for MaxNesting, the constructs s opens, once line
+// continuations are gone (as the shell removes them: "$\<newline>(" is
+// "$(").
+func openings(s string) int {
+	s = strings.NewReplacer("\\\r\n", "", "\\\n", "").Replace(s)
+	n := 0
+	for i := range len(s) {
+		switch s[i] {
+		case '(':
+			n++
+		case '[':
+			if i > 0 && (s[i-1] == '$' || s[i-1] == '_' || isAlnum(s[i-1])) {
+				n++
+			}
+		case '{':
+			if i > 0 && s[i-1] == '$' || i+1 == len(s) || strings.IndexByte(" \t\r\n|&;()<>", s[i+1]) >= 0 {
+				n++
+			}
+		case '!':
+			if i+1 < len(s) && strings.IndexByte(" \t\r\n(", s[i+1]) >= 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
 // refusal is why commands refuses a command line: a Reason constant and
 // the construct, in words.
 type refusal struct{ reason, what string }
@@ -42,6 +85,9 @@ func commands(s string, allowed places) ([]string, *refusal) {
 	// takes it for a blank (so "status\r#; rm" would hide rm in a comment).
 	if strings.Contains(strings.ReplaceAll(s, "\r\n", "\n"), "\r") {
 		return nil, unsupported("a carriage return")
+	}
+	if n := openings(s); n > MaxNesting {
+		return nil, unsupported("%d (, [, { and ! that open nested syntax (at most %d are parsed)", n, MaxNesting)
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(s), "")
 	if err != nil {

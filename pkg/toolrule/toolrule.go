@@ -42,9 +42,10 @@ const (
 // MaxInput bounds, in bytes, the input that Check reads when patterns vet
 // it: a longer one is refused with ReasonInputTooLong before any of it is
 // parsed or matched, so that what an agent sends costs at most time
-// linear in MaxInput (times the patterns). No real tool call comes near
-// it.
-const MaxInput = 64 << 10
+// linear in MaxInput (times the patterns), and nests no deeper than the
+// browser's call stack takes (see MaxNesting). A path is at most 4 KB; a
+// longer command is most often a file's text, which belongs in Write.
+const MaxInput = 8 << 10
 
 // MaxSpec bounds, in bytes, the specifiers that admit anything: a longer
 // one (no real one comes near) admits nothing. Matching a path costs up to

@@ -355,6 +355,42 @@ func TestCheckInputTooLong(t *testing.T) {
 	}
 }
 
+// TestCheckDeepNesting: a command line that opens more than MaxNesting
+// constructs is refused before it is parsed — about a thousand nested
+// arithmetic parentheses, or four thousand negations in a [[ … ]],
+// overflowed the browser's call stack and ended the module — counted, not
+// matched, so that a quoted one counts too; a
+// JSON body's brackets and braces open nothing the parser descends into.
+func TestCheckDeepNesting(t *testing.T) {
+	nested := func(open, inner, close string, n int) string {
+		return strings.Repeat(open, n) + inner + strings.Repeat(close, n)
+	}
+	allowed := []string{"Bash(git:*)", "Bash(curl:*)"}
+	for _, c := range []struct {
+		input  string
+		deep   bool // refused for its nesting
+		reason string
+	}{
+		{nested("(", "", ")", 1000), true, ReasonUnsupportedShell},
+		{nested("( ", "git", " )", MaxNesting), false, ""},
+		{nested("( ", "git", " )", MaxNesting+1), true, ReasonUnsupportedShell},
+		{nested("{ ", "git", "; }", MaxNesting+1), true, ReasonUnsupportedShell},
+		{nested("{\\\n ", "git", "; }", MaxNesting+1), true, ReasonUnsupportedShell}, // "{ " once the continuation goes
+		{"git log " + nested("$(", "", ")", MaxNesting+1), true, ReasonUnsupportedShell},
+		{"git log " + nested("${x:-", "", "}", MaxNesting+1), true, ReasonUnsupportedShell},
+		{"git log ${a[" + nested("a[", "1", "]", MaxNesting) + "]}", true, ReasonUnsupportedShell},
+		{"git log '" + strings.Repeat("(", MaxNesting+1) + "'", true, ReasonUnsupportedShell},
+		{"[[ " + strings.Repeat("! ", 4000) + "x ]]", true, ReasonUnsupportedShell},
+		{"git commit -m 'Fix! " + strings.Repeat("a", MaxNesting) + "'", false, ""},
+		{"curl -d '" + nested(`{"a":[`, "1", "]}", 500) + "' https://example.com", false, ""},
+	} {
+		err := Check(allowed, "Bash", c.input)
+		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) || c.deep != (err != nil && strings.Contains(err.Error(), "nested syntax")) {
+			t.Errorf("%.40q… (%d bytes): %v, want reason %q, nesting %v", c.input, len(c.input), err, c.reason, c.deep)
+		}
+	}
+}
+
 func TestCheckMessage(t *testing.T) {
 	err := Check([]string{"Read", "Bash(git:*)", "Bash(npm test)"}, "Bash", "rm -rf /")
 	if got, want := err.Error(), "Bash: the active skills allow this tool only as Bash(git:*), Bash(npm test)"; got != want {
