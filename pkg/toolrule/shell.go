@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillfs/skillfs/pkg/skillerr"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -223,7 +224,7 @@ func (c *checker) part(p syntax.WordPart) {
 		}
 	case *syntax.ParamExp:
 		if !plainExpansion(p, c.src) {
-			c.refuse(unsupported("the expansion %s (only $name and ${name} are vetted)", source(p, c.src)))
+			c.refuse(unsupported("the expansion %s (only $name and ${name} are vetted)", skillerr.Clip(source(p, c.src))))
 		}
 	case *syntax.CmdSubst:
 		c.refuse(&refusal{ReasonCommandSubstitution, "a command substitution"})
@@ -298,5 +299,5 @@ func (c *checker) redirect(r *syntax.Redirect) {
 			return
 		}
 	}
-	c.refuse(&refusal{ReasonRedirection, fmt.Sprintf("a redirection to or from %q", lit)})
+	c.refuse(&refusal{ReasonRedirection, fmt.Sprintf("a redirection to or from %q", skillerr.Clip(lit))})
 }

@@ -157,7 +157,7 @@ func Check(allowedTools []string, name, input string) error {
 	if reason == "" {
 		return nil
 	}
-	msg := "the active skills allow this tool only as " + strings.Join(forms, ", ")
+	msg := "the active skills allow this tool only as " + skillerr.Clip(strings.Join(forms, ", "))
 	if what != "" {
 		msg = "the command has " + what + ", which no allowed-tools pattern vets; " + msg
 	}

@@ -1,6 +1,7 @@
 package toolrule
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -404,6 +405,23 @@ func TestCheckMessage(t *testing.T) {
 	err = Check([]string{"Read"}, "Bash", "ls")
 	if got, want := err.Error(), "Bash: the active skills do not allow this tool"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+	// What a message quotes, from the agent or the patterns, is clipped.
+	var many []string
+	for i := range 100 {
+		many = append(many, fmt.Sprintf("Bash(tool-%d %s)", i, strings.Repeat("x", 100)))
+	}
+	for _, c := range []struct {
+		allowed []string
+		command string
+	}{
+		{[]string{"Bash(git:*)"}, "git log ${x:-" + strings.Repeat("a", 4000) + "}"},
+		{[]string{"Bash(git:*)"}, "git log > " + strings.Repeat("a", 4000)},
+		{many, "rm -rf ~"},
+	} {
+		if err := Check(c.allowed, "Bash", c.command); err == nil || len(err.Error()) > 2*skillerr.MaxQuoted+200 {
+			t.Errorf("%.30q…: %d bytes: %.300v…", c.command, len(err.Error()), err)
+		}
 	}
 	for _, whole := range []string{"Bash", "Bash(*)", " Bash "} {
 		if err := Check([]string{whole}, "Bash", "rm -rf / ; $(x)"); err != nil {
