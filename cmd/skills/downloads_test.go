@@ -83,19 +83,13 @@ func TestValidateGeneratedDownload(t *testing.T) {
 // extracted folder.
 func TestValidateRealDownloads(t *testing.T) {
 	total := 0
-	for _, r := range realrepos.Require(t) {
-		t.Run(r.Name, func(t *testing.T) {
-			data, err := os.ReadFile(r.Path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			code, lines := validateAlike(t, r.Name, data)
-			if code != 0 || r.Skills != 0 && countValid(lines) != r.Skills {
-				t.Fatalf("exit %d, %d valid, want 0 and %d", code, countValid(lines), r.Skills)
-			}
-			total += countValid(lines)
-		})
-	}
+	realrepos.Each(t, func(t *testing.T, r realrepos.Repo, data []byte) {
+		code, lines := validateAlike(t, r.Name, data)
+		if code != 0 || r.Skills != 0 && countValid(lines) != r.Skills {
+			t.Fatalf("exit %d, %d valid, want 0 and %d", code, countValid(lines), r.Skills)
+		}
+		total += countValid(lines)
+	})
 	t.Logf("%d skills valid", total)
 }
 

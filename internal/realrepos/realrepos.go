@@ -87,3 +87,18 @@ func Require(t testing.TB) []Repo {
 	}
 	return repos
 }
+
+// Each runs fn as a subtest of t, named by the download, with the bytes
+// of each download, or skips t as Require does.
+func Each(t *testing.T, fn func(t *testing.T, r Repo, data []byte)) {
+	t.Helper()
+	for _, r := range Require(t) {
+		t.Run(r.Name, func(t *testing.T) {
+			data, err := os.ReadFile(r.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn(t, r, data)
+		})
+	}
+}

@@ -150,9 +150,28 @@ func testImportManyInvalid(t *testing.T, bc backendCase) {
 }
 
 // breakOne returns the zip download data with its first SKILL.md (in
-// the archive's order) replaced by brokenMD, every other entry copied as
-// it is (modes, links, compression), and the folder of that skill.
+// the archive's order) replaced by brokenMD (see rewriteZip), and the
+// folder of that skill.
 func breakOne(t testing.TB, data []byte) ([]byte, string) {
+	t.Helper()
+	dir := ""
+	out := rewriteZip(t, data, func(name string) (string, bool) {
+		if dir == "" && strings.HasSuffix(name, "/SKILL.md") {
+			dir = strings.TrimSuffix(name, "/SKILL.md")
+			return brokenMD, true
+		}
+		return "", false
+	})
+	if dir == "" {
+		t.Fatal("the download holds no SKILL.md")
+	}
+	return out, dir
+}
+
+// rewriteZip returns the zip download data with the entries edit returns
+// new contents for replaced, every other entry copied as it is (modes,
+// links, compression), and files appended.
+func rewriteZip(t testing.TB, data []byte, edit func(name string) (string, bool), files ...file) []byte {
 	t.Helper()
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
@@ -160,31 +179,30 @@ func breakOne(t testing.TB, data []byte) ([]byte, string) {
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	dir := ""
-	for _, f := range zr.File {
-		if dir == "" && strings.HasSuffix(f.Name, "/SKILL.md") {
-			dir = strings.TrimSuffix(f.Name, "/SKILL.md")
-			h := f.FileHeader
-			w, err := zw.CreateHeader(&h)
-			if err == nil {
-				_, err = io.WriteString(w, brokenMD)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			continue
+	write := func(h *zip.FileHeader, data string) {
+		w, err := zw.CreateHeader(h)
+		if err == nil {
+			_, err = io.WriteString(w, data)
 		}
-		if err := zw.Copy(f); err != nil {
+		if err != nil {
 			t.Fatal(err)
 		}
+	}
+	for _, f := range zr.File {
+		if data, ok := edit(f.Name); ok {
+			h := f.FileHeader
+			write(&h, data)
+		} else if err := zw.Copy(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range files {
+		write(&zip.FileHeader{Name: f.path, Method: zip.Deflate}, f.data)
 	}
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if dir == "" {
-		t.Fatal("the download holds no SKILL.md")
-	}
-	return buf.Bytes(), dir
+	return buf.Bytes()
 }
 
 // testImportBrokenDownload: a repository download with one SKILL.md
@@ -444,4 +462,113 @@ func testImportLongNames(t *testing.T, bc backendCase) {
 			}
 		}
 	}
+}
+
+// testImportBrokenKinds: a repository download with five skills broken
+// five ways (YAML, no description, not UTF-8, a dependency on the broken
+// first one, a second folder of one name) previews exactly the skills an
+// install from an address (SkipInvalid) then installs, with the same
+// digests; over the download installed as it was, the broken versions
+// leave the installed ones as they are, and the one whose dependency is
+// installed now replaces its own. The generated download always; the real
+// ones when present.
+func testImportBrokenKinds(t *testing.T, bc backendCase) {
+	check := func(t *testing.T, data []byte) {
+		e := newEnv(t, bc)
+		ctx := context.Background()
+		orig, err := e.reg.Preview(ctx, data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(orig.Skills) < 5 {
+			t.Fatalf("%d skills", len(orig.Skills))
+		}
+		sk := orig.Skills
+		edits := map[string]string{
+			sk[0].Dir + "/SKILL.md": brokenMD,
+			sk[1].Dir + "/SKILL.md": "---\nname: " + sk[1].Name + "\n---\n# No description\n",
+			sk[2].Dir + "/SKILL.md": mdOf(sk[2].Name, "Ends badly.") + "\xff\xfe",
+			sk[3].Dir + "/SKILL.md": mdOf(sk[3].Name, "Needs the first.", "skill_dependencies: ["+sk[0].Name+"]"),
+		}
+		// The fifth skill's SKILL.md again, in a folder after the others.
+		again := file{sk[4].Dir + "-again/SKILL.md", zipEntry(t, data, sk[4].Dir+"/SKILL.md")}
+		broken := rewriteZip(t, data, func(name string) (string, bool) {
+			s, ok := edits[name]
+			return s, ok
+		}, again)
+		wantInvalid := map[string]string{sk[0].Dir: "yaml-invalid", sk[1].Dir: "description-missing", sk[2].Dir: "not-utf8",
+			sk[3].Dir: "unknown-skill", sk[4].Dir + "-again": "duplicate-skill"}
+
+		p, err := e.reg.Preview(ctx, broken, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		invalid, valid := map[string]string{}, map[string]string{}
+		for _, s := range p.Skills {
+			if s.Error != nil {
+				invalid[s.Dir] = s.Error.Reason
+			} else {
+				valid[s.Name] = s.Digest
+			}
+		}
+		if !maps.Equal(invalid, wantInvalid) || len(valid) != len(orig.Skills)-4 {
+			t.Fatalf("preview: invalid %v (want %v), %d valid of %d", invalid, wantInvalid, len(valid), len(p.Skills))
+		}
+		_, err = e.reg.Import(ctx, broken, ImportOptions{})
+		if !strings.Contains(fmt.Sprint(err), fmt.Sprintf("5 of the archive's %d skills cannot be installed", len(p.Skills))) {
+			t.Errorf("no choice: %v", err)
+		}
+		res := e.importZip(t, broken, ImportOptions{SkipInvalid: true})
+		got := map[string]string{}
+		for _, m := range res.Skills {
+			got[m.ID] = m.Digest
+		}
+		if !maps.Equal(got, valid) || len(res.Invalid) != 5 {
+			t.Errorf("installed %d skills, %d invalid; the preview said %d valid", len(got), len(res.Invalid), len(valid))
+		}
+
+		// Over the download as it was: the broken ones change nothing.
+		e = newEnv(t, bc)
+		first := e.importZip(t, data, ImportOptions{})
+		before := map[string]string{}
+		for _, m := range first.Skills {
+			before[m.ID] = m.Digest
+		}
+		res = e.importZip(t, broken, ImportOptions{SkipInvalid: true, OnConflict: ConflictReplace})
+		delete(wantInvalid, sk[3].Dir) // its dependency is installed
+		if len(res.Invalid) != len(wantInvalid) || !slices.Contains(res.Replaced, sk[3].Name) {
+			t.Errorf("replace: %d invalid, replaced %v", len(res.Invalid), res.Replaced)
+		}
+		for _, s := range sk[:3] {
+			if m := mustGet(t, e.reg, s.Name); m.Digest != before[s.Name] {
+				t.Errorf("%s: the installed version was changed by a broken one", s.Name)
+			}
+		}
+		if m := mustGet(t, e.reg, sk[3].Name); m.Digest == before[sk[3].Name] || !slices.Equal(m.Dependencies.Skills, []string{sk[0].Name}) {
+			t.Errorf("%s: not replaced: %+v", sk[3].Name, m.Dependencies)
+		}
+	}
+	t.Run("generated", func(t *testing.T) { check(t, realrepos.Generated()) })
+	t.Run("real", func(t *testing.T) {
+		realrepos.Each(t, func(t *testing.T, _ realrepos.Repo, data []byte) { check(t, data) })
+	})
+}
+
+// zipEntry returns the contents of the entry name of the zip data.
+func zipEntry(t testing.TB, data []byte, name string) string {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := zr.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

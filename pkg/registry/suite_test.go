@@ -90,6 +90,7 @@ func TestSuite(t *testing.T) {
 		{"ImportSkipInvalid", testImportSkipInvalid},
 		{"ImportUnmetDependencies", testImportUnmetDependencies},
 		{"ImportLongNames", testImportLongNames},
+		{"ImportBrokenKinds", testImportBrokenKinds},
 		{"ImportCanceled", testImportCanceled},
 		{"ImportMixed", testImportMixed},
 		{"Quota", testQuota},

@@ -7,7 +7,6 @@ import (
 	"compress/gzip"
 	"io"
 	"io/fs"
-	"os"
 	"reflect"
 	"runtime"
 	"slices"
@@ -38,21 +37,15 @@ func TestGeneratedDownload(t *testing.T) {
 // TestRealDownloads: every skill of the real repository downloads is
 // found, each download read in one pass.
 func TestRealDownloads(t *testing.T) {
-	for _, r := range realrepos.Require(t) {
-		t.Run(r.Name, func(t *testing.T) {
-			data, err := os.ReadFile(r.Path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			a, err := Read(data, Limits{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Skills != 0 && len(a.Skills) != r.Skills {
-				t.Errorf("%d skills, want %d", len(a.Skills), r.Skills)
-			}
-		})
-	}
+	realrepos.Each(t, func(t *testing.T, r realrepos.Repo, data []byte) {
+		a, err := Read(data, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Skills != 0 && len(a.Skills) != r.Skills {
+			t.Errorf("%d skills, want %d", len(a.Skills), r.Skills)
+		}
+	})
 }
 
 // toTarGz rewrites a zip as git archive --format=tar.gz would write the
@@ -150,14 +143,6 @@ func TestDownloadsAsTarGz(t *testing.T) {
 		if runtime.GOOS == "js" {
 			t.Skip("the native run covers it: the rules are the same code, and converting 13 MB takes the browser 20 s")
 		}
-		for _, r := range realrepos.Require(t) {
-			t.Run(r.Name, func(t *testing.T) {
-				data, err := os.ReadFile(r.Path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				check(t, data)
-			})
-		}
+		realrepos.Each(t, func(t *testing.T, _ realrepos.Repo, data []byte) { check(t, data) })
 	})
 }
