@@ -306,6 +306,14 @@ func TestCheckPathRoots(t *testing.T) {
 		{"NotebookEdit", "/etc/a.ipynb", ReasonInputNotMatched},
 		{"NotebookEdit", "~/a.ipynb", ReasonInputNotMatched},
 		{"NotebookEdit", "a.ipynb; rm -rf ~", ReasonInputNotMatched},
+		// Nor for what Windows, or a tool that takes URLs, reads as a
+		// separator or a root.
+		{"Read", "..\\..\\secret.txt", ReasonInputNotMatched},
+		{"Read", "docs\\..\\..\\secret.txt", ReasonInputNotMatched},
+		{"Read", "C:/Windows/win.ini", ReasonInputNotMatched},
+		{"Read", "C:secret.txt", ReasonInputNotMatched},
+		{"Read", "file:///etc/passwd", ReasonInputNotMatched},
+		{"NotebookEdit", "..\\a.ipynb", ReasonInputNotMatched},
 		{"Bash", "git log > out/log.txt", ""},
 		{"Bash", "git log > docs/log.txt 2>/dev/null", ""},
 		{"Bash", "git log > /etc/profile", ReasonRedirection},
