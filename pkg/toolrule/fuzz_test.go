@@ -2,6 +2,7 @@ package toolrule
 
 import (
 	"io/fs"
+	"path"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,23 +11,31 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// FuzzCheck checks the property Check promises for Bash(git:*), with a
-// walk of the whole syntax tree that is independent of the checker's own
-// descent: every command line it admits parses, every simple command in
-// it is git, and nothing anywhere in it substitutes, evaluates, assigns,
-// defines or redirects to a file.
+// FuzzCheck checks the property Check promises for Bash(git:*) and
+// Write(out/**), with a walk of the whole syntax tree that is independent
+// of the checker's own descent: every command line it admits parses, every
+// simple command in it is git, and nothing anywhere in it substitutes,
+// evaluates, assigns or defines; and it redirects to no file but one that
+// mvdan.cc/sh's expander, reading no variable and no directory, finds
+// in out/ (or out itself, which out/** names too), as written.
 func FuzzCheck(f *testing.F) {
 	for _, s := range []string{
 		"git status", "git log > /dev/null 2>&1", "git status '$(touch /tmp/p)'; git log ${_@P}",
 		"git log ${x:1} ${a[i]}", "(git status) && { git log; }", "git a #\\\nrm", "git status\r#; rm",
 		"git log &>/dev/null rm -rf ~", "X=1 git log", "git commit -m \"$(id)\"", "git log <<EOF\nx\nEOF",
+		"git log > out/a.txt", "git log > out/.\\./.\\./x", "git log > ~/x", "git log > out/.?/x", "git log >out/../x",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		if Check([]string{"Bash(git:*)"}, "Bash", in) != nil {
+		if Check([]string{"Bash(git:*)", "Write(out/**)"}, "Bash", in) != nil {
 			return
 		}
+		env := &readEnv{}
+		cfg := &expand.Config{Env: env, ReadDir2: func(dir string) ([]fs.DirEntry, error) {
+			env.read = append(env.read, "directory "+dir)
+			return nil, nil
+		}}
 		file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(in), "")
 		if err != nil {
 			t.Fatalf("%q was admitted but does not parse: %v", in, err)
@@ -45,8 +54,14 @@ func FuzzCheck(f *testing.F) {
 					t.Fatalf("%q was admitted with the expansion %s", in, source(n, in))
 				}
 			case *syntax.Redirect:
-				if w := n.Word.Lit(); w != "/dev/null" && w != "-" && strings.Trim(w, "0123456789") != "" {
-					t.Fatalf("%q was admitted with a redirection to %q", in, w)
+				w := n.Word.Lit()
+				if w == "/dev/null" || w == "-" || strings.Trim(w, "0123456789") == "" {
+					break
+				}
+				fields, err := expand.Fields(cfg, n.Word)
+				if err != nil || len(fields) != 1 || fields[0] != source(n.Word, in) || len(env.read) > 0 ||
+					path.Clean(fields[0]) != "out" && !strings.HasPrefix(path.Clean(fields[0]), "out/") {
+					t.Fatalf("%q was admitted with a redirection to %q (%q, %v, read %q)", in, source(n.Word, in), fields, err, env.read)
 				}
 			case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ExtGlob, *syntax.Assign,
 				*syntax.FuncDecl, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause,
