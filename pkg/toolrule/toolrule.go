@@ -48,9 +48,11 @@ const (
 const MaxInput = 8 << 10
 
 // MaxSpec bounds, in bytes, the specifiers that admit anything: a longer
-// one (no real one comes near) admits nothing. Matching a path costs up to
-// the specifier's length times the input's, so this and MaxInput bound
-// what one check of a path costs.
+// one (no real one comes near) admits nothing, and so does one that opens
+// more than MaxNesting constructs, which the shell parser would descend
+// into as it does into a command line's. Matching a path costs up to the
+// specifier's length times the input's, so this and MaxInput bound what
+// one check of a path costs.
 const MaxSpec = 1 << 10
 
 // MCPPrefix begins the names of MCP tools: mcp__server__tool.
@@ -177,7 +179,7 @@ func inputAllowed(name string, specs []string, rules []Rule, input string) (reas
 	var commandSpecs []commandPattern
 	for _, spec := range specs {
 		switch {
-		case len(spec) > MaxSpec:
+		case tooBig(spec):
 		case strings.HasPrefix(spec, "domain:"):
 			if !expands(spec) && domainMatches(spec[len("domain:"):], input) {
 				return "", ""
@@ -232,11 +234,14 @@ func expands(spec string) bool {
 	return false
 }
 
+// tooBig reports whether spec is beyond MaxSpec or MaxNesting.
+func tooBig(spec string) bool { return len(spec) > MaxSpec || openings(spec) > MaxNesting }
+
 // redirectionRules collects the path specifiers a command's redirections
 // may use: those of Write and Edit patterns for output, of Read for input.
 func redirectionRules(rules []Rule) (places places) {
 	for _, r := range rules {
-		if r.Whole || len(r.Spec) > MaxSpec || !isPathSpec(r.Tool, r.Spec) || expands(r.Spec) {
+		if r.Whole || tooBig(r.Spec) || !isPathSpec(r.Tool, r.Spec) || expands(r.Spec) {
 			continue
 		}
 		switch r.Tool {

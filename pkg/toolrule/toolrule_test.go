@@ -370,11 +370,14 @@ func TestCheckInputTooLong(t *testing.T) {
 // overflowed the browser's call stack and ended the module — counted, not
 // matched, so that a quoted one counts too; a
 // JSON body's brackets and braces open nothing the parser descends into.
+// A specifier beyond MaxNesting admits nothing, unparsed.
 func TestCheckDeepNesting(t *testing.T) {
 	nested := func(open, inner, close string, n int) string {
 		return strings.Repeat(open, n) + inner + strings.Repeat(close, n)
 	}
-	allowed := []string{"Bash(git:*)", "Bash(curl:*)"}
+	// A pattern's specifier is parsed too: one of a thousand "(" (within
+	// MaxSpec) ended the module as well.
+	allowed := []string{"Bash(git:*)", "Bash(curl:*)", "Bash(" + strings.Repeat("(", MaxSpec-2) + ")", "Read($" + strings.Repeat("(", MaxSpec-3) + ")"}
 	for _, c := range []struct {
 		input  string
 		deep   bool // refused for its nesting
