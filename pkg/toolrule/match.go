@@ -194,8 +194,9 @@ func matchSegments(pattern, segs []string) bool {
 // pathWildOK reports whether a path wildcard may match c: not characters
 // that would make a path a second shell command, nor those that Windows,
 // or a tool that takes URLs, reads as a separator or a root ("..\\x",
-// "C:/Windows", "file:///etc").
-func pathWildOK(c byte) bool { return !strings.ContainsRune(";&|`$<>\n\r/\\:", rune(c)) }
+// "C:/Windows", "file:///etc"), nor the braces of a pattern that Glob
+// expands ("{..,src}/*.go" is "../*.go" too).
+func pathWildOK(c byte) bool { return !strings.ContainsRune(";&|`$<>\n\r/\\:{}", rune(c)) }
 
 // wildcard is a pattern split at its *: each * matches any run of bytes.
 // A wildcard of one piece matches that text alone.

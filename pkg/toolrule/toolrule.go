@@ -8,6 +8,7 @@ package toolrule
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -127,7 +128,7 @@ func (r Rule) Names(tool string) bool {
 // bash parses it (see commands): every simple command in it must be
 // admitted by some pattern, so that Bash(git:*) does not let
 // "git status; rm -rf ~" through, and anything the checker does not model
-// is refused. A path's wildcards never match ;&|`$<>\: or a newline, and a
+// is refused. A path's wildcards never match ;&|`$<>\:{} or a newline, and a
 // path that climbs out of where it starts ("../x") matches nothing. A
 // specifier that depends on what a shell would expand admits nothing,
 // and the tool stays named: a command one whose words hold a parameter
@@ -281,12 +282,19 @@ var DefaultFields = map[string]string{
 	"WebSearch":    "query",
 }
 
+// baseFields name, for the tools whose DefaultFields field is relative to
+// another field of their input, that other field: Glob matches its
+// pattern below its path (the current directory when there is none), so
+// that Glob(src/**) must not admit {pattern: "src/**", path: "/"}.
+var baseFields = map[string]string{"Glob": "path"}
+
 // CheckInput is Check for a call whose input is structured, as agent
 // frameworks pass it: the patterns' specifiers are checked against the
-// input's field that fields (else DefaultFields) names for the tool. A
-// tool the patterns name whole needs no field; otherwise an unknown field
-// (ReasonNoInputField) or one absent or not a string in input
-// (ReasonInputFieldMissing) is a refusal, never an empty input.
+// input's field that fields (else DefaultFields) names for the tool;
+// the DefaultFields one below the tool's baseFields field when the input
+// has one and the vetted field is not absolute. A tool the patterns name whole needs no field; otherwise an
+// unknown field (ReasonNoInputField) or one absent or not a string in
+// input (ReasonInputFieldMissing) is a refusal, never an empty input.
 func CheckInput(allowedTools []string, name string, input map[string]any, fields map[string]string) error {
 	named := false
 	for _, r := range Parse(allowedTools) {
@@ -312,6 +320,11 @@ func CheckInput(allowedTools []string, name string, input map[string]any, fields
 	case !ok:
 		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonInputFieldMissing, Subject: name,
 			Msg: "the active skills vet this tool's " + field + ", which the call does not give as a string"}
+	}
+	if bf := baseFields[name]; bf != "" && field == DefaultFields[name] {
+		if base, ok := input[bf].(string); ok && base != "" && !path.IsAbs(value) && !strings.HasPrefix(value, "~") {
+			value = base + "/" + value
+		}
 	}
 	return Check(allowedTools, name, value)
 }

@@ -445,7 +445,7 @@ func TestCheckMessage(t *testing.T) {
 // what the patterns are about; a missing or unknown field is refused,
 // never read as "".
 func TestCheckInput(t *testing.T) {
-	allowed := []string{"Bash(git:*)", "Read(./docs/**)", "Grep", "Frob(x y)"}
+	allowed := []string{"Bash(git:*)", "Read(./docs/**)", "Grep", "Frob(x y)", "Glob(src/**)"}
 	for _, c := range []struct {
 		tool   string
 		input  map[string]any
@@ -465,6 +465,16 @@ func TestCheckInput(t *testing.T) {
 		{"Grep", map[string]any{}, nil, ""}, // named whole
 		{"Frob", map[string]any{"x": "x y"}, nil, ReasonNoInputField},
 		{"Frob", map[string]any{"x": "x y"}, map[string]string{"Frob": "x"}, ""},
+		// Glob's pattern is vetted below its path, and a wildcard matches
+		// no brace, which Glob expands.
+		{"Glob", map[string]any{"pattern": "*.go", "path": "src"}, nil, ""},
+		{"Glob", map[string]any{"pattern": "src/*.go", "path": "."}, nil, ""},
+		{"Glob", map[string]any{"pattern": "src/*.go", "path": "/"}, nil, ReasonInputNotMatched},
+		{"Glob", map[string]any{"pattern": "src/*.go", "path": ".."}, nil, ReasonInputNotMatched},
+		{"Glob", map[string]any{"pattern": "src/*.go", "path": "~"}, nil, ReasonInputNotMatched},
+		{"Glob", map[string]any{"pattern": "/src/*.go", "path": "src"}, nil, ReasonInputNotMatched},
+		{"Glob", map[string]any{"pattern": "src/{..,.}/*.go"}, nil, ReasonInputNotMatched},
+		{"Glob", map[string]any{"pattern": "src/*.go", "path": "/"}, map[string]string{"Glob": "pattern"}, ReasonInputNotMatched},
 		{"WebFetch", map[string]any{"url": "https://example.com"}, nil, ReasonToolNotListed},
 	} {
 		err := CheckInput(allowed, c.tool, c.input, c.fields)
