@@ -150,7 +150,7 @@ func FuzzWildcard(f *testing.F) {
 		for _, c := range []struct {
 			ok   func(byte) bool
 			star string
-		}{{nil, "(?s:.*)"}, {pathWildOK, "[^;&|`$<>\\n\\r/\\\\:{}]*"}} {
+		}{{nil, "(?s:.*)"}, {pathWildOK, "[^;&|`$<>\\n\\r/\\\\:{}\\x00]*"}} {
 			pieces := strings.Split(pattern, "*")
 			for i, p := range pieces {
 				pieces[i] = regexp.QuoteMeta(p)

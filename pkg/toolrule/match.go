@@ -195,8 +195,9 @@ func matchSegments(pattern, segs []string) bool {
 // that would make a path a second shell command, nor those that Windows,
 // or a tool that takes URLs, reads as a separator or a root ("..\\x",
 // "C:/Windows", "file:///etc"), nor the braces of a pattern that Glob
-// expands ("{..,src}/*.go" is "../*.go" too).
-func pathWildOK(c byte) bool { return !strings.ContainsRune(";&|`$<>\n\r/\\:{}", rune(c)) }
+// expands ("{..,src}/*.go" is "../*.go" too), nor a NUL, where a C string
+// ends ("a/../..\x00b" is "b" to path.Clean, but ".." to open(2)).
+func pathWildOK(c byte) bool { return !strings.ContainsRune(";&|`$<>\n\r/\\:{}\x00", rune(c)) }
 
 // wildcard is a pattern split at its *: each * matches any run of bytes.
 // A wildcard of one piece matches that text alone.

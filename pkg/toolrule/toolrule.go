@@ -128,7 +128,7 @@ func (r Rule) Names(tool string) bool {
 // bash parses it (see commands): every simple command in it must be
 // admitted by some pattern, so that Bash(git:*) does not let
 // "git status; rm -rf ~" through, and anything the checker does not model
-// is refused. A path's wildcards never match ;&|`$<>\:{} or a newline, and a
+// is refused. A path's wildcards never match ;&|`$<>\:{}, a newline or a NUL, and a
 // path that climbs out of where it starts ("../x") matches nothing. A
 // specifier that depends on what a shell would expand admits nothing,
 // and the tool stays named: a command one whose words hold a parameter

@@ -314,6 +314,7 @@ func TestCheckPathRoots(t *testing.T) {
 		{"Read", "C:secret.txt", ReasonInputNotMatched},
 		{"Read", "file:///etc/passwd", ReasonInputNotMatched},
 		{"NotebookEdit", "..\\a.ipynb", ReasonInputNotMatched},
+		{"Read", "docs/x/../../..\x00b/c", ReasonInputNotMatched}, // "docs/x/../../.." to a C string
 		{"Bash", "git log > out/log.txt", ""},
 		{"Bash", "git log > docs/log.txt 2>/dev/null", ""},
 		{"Bash", "git log > /etc/profile", ReasonRedirection},
