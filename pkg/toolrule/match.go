@@ -106,13 +106,16 @@ func (p commandPattern) matches(command string) bool {
 // specifier's and stands for no glob.
 func literalWord(w *syntax.Word, wild bool) bool {
 	var glob strings.Builder // w as a glob pattern, quoted text as x
+	// bash expands a tilde that begins a word, and one after = or : in a
+	// word it takes for an assignment (make PREFIX=~/x, PATH=/bin:~/bin):
+	// here any word whose first literal holds "=", a few more than bash's.
+	// Not scp's host:~/x.
+	first, _ := w.Parts[0].(*syntax.Lit)
+	assignment := first != nil && strings.Contains(first.Value, "=")
 	for i, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			// A tilde prefix, or one after = or : in a word bash takes
-			// for an assignment (make PREFIX=~/x); those after other
-			// characters are refused as well, which costs nothing real.
-			if i == 0 && strings.HasPrefix(p.Value, "~") || strings.Contains(p.Value, "=~") || strings.Contains(p.Value, ":~") {
+			if i == 0 && strings.HasPrefix(p.Value, "~") || assignment && (strings.Contains(p.Value, "=~") || strings.Contains(p.Value, ":~")) {
 				return false
 			}
 			v := p.Value

@@ -64,6 +64,8 @@ func TestCheckExpansions(t *testing.T) {
 		{"Bash(run \"$@\")", "run \"$@\"", false},
 		{"Bash(~/bin/tool:*)", "~/bin/tool x", false},
 		{"Bash(make PREFIX=~/x)", "make PREFIX=~/x", false},
+		{"Bash(env PATH=/bin:~/bin x)", "env PATH=/bin:~/bin x", false},
+		{"Bash(env X=\"a\":~/bin x)", "env X=\"a\":~/bin x", false},
 		{"Bash(ls ?)", "ls ?", false},
 		{"Bash(cat [ab].txt)", "cat [ab].txt", false},
 		{"Bash(/opt/*/bin/tool:*)", "/opt/*/bin/tool x", false},
@@ -78,6 +80,8 @@ func TestCheckExpansions(t *testing.T) {
 		{"Bash(echo \"\\$1\")", "echo \"\\$1\"", true},
 		{"Bash(echo 5$)", "echo 5$", true},
 		{"Bash(git diff HEAD~1)", "git diff HEAD~1", true},
+		{"Bash(scp host:~/notes.txt .)", "scp host:~/notes.txt .", true}, // ~ on the host, not here
+		{"Bash(rsync -a a:~/b \"c=~\")", "rsync -a a:~/b \"c=~\"", true},
 		{"Bash(echo '~' \"~\" \\~)", "echo '~' \"~\" \\~", true},
 		{"Bash(echo '?' \\*)", "echo '?' \\*", true},
 		{"Bash(echo {a,b})", "echo {a,b}", true},
