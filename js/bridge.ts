@@ -71,6 +71,11 @@ export interface SkillError {
   diagnostics: Diagnostic[];
 }
 
+/** The most skills one setEnabledMany or removeMany changes (more are
+ * refused whole, TooLarge): pkg/registry's MaxBatch, which
+ * web/test/port.test.mjs holds this to. */
+export const MAX_BATCH = 5000;
+
 /** What a person calls a skill of an archive that cannot be installed: its
  * name, else its folder's (as a skill that states no name is called),
  * else, at the archive's root, root (the archive's own name). */
@@ -661,12 +666,12 @@ export class Registry {
   get(id: string): Promise<SkillMeta> { return this.value("registry.get", { id }); }
   setEnabled(id: string, on: boolean): Promise<SkillMeta> { return this.value("registry.setEnabled", { id, on }); }
   async remove(id: string): Promise<void> { await this.value("registry.remove", { id }); }
-  /** Enables or disables the skills ids (at most 5,000) in one commit and
-   * one change; their records, in the order of ids, repeats dropped. When
-   * one is not installed nothing changes (SkillNotFound, naming it). */
+  /** Enables or disables the skills ids (at most MAX_BATCH) in one commit
+   * and one change; their records, in the order of ids, repeats dropped.
+   * When one is not installed nothing changes (SkillNotFound, naming it). */
   setEnabledMany(ids: string[], on: boolean): Promise<SkillMeta[]> { return this.value("registry.setEnabledMany", { ids, on }); }
-  /** Deletes the skills ids (at most 5,000) as remove does, in one commit
-   * and one change; when one is not installed nothing is deleted. */
+  /** Deletes the skills ids (at most MAX_BATCH) as remove does, in one
+   * commit and one change; when one is not installed nothing is deleted. */
   async removeMany(ids: string[]): Promise<void> { await this.value("registry.removeMany", { ids }); }
   exportZip(id: string): Promise<Uint8Array> { return this.bytes("registry.exportZip", { id }); }
   tree(id: string): Promise<TreeEntry[]> { return this.value("registry.tree", { id }); }

@@ -25,6 +25,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { unzipSync, zipSync } from 'fflate';
 import { axeViolations } from '../harness/axe.mjs';
+import { withHost } from '../harness/extension.mjs';
 import { launch } from '../harness/index.mjs';
 import { SCHEMA_V2, serveSite, sha256 } from '../harness/publish.mjs';
 import { realRepos } from '../harness/realrepos.mjs';
@@ -60,16 +61,32 @@ async function panel() {
     new PerformanceObserver((l) => {
       for (const e of l.getEntries()) globalThis.longTasks.push(`${Math.round(e.duration)} ms during ${globalThis.doing ?? 'start'}`);
     }).observe({ type: 'longtask', buffered: true });
-    // Every call the panel sends to the host, by method: what one click costs the registry.
+    // Every call the panel sends to the host, by method (and a bulk
+    // call's number of skills): what one click costs the registry.
     globalThis.calls = [];
+    globalThis.batchSizes = [];
+    // The host's answers held while hold is true, until release(): a
+    // commit that takes as long as the test needs, to act meanwhile.
+    globalThis.hold = false;
+    const held = [];
+    globalThis.release = () => {
+      globalThis.hold = false;
+      for (const deliver of held.splice(0)) deliver();
+    };
     const connect = chrome.runtime.connect.bind(chrome.runtime);
     chrome.runtime.connect = (...a) => {
       const port = connect(...a);
       const post = port.postMessage.bind(port);
       port.postMessage = (m) => {
         if (m?.t === 'call') globalThis.calls.push(m.method);
+        if (m?.t === 'call' && Array.isArray(m.args?.ids)) globalThis.batchSizes.push(m.args.ids.length);
         post(m);
       };
+      const listen = port.onMessage.addListener.bind(port.onMessage);
+      port.onMessage.addListener = (f) => listen((m, ...rest) => {
+        if (globalThis.hold && (m?.t === 'result' || m?.t === 'error')) held.push(() => f(m, ...rest));
+        else f(m, ...rest);
+      });
       return port;
     };
   });
@@ -95,7 +112,7 @@ async function preview(page, path) {
 /** Imports path through "Import…", installing what the preview proposes. */
 async function importFile(page, path) {
   const group = await preview(page, path);
-  const install = group.getByRole('button', { name: /^Install \d+ skills?$/ });
+  const install = group.getByRole('button', { name: /^Install [\d,]+ skills?$/ });
   if (await install.isDisabled()) {
     await group.getByRole('button', { name: 'Cancel' }).click();
     return '';
@@ -345,7 +362,7 @@ async function stopWorker(page) {
 /** The worker stops while path's import runs: the panel says so in words, and lists what is stored. */
 async function stoppedDuringImport(page, path) {
   const group = await preview(page, path);
-  await group.getByRole('button', { name: /^Install \d+ skills?$/ }).click();
+  await group.getByRole('button', { name: /^Install [\d,]+ skills?$/ }).click();
   await page.locator('.importer progress').waitFor();
   await doing(page, 'stopping the worker during the import');
   await stopWorker(page);
@@ -548,6 +565,89 @@ test('the six real downloads: the same bulk checks over every skill', { skip: sk
   const p = await panel();
   try {
     await bulk(p, await importReal(p.page));
+  } finally {
+    await p.browser.close();
+  }
+});
+
+test('5,100 generated skills, more than one registry call takes: disabled, stopped, enabled and deleted in batches of 5,000, each outcome saying how many changed', { timeout: 3 * IMPORT_MS + 120_000 }, async () => {
+  const n = 5_100;
+  const p = await panel();
+  const { page } = p;
+  try {
+    // Installed over a port of the test's own: the panel's import is not what is tested here.
+    const installed = await withHost(page, async (sk, b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      return (await sk.registry.importZip(bytes, { source: 'many-skills.zip' })).skills.length;
+    }, Buffer.from(longPack(n, 'many')).toString('base64'), IMPORT_MS);
+    assert.equal(installed, n);
+    await page.reload();
+    await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), n);
+    const bar = page.getByRole('group', { name: 'Selection' });
+    const said = page.locator('.bulk-outcome[role=status]');
+    const status = page.locator('#status');
+    const sizes = () => page.evaluate(() => globalThis.batchSizes.splice(0));
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await bar.getByRole('checkbox', { name: 'Select all 5,100', exact: true }).check();
+    assert.equal(await bar.locator('.bulk-count').textContent(), '5,100 selected');
+    await sizes();
+
+    // Disable: the first batch runs (its answer held); its progress is
+    // shown, Stop takes effect after it, and the outcome says how many.
+    await page.evaluate(() => (globalThis.hold = true));
+    await doing(page, 'disabling 5,100 skills');
+    await bar.getByRole('button', { name: 'Disable selected' }).click();
+    const progress = bar.getByRole('progressbar', { name: 'Disabling 5,100 skills' });
+    await progress.waitFor();
+    await page.waitForFunction(() => globalThis.batchSizes.length === 1);
+    assert.equal(await said.textContent(), 'Disabling 5,100 skills in batches of 5,000: 0 done.');
+    assert.deepEqual(await axeViolations(page), [], 'axe: a change in batches under way');
+    await bar.getByRole('button', { name: 'Stop after this batch', exact: true }).click();
+    await bar.getByRole('button', { name: 'Stopping after this batch…' }).waitFor();
+    await page.evaluate(() => globalThis.release());
+    await progress.waitFor({ state: 'detached' });
+    assert.equal(await said.textContent(), 'Stopped as you asked: disabled 5,000 skills; the other 100 were not changed.');
+    assert.deepEqual(await sizes(), [5_000], 'one batch, then no other');
+    assert.equal(await focused(), 'Disable selected', 'focus back on the button that acted when Stop went');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === '5,100 skills installed, 100 enabled.');
+
+    // Enable, while another tab deletes one skill of the second batch:
+    // the first batch stays enabled, the second is refused whole, and the
+    // alert says both.
+    const chip = (name) => page.locator('label.chip').filter({ has: page.getByRole('radio', { name }) });
+    await chip(/^Enabled/).click();
+    await page.waitForFunction(() => document.querySelector('.list-count')?.textContent.startsWith('100 of '));
+    const gone = await page.locator('#skills > li').first().getAttribute('data-id');
+    await chip(/^All/).click();
+    await page.evaluate(() => (globalThis.hold = true));
+    await doing(page, 'enabling 5,100 skills');
+    await bar.getByRole('button', { name: 'Enable selected' }).click();
+    await page.waitForFunction(() => globalThis.batchSizes.length === 1);
+    const other = await p.browser.context.newPage();
+    await other.goto(page.url());
+    await withHost(other, (sk, id) => sk.registry.remove(id), gone);
+    await other.close();
+    await page.evaluate(() => globalThis.release());
+    const alert = bar.getByRole('alert');
+    await alert.waitFor({ timeout: IMPORT_MS });
+    assert.equal(await alert.getAttribute('data-code'), 'SkillNotFound');
+    assert.match(await alert.textContent(), /^Could not enable 5,100 skills: .+\. Enabled 5,000 skills before that; the other 100 were not changed\.$/);
+    assert.deepEqual(await sizes(), [5_000, 100]);
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === '5,099 skills installed, 5,099 enabled.');
+
+    // Delete all but the first: two batches, to the end; the list keeps the one.
+    const kept = await page.locator('#skills > li').first().getAttribute('data-id');
+    await page.getByRole('checkbox', { name: `Select ${kept}`, exact: true }).uncheck();
+    assert.equal(await bar.locator('.bulk-count').textContent(), '5,098 selected');
+    await doing(page, 'deleting 5,098 skills');
+    await bar.getByRole('button', { name: 'Delete selected…' }).click();
+    await page.getByRole('dialog', { name: 'Delete 5,098 skills?' }).getByRole('button', { name: 'Delete 5,098 skills' }).click();
+    await page.waitForFunction(() => /^Deleted /.test(document.querySelector('.bulk-outcome[role=status]')?.textContent ?? ''), undefined, { timeout: IMPORT_MS });
+    assert.match(await said.textContent(), /^Deleted 5,098 skills: [^.]+ and 5,090 more\.$/);
+    assert.deepEqual(await sizes(), [5_000, 98]);
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === '1 skill installed, 1 enabled.', undefined, { timeout: IMPORT_MS });
+    assert.deepEqual(await page.locator('#skills > li').evaluateAll((lis) => lis.map((li) => li.dataset.id)), [kept]);
+    console.log(`long tasks: ${(await page.evaluate(() => globalThis.longTasks)).join('; ') || 'none'}`);
   } finally {
     await p.browser.close();
   }

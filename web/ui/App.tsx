@@ -42,7 +42,7 @@ export function App({ sk, tools, contextId, samplePack, extras }: AppProps) {
       setSkills(list);
       setRevision(rev);
       const on = list.filter((s) => s.enabled).length;
-      setStatus({ text: `${plural(list.length, 'skill')} installed, ${on} enabled.`, state: 'ready' });
+      setStatus({ text: `${plural(list.length, 'skill')} installed, ${on.toLocaleString('en')} enabled.`, state: 'ready' });
     } catch (e) {
       setStatus({ text: failed('Could not list the skills', e), state: 'error' });
     }

@@ -1,13 +1,17 @@
 // Bulk management of the skills list: the bar over the list that selects
 // every skill the search and filters give, says how many are selected,
 // and enables, disables or deletes them, each in one registry call (one
-// commit, one change). Deleting asks first, naming how many and, when
-// few, which. The outcome is announced (a status, or an alert when it
-// failed); focus stays on the control that acted, or, after a delete,
-// moves to the row after the deleted ones.
+// commit, one change) up to MAX_BATCH skills; more go in batches of
+// MAX_BATCH, one call each, with a progress bar and a Stop that takes
+// effect between two batches, since each batch is all or nothing.
+// Deleting asks first, naming how many and, when few, which. The outcome
+// is announced (a status, or an alert when it failed), and when it
+// stopped partway it says how many were changed and that the others were
+// not; focus stays on the control that acted, or, after a delete, moves
+// to the row after the deleted ones.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { SkillMeta, Skillfs } from '../../js/bridge.ts';
+import { MAX_BATCH, type SkillMeta, type Skillfs } from '../../js/bridge.ts';
 import { codeOf, failed, names, plural } from './say.ts';
 import { Dialog } from './skill/Dialog.tsx';
 
@@ -28,36 +32,86 @@ interface Props {
 /** What the last bulk action did; a failure has its error's code ("" when it has none). */
 type Outcome = { text: string; ok: boolean; code: string };
 
+type Action = 'enable' | 'disable' | 'delete';
+const DONE: Record<Action, string> = { enable: 'Enabled', disable: 'Disabled', delete: 'Deleted' };
+const DOING: Record<Action, string> = { enable: 'Enabling', disable: 'Disabling', delete: 'Deleting' };
+
+/** An action under way: the skills its committed batches changed, of total. */
+type Running = { action: Action; done: number; total: number };
+
+/**
+ * change over ids in batches of at most MAX_BATCH, one after the other,
+ * each one commit, all or nothing. Resolves with the ids of the batches
+ * that committed and, when it ended before the last, why: a batch's error,
+ * or stop() was true between two batches.
+ */
+async function inBatches(ids: string[], change: (batch: string[]) => Promise<unknown>, progress: (done: number) => void, stop: () => boolean) {
+  const done: string[] = [];
+  for (let i = 0; i < ids.length; i += MAX_BATCH) {
+    if (i > 0 && stop()) return { done, stopped: true };
+    const batch = ids.slice(i, i + MAX_BATCH);
+    try {
+      await change(batch);
+    } catch (error) {
+      return { done, stopped: false, error };
+    }
+    done.push(...batch);
+    progress(done.length);
+  }
+  return { done, stopped: false };
+}
+
 export function BulkBar({ sk, shown, selected, hidden, select, clear, onDeleted }: Props) {
-  const [busy, setBusy] = useState(false);
+  const [running, setRunning] = useState<Running>();
   const [outcome, setOutcome] = useState<Outcome>();
   const [confirming, setConfirming] = useState(false);
+  /** Stop was pressed: no batch after the one that runs. */
+  const [stopping, setStopping] = useState(false);
+  const stop = useRef(false);
   const all = useRef<HTMLInputElement>(null);
   const del = useRef<HTMLButtonElement>(null);
+  const buttons: Record<Action, { current: HTMLButtonElement | null }> = { enable: useRef<HTMLButtonElement>(null), disable: useRef<HTMLButtonElement>(null), delete: del };
+  const progressBox = useRef<HTMLSpanElement>(null);
   const n = selected.length;
   const shownSelected = n - hidden;
   const allShown = shown.length > 0 && shownSelected === shown.length;
   /** Nothing to act on, or an action running. */
-  const off = busy || n === 0;
+  const off = running !== undefined || n === 0;
   useEffect(() => {
     if (all.current) all.current.indeterminate = shownSelected > 0 && !allShown;
   }, [shownSelected, allShown]);
 
-  const setEnabled = async (on: boolean) => {
-    const verb = on ? 'enable' : 'disable';
-    const ids = selected.map((s) => s.id);
-    const already = selected.filter((s) => s.enabled === on).length;
-    setBusy(true);
+  /** Carries out action on the selected skills; the outcome says what was done, all of it or how much. */
+  const act = async (action: Action) => {
+    const skills = selected;
+    const ids = skills.map((s) => s.id);
+    const on = action === 'enable';
+    const change = action === 'delete' ? (b: string[]) => sk.registry.removeMany(b) : (b: string[]) => sk.registry.setEnabledMany(b, on);
+    stop.current = false;
+    setStopping(false);
+    setRunning({ action, done: 0, total: n });
     setOutcome(undefined);
-    try {
-      await sk.registry.setEnabledMany(ids, on);
-      const done = `${on ? 'Enabled' : 'Disabled'} ${plural(n - already, 'skill')}`;
-      setOutcome({ text: already ? `${done}; ${already} already ${already === 1 ? 'was' : 'were'}.` : `${done}.`, ok: true, code: '' });
-    } catch (e) {
-      setOutcome({ text: failed(`Could not ${verb} ${plural(n, 'skill')}`, e), ok: false, code: codeOf(e) });
-    } finally {
-      setBusy(false);
+    const r = await inBatches(ids, change, (done) => setRunning({ action, done, total: n }), () => stop.current);
+    // Stop goes with the progress: the focus on it moves to the button that acted.
+    if (progressBox.current?.contains(document.activeElement)) buttons[action].current?.focus();
+    setRunning(undefined);
+    const done = new Set(r.done);
+    // Of the skills changed, those a switch already showed as asked.
+    const already = action === 'delete' ? 0 : skills.filter((s) => done.has(s.id) && s.enabled === on).length;
+    const what = action === 'delete' ? `${plural(done.size, 'skill')}: ${names(r.done)}` : plural(done.size - already, 'skill');
+    const was = already ? `; ${already.toLocaleString('en')} already ${already === 1 ? 'was' : 'were'}` : '';
+    const rest = n - done.size;
+    const others = `the other ${rest.toLocaleString('en')} ${action === 'delete' ? `${rest === 1 ? 'is' : 'are'} still installed` : `${rest === 1 ? 'was' : 'were'} not changed`}`;
+    if (r.error !== undefined) {
+      const why = failed(`Could not ${action} ${plural(n, 'skill')}`, r.error);
+      const first = done.size ? ` ${DONE[action]} ${what}${was} before that; ${others}.` : '';
+      setOutcome({ text: why + first, ok: false, code: codeOf(r.error) });
+    } else if (r.stopped) {
+      setOutcome({ text: `Stopped as you asked: ${DONE[action].toLowerCase()} ${what}${was}; ${others}.`, ok: true, code: '' });
+    } else {
+      setOutcome({ text: `${DONE[action]} ${what}${was}.`, ok: true, code: '' });
     }
+    if (action === 'delete' && done.size) onDeleted(r.done);
   };
 
   return (
@@ -78,10 +132,10 @@ export function BulkBar({ sk, shown, selected, hidden, select, clear, onDeleted 
       </span>
       {/* aria-disabled, not disabled: a button that acted keeps the focus while it works, and after. */}
       <span class="bulk-actions">
-        <button type="button" aria-disabled={off} onClick={() => off || void setEnabled(true)}>
+        <button type="button" ref={buttons.enable} aria-disabled={off} onClick={() => off || void act('enable')}>
           Enable<span class="vh"> selected</span>
         </button>
-        <button type="button" aria-disabled={off} onClick={() => off || void setEnabled(false)}>
+        <button type="button" ref={buttons.disable} aria-disabled={off} onClick={() => off || void act('disable')}>
           Disable<span class="vh"> selected</span>
         </button>
         <button type="button" class="danger" ref={del} aria-disabled={off} onClick={() => off || setConfirming(true)}>
@@ -91,8 +145,25 @@ export function BulkBar({ sk, shown, selected, hidden, select, clear, onDeleted 
           Clear<span class="vh"> selection</span>
         </button>
       </span>
+      {running && running.total > MAX_BATCH && (
+        <span class="bulk-progress" ref={progressBox}>
+          <progress max={running.total} value={running.done} aria-label={`${DOING[running.action]} ${plural(running.total, 'skill')}`} />
+          <button type="button" aria-disabled={stopping} onClick={() => {
+            stop.current = true;
+            setStopping(true);
+          }}>
+            {stopping ? 'Stopping after this batch…' : (
+              <>
+                Stop<span class="vh"> after this batch</span>
+              </>
+            )}
+          </button>
+        </span>
+      )}
       <p class="bulk-outcome" role="status">
-        {outcome?.ok ? outcome.text : ''}
+        {running && running.total > MAX_BATCH
+          ? `${DOING[running.action]} ${plural(running.total, 'skill')} in batches of ${MAX_BATCH.toLocaleString('en')}: ${running.done.toLocaleString('en')} done.`
+          : outcome?.ok ? outcome.text : ''}
       </p>
       {outcome && !outcome.ok && (
         <p class="bulk-outcome error" role="alert" data-code={outcome.code}>
@@ -110,16 +181,11 @@ export function BulkBar({ sk, shown, selected, hidden, select, clear, onDeleted 
             requestAnimationFrame(() => del.current?.focus());
           }}
           onSubmit={async () => {
-            const ids = selected.map((s) => s.id);
-            setOutcome(undefined);
-            try {
-              await sk.registry.removeMany(ids);
-            } catch (e) {
-              throw new Error(failed(`Could not delete ${plural(n, 'skill')}`, e));
-            }
+            // The deletion runs in the bar, where its progress and Stop are;
+            // the focus waits on the button that asked.
             setConfirming(false);
-            setOutcome({ text: `Deleted ${plural(n, 'skill')}: ${names(ids)}.`, ok: true, code: '' });
-            onDeleted(ids);
+            requestAnimationFrame(() => del.current?.focus());
+            void act('delete');
           }}
         >
           <p class="bulk-names">{names(selected.map((s) => s.id))}</p>

@@ -17,7 +17,7 @@ export const sentence = (m: string) => m.charAt(0).toUpperCase() + m.slice(1).re
 /** At most this many names in one sentence. */
 const NAMES = 8;
 /** "a, b, c" or, past eight, "a, b, … h and 12 more". */
-export const names = (xs: string[]) => (xs.length <= NAMES ? xs.join(', ') : `${xs.slice(0, NAMES).join(', ')} and ${xs.length - NAMES} more`);
+export const names = (xs: string[]) => (xs.length <= NAMES ? xs.join(', ') : `${xs.slice(0, NAMES).join(', ')} and ${(xs.length - NAMES).toLocaleString('en')} more`);
 
 /** The error's stable code ("InvalidArchive"), or "" when it has none. */
 export function codeOf(e: unknown): string {

@@ -14,10 +14,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { zipSync } from 'fflate';
 import { axeViolations } from '../../harness/axe.mjs';
-import { launch, withTimeout } from '../../harness/index.mjs';
+import { withHost } from '../../harness/extension.mjs';
+import { launch } from '../../harness/index.mjs';
 import { realRepos } from '../../harness/realrepos.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -45,19 +45,10 @@ const pack = () => {
 /** @type {Awaited<ReturnType<typeof launch>>} */
 let browser;
 let extId = '';
-/** The bridge as an IIFE (global SkillfsTest), evaluated in an extension
- * page to re-read the store over an admin port of its own, apart from the view. */
-let bridgeIIFE = '';
-
 before(async () => {
   for (const f of ['sidepanel.html', 'sidepanel.js', 'sidepanel.css', 'skill-editor.js']) {
     if (!existsSync(join(EXT_DIR, f))) throw new Error(`${join(EXT_DIR, f)} is missing: run \`make extension-build\``);
   }
-  const out = await build({
-    entryPoints: [join(REPO, 'js/bridge.ts')], bundle: true, format: 'iife', globalName: 'SkillfsTest',
-    target: 'es2022', write: false, external: ['./mcp.js'], logLevel: 'silent',
-  });
-  bridgeIIFE = out.outputFiles[0].text;
   browser = await launch({ timeoutMs: STEP_MS, args: [`--disable-extensions-except=${EXT_DIR}`, `--load-extension=${EXT_DIR}`] });
   const sw = browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
     (await browser.context.waitForEvent('serviceworker', { timeout: STEP_MS, predicate: (w) => w.url().startsWith('chrome-extension://') }));
@@ -86,16 +77,8 @@ async function openPanel(width) {
   return page;
 }
 
-/** fn(sk, arg) in page, with sk a connection of the test's own. Strings
- * are evaluated by the debugger, which the page's CSP (no eval) allows. */
-async function store(page, fn, arg) {
-  if (!(await page.evaluate(() => 'SkillfsTest' in globalThis))) await page.evaluate(`${bridgeIIFE};globalThis.SkillfsTest = SkillfsTest;`);
-  const call = `(async () => {
-    const sk = globalThis.SkillfsTest.connectSkillfs(chrome.runtime.connect({ name: 'skillfs' }));
-    return (${fn})(sk, ${JSON.stringify(arg)});
-  })()`;
-  return withTimeout(page.evaluate(call), STEP_MS, 'store');
-}
+/** fn(sk, arg) in page, with sk a connection of the test's own, apart from the view. */
+const store = (page, fn, arg) => withHost(page, fn, arg, STEP_MS);
 const readText = (page, id, path) => store(page, (sk, [i, p]) => sk.registry.readText(i, p), [id, path]);
 const treeOf = (page, id) => store(page, async (sk, i) => (await sk.registry.tree(i)).map((e) => e.path + (e.isDir ? '/' : '')), id);
 const metaOf = (page, id) => store(page, (sk, i) => sk.registry.get(i), id);
