@@ -11,12 +11,12 @@
 //   node --test web/extension/manager.test.mjs   (after make extension-build)
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { strToU8, zipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { axeViolations } from '../harness/axe.mjs';
 import { launch } from '../harness/index.mjs';
 import { SCHEMA_V2, serveSite, sha256 } from '../harness/publish.mjs';
@@ -31,26 +31,30 @@ const IMPORT_MS = 120_000;
 const { repos, skipReason } = realRepos();
 const real = repos.find((r) => r.name === 'anthropics+skills') ?? repos[0];
 
-/** @type {Awaited<ReturnType<typeof launch>>} */
-let browser;
-let extId = '';
-
-before(async () => {
+/** The extension in a fresh profile, and its id. */
+async function start() {
   for (const f of ['sidepanel.html', 'sidepanel.js', 'sidepanel.css']) {
     if (!existsSync(join(EXT_DIR, f))) throw new Error(`${join(EXT_DIR, f)} is missing: run \`make extension-build\``);
   }
-  browser = await launch({ timeoutMs: STEP_MS, args: [`--disable-extensions-except=${EXT_DIR}`, `--load-extension=${EXT_DIR}`] });
-  const sw = browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
-    (await browser.context.waitForEvent('serviceworker', { timeout: STEP_MS, predicate: (w) => w.url().startsWith('chrome-extension://') }));
-  extId = new URL(sw.url()).host;
+  const b = await launch({ timeoutMs: STEP_MS, args: [`--disable-extensions-except=${EXT_DIR}`, `--load-extension=${EXT_DIR}`] });
+  const sw = b.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
+    (await b.context.waitForEvent('serviceworker', { timeout: STEP_MS, predicate: (w) => w.url().startsWith('chrome-extension://') }));
+  return { browser: b, extId: new URL(sw.url()).host };
+}
+
+/** The one the tests share, one after the other. */
+let shared;
+
+before(async () => {
+  shared = await start();
 });
 
 after(async () => {
-  await browser?.close();
+  await shared?.browser.close();
 });
 
-/** The side panel as a tab at width px, ready. */
-async function openPanel(width) {
+/** The side panel as a tab at width px, ready (in the shared profile unless told). */
+async function openPanel(width, { browser, extId } = shared) {
   const page = await browser.context.newPage();
   page.setDefaultTimeout(STEP_MS);
   await page.setViewportSize({ width, height: 900 });
@@ -340,4 +344,60 @@ test('a worker that cannot answer: a refresh says so in words, and reads the lis
   assert.equal(await page.evaluate(() => globalThis.connects), connects, 'connections after the refresh failed');
   assert.match(await page.locator('#status').textContent(), /^Could not list the skills: the extension's background worker stopped before it answered .*; try again\.$/);
   await page.close();
+});
+
+/** path's zip with the SKILL.md of its first skill folder (in name order)
+ * given a frontmatter that is not YAML, the rest as it was, written to
+ * out; that skill's folder. */
+function withBrokenSkill(path, out) {
+  const files = unzipSync(readFileSync(path));
+  const md = Object.keys(files).filter((k) => k.endsWith('/SKILL.md')).sort()[0];
+  files[md] = strToU8(strFromU8(files[md]).replace(/^---\r?\n/, '---\nname: [unclosed\n'));
+  writeFileSync(out, zipSync(files));
+  return md.slice(0, -'/SKILL.md'.length);
+}
+
+test('a real download with one SKILL.md broken: the preview names it with its error in words, "Install the N valid skills" installs exactly the others, and the list shows them', { skip: skipReason, timeout: IMPORT_MS + 60_000 }, async () => {
+  // A profile of its own, so every valid skill is new whatever the other tests installed.
+  const own = await start();
+  try {
+    const page = await openPanel(400, own);
+    const file = `${real.name}-broken.zip`;
+    const path = join(mkdtempSync(join(tmpdir(), 'skillfs-broken-real-')), file);
+    const dir = withBrokenSkill(real.path, path);
+    const broken = dir.slice(dir.lastIndexOf('/') + 1);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
+    await chooser.setFiles(path);
+    const group = page.getByRole('group', { name: /holds [\d,]+ skills?$/ });
+    await group.waitFor({ timeout: IMPORT_MS });
+    const valid = await group.locator('.preview-skills > li:not(.invalid)').evaluateAll((lis) => lis.map((li) => li.dataset.name));
+    const n = valid.length;
+    assert.ok(n >= 5, `${n} valid skills`);
+    assert.equal(await group.locator('#preview-title').textContent(), `${file} holds ${n + 1} skills`);
+    assert.equal(await group.locator('.preview-counts').textContent(), `${n} new, 1 cannot be installed (shown with why).`);
+    const invalid = await group.locator('.preview-skills > li.invalid').evaluateAll((lis) => lis.map((li) => [li.dataset.dir, li.dataset.code, li.dataset.reason]));
+    assert.deepEqual(invalid, [[dir, 'InvalidManifest', 'yaml-invalid']]);
+    const box = group.getByRole('checkbox', { name: `${broken} cannot be installed`, exact: true });
+    assert.equal(await box.isDisabled(), true, `${broken} cannot be ticked`);
+    assert.equal(await box.isChecked(), false);
+    assert.match(await group.locator('li.invalid .reason').textContent(), new RegExp(`^The skill in ${dir.replace(/[.+]/g, '\\$&')}/ is invalid: The frontmatter is not valid YAML`));
+    assert.deepEqual(await axeViolations(page), [], 'axe: a real download with a broken skill, previewed');
+
+    await group.getByRole('button', { name: `Install the ${n} valid skills`, exact: true }).click();
+    const result = page.locator('.import-result > div');
+    await result.waitFor({ timeout: IMPORT_MS });
+    const text = await result.textContent();
+    assert.equal(await result.getAttribute('class'), 'ok', text);
+    assert.match(text, new RegExp(`^Installed ${n} skills from ${file.replace(/[.+]/g, '\\$&')}: `));
+    assert.match(text, /Left out 1 skill that cannot be installed:\s*The skill in .+ is invalid: The frontmatter is not valid YAML/);
+    // The list: exactly the valid skills, not the broken one.
+    await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), n);
+    await page.reload();
+    await page.locator('#skills').waitFor();
+    const more = page.getByRole('button', { name: /^Show \d+ more of / });
+    while (await more.count()) await more.click();
+    assert.deepEqual((await ids(page)).sort(), valid.slice().sort());
+  } finally {
+    await own.browser.close();
+  }
 });
