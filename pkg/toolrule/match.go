@@ -31,7 +31,7 @@ func fileTool(tool string) bool {
 }
 
 // commandSpec reads a command specifier as bash reads the command it
-// stands for, and returns it as commandMatches takes it — its words as
+// stands for, and returns it as a commandPattern — its words as
 // written, joined by one space — or false when it admits nothing: when it
 // is not one simple command of words, or when a command written as it is
 // would run something that depends on what the shell expands, which
@@ -61,7 +61,7 @@ func commandSpec(spec string) (commandPattern, bool) {
 	for i, w := range call.Args {
 		words[i] = source(w, body)
 	}
-	// Which * are wildcards, as commandMatches reads the specifier.
+	// Which * are wildcards, as Check documents them.
 	last := len(words)
 	wild := suffix == "" && strings.Contains(strings.Join(words, " "), "*")
 	if suffix == "" && len(words) > 1 && words[len(words)-1] == "*" {
