@@ -652,3 +652,29 @@ test('5,100 generated skills, more than one registry call takes: disabled, stopp
     await p.browser.close();
   }
 });
+
+/** How many times each of the panel's functions named in names ran since the last look (V8's precise coverage, call counts). */
+async function callCounts(cdp, names) {
+  const { result } = await cdp.send('Profiler.takePreciseCoverage');
+  const fns = result.filter((s) => s.url.endsWith('/sidepanel.js')).flatMap((s) => s.functions);
+  return Object.fromEntries(names.map((n) => [n, fns.filter((f) => f.functionName === n).reduce((t, f) => t + f.ranges[0].count, 0)]));
+}
+
+test('260 generated skills installed from the preview: the preview is drawn again a few times, not once a progress report', { timeout: IMPORT_MS + 60_000 }, async () => {
+  const { browser, page, cdp } = await panel();
+  try {
+    const group = await preview(page, GENERATED);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+    await callCounts(cdp, []);
+    await group.getByRole('button', { name: 'Install 260 skills' }).click();
+    await page.locator('.import-result > div').waitFor({ timeout: IMPORT_MS });
+    const n = await callCounts(cdp, ['Importer', 'Preview']);
+    // The importer is drawn again for each progress report; the preview
+    // (260 rows) only when busy starts and when it is gone.
+    assert.ok(n.Importer >= 20, `the importer was drawn ${n.Importer} times: too few progress reports to tell`);
+    assert.ok(n.Preview <= 3, `the preview was drawn ${n.Preview} times during the import (the importer ${n.Importer})`);
+  } finally {
+    await browser.close();
+  }
+});
