@@ -9,6 +9,7 @@ package toolrule
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -136,8 +137,7 @@ func (r Rule) Names(tool string) bool {
 // domain one that holds $… or `…` (see expands).
 func Check(allowedTools []string, name, input string) error {
 	rules := Parse(allowedTools)
-	var specs, forms []string
-	named := false
+	var named []Rule
 	for _, r := range rules {
 		if !r.Names(name) {
 			continue
@@ -145,22 +145,34 @@ func Check(allowedTools []string, name, input string) error {
 		if r.Whole {
 			return nil
 		}
-		named = true
-		specs = append(specs, r.Spec)
-		forms = append(forms, r.Source)
+		named = append(named, r)
 	}
-	if !named {
+	if len(named) == 0 {
 		return notListed(name)
 	}
 	if len(input) > MaxInput {
 		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonInputTooLong, Subject: name,
 			Msg: fmt.Sprintf("the input is %d bytes; the active skills' patterns for this tool read at most %d", len(input), MaxInput)}
 	}
-	reason, what := inputAllowed(name, specs, rules, input)
+	reason, what, dead := inputAllowed(name, named, rules, input)
 	if reason == "" {
 		return nil
 	}
-	msg := "the active skills allow this tool only as " + skillerr.Clip(strings.Join(forms, ", "))
+	var live []string
+	for _, r := range named {
+		if !slices.Contains(dead, r.Source) {
+			live = append(live, r.Source)
+		}
+	}
+	msg := "the active skills allow this tool only as " + skillerr.Clip(strings.Join(live, ", "))
+	if len(live) == 0 {
+		msg = "the active skills name this tool, but none of their patterns for it admits anything"
+	}
+	if len(dead) == 1 {
+		msg += "; " + skillerr.Clip(dead[0]) + " admits nothing: it depends on what a shell would expand, or is too long or deep to read"
+	} else if len(dead) > 1 {
+		msg += "; " + skillerr.Clip(strings.Join(dead, ", ")) + " admit nothing: they depend on what a shell would expand, or are too long or deep to read"
+	}
 	if what != "" {
 		msg = "the command has " + what + ", which no allowed-tools pattern vets; " + msg
 	}
@@ -172,45 +184,54 @@ func notListed(name string) error {
 		Msg: "the active skills do not allow this tool"}
 }
 
-// inputAllowed returns "" when a specifier admits input, and otherwise
-// the reason for refusing it and, for a command line, what in it was
-// refused. name is the tool; rules are all the patterns in force, for the
-// paths a command may redirect to.
-func inputAllowed(name string, specs []string, rules []Rule, input string) (reason, what string) {
+// inputAllowed returns "" when one of the patterns named admits input,
+// and otherwise the reason for refusing it, for a command line what in it
+// was refused, and the patterns (as written) that admit nothing at all.
+// name is the tool; rules are all the patterns in force, for the paths a
+// command may redirect to.
+func inputAllowed(name string, named, rules []Rule, input string) (reason, what string, dead []string) {
 	var commandSpecs []commandPattern
-	for _, spec := range specs {
+	for _, r := range named {
+		spec := r.Spec
 		switch {
 		case tooBig(spec):
+			dead = append(dead, r.Source)
 		case strings.HasPrefix(spec, "domain:"):
-			if !expands(spec) && domainMatches(spec[len("domain:"):], input) {
-				return "", ""
+			if expands(spec) {
+				dead = append(dead, r.Source)
+			} else if domainMatches(spec[len("domain:"):], input) {
+				return "", "", nil
 			}
 		case isPathSpec(name, spec):
-			if !expands(spec) && pathMatches(spec, input) {
-				return "", ""
+			if expands(spec) {
+				dead = append(dead, r.Source)
+			} else if pathMatches(spec, input) {
+				return "", "", nil
 			}
 		default:
 			if c, ok := commandSpec(spec); ok {
 				commandSpecs = append(commandSpecs, c)
+			} else {
+				dead = append(dead, r.Source)
 			}
 		}
 	}
 	if len(commandSpecs) == 0 {
-		return ReasonInputNotMatched, ""
+		return ReasonInputNotMatched, "", dead
 	}
 	cmds, refused := commands(input, redirectionRules(rules))
 	if refused != nil {
-		return refused.reason, refused.what
+		return refused.reason, refused.what, dead
 	}
 	if len(cmds) == 0 {
-		return ReasonInputNotMatched, ""
+		return ReasonInputNotMatched, "", dead
 	}
 	for _, c := range cmds {
 		if !anyCommandMatches(commandSpecs, c) {
-			return ReasonInputNotMatched, ""
+			return ReasonInputNotMatched, "", dead
 		}
 	}
-	return "", ""
+	return "", "", nil
 }
 
 // expands reports whether a path or domain specifier holds what a shell

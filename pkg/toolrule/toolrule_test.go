@@ -418,6 +418,17 @@ func TestCheckMessage(t *testing.T) {
 		"the active skills allow this tool only as Bash(git:*)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	// A pattern that admits nothing is not offered as one that admits.
+	err = Check([]string{"Bash(${CLAUDE_PLUGIN_ROOT}/x.sh:*)", "Bash(git:*)"}, "Bash", "${CLAUDE_PLUGIN_ROOT}/x.sh")
+	if got, want := err.Error(), "Bash: the active skills allow this tool only as Bash(git:*); Bash(${CLAUDE_PLUGIN_ROOT}/x.sh:*) admits nothing: "+
+		"it depends on what a shell would expand, or is too long or deep to read"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	err = Check([]string{"Bash($1:*)", "Bash(ls ?)"}, "Bash", "ls")
+	if got, want := err.Error(), "Bash: the active skills name this tool, but none of their patterns for it admits anything; "+
+		"Bash($1:*), Bash(ls ?) admit nothing: they depend on what a shell would expand, or are too long or deep to read"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
 	err = Check([]string{"Read"}, "Bash", "ls")
 	if got, want := err.Error(), "Bash: the active skills do not allow this tool"; got != want {
 		t.Errorf("got %q, want %q", got, want)
