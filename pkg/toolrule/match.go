@@ -11,9 +11,13 @@ import (
 )
 
 // isPathSpec reports whether a specifier of the tool is a path (see
-// Check).
+// Check). A shell's (Bash: its DefaultFields field is "command") never
+// is: its input is a command line whatever the specifier's shape, and
+// matched as a path Bash(./scripts/**) admitted
+// "./scripts/x'/..'/..'/..'/y.sh", which the shell runs as ../y.sh, and
+// Bash(~/bin/x) a home directory.
 func isPathSpec(tool, spec string) bool {
-	if strings.HasPrefix(spec, "domain:") {
+	if strings.HasPrefix(spec, "domain:") || DefaultFields[tool] == "command" {
 		return false
 	}
 	return fileTool(tool) || strings.Contains(spec, "/") && !strings.ContainsAny(spec, " \t") && !strings.HasSuffix(spec, ":*")
@@ -77,7 +81,7 @@ func commandSpec(spec string) (commandPattern, bool) {
 	case suffix != "" || last < len(words):
 		return commandPattern{prefix: true, text: wildcard{text}}, true
 	case wild:
-		return commandPattern{text: newWildcard(text)}, true
+		return commandPattern{text: newWildcard(text), wildName: strings.Contains(words[0], "*")}, true
 	}
 	return commandPattern{text: wildcard{text}}, true
 }
@@ -86,16 +90,24 @@ func commandSpec(spec string) (commandPattern, bool) {
 // as written, joined by one space, either the whole command (text,
 // where each * stands for anything) or, for "p:*" and "p *", its first
 // words (text, one piece), which a command has alone or followed by more.
+// wildName is set when a * stands in the program's name.
 type commandPattern struct {
-	prefix bool
-	text   wildcard
+	prefix   bool
+	wildName bool
+	text     wildcard
 }
 
 // matches reports whether the command (its words joined by one space)
-// matches p.
+// matches p. Where a * stands in the program's name (Bash(./scripts/*)),
+// it does not stand for a parent, nor for a quote, escape or expansion
+// that could hide one: "./scripts/../../bin/rm" runs no script of
+// scripts/, and neither does "./scripts/x'/..'/..'/y".
 func (p commandPattern) matches(command string) bool {
 	if p.prefix {
 		return command == p.text[0] || strings.HasPrefix(command, p.text[0]+" ")
+	}
+	if name, _, _ := strings.Cut(command, " "); p.wildName && (strings.ContainsAny(name, "'\"\\$`") || slices.Contains(strings.Split(name, "/"), "..")) {
+		return false
 	}
 	return p.text.match(command, nil)
 }

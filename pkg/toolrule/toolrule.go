@@ -122,10 +122,12 @@ func (r Rule) Names(tool string) bool {
 //
 // "domain:" means a URL. Every other specifier of a tool whose input is a
 // path (Read, Write, Edit, Glob…: see fileTool) means a path, and so
-// does, whatever the tool, one without blanks that contains "/" and does
-// not end in ":*" (cleaned, so "./a" is "a"; a leading "/" is absolute;
-// one without "/", such as Read(*.md), matches at any depth below, as
-// in a .gitignore). Anything else means a shell command line, parsed as
+// does, for any tool but Bash, one without blanks that contains "/" and
+// does not end in ":*" (cleaned, so "./a" is "a"; a leading "/" is
+// absolute; one without "/", such as Read(*.md), matches at any depth
+// below, as in a .gitignore). Anything else means a shell command line
+// (a * in its program's name stands for no "..", quote or expansion,
+// see commandPattern.matches), parsed as
 // bash parses it (see commands): every simple command in it must be
 // admitted by some pattern, so that Bash(git:*) does not let
 // "git status; rm -rf ~" through, and anything the checker does not model

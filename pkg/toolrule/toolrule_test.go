@@ -74,6 +74,14 @@ func TestCheckExpansions(t *testing.T) {
 		{"Bash(echo $'x')", "echo $'x'", false},
 		{"Bash(git status; rm:*)", "git status; rm x", false},
 		{"Bash(git log > out.txt)", "git log > out.txt", false},
+		// A shell's specifier is a command whatever its shape, and a *
+		// in the program's name stands for no parent, quote or expansion.
+		{"Bash(./scripts/**)", "./scripts/x'/..'/..'/..'/y.sh", false}, // ../y.sh to the shell
+		{"Bash(./scripts/*)", "./scripts/../../bin/rm -rf ~", false},
+		{"Bash(./scripts/*)", "./scripts/x\\/..\\/..\\/y", false},
+		{"Bash(~/bin/tool)", "~/bin/tool", false},
+		{"Bash(/opt/?/tool)", "/opt/?/tool", false},
+		{"Bash(* --version)", "$x --version", false},
 
 		{"Bash(echo '$HOME')", "echo '$HOME'", true},
 		{"Bash(echo \\$HOME)", "echo \\$HOME", true},
@@ -90,6 +98,9 @@ func TestCheckExpansions(t *testing.T) {
 		{"Bash(npm * --fix)", "npm run lint --fix", true},
 		{"Bash(ls *)", "ls *.md", true},
 		{"Bash(ls:*)", "ls ?", true},
+		{"Bash(./scripts/*)", "./scripts/a/b.sh --x ../y", true},
+		{"Bash(./run.sh)", "./run.sh", true},
+		{"Bash(* --version)", "node --version", true},
 	} {
 		err := Check([]string{c.pattern}, "Bash", c.command)
 		if c.admitted && err != nil {
