@@ -84,6 +84,7 @@ func FuzzCommandSpec(f *testing.F) {
 		{"$1:*", "$1 rm"}, {"$@", "$@"}, {"${#}", "${#}"}, {"\"$*\"", "\"$*\""}, {"~/bin/x:*", "~/bin/x y"},
 		{"make P=~/x", "make P=~/x"}, {"ls ?", "ls ?"}, {"cat [ab]", "cat [ab]"}, {"echo '$HOME'", "echo '$HOME'"},
 		{"echo \\$1 \"\\$2\" 5$", "echo \\$1 \"\\$2\" 5$"}, {"git diff HEAD~1:*", "git diff HEAD~1 $x"}, {"echo {a,b}", "echo {a,b}"},
+		{"~/bin/x", "~/bin/x"}, {"/opt/?/x", "/opt/?/x"},
 	} {
 		f.Add(s[0], s[1])
 	}
