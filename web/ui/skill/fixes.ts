@@ -27,7 +27,6 @@ const FIXES: Record<string, string> = {
   'skill-yaml-conflict': 'Make skill.yaml agree with SKILL.md, or remove the field from skill.yaml.',
   'skill-yaml-invalid': 'Fix skill.yaml, or remove it.',
   renamed: 'Nothing to do: the skill was installed under another id because its name was taken.',
-  'skill-dependency-missing': 'Install the missing skill, or remove it from the dependencies.',
 };
 
 export function fixOf(d: Diagnostic): string | undefined {
