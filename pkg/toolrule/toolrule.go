@@ -3,7 +3,7 @@
 // call's input — a path, a URL, or a shell command line, which is parsed
 // with a real shell parser (mvdan.cc/sh) and decided on its syntax tree.
 // docs/architecture.md explains where tool rules sit among sessions and
-// their tool policies.
+// their tool policies, and what a pattern admits and why (Tool patterns).
 package toolrule
 
 import (
@@ -120,23 +120,29 @@ func (r Rule) Names(tool string) bool {
 //	Read(./docs/**)         a path: * within a segment, ** any number of segments
 //	WebFetch(domain:example.com)    a URL on that host; domain:*.example.com for its subdomains
 //
-// "domain:" means a URL. Every other specifier of a tool whose input is a
-// path (Read, Write, Edit, Glob…: see fileTool) means a path, and so
+// "domain:" means a URL. Every other specifier of a tool whose input is
+// a path (Read, Write, Edit, Glob…: see fileTool) means a path, and so
 // does, for any tool but Bash, one without blanks that contains "/" and
 // does not end in ":*" (cleaned, so "./a" is "a"; a leading "/" is
 // absolute; one without "/", such as Read(*.md), matches at any depth
-// below, as in a .gitignore). Anything else means a shell command line
-// (a * in its program's name stands for no "..", quote or expansion,
-// see commandPattern.matches), parsed as
-// bash parses it (see commands): every simple command in it must be
-// admitted by some pattern, so that Bash(git:*) does not let
-// "git status; rm -rf ~" through, and anything the checker does not model
-// is refused. A path's wildcards never match ;&|`$<>\:{}, a newline or a NUL, and a
-// path that climbs out of where it starts ("../x") matches nothing. A
-// specifier that depends on what a shell would expand admits nothing,
+// below, as in a .gitignore). A path's wildcards never match
+// ;&|`$<>\:{}, a newline or a NUL, and a path that climbs out of where
+// it starts ("../x"), or starts at the root or a home directory when the
+// specifier does not, matches nothing.
+//
+// Anything else means a shell command line, parsed as bash parses it (see
+// commands): every simple command in it must be admitted by some pattern,
+// so that Bash(git:*) does not let "git status; rm -rf ~" through, and
+// anything the checker does not model is refused, and, unparsed, one
+// deeper than MaxNesting. A * in the program's name stands for no "..",
+// quote or expansion (see commandPattern.matches). Any input longer than
+// MaxInput is refused unread.
+//
+// A specifier that depends on what a shell would expand admits nothing,
 // and the tool stays named: a command one whose words hold a parameter
-// ($HOME, $1, $@…), a tilde or a glob (see commandSpec), a path or
-// domain one that holds $… or `…` (see expands).
+// ($HOME, $1, $@…), a tilde or a glob (see commandSpec), a path or domain
+// one that holds $… or `…` (see expands); so does one longer than MaxSpec.
+// docs/architecture.md (Tool patterns) says why.
 func Check(allowedTools []string, name, input string) error {
 	rules := Parse(allowedTools)
 	var named []Rule
