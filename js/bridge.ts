@@ -665,13 +665,17 @@ export class Registry {
   list(): Promise<SkillMeta[]> { return this.value("registry.list"); }
   get(id: string): Promise<SkillMeta> { return this.value("registry.get", { id }); }
   setEnabled(id: string, on: boolean): Promise<SkillMeta> { return this.value("registry.setEnabled", { id, on }); }
+  /** Deletes skill id: its files, its record, its kept versions. A skill
+   * another installed skill depends on is not deleted alone: Conflict,
+   * reason "has-dependents", whose message names them. */
   async remove(id: string): Promise<void> { await this.value("registry.remove", { id }); }
   /** Enables or disables the skills ids (at most MAX_BATCH) in one commit
    * and one change; their records, in the order of ids, repeats dropped.
    * When one is not installed nothing changes (SkillNotFound, naming it). */
   setEnabledMany(ids: string[], on: boolean): Promise<SkillMeta[]> { return this.value("registry.setEnabledMany", { ids, on }); }
   /** Deletes the skills ids (at most MAX_BATCH) as remove does, in one
-   * commit and one change; when one is not installed nothing is deleted. */
+   * commit and one change; when one is not installed, or a skill outside
+   * ids depends on one of them, nothing is deleted. */
   async removeMany(ids: string[]): Promise<void> { await this.value("registry.removeMany", { ids }); }
   exportZip(id: string): Promise<Uint8Array> { return this.bytes("registry.exportZip", { id }); }
   tree(id: string): Promise<TreeEntry[]> { return this.value("registry.tree", { id }); }

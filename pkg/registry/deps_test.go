@@ -3,9 +3,11 @@ package registry
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
 func testDependencies(t *testing.T, bc backendCase) {
@@ -132,10 +134,12 @@ func testClosure(t *testing.T, bc backendCase) {
 		files = append(files, skillFiles(s.name, s.name, "skill_dependencies: "+s.deps)...)
 	}
 	e.importZip(t, zipOf(t, "pack", files...), ImportOptions{})
-	// A dependency that was removed since is left out.
-	if err := e.reg.Remove(ctx, "ghost"); err != nil {
+	// A dependency no longer installed is left out: one a database written
+	// before Remove checked dependents may hold (Remove refuses it now).
+	if err := e.db.Commit(ctx, vfs.Delete(vfs.StoreMeta, "ghost")); err != nil {
 		t.Fatal(err)
 	}
+	r := openReg(t, e.db, Options{})
 	for _, tc := range []struct{ in, want []string }{
 		{[]string{"d", "a", "missing", "d"}, []string{"d", "a", "b", "c", "e"}},
 		{[]string{"c"}, []string{"c", "a", "e", "b"}},
@@ -143,9 +147,54 @@ func testClosure(t *testing.T, bc backendCase) {
 		{[]string{"ghost"}, []string{}},
 		{nil, []string{}},
 	} {
-		got, err := e.reg.Closure(ctx, tc.in)
+		got, err := r.Closure(ctx, tc.in)
 		if err != nil || !slices.Equal(got, tc.want) {
 			t.Errorf("Closure(%v) = %v, %v; want %v", tc.in, got, err, tc.want)
 		}
+	}
+}
+
+// testRemoveDependents: a skill another depends on is removed only with
+// its dependents, so no installed skill names one that is not.
+func testRemoveDependents(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	var files []file
+	for _, s := range []struct{ name, deps string }{
+		{"pdf", ""}, {"pdf-tools", "pdf"}, {"forms", "pdf"}, {"lone", ""},
+		{"d1", "lone"}, {"d2", "lone"}, {"d3", "lone"}, {"d4", "lone"}, {"d5", "lone"}, {"d6", "lone"}, {"d7", "lone"},
+	} {
+		files = append(files, skillFiles(s.name, s.name, "skill_dependencies: "+s.deps)...)
+	}
+	e.importZip(t, zipOf(t, "pack", files...), ImportOptions{})
+	before := dump(t, e.db)
+	err := e.reg.Remove(ctx, "pdf")
+	if se := wantErr(t, "Remove(pdf)", err, skillerr.Conflict, "has-dependents"); se != nil {
+		if se.Subject != "pdf" || !strings.Contains(se.Msg, "'forms', 'pdf-tools' depend on") {
+			t.Errorf("the refusal: %v", se)
+		}
+	}
+	// With one of its two dependents only: still refused, naming the other.
+	err = e.reg.RemoveMany(ctx, []string{"pdf", "forms"})
+	if se := wantErr(t, "RemoveMany(pdf, forms)", err, skillerr.Conflict, "has-dependents"); se != nil && se.Msg != "'pdf-tools' depends on it: delete 'pdf-tools' too, or remove the dependency from it first" {
+		t.Errorf("the refusal: %q", se.Msg)
+	}
+	// Seven dependents: five named, the others counted.
+	err = e.reg.Remove(ctx, "lone")
+	if se := wantErr(t, "Remove(lone)", err, skillerr.Conflict, "has-dependents"); se != nil && !strings.HasPrefix(se.Msg, "'d1', 'd2', 'd3', 'd4', 'd5' and 2 more depend on") {
+		t.Errorf("the refusal: %q", se.Msg)
+	}
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("a refused remove changed the database")
+	}
+	// A dependent first, or all of them in one batch.
+	if err := e.reg.Remove(ctx, "forms"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.reg.RemoveMany(ctx, []string{"pdf-tools", "pdf"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(mustList(t, e.reg)); !slices.Equal(got, []string{"d1", "d2", "d3", "d4", "d5", "d6", "d7", "lone"}) {
+		t.Errorf("List = %v", got)
 	}
 }

@@ -2,8 +2,10 @@ package registry
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
@@ -185,9 +187,8 @@ func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([
 // Remove deletes skill id: its tree, its record, its embedding and the
 // versions kept of it for sessions (sessions that hold it turn stale), in
 // one commit. Nothing brings it back: the registry never rescans the tree.
-// The skills that depend on it are left as they are, still naming it
-// (Closure leaves it out; an import of one of them again is refused
-// until it is installed again or the dependency is dropped).
+// A skill that another installed skill depends on is not removed alone:
+// see RemoveMany.
 func (r *Registry) Remove(ctx context.Context, id string) error {
 	return r.RemoveMany(ctx, []string{id})
 }
@@ -195,15 +196,22 @@ func (r *Registry) Remove(ctx context.Context, id string) error {
 // RemoveMany deletes the skills ids (at most MaxBatch ids, repeats
 // included) as Remove deletes one, all in one commit and one change. When one
 // is not installed, nothing is deleted: the error is its SkillNotFound.
+// Nor when an installed skill outside the batch depends on one of it: a
+// dependency names a skill that exists (checkDependencies), and one left
+// naming a removed skill could not be imported or saved again as it is.
+// The error is Conflict, reason "has-dependents", naming both.
 func (r *Registry) RemoveMany(ctx context.Context, ids []string) error {
 	ids, err := batch(ids)
 	if err != nil || len(ids) == 0 {
 		return err
 	}
-	qs := append(metaQueries(ids), retainedQuery())
+	qs := append(metaQueries(ids), retainedQuery(), vfs.GetPrefix(vfs.StoreMeta, ""))
 	_, err = r.mutate(ctx, qs, func(read [][]vfs.Record) (*change, error) {
 		rt, err := r.retention(read[len(ids)])
 		if err != nil {
+			return nil, err
+		}
+		if err := checkDependents(ids, read[len(ids)+1]); err != nil {
 			return nil, err
 		}
 		var ops []vfs.Op
@@ -226,4 +234,55 @@ func (r *Registry) RemoveMany(ctx context.Context, ids []string) error {
 		return &change{kind: KindRemove, ids: ids, ops: append(ops, kept...)}, nil
 	})
 	return err
+}
+
+// checkDependents refuses to remove the skills ids while a skill outside
+// them, among every installed skill's record (all), depends on one of
+// them. Only each record's dependencies are decoded.
+func checkDependents(ids []string, all []vfs.Record) error {
+	removed := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		removed[id] = true
+	}
+	var dependents []string
+	on := ""
+	for _, rec := range all {
+		if removed[rec.Key] {
+			continue
+		}
+		var m struct {
+			Dependencies struct {
+				Skills []string `json:"skills"`
+			} `json:"dependencies"`
+		}
+		if err := json.Unmarshal(rec.Value, &m); err != nil {
+			return internal(rec.Key, err, "the skill's record is corrupt")
+		}
+		for _, d := range m.Dependencies.Skills {
+			if removed[d] {
+				if on == "" {
+					on = d
+				}
+				dependents = append(dependents, rec.Key)
+				break
+			}
+		}
+	}
+	switch {
+	case len(dependents) == 0:
+		return nil
+	case len(dependents) == 1:
+		return &skillerr.Error{Code: skillerr.Conflict, Reason: "has-dependents", Subject: on,
+			Msg: fmt.Sprintf("'%s' depends on it: delete '%[1]s' too, or remove the dependency from it first", dependents[0])}
+	}
+	named := make([]string, 0, maxNamed)
+	for _, d := range dependents[:min(len(dependents), maxNamed)] {
+		named = append(named, "'"+d+"'")
+	}
+	list := strings.Join(named, ", ")
+	if len(dependents) > maxNamed {
+		list += fmt.Sprintf(" and %d more", len(dependents)-maxNamed)
+	}
+	return &skillerr.Error{Code: skillerr.Conflict, Reason: "has-dependents", Subject: on,
+		Msg: fmt.Sprintf("%s depend on the skills to delete: delete them too, or remove the dependencies from them first", list)}
 }

@@ -107,6 +107,7 @@ func TestSuite(t *testing.T) {
 		{"EditedExportRoundTrip", testEditedExportRoundTrip},
 		{"Dependencies", testDependencies},
 		{"Closure", testClosure},
+		{"RemoveDependents", testRemoveDependents},
 		{"Cache", testCache},
 		{"TwoContexts", testTwoContexts},
 		{"ConcurrentImports", testConcurrentImports},

@@ -656,6 +656,25 @@ func TestRouteOutcome(t *testing.T) {
 // newEnvSameDB opens another registry and resolver on e's database.
 func newEnvSameDB(t *testing.T, e *env) *env { return envOn(t, e.db.Backend) }
 
+// dropBehindRegistry deletes skills ids (tree and record) from e's
+// database without the registry, which would refuse a skill another
+// depends on, and returns an env opened on it afresh.
+func (e *env) dropBehindRegistry(t *testing.T, ids ...string) *env {
+	t.Helper()
+	var ops []vfs.Op
+	for _, id := range ids {
+		tree, err := vfs.DeleteSkill(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops = append(append(ops, tree...), vfs.Delete(vfs.StoreMeta, id))
+	}
+	if err := e.db.Commit(context.Background(), ops...); err != nil {
+		t.Fatal(err)
+	}
+	return newEnvSameDB(t, e)
+}
+
 // A session's catalog without a budget stays within DefaultCatalogBudget:
 // forty typical skills keep every name and the first sentence of every description,
 // where the full catalog would cost about 3,500 tokens a turn.
