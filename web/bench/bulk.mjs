@@ -39,7 +39,7 @@ try {
   for (const zip of zips) {
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
     await chooser.setFiles(resolve(zip));
-    const install = page.getByRole('group', { name: /holds [\d,]+ skills?$/ }).getByRole('button', { name: /^Install \d+ skills?$/ });
+    const install = page.getByRole('group', { name: /holds [\d,]+ skills?$/ }).getByRole('button', { name: /^Install [\d,]+ skills?$/ });
     await install.click();
     await page.locator('.import-result > div').waitFor();
   }
@@ -48,7 +48,7 @@ try {
   const n = Number(await page.locator('#skills').getAttribute('data-count'));
   const more = page.getByRole('button', { name: /^Show \d+ more of / });
   while (await more.count()) await more.click();
-  await page.getByRole('checkbox', { name: `Select all ${n}`, exact: true }).check();
+  await page.getByRole('checkbox', { name: `Select all ${n.toLocaleString('en')}`, exact: true }).check();
   await page.waitForFunction((n) => document.querySelectorAll('#skills input.pick:checked').length === n, n);
 
   const cdp = await page.context().newCDPSession(page);
