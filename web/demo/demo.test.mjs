@@ -200,7 +200,17 @@ test('importing from the keyboard: the same pack is recognised, copies when aske
 });
 
 test('with no skills, the page offers the sample pack again', async () => {
-  for (const id of SAMPLE_IDS) await deleteSkill(id);
+  // web-research depends on citation-style: deleting that one alone is
+  // refused in the dialog, in words, and nothing is deleted.
+  await list().getByRole('button', { name: 'Delete citation-style', exact: true }).click();
+  const dialog = h.page.getByRole('dialog', { name: 'Delete citation-style?' });
+  await dialog.getByRole('button', { name: 'Delete citation-style', exact: true }).click();
+  const alert = dialog.getByRole('alert');
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /^Could not delete citation-style: .*'web-research' depends on it: delete 'web-research' too, or remove the dependency from it first/);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  assert.deepEqual(await ids(), SAMPLE_IDS);
+  for (const id of ['web-research', ...SAMPLE_IDS.filter((id) => id !== 'web-research')]) await deleteSkill(id);
   await h.page.getByRole('heading', { name: 'No skills installed' }).waitFor();
   // The catalog is asked for again after the last delete: its label follows.
   const label = 'No catalog: no enabled skill is visible to the agent.';
