@@ -635,6 +635,17 @@ test('5,100 generated skills, more than one registry call takes: disabled, stopp
     assert.deepEqual(await sizes(), [5_000, 100]);
     await page.waitForFunction(() => document.getElementById('status')?.textContent === '5,099 skills installed, 5,099 enabled.');
 
+    // The agent view's completions of 5,099 skills: the first 50 that
+    // hold what is typed (a datalist builds every option it holds), and
+    // typing a name narrows them to the skills whose invocation holds it.
+    const completions = () => page.locator('#commands option').evaluateAll((os) => os.map((o) => o.value.trim()));
+    await page.waitForFunction(() => document.getElementById('invoke-hint')?.textContent.startsWith('5,099 skills you can run'));
+    assert.equal((await completions()).length, 50);
+    const named = await page.locator('#skills > li').nth(1).getAttribute('data-id');
+    await page.getByRole('combobox', { name: /Run a skill as the user would type it/ }).fill(`/skill:${named}`);
+    await page.waitForFunction((want) => document.querySelector('#commands option')?.value.trim() === want, `/skill:${named}`);
+    assert.ok((await completions()).every((c) => c.includes(named)), 'every completion holds the name typed');
+
     // Delete all but the first: two batches, to the end; the list keeps the one.
     const kept = await page.locator('#skills > li').first().getAttribute('data-id');
     await page.getByRole('checkbox', { name: `Select ${kept}`, exact: true }).uncheck();

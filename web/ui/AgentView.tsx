@@ -4,13 +4,17 @@
 // invoke and their argument hints; and which skill the router picks for
 // a request, and why, in words.
 
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { SkillfsError, type Command, type RouteResult, type Session, type Skillfs } from '../../js/bridge.ts';
 import { codeOf, failed, plural } from './say.ts';
 
 type Mode = 'full' | 'names' | 'off';
 const BUDGETS = [2000, 8000, 32000, 128000];
 const DEFAULT_BUDGET = 8000;
+/** The completions offered at once: a browser builds every option of a
+ * datalist, so a registry of thousands offers the first of those that
+ * hold what is typed, and typing more narrows them. */
+export const MAX_SUGGESTIONS = 50;
 
 interface Props {
   sk: Skillfs;
@@ -135,6 +139,15 @@ function Invoke({ withSession, commands }: { withSession: WithSession; commands:
   const [out, setOut] = useState<{ text: string } | { error: string; code: string }>();
   const typed = /^\/(?:skill:)?([^\s]+)/.exec(text)?.[1];
   const cmd = commands.find((c) => c.name === typed || c.id === typed);
+  const q = text.trim().toLowerCase();
+  const suggestions = useMemo(() => {
+    const out: Command[] = [];
+    for (const c of commands) {
+      if (out.length === MAX_SUGGESTIONS) break;
+      if (c.invocation.toLowerCase().includes(q) || q.includes(c.invocation.toLowerCase())) out.push(c);
+    }
+    return out;
+  }, [commands, q]);
   return (
     <form
       id="invoke-form"
@@ -158,7 +171,7 @@ function Invoke({ withSession, commands }: { withSession: WithSession; commands:
         <button type="submit">Run</button>
       </div>
       <datalist id="commands">
-        {commands.map((c) => (
+        {suggestions.map((c) => (
           <option key={c.id} value={`${c.invocation} `}>
             {c.argumentHint ? `${c.argumentHint} — ` : ''}
             {c.description}
