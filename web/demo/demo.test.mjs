@@ -200,17 +200,35 @@ test('importing from the keyboard: the same pack is recognised, copies when aske
 });
 
 test('with no skills, the page offers the sample pack again', async () => {
-  // web-research depends on citation-style: deleting that one alone is
-  // refused in the dialog, in words, and nothing is deleted.
+  // web-research depends on citation-style: its dialog says so before the
+  // click, lists what goes with it, and offers that or nothing.
+  const words = (l) => l.evaluate((e) => e.textContent.replace(/\s+/g, ' ').trim());
   await list().getByRole('button', { name: 'Delete citation-style', exact: true }).click();
-  const dialog = h.page.getByRole('dialog', { name: 'Delete citation-style?' });
-  await dialog.getByRole('button', { name: 'Delete citation-style', exact: true }).click();
-  const alert = dialog.getByRole('alert');
-  await alert.waitFor();
-  assert.match(await alert.textContent(), /^Could not delete citation-style: .*'web-research' depends on it: delete 'web-research' too, or remove the dependency from it first/);
+  let dialog = h.page.getByRole('dialog', { name: 'Delete citation-style?' });
+  await dialog.waitFor();
+  assert.equal(await words(dialog.locator('.dependents-note')), 'web-research depends on it, so it cannot be deleted alone.');
+  const goes = (d, what, n) => d.getByRole('list', { name: `Deleting ${what} dependents deletes ${n} skills:` }).getByRole('listitem').allTextContents();
+  assert.deepEqual(await goes(dialog, 'it with its', 2), ['citation-style', 'web-research']);
+  assert.deepEqual(await dialog.getByRole('button').allTextContents(), ['Delete citation-style and 1 dependent', 'Cancel'], 'no delete of it alone');
+  assert.deepEqual(await axeViolations(h.page), [], 'axe: a delete with dependents');
+  await h.page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  // The selection's delete names the dependents outside it the same way.
+  for (const id of ['citation-style', 'pdf-tools']) await list().getByRole('checkbox', { name: `Select ${id}`, exact: true }).check();
+  await h.page.getByRole('button', { name: 'Delete selected…' }).click();
+  dialog = h.page.getByRole('dialog', { name: 'Delete 2 skills?' });
+  assert.equal(await words(dialog.locator('.dependents-note')), 'web-research, outside the selection, depends on them, so they cannot be deleted alone.');
+  assert.deepEqual(await goes(dialog, 'them with their', 3), ['citation-style', 'pdf-tools', 'web-research']);
+  assert.deepEqual(await dialog.getByRole('button').allTextContents(), ['Delete 2 skills and 1 dependent', 'Cancel']);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await h.page.getByRole('button', { name: 'Clear selection' }).click();
   assert.deepEqual(await ids(), SAMPLE_IDS);
-  for (const id of ['web-research', ...SAMPLE_IDS.filter((id) => id !== 'web-research')]) await deleteSkill(id);
+  // Deleted with its dependent, in one click.
+  await list().getByRole('button', { name: 'Delete citation-style', exact: true }).click();
+  await h.page.getByRole('dialog', { name: 'Delete citation-style?' }).getByRole('button', { name: 'Delete citation-style and 1 dependent' }).click();
+  await h.page.locator('#skills > li[data-id="web-research"]').waitFor({ state: 'detached' });
+  assert.deepEqual(await ids(), SAMPLE_IDS.filter((id) => id !== 'citation-style' && id !== 'web-research'));
+  for (const id of await ids()) await deleteSkill(id);
   await h.page.getByRole('heading', { name: 'No skills installed' }).waitFor();
   // The catalog is asked for again after the last delete: its label follows.
   const label = 'No catalog: no enabled skill is visible to the agent.';

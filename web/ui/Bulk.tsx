@@ -10,13 +10,17 @@
 // not; focus stays on the control that acted, or, after a delete, moves
 // to the row after the deleted ones.
 
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { MAX_BATCH, type SkillMeta, type Skillfs } from '../../js/bridge.ts';
+import { dependentsOf } from './dependents.ts';
+import { DependentsNote } from './Dependents.tsx';
 import { codeOf, failed, names, plural } from './say.ts';
 import { Dialog } from './skill/Dialog.tsx';
 
 interface Props {
   sk: Skillfs;
+  /** Every installed skill: what depends on the selected ones. */
+  skills: SkillMeta[];
   /** The skills the search and filters give, in the list's order. */
   shown: SkillMeta[];
   /** The selected skills that are installed, in the list's order. */
@@ -39,17 +43,23 @@ const DOING: Record<Action, string> = { enable: 'Enabling', disable: 'Disabling'
 /** An action under way: the skills its committed batches changed, of total. */
 type Running = { action: Action; done: number; total: number };
 
+/** ids in batches of MAX_BATCH, in their order. */
+function chunks(ids: string[]): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < ids.length; i += MAX_BATCH) out.push(ids.slice(i, i + MAX_BATCH));
+  return out;
+}
+
 /**
- * change over ids in batches of at most MAX_BATCH, one after the other,
- * each one commit, all or nothing. Resolves with the ids of the batches
- * that committed and, when it ended before the last, why: a batch's error,
- * or stop() was true between two batches.
+ * change over batches, one after the other, each one commit, all or
+ * nothing. Resolves with the ids of the batches that committed and, when
+ * it ended before the last, why: a batch's error, or stop() was true
+ * between two batches.
  */
-async function inBatches(ids: string[], change: (batch: string[]) => Promise<unknown>, progress: (done: number) => void, stop: () => boolean) {
+async function inBatches(batches: string[][], change: (batch: string[]) => Promise<unknown>, progress: (done: number) => void, stop: () => boolean) {
   const done: string[] = [];
-  for (let i = 0; i < ids.length; i += MAX_BATCH) {
+  for (const [i, batch] of batches.entries()) {
     if (i > 0 && stop()) return { done, stopped: true };
-    const batch = ids.slice(i, i + MAX_BATCH);
     try {
       await change(batch);
     } catch (error) {
@@ -61,7 +71,7 @@ async function inBatches(ids: string[], change: (batch: string[]) => Promise<unk
   return { done, stopped: false };
 }
 
-export function BulkBar({ sk, shown, selected, hidden, select, clear, onDeleted }: Props) {
+export function BulkBar({ sk, skills: installed, shown, selected, hidden, select, clear, onDeleted }: Props) {
   const [running, setRunning] = useState<Running>();
   const [outcome, setOutcome] = useState<Outcome>();
   const [confirming, setConfirming] = useState(false);
@@ -81,17 +91,20 @@ export function BulkBar({ sk, shown, selected, hidden, select, clear, onDeleted 
     if (all.current) all.current.indeterminate = shownSelected > 0 && !allShown;
   }, [shownSelected, allShown]);
 
-  /** Carries out action on the selected skills; the outcome says what was done, all of it or how much. */
-  const act = async (action: Action) => {
+  /** Carries out action on the selected skills (and, deleting, on also:
+   * their dependents); the outcome says what was done, all of it or how much. */
+  const act = async (action: Action, also: string[] = []) => {
     const skills = selected;
-    const ids = skills.map((s) => s.id);
+    const ids = [...skills.map((s) => s.id), ...also];
+    const n = ids.length;
     const on = action === 'enable';
+    const batches = chunks(ids);
     const change = action === 'delete' ? (b: string[]) => sk.registry.removeMany(b) : (b: string[]) => sk.registry.setEnabledMany(b, on);
     stop.current = false;
     setStopping(false);
     setRunning({ action, done: 0, total: n });
     setOutcome(undefined);
-    const r = await inBatches(ids, change, (done) => setRunning({ action, done, total: n }), () => stop.current);
+    const r = await inBatches(batches, change, (done) => setRunning({ action, done, total: n }), () => stop.current);
     // Stop goes with the progress: the focus on it moves to the button that acted.
     if (progressBox.current?.contains(document.activeElement)) buttons[action].current?.focus();
     setRunning(undefined);
@@ -171,30 +184,59 @@ export function BulkBar({ sk, shown, selected, hidden, select, clear, onDeleted 
         </p>
       )}
       {confirming && (
-        <Dialog
-          title={`Delete ${plural(n, 'skill')}?`}
-          submit={`Delete ${plural(n, 'skill')}`}
-          danger
+        <ConfirmDelete
+          installed={installed}
+          selected={selected}
+          hidden={hidden}
           onCancel={() => {
             setConfirming(false);
             // Back on the button that asked, once the dialog is gone.
             requestAnimationFrame(() => del.current?.focus());
           }}
-          onSubmit={async () => {
+          onDelete={(also) => {
             // The deletion runs in the bar, where its progress and Stop are;
             // the focus waits on the button that asked.
             setConfirming(false);
             requestAnimationFrame(() => del.current?.focus());
-            void act('delete');
+            void act('delete', also);
           }}
-        >
-          <p class="bulk-names">{names(selected.map((s) => s.id))}</p>
-          <p>
-            Their {plural(selected.reduce((t, s) => t + s.fileCount, 0), 'file')} are removed from this browser, and agents stop seeing them.
-            {hidden > 0 ? ` ${hidden.toLocaleString('en')} of them ${hidden === 1 ? 'is' : 'are'} hidden by the search or filters.` : ''} Export them first to keep a copy.
-          </p>
-        </Dialog>
+        />
       )}
     </div>
+  );
+}
+
+interface ConfirmProps {
+  installed: SkillMeta[];
+  selected: SkillMeta[];
+  hidden: number;
+  onCancel(): void;
+  /** Deletes the selected skills and also, the dependents outside the selection. */
+  onDelete(also: string[]): void;
+}
+
+/** "Delete selected…"'s question: what goes, and when installed skills
+ * outside the selection depend on it, those too or nothing. */
+function ConfirmDelete({ installed, selected, hidden, onCancel, onDelete }: ConfirmProps) {
+  const deps = useMemo(() => dependentsOf(installed, selected.map((s) => s.id)), [installed, selected]);
+  const ids = [...selected.map((s) => s.id), ...deps.all];
+  const gone = new Set(ids);
+  const n = selected.length;
+  const files = installed.filter((s) => gone.has(s.id)).reduce((t, s) => t + s.fileCount, 0);
+  return (
+    <Dialog
+      title={`Delete ${plural(n, 'skill')}?`}
+      submit={deps.all.length ? `Delete ${plural(n, 'skill')} and ${plural(deps.all.length, 'dependent')}` : `Delete ${plural(n, 'skill')}`}
+      danger
+      onCancel={onCancel}
+      onSubmit={async () => onDelete(deps.all)}
+    >
+      <p class="bulk-names">{names(selected.map((s) => s.id))}</p>
+      {deps.all.length > 0 && <DependentsNote deps={deps} it="them" where=", outside the selection," goes={ids} />}
+      <p>
+        Their {plural(files, 'file')} are removed from this browser, and agents stop seeing them.
+        {hidden > 0 ? ` ${hidden.toLocaleString('en')} of the selected ${hidden === 1 ? 'is' : 'are'} hidden by the search or filters.` : ''} Export them first to keep a copy.
+      </p>
+    </Dialog>
   );
 }

@@ -10,6 +10,8 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import type { SkillMeta, Skillfs } from '../../js/bridge.ts';
 import { BulkBar } from './Bulk.tsx';
 import { listing, SORTS, STATES, type Query, type Sort, type State } from './listing.ts';
+import { dependentsOf } from './dependents.ts';
+import { DependentsNote } from './Dependents.tsx';
 import { codeOf, download, failed, plural } from './say.ts';
 import { Dialog } from './skill/Dialog.tsx';
 
@@ -89,7 +91,7 @@ export function SkillList({ sk, skills, onOpen }: Props) {
         </p>
       )}
       {skills.length > 0 && (
-        <BulkBar sk={sk} shown={l.shown} selected={sel.selected} hidden={sel.hidden} select={sel.select} clear={sel.clear} onDeleted={sel.deleted} />
+        <BulkBar sk={sk} skills={skills} shown={l.shown} selected={sel.selected} hidden={sel.hidden} select={sel.select} clear={sel.clear} onDeleted={sel.deleted} />
       )}
       <ul id="skills" class="skills" aria-label="Installed skills" data-count={skills.length} onKeyDown={sel.onKeyDown}>
         {rows.map((s) => (
@@ -101,27 +103,45 @@ export function SkillList({ sk, skills, onOpen }: Props) {
           Show {Math.min(PAGE, l.shown.length - rows.length)} more of {(l.shown.length - rows.length).toLocaleString('en')}
         </button>
       )}
-      {deleting && (
-        <Dialog
-          title={`Delete ${deleting.id}?`}
-          submit={`Delete ${deleting.id}`}
-          danger
-          onCancel={() => setDeleting(undefined)}
-          onSubmit={async () => {
-            try {
-              await sk.registry.remove(deleting.id);
-            } catch (e) {
-              throw new Error(failed(`Could not delete ${deleting.id}`, e));
-            }
-            setDeleting(undefined);
-          }}
-        >
-          <p>
-            Its {plural(deleting.fileCount, 'file')} ({formatSize(deleting.size)}) are removed from this browser, and agents stop seeing it. Export it first to keep a copy.
-          </p>
-        </Dialog>
-      )}
+      {deleting && <DeleteDialog sk={sk} skills={skills} s={deleting} onClose={() => setDeleting(undefined)} />}
     </div>
+  );
+}
+
+/**
+ * The confirmation of one skill's delete. When installed skills depend on
+ * it, it says so before the click and offers to delete it with them (and
+ * with what depends on them), in one registry call, or to cancel.
+ */
+function DeleteDialog({ sk, skills, s, onClose }: { sk: Skillfs; skills: SkillMeta[]; s: SkillMeta; onClose(): void }) {
+  const deps = useMemo(() => dependentsOf(skills, [s.id]), [skills, s.id]);
+  const goes = [s.id, ...deps.all];
+  const gone = new Set(goes);
+  const files = skills.filter((k) => gone.has(k.id)).reduce((t, k) => t + k.fileCount, 0);
+  return (
+    <Dialog
+      title={`Delete ${s.id}?`}
+      submit={deps.all.length ? `Delete ${s.id} and ${plural(deps.all.length, 'dependent')}` : `Delete ${s.id}`}
+      danger
+      onCancel={onClose}
+      onSubmit={async () => {
+        try {
+          // Dependents first is not needed in one batch; the registry
+          // still refuses what this list did not know (another tab's).
+          await (deps.all.length ? sk.registry.removeMany(goes) : sk.registry.remove(s.id));
+        } catch (e) {
+          throw new Error(failed(`Could not delete ${s.id}`, e));
+        }
+        onClose();
+      }}
+    >
+      {deps.all.length > 0 && <DependentsNote deps={deps} it="it" goes={goes} />}
+      <p>
+        {deps.all.length
+          ? `Their ${plural(files, 'file')} are removed from this browser, and agents stop seeing them. Export them first to keep a copy.`
+          : `Its ${plural(s.fileCount, 'file')} (${formatSize(s.size)}) are removed from this browser, and agents stop seeing it. Export it first to keep a copy.`}
+      </p>
+    </Dialog>
   );
 }
 

@@ -1,0 +1,41 @@
+// The words of a delete confirmation for skills others depend on: who
+// depends on them (those that do directly, named), that they cannot be
+// deleted alone (the registry refuses it), and the list of what deleting
+// them with their dependents removes, at most LIST names and how many more.
+
+import { names, plural } from './say.ts';
+
+const LIST = 8;
+
+interface Props {
+  /** dependentsOf's answer: the dependents, those that depend directly first. */
+  deps: { all: string[]; direct: number };
+  /** "it" or "them": the skills asked to delete. */
+  it: 'it' | 'them';
+  /** Where the dependents are, said after their names (", outside the selection"). */
+  where?: string;
+  /** Every skill the delete with dependents removes. */
+  goes: string[];
+}
+
+export function DependentsNote({ deps, it, where = '', goes }: Props) {
+  const direct = deps.all.slice(0, deps.direct);
+  const further = deps.all.length - deps.direct;
+  const rest = goes.length - LIST;
+  return (
+    <>
+      <p class="dependents-note">
+        <strong>{names(direct)}</strong>
+        {where} {direct.length === 1 ? 'depends' : 'depend'} on {it}
+        {further > 0 ? `, and ${plural(further, 'other skill')} on ${direct.length === 1 ? 'that one' : 'those'}` : ''}, so {it === 'it' ? 'it' : 'they'} cannot be deleted alone.
+      </p>
+      <p id="dependents-goes">Deleting {it} with {it === 'it' ? 'its' : 'their'} dependents deletes {plural(goes.length, 'skill')}:</p>
+      <ul class="dependents-goes" aria-labelledby="dependents-goes">
+        {goes.slice(0, LIST).map((id) => (
+          <li key={id}>{id}</li>
+        ))}
+        {rest > 0 && <li>and {rest.toLocaleString('en')} more</li>}
+      </ul>
+    </>
+  );
+}
