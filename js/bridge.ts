@@ -618,10 +618,11 @@ export class Registry {
    * by its digest) or the legacy /.well-known/skills/index.json (v0.1.0,
    * unverified, with a warning). This context fetches, within opts'
    * bounds; each skill is installed in its own commit, or refused whole
-   * and reported.
+   * and reported. Given what previewIndex returned in place of a URL, it
+   * installs from the index reviewed, without reading it again.
    */
-  installFromIndex(url: string, opts: InstallOptions & { names?: string[] } = {}): Promise<InstallReport> {
-    return this.sources.installFromIndex(url, opts);
+  installFromIndex(from: string | IndexPreview, opts: InstallOptions & { names?: string[] } = {}): Promise<InstallReport> {
+    return this.sources.installFromIndex(from, opts);
   }
   /** What a discovery index offers, for a person to review; nothing is installed. */
   previewIndex(url: string, opts: FetchOptions = {}): Promise<IndexPreview> { return this.sources.previewIndex(url, opts); }

@@ -93,6 +93,11 @@ export interface IndexPreview {
   entries: IndexEntry[];
   /** Entries left out, with a warning each. */
   skipped: Refusal[];
+  /** The index as downloaded, and its digest, kept so that installing
+   * from this preview reads the index reviewed, not the one the site
+   * serves by then (installFromIndex). */
+  bytes: Uint8Array;
+  digest: string;
 }
 
 export interface UpdateInfo {
@@ -119,7 +124,7 @@ type Call = (method: string, args: Record<string, unknown>, bytes?: Uint8Array, 
 interface FileRef { path: string; url: string; digest: string; size: number }
 interface EntryPlan extends IndexEntry { files: FileRef[]; origin: Origin }
 interface McpPlan { name: string; description: string; uri: string; files: FileRef[]; digest: string; origin: Origin }
-interface IndexPlan { url: string; version: IndexPreview["version"]; entries: EntryPlan[]; skipped: Refusal[]; refused: Refusal[] }
+interface IndexPlan { url: string; version: IndexPreview["version"]; entries: EntryPlan[]; skipped: Refusal[]; refused: Refusal[]; digest: string }
 interface McpListPlan { skills: McpPlan[]; skipped: Refusal[]; refused: Refusal[] }
 
 const refusalOf = (name: string, e: unknown): Refusal => {
@@ -146,20 +151,26 @@ export class Sources {
     return (await this.call(method, args, bytes, onProgress as ((p: unknown) => void) | undefined, signal))[0] as T;
   }
 
-  private async index(url: string, names: string[] | undefined, o: FetchOptions): Promise<IndexPlan> {
-    return this.value<IndexPlan>("source.parseIndex", { url, names: names ?? [] }, await fetchBytes(url, o, MAX_INDEX_BYTES));
+  private async index(url: string, names: string[] | undefined, o: FetchOptions): Promise<IndexPlan & { bytes: Uint8Array }> {
+    const bytes = await fetchBytes(url, o, MAX_INDEX_BYTES);
+    return { ...await this.value<IndexPlan>("source.parseIndex", { url, names: names ?? [] }, bytes), bytes };
   }
 
   async previewIndex(url: string, o: FetchOptions = {}): Promise<IndexPreview> {
     const p = await this.index(url, undefined, o);
     return {
-      url: p.url, version: p.version, skipped: p.skipped,
+      url: p.url, version: p.version, skipped: p.skipped, bytes: p.bytes, digest: p.digest,
       entries: p.entries.map(({ name, type, description, url, digest }) => ({ name, type, description, url, digest })),
     };
   }
 
-  async installFromIndex(url: string, o: InstallOptions & { names?: string[] } = {}): Promise<InstallReport> {
-    const plan = await this.index(url, o.names, o);
+  /** Installs the entries of the index at from, or of the index a preview
+   * downloaded: then the index is not read again, and what installs is
+   * what was reviewed, each artifact verified against the digest shown. */
+  async installFromIndex(from: string | IndexPreview, o: InstallOptions & { names?: string[] } = {}): Promise<InstallReport> {
+    const plan = typeof from === "string"
+      ? await this.index(from, o.names, o)
+      : await this.value<IndexPlan>("source.parseIndex", { url: from.url, names: o.names ?? [], previewed: from.digest }, from.bytes);
     const report: InstallReport = { installed: [], refused: [...plan.refused], warnings: [...plan.skipped] };
     for (const e of plan.entries) {
       if (!e.origin.verified) {

@@ -76,7 +76,15 @@ var sourceMethods = map[string]method{
 	"source.parseIndex": adminMethod(func(_ context.Context, _ *registry.Registry, a struct {
 		URL   string   `json:"url"`
 		Names []string `json:"names"`
+		// Previewed is the digest of the index a person reviewed: its
+		// bytes, kept by the caller, are what is installed from.
+		Previewed string `json:"previewed"`
 	}, r request) (result, error) {
+		if a.Previewed != "" {
+			if err := source.CheckPreviewed(r.bytes, a.Previewed, a.URL); err != nil {
+				return result{}, err
+			}
+		}
 		idx, err := source.ParseIndex(a.URL, r.bytes)
 		if err != nil {
 			return result{}, err
@@ -87,7 +95,7 @@ var sourceMethods = map[string]method{
 			plans[i] = entryPlan{e, source.ForEntry(idx, e)}
 		}
 		return value(map[string]any{"url": idx.URL, "version": idx.Version, "entries": plans,
-			"skipped": idx.Skipped, "refused": nonNil(refused)}, nil)
+			"skipped": idx.Skipped, "refused": nonNil(refused), "digest": source.Sum(r.bytes)}, nil)
 	}),
 	"source.parseMcp": adminMethod(func(_ context.Context, _ *registry.Registry, a struct {
 		Server string   `json:"server"`

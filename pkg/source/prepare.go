@@ -33,14 +33,25 @@ const ReasonChangedSincePreview = "changed-since-preview"
 // still be exactly those bytes (o.Digest), so what is installed is what
 // was shown, even when the digest is only that of what was received.
 func PreparePreviewed(o Origin, dir string, data []byte) ([]byte, Origin, error) {
-	if err := checkDigest(o.Digest, subjectOf(o)); err != nil {
+	if err := CheckPreviewed(data, o.Digest, subjectOf(o)); err != nil {
 		return nil, o, err
 	}
-	if got := Sum(data); got != o.Digest {
-		return nil, o, &skillerr.Error{Code: skillerr.Integrity, Reason: ReasonChangedSincePreview, Subject: subjectOf(o),
-			Msg: fmt.Sprintf("the %d bytes to install have digest %s, but the ones previewed had %s; nothing was installed", len(data), got, o.Digest)}
-	}
 	return PrepareArtifact(o, dir, data)
+}
+
+// CheckPreviewed returns nil when data, given to install what a person
+// reviewed (an artifact, an index, an MCP listing), are exactly the bytes
+// previewed, whose digest was previewed; else an Integrity error
+// (ReasonChangedSincePreview) about subject.
+func CheckPreviewed(data []byte, previewed, subject string) error {
+	if err := checkDigest(previewed, subject); err != nil {
+		return err
+	}
+	if got := Sum(data); got != previewed {
+		return &skillerr.Error{Code: skillerr.Integrity, Reason: ReasonChangedSincePreview, Subject: subject,
+			Msg: fmt.Sprintf("the %d bytes to install have digest %s, but the ones previewed had %s; nothing was installed", len(data), got, previewed)}
+	}
+	return nil
 }
 
 // PrepareFiles verifies the files of skill dir fetched one by one for

@@ -400,8 +400,12 @@ test('the side panel offers the skills of the site you are on; only the user\'s 
   assert.equal(await h.panel.locator('#skills').getAttribute('data-count'), '6');
   assert.ok(!pub.log.some((l) => l.includes('shop-cart.zip')), j(pub.log));
 
+  // The shop lists nothing by the time the user clicks: what installs is what was offered.
+  const reviewed = files.get('/.well-known/agent-skills/index.json');
+  files.set('/.well-known/agent-skills/index.json', { type: 'application/json', body: JSON.stringify({ $schema: SCHEMA_V2, skills: [] }) });
   await h.panel.click('#site-install', { timeout: STEP_MS });
   await h.panel.waitForFunction(() => ['done', 'error'].includes(document.getElementById('site-skills')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
+  files.set('/.well-known/agent-skills/index.json', reviewed);
   const done = await h.panel.evaluate(() => ({ ...document.getElementById('site-skills').dataset, report: document.getElementById('site-report')?.textContent }));
   assert.equal(done.state, 'done', j(done));
   assert.equal(done.installed, 'shop-search shop-cart shop-track');

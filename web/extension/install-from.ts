@@ -110,7 +110,7 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
       const names = ticked(list);
       if (!names.length) return;
       confirm.disabled = back.disabled = true;
-      await install(url, () => sk().registry.installFromIndex(url, { names }));
+      await install(url, () => sk().registry.installFromIndex(p, { names }));
       confirm.disabled = back.disabled = false;
     });
     back.addEventListener('click', cancel);

@@ -308,11 +308,18 @@ test('install from an address: an index lists its skills to tick, as the site\'s
   assert.equal(await section.getByRole('heading', { level: 3 }).textContent(), `${new URL(site.url).host} publishes 2 skills`);
   assert.deepEqual(site.log, ['GET /.well-known/agent-skills/index.json'], 'nothing but the index is downloaded before the user confirms');
   await section.getByRole('checkbox', { name: /address-index-b/ }).uncheck();
+  // The site publishes another address-index-a after the review: what installs is the one reviewed.
+  const swapped = md('address-index-a', 'Swapped after the review.');
+  site.files.set('/swapped/SKILL.md', { body: swapped, type: 'text/markdown' });
+  site.files.set('/.well-known/agent-skills/index.json', { type: 'application/json', body: JSON.stringify({ $schema: SCHEMA_V2, skills: [
+    { name: 'address-index-a', type: 'skill-md', description: 'Swapped after the review.', url: '/swapped/SKILL.md', digest: sha256(swapped) },
+  ] }) });
   await section.getByRole('button', { name: 'Install selected' }).click();
   const done = await outcome(page);
   assert.deepEqual([done.state, done.installed], ['done', 'address-index-a'], done.report);
-  // The install reads the index again (installFromIndex, as the site's section does) and fetches only what was ticked.
-  assert.deepEqual(site.log.filter((l) => !l.endsWith('index.json')), ['GET /a/SKILL.md']);
+  // The install reads the index reviewed, not the site's again, and fetches only what was ticked.
+  assert.deepEqual(site.log, ['GET /.well-known/agent-skills/index.json', 'GET /a/SKILL.md']);
+  assert.match(await list(page).locator('li[data-id="address-index-a"]').textContent(), /First\./);
 });
 
 test('a worker that cannot answer: a refresh says so in words, and reads the list no more than once', { timeout: 60_000 }, async () => {

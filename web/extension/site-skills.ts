@@ -4,7 +4,7 @@
 // user clicks Install, here, in an extension page: the content script (the
 // agent) only reports the index it noticed, and agents stay read-only.
 
-import type { Skillfs } from '../../js/bridge.ts';
+import type { IndexPreview, Skillfs } from '../../js/bridge.ts';
 import { chrome } from './chrome.ts';
 import { offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
 import { showError, showReport } from './install-report.ts';
@@ -52,16 +52,21 @@ export function mountSiteSkills(section: HTMLElement, sk: () => Skillfs, install
   report.setAttribute('role', 'status');
   section.replaceChildren(title, list, install, report);
   let current: string | null = null;
+  // What was offered: the install reads this index, not the site's by then.
+  let offered: IndexPreview | null = null;
 
   const check = async () => {
     const url = await activeSiteIndex().catch(() => null);
     if (url === current && !section.hidden) return;
     current = url;
+    offered = null;
     section.hidden = true;
     section.dataset.state = 'none';
     if (!url) return;
     try {
       const preview = await sk().registry.previewIndex(url);
+      if (url !== current) return; // another tab's index is being read by now
+      offered = preview;
       title.textContent = publishes(url, preview.entries.length);
       list.replaceChildren(...await offerItems(sk(), preview));
       section.dataset.count = String(preview.entries.length);
@@ -75,13 +80,13 @@ export function mountSiteSkills(section: HTMLElement, sk: () => Skillfs, install
   };
 
   install.addEventListener('click', async () => {
-    if (!current) return;
+    if (!current || !offered) return;
     const names = ticked(list);
     if (names.length === 0) return;
     install.disabled = true;
     section.dataset.state = 'installing';
     try {
-      showReport(section, report, await sk().registry.installFromIndex(current, { names }));
+      showReport(section, report, await sk().registry.installFromIndex(offered, { names }));
       installed();
     } catch (e) {
       showError(section, report, e, `Could not install from ${new URL(current).host}`);

@@ -150,6 +150,44 @@ test('a v0.1.0 index installs with a warning; an unknown schema is refused', { t
   assert.deepEqual(await ids(page), ['legacy']);
 });
 
+test('an index previewed: the install reads the index reviewed, not the one served by then, and verifies each artifact against the digest shown', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  const p = assertOk(await ev(page, (u) => T.outcome(sk.registry.previewIndex(u).then((p) => {
+    window.p = p; // kept in the page, bytes and all, for the installs below
+    return { ...p, bytes: p.bytes.length };
+  })), site.v2), 'previewIndex');
+  const indexBody = site.files.get('/.well-known/agent-skills/index.json').body;
+  assert.deepEqual([p.digest, p.bytes], [sha256(indexBody), indexBody.length]);
+
+  // After the review the site publishes something else: md-skill gone,
+  // zip-skill pointing to another archive, tgz-skill's archive swapped
+  // at the URL reviewed, and a skill that was not there.
+  const other = zip({ 'SKILL.md': skillMD('zip-skill', 'Swapped after the review.') });
+  site.files.set('/.well-known/agent-skills/other.zip', { body: other, type: 'application/zip' });
+  site.files.set('/.well-known/agent-skills/tgz-skill.tar.gz', { body: tarGz({ 'SKILL.md': skillMD('tgz-skill', 'Swapped.') }) });
+  site.files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify({ $schema: SCHEMA_V2, skills: [
+    { name: 'zip-skill', type: 'archive', description: 'Swapped.', url: 'other.zip', digest: sha256(other) },
+    { name: 'newcomer', type: 'archive', description: 'Not reviewed.', url: 'other.zip', digest: sha256(other) },
+  ] }), type: 'application/json' });
+  site.log.length = 0;
+
+  // Index bytes that are not the ones reviewed are refused; nothing is installed.
+  const tampered = await ev(page, () => T.outcome(sk.registry.installFromIndex({ ...p, bytes: p.bytes.map((x, i) => (i === 0 ? x ^ 1 : x)) })));
+  assertRejected(tampered, { code: 'Integrity', reason: 'changed-since-preview', subject: site.v2 });
+  assert.equal(assertOk(await reg(page, 'revision')), 0);
+
+  const r = assertOk(await ev(page, () => T.outcome(sk.registry.installFromIndex(p, { names: ['md-skill', 'zip-skill', 'tgz-skill', 'newcomer'] }))), 'installFromIndex');
+  assert.deepEqual(r.installed.map((m) => m.id), ['md-skill', 'zip-skill']);
+  assert.deepEqual(codes(r.refused), { 'tgz-skill': 'Integrity/digest-mismatch', newcomer: 'SkillNotFound/not-listed' });
+  assert.equal(site.log.includes('GET /.well-known/agent-skills/index.json'), false, 'the index was not read again');
+  assert.equal(site.log.includes('GET /.well-known/agent-skills/other.zip'), false);
+  assert.equal(assertOk(await reg(page, 'get', 'zip-skill')).description, 'A zipped skill.');
+  assert.equal(assertOk(await reg(page, 'get', 'zip-skill')).origin.digest, p.entries.find((e) => e.name === 'zip-skill').digest);
+  assert.deepEqual(await ids(page), ['md-skill', 'zip-skill']);
+});
+
 test('a plain URL: a SKILL.md, a zip, a .tar.gz, a pinned digest', { timeout: TEST_MS }, async (t) => {
   const site = await publisher();
   t.after(site.close);
