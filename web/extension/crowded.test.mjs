@@ -570,7 +570,7 @@ test('the six real downloads: the same bulk checks over every skill', { skip: sk
   }
 });
 
-test('5,100 generated skills, more than one registry call takes: disabled, stopped, enabled and deleted in batches of 5,000, each outcome saying how many changed', { timeout: 3 * IMPORT_MS + 120_000 }, async () => {
+test('5,100 generated skills, more than one registry call takes: disabled, stopped, enabled and deleted in batches of 5,000 (dependents first, across the batches), each outcome saying how many changed', { timeout: 3 * IMPORT_MS + 120_000 }, async () => {
   const n = 5_100;
   const p = await panel();
   const { page } = p;
@@ -646,14 +646,34 @@ test('5,100 generated skills, more than one registry call takes: disabled, stopp
     await page.waitForFunction((want) => document.querySelector('#commands option')?.value.trim() === want, `/skill:${named}`);
     assert.ok((await completions()).every((c) => c.includes(named)), 'every completion holds the name typed');
 
+    // Dependencies across the batches' boundary, set through the host (the
+    // list follows): in the list's order (by name) the first batch deletes
+    // skills 1 to 5,000, the second 5,001 to 5,098, and the last one (in
+    // the second) depends on the 10th (in the first), which depends on
+    // nothing; 5,060 depends on that last one; 4,999 and 5,050 depend on
+    // each other. Sent in that order the first batch is refused (a
+    // dependent outside it): dependents go first, a cycle in one batch.
+    const order = await withHost(page, async (sk) => (await sk.registry.list()).map((s) => s.id).sort((a, b) => a.localeCompare(b, 'en')));
+    const needs = [[5_098, 10], [5_060, 5_098], [4_999, 5_050], [5_050, 4_999]];
+    await withHost(page, async (sk, needs) => {
+      for (const [id, on] of needs) await sk.registry.setDependencies(id, { skills: [on] });
+    }, needs.map(([a, b]) => [order[a], order[b]]));
+    // The panel's list has them once the 10th's delete says who depends on it.
+    await page.getByRole('button', { name: `Delete ${order[10]}`, exact: true }).click();
+    const asked = page.getByRole('dialog', { name: `Delete ${order[10]}?` });
+    await asked.locator('.dependents-note').filter({ hasText: `${order[5_098]} depends on it, and 1 other skill on that one` }).waitFor();
+    await asked.getByRole('button', { name: 'Cancel' }).click();
+
     // Delete all but the first: two batches, to the end; the list keeps the one.
     const kept = await page.locator('#skills > li').first().getAttribute('data-id');
+    assert.equal(kept, order[0]);
     await page.getByRole('checkbox', { name: `Select ${kept}`, exact: true }).uncheck();
     assert.equal(await bar.locator('.bulk-count').textContent(), '5,098 selected');
     await doing(page, 'deleting 5,098 skills');
     await bar.getByRole('button', { name: 'Delete selected…' }).click();
     await page.getByRole('dialog', { name: 'Delete 5,098 skills?' }).getByRole('button', { name: 'Delete 5,098 skills' }).click();
-    await page.waitForFunction(() => /^Deleted /.test(document.querySelector('.bulk-outcome[role=status]')?.textContent ?? ''), undefined, { timeout: IMPORT_MS });
+    await page.waitForFunction(() => /^Deleted /.test(document.querySelector('.bulk-outcome[role=status]')?.textContent ?? '') || document.querySelector('.bulk-outcome[role=alert]'), undefined, { timeout: IMPORT_MS });
+    assert.deepEqual(await bar.getByRole('alert').allTextContents(), [], 'no batch refused');
     assert.match(await said.textContent(), /^Deleted 5,098 skills: [^.]+ and 5,090 more\.$/);
     assert.deepEqual(await sizes(), [5_000, 98]);
     await page.waitForFunction(() => document.getElementById('status')?.textContent === '1 skill installed, 1 enabled.', undefined, { timeout: IMPORT_MS });

@@ -2,9 +2,12 @@
 // every skill the search and filters give, says how many are selected,
 // and enables, disables or deletes them, each in one registry call (one
 // commit, one change) up to MAX_BATCH skills; more go in batches of
-// MAX_BATCH, one call each, with a progress bar and a Stop that takes
-// effect between two batches, since each batch is all or nothing.
-// Deleting asks first, naming how many and, when few, which. The outcome
+// MAX_BATCH, one call each (deleting, dependents in a batch before what
+// they depend on: dependents.ts), with a progress bar and a Stop that
+// takes effect between two batches, since each batch is all or nothing.
+// Deleting asks first, naming how many and, when few, which, and the
+// installed skills outside the selection that depend on them, which it
+// then deletes too. The outcome
 // is announced (a status, or an alert when it failed), and when it
 // stopped partway it says how many were changed and that the others were
 // not; focus stays on the control that acted, or, after a delete, moves
@@ -12,7 +15,7 @@
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { MAX_BATCH, type SkillMeta, type Skillfs } from '../../js/bridge.ts';
-import { dependentsOf } from './dependents.ts';
+import { dependentsOf, removalBatches } from './dependents.ts';
 import { DependentsNote } from './Dependents.tsx';
 import { codeOf, failed, names, plural } from './say.ts';
 import { Dialog } from './skill/Dialog.tsx';
@@ -98,7 +101,9 @@ export function BulkBar({ sk, skills: installed, shown, selected, hidden, select
     const ids = [...skills.map((s) => s.id), ...also];
     const n = ids.length;
     const on = action === 'enable';
-    const batches = chunks(ids);
+    // Deleting, dependents go in a batch before what they depend on: the
+    // registry refuses a skill whose dependent is not deleted with it or before.
+    const batches = action === 'delete' ? removalBatches(installed, ids, MAX_BATCH) : chunks(ids);
     const change = action === 'delete' ? (b: string[]) => sk.registry.removeMany(b) : (b: string[]) => sk.registry.setEnabledMany(b, on);
     stop.current = false;
     setStopping(false);

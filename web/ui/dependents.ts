@@ -2,8 +2,8 @@
 // panel holds (SkillMeta.dependencies.skills), so that a delete says
 // before the click what the registry would refuse (a skill another
 // installed skill depends on is removed only with it, in one batch:
-// Conflict, has-dependents). It costs time linear in the skills and their
-// dependencies.
+// Conflict, has-dependents) and a delete in batches goes dependents first.
+// Each costs time linear in the skills and their dependencies.
 
 import type { SkillMeta } from '../../js/bridge.ts';
 
@@ -35,4 +35,99 @@ export function dependentsOf(skills: SkillMeta[], ids: Iterable<string>): { all:
   // Breadth first: all[direct:] depend on those before them.
   for (let i = 0; i < all.length; i++) reach(all[i]);
   return { all, direct };
+}
+
+/**
+ * ids in batches of at most max for removal, one after the other: a skill
+ * goes in a batch no earlier than any skill of ids that depends on it, so
+ * no batch is refused for a dependent that a later batch deletes; the
+ * skills of a dependency cycle go in one batch (one over max when a cycle
+ * is, which the registry refuses with its limit). Independent skills keep
+ * the order of ids.
+ */
+export function removalBatches(skills: SkillMeta[], ids: string[], max: number): string[][] {
+  const at = new Map(ids.map((id, i) => [id, i]));
+  /** For each of ids, the indexes in ids of the skills it depends on. */
+  const needs: number[][] = ids.map(() => []);
+  for (const s of skills) {
+    const i = at.get(s.id);
+    if (i === undefined) continue;
+    for (const d of s.dependencies.skills) {
+      const j = at.get(d);
+      if (j !== undefined && j !== i) needs[i].push(j);
+    }
+  }
+  const comp = components(needs);
+  const count = comp.reduce((m, c) => Math.max(m, c + 1), 0);
+  const members: number[][] = Array.from({ length: count }, () => []);
+  for (let i = 0; i < ids.length; i++) members[comp[i]].push(i);
+  // Kahn's order over the cycles: a cycle is ready once every cycle with a
+  // skill depending on it is placed; the ready ones in the order of ids.
+  const waiting = new Array<number>(count).fill(0);
+  for (let i = 0; i < ids.length; i++) for (const j of needs[i]) if (comp[j] !== comp[i]) waiting[comp[j]]++;
+  const queue: number[] = [];
+  for (let i = 0; i < ids.length; i++) if (members[comp[i]][0] === i && waiting[comp[i]] === 0) queue.push(comp[i]);
+  const batches: string[][] = [];
+  let batch: string[] = [];
+  for (let q = 0; q < queue.length; q++) {
+    const c = queue[q];
+    if (batch.length && batch.length + members[c].length > max) {
+      batches.push(batch);
+      batch = [];
+    }
+    for (const i of members[c]) {
+      batch.push(ids[i]);
+      for (const j of needs[i]) if (comp[j] !== c && --waiting[comp[j]] === 0) queue.push(comp[j]);
+    }
+  }
+  if (batch.length) batches.push(batch);
+  return batches;
+}
+
+/** The strongly connected components of the graph next (Tarjan's, without
+ * recursion: a chain of thousands of skills is thousands deep): each
+ * node's component number. */
+function components(next: number[][]): number[] {
+  const n = next.length;
+  const index = new Array<number>(n).fill(-1);
+  const low = new Array<number>(n).fill(0);
+  const comp = new Array<number>(n).fill(-1);
+  const stack: number[] = [];
+  /** The depth-first walk: a node and how many of its edges it has followed. */
+  const walk: [number, number][] = [];
+  let counter = 0;
+  let comps = 0;
+  const visit = (v: number) => {
+    index[v] = low[v] = counter++;
+    stack.push(v);
+    walk.push([v, 0]);
+  };
+  for (let root = 0; root < n; root++) {
+    if (index[root] >= 0) continue;
+    visit(root);
+    while (walk.length) {
+      const top = walk[walk.length - 1];
+      const v = top[0];
+      if (top[1] < next[v].length) {
+        const w = next[v][top[1]++];
+        if (index[w] < 0) visit(w);
+        else if (comp[w] < 0) low[v] = Math.min(low[v], index[w]);
+        continue;
+      }
+      walk.pop();
+      if (walk.length) {
+        const u = walk[walk.length - 1][0];
+        low[u] = Math.min(low[u], low[v]);
+      }
+      if (low[v] === index[v]) {
+        let w: number;
+        do {
+          w = stack.pop()!;
+          comp[w] = comps;
+        } while (w !== v);
+        comps++;
+      }
+    }
+  }
+  return comp;
 }
