@@ -224,6 +224,49 @@ test('a download with two broken skills: the preview shows each with why and can
   await page.close();
 });
 
+test('an archive of 9,000 broken skills and 2 valid ones: the preview and the result show a few of the broken with why and say how many more, not 9,000 rows', { timeout: 2 * IMPORT_MS }, async () => {
+  const page = await openPanel(400);
+  const path = join(mkdtempSync(join(tmpdir(), 'skillfs-broken-')), 'many-broken.zip');
+  const files = { 'pack/good-a/SKILL.md': md('good-a', 'The first good skill.'), 'pack/good-b/SKILL.md': md('good-b', 'The second good skill.') };
+  for (let i = 0; i < 9_000; i++) files[`pack/broken-${String(i).padStart(4, '0')}/SKILL.md`] = `---\nname: broken-${String(i).padStart(4, '0')}\n---\n# Nothing\n`;
+  writeFileSync(path, zipOf(files));
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
+  await chooser.setFiles(path);
+  const group = page.getByRole('group', { name: 'many-broken.zip holds 9,002 skills' });
+  await group.waitFor({ timeout: IMPORT_MS });
+  assert.match(await group.locator('.preview-counts').textContent(), /2 new, 9,000 cannot be installed/);
+  const rows = () => group.locator('.preview-skills > li.invalid').evaluateAll((lis) => lis.map((li) => li.dataset.dir));
+  const first = Array.from({ length: 40 }, (_, i) => `pack/broken-${String(i).padStart(4, '0')}`);
+  assert.deepEqual(await rows(), first.slice(0, 20), 'the first 20 broken skills, each with why');
+  assert.equal(await group.locator('.preview-skills > li').count(), 22);
+  const more = group.locator('.preview-more');
+  assert.equal(await more.textContent(), 'And 8,980 more skills that cannot be installed. Show 20 more that cannot be installed');
+  assert.deepEqual(await axeViolations(page), [], 'axe: a preview of thousands of broken skills');
+  // 20 more on request, from the keyboard; the button keeps the focus.
+  await more.getByRole('button', { name: 'Show 20 more that cannot be installed' }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('.preview-skills > li.invalid').length === 40);
+  assert.deepEqual(await rows(), first);
+  assert.equal(await more.textContent(), 'And 8,960 more skills that cannot be installed. Show 20 more that cannot be installed');
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Show 20 more that cannot be installed');
+
+  await group.getByRole('button', { name: 'Install the 2 valid skills', exact: true }).click();
+  const box = page.locator('.import-result > div');
+  await box.waitFor({ timeout: IMPORT_MS });
+  assert.equal(await box.getAttribute('class'), 'ok', await box.textContent());
+  const lines = await box.locator('p').allTextContents();
+  assert.equal(lines[0], 'Installed 2 skills from many-broken.zip: good-a, good-b.');
+  assert.deepEqual(lines.slice(-10, -9), ['Left out 9,000 skills that cannot be installed:']);
+  assert.equal(lines.at(-1), 'and 8,992 more.');
+  assert.equal(lines.length, 11);
+  for (const id of ['good-a', 'good-b']) {
+    await list(page).getByRole('button', { name: `Delete ${id}`, exact: true }).click();
+    await page.getByRole('dialog', { name: `Delete ${id}?` }).getByRole('button', { name: `Delete ${id}`, exact: true }).click();
+    await page.locator(`#skills > li[data-id="${id}"]`).waitFor({ state: 'detached' });
+  }
+  await page.close();
+});
+
 /** "Install from an address": fills it in, clicks Install, and waits for the preview or the outcome. */
 async function fromAddress(page, address, kind) {
   const section = page.locator('#install-from');

@@ -3,7 +3,8 @@
 // archive; the side panel shows it for an archive at an address): each
 // skill to install or not, a choice per name conflict (Update, Keep both
 // as name-v2, Skip) and one for all the skills already installed; a skill
-// that cannot be installed is shown with why, and cannot be ticked.
+// that cannot be installed is shown with why, and cannot be ticked (the
+// first INVALID_ROWS of them, and how many more, shown on request).
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { skillErrorLabel, type ImportPreview, type PreviewSkill, type SkillError } from '../../js/bridge.ts';
@@ -11,6 +12,11 @@ import { plural, sentence } from './say.ts';
 
 /** What to do with one skill of the archive. */
 export type Choice = 'install' | 'update' | 'keep-both' | 'skip';
+
+/** The skills that cannot be installed get a row each up to this many,
+ * this many more on request: an archive of 9,000 broken skills made 9,000
+ * rows (each with its diagnostics), tens of thousands of nodes. */
+const INVALID_ROWS = 20;
 
 const defaultChoice = (s: PreviewSkill): Choice => (s.status === 'new' ? 'install' : s.status === 'conflict' ? 'keep-both' : 'skip');
 
@@ -35,6 +41,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel }: PreviewPro
   const skills = preview.skills.filter((s) => !s.error);
   const invalid = preview.skills.length - skills.length;
   const [choices, setChoices] = useState(() => new Map(skills.map((s) => [s.name, defaultChoice(s)])));
+  const [invalidRows, setInvalidRows] = useState(INVALID_ROWS);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const set = (n: string, c: Choice) => setChoices(new Map(choices).set(n, c));
@@ -53,6 +60,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel }: PreviewPro
     for (const s of known) next.set(s.name, forAll(c)(s));
     setChoices(next);
   };
+  let bad = 0;
   const counts = [
     skills.length > known.length && `${(skills.length - known.length).toLocaleString('en')} new`,
     changed && `${changed.toLocaleString('en')} installed in another version`,
@@ -81,7 +89,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel }: PreviewPro
         {preview.skills.map((s) => {
           // Keyed by folder: a broken folder pdf/ and a skill named pdf
           // may both be there.
-          if (s.error) return <Invalid key={s.dir} s={s} e={s.error} root={name} />;
+          if (s.error) return bad++ < invalidRows ? <Invalid key={s.dir} s={s} e={s.error} root={name} /> : null;
           const c = choices.get(s.name) ?? 'skip';
           const warnings = s.diagnostics.length;
           return (
@@ -118,6 +126,14 @@ export function Preview({ name, preview, busy, onInstall, onCancel }: PreviewPro
           );
         })}
       </ul>
+      {invalid > invalidRows && (
+        <p class="hint preview-more">
+          And {plural(invalid - invalidRows, 'more skill')} that cannot be installed.{' '}
+          <button type="button" class="link" onClick={() => setInvalidRows(invalidRows + INVALID_ROWS)}>
+            Show {Math.min(INVALID_ROWS, invalid - invalidRows)} more<span class="vh"> that cannot be installed</span>
+          </button>
+        </p>
+      )}
       <div class="preview-actions">
         <button type="button" class="primary" disabled={busy || count === 0} onClick={() => onInstall(choices)}>
           Install {invalid ? `the ${plural(count, 'valid skill')}` : plural(count, 'skill')}
