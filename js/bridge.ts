@@ -6,11 +6,11 @@
 
 import * as outside from "./outside.js";
 import { workerRunner, type Execution, type WasiOutcome, type WasiRunner } from "./wasi.js";
-import { Sources, type FetchOptions, type IndexPreview, type InstallOptions, type InstallReport, type Origin, type PreviewInstallOptions, type UpdateInfo, type UpdateResult, type UrlPreview } from "./sources.js";
+import { Sources, type FetchOptions, type IndexPreview, type InstallOptions, type InstallReport, type McpInstallOptions, type McpPreview, type Origin, type PreviewInstallOptions, type UpdateInfo, type UpdateResult, type UrlPreview } from "./sources.js";
 
 export { workerRunner } from "./wasi.js";
 export type { Execution, WasiOutcome, WasiRunner } from "./wasi.js";
-export type { FetchOptions, IndexEntry, IndexPreview, InstallOptions, InstallReport, Origin, PreviewInstallOptions, Refusal, UpdateInfo, UpdateResult, UrlPreview } from "./sources.js";
+export type { FetchOptions, IndexEntry, IndexPreview, InstallOptions, InstallReport, McpInstallOptions, McpOffer, McpPreview, Origin, PreviewInstallOptions, Refusal, UpdateInfo, UpdateResult, UrlPreview } from "./sources.js";
 
 /** Stable error codes; see pkg/skillerr. */
 export type ErrorCode =
@@ -628,10 +628,15 @@ export class Registry {
   previewIndex(url: string, opts: FetchOptions = {}): Promise<IndexPreview> { return this.sources.previewIndex(url, opts); }
   /** Installs the skills of an MCP server with the skills extension
    * (SEP-2640), all or those named (by name or skill:// URI): every file's
-   * digest and path checked before anything is stored. */
-  installFromMcp(serverUrl: string, opts: InstallOptions & { skills?: string[] } = {}): Promise<InstallReport> {
-    return this.sources.installFromMcp(serverUrl, opts);
+   * digest and path checked before anything is stored. Given what
+   * previewMcp returned in place of a URL, it installs those skills as
+   * reviewed, with opts.choose, without asking for the listing again. */
+  installFromMcp(from: string | McpPreview, opts: McpInstallOptions = {}): Promise<InstallReport> {
+    return this.sources.installFromMcp(from, opts);
   }
+  /** What an MCP server offers against the installed skills, for a person
+   * to review; nothing is fetched but the listing, nothing installed. */
+  previewMcp(serverUrl: string, opts: FetchOptions = {}): Promise<McpPreview> { return this.sources.previewMcp(serverUrl, opts); }
   /** Installs a .zip, .skill or .tar.gz archive or a lone SKILL.md from
    * url; with opts.digest ("sha256:…") the bytes must match it. Throws
    * what refuses it. */

@@ -100,6 +100,40 @@ export interface IndexPreview {
   digest: string;
 }
 
+/** A skill an MCP server offers, against the installed skills: new; the
+ * one installed from it, byte for byte (installed); a newer version of the
+ * one installed from it (update); or of the name of one installed from
+ * elsewhere (conflict). installed is the id of that one. */
+export interface McpOffer {
+  name: string;
+  description: string;
+  uri: string;
+  digest: string;
+  status: "new" | "installed" | "update" | "conflict";
+  installed: string;
+}
+
+export interface McpPreview {
+  server: string;
+  skills: McpOffer[];
+  /** Skills whose listing cannot be installed (an escaping path, no
+   * digest), each with why. */
+  skipped: Refusal[];
+  /** The listing as received, and its digest, kept so that installing from
+   * this preview installs the skills reviewed (installFromMcp). */
+  listing: Uint8Array;
+  digest: string;
+}
+
+/** The choice a person made after previewMcp: the skills ticked, by name;
+ * each kept beside ("rename") or replacing ("replace") an installed one of
+ * its name. Without a choice a conflict is renamed and an update replaces
+ * the skill installed from the server, as update() would. */
+export interface McpInstallOptions extends InstallOptions {
+  skills?: string[];
+  choose?: Record<string, "rename" | "replace">;
+}
+
 export interface UpdateInfo {
   id: string;
   /** current: the source publishes what is installed; changed: something
@@ -227,13 +261,35 @@ export class Sources {
     }
   }
 
-  async installFromMcp(serverUrl: string, o: InstallOptions & { skills?: string[] } = {}): Promise<InstallReport> {
+  async previewMcp(serverUrl: string, o: FetchOptions = {}): Promise<McpPreview> {
     const mcp = await (await import("./mcp.js")).connectMcp(serverUrl, o);
     try {
-      const plan = await this.value<McpListPlan>("source.parseMcp", { server: serverUrl, skills: o.skills ?? [] }, await mcp.list());
-      const report: InstallReport = { installed: [], refused: [...plan.skipped, ...plan.refused], warnings: [] };
+      const listing = await mcp.list();
+      const p = await this.value<Omit<McpPreview, "server" | "listing">>("source.reviewMcp", { server: serverUrl }, listing, undefined, o.signal);
+      return { ...p, server: serverUrl, listing };
+    } finally {
+      await mcp.close();
+    }
+  }
+
+  /** Installs the skills of the server at from, or those reviewed in a
+   * preview: then the listing is not asked again, and each file read is
+   * verified against the digest reviewed. */
+  async installFromMcp(from: string | McpPreview, o: McpInstallOptions = {}): Promise<InstallReport> {
+    const server = typeof from === "string" ? from : from.server;
+    const mcp = await (await import("./mcp.js")).connectMcp(server, o);
+    try {
+      const plan = typeof from === "string"
+        ? await this.value<McpListPlan>("source.parseMcp", { server, skills: o.skills ?? [] }, await mcp.list())
+        : await this.value<McpListPlan>("source.parseMcp", { server, skills: o.skills ?? [], previewed: from.digest }, from.listing);
+      // What the listing leaves out was shown in the review, if there was one.
+      const report: InstallReport = { installed: [], refused: [...(typeof from === "string" ? plan.skipped : []), ...plan.refused], warnings: [] };
       for (const s of plan.skills) {
-        await this.attempt(report, s.name, () => this.installFiles(s.origin, s.name, s.files, (u) => mcp.read(u), o));
+        const chosen = o.choose?.[s.name];
+        const offer = typeof from === "string" ? undefined : from.skills.find((x) => x.uri === s.uri);
+        // An update replaces the skill installed from the server, in place.
+        const target = !chosen && offer?.status === "update" ? offer.installed : "";
+        await this.attempt(report, s.name, () => this.installFiles(s.origin, s.name, s.files, (u) => mcp.read(u), { ...o, onConflict: chosen ?? o.onConflict }, target));
       }
       return report;
     } finally {

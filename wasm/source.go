@@ -55,19 +55,30 @@ type mcpPlan struct {
 	Origin source.Origin `json:"origin"`
 }
 
-// installedWithOrigin returns the installed skills that have an origin.
-func installedWithOrigin(ctx context.Context, reg *registry.Registry) ([]source.Installed, error) {
+// installedSkills returns the installed skills, each with its origin (the
+// zero Origin when it has none).
+func installedSkills(ctx context.Context, reg *registry.Registry) ([]source.Installed, error) {
 	list, err := reg.List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []source.Installed
-	for _, m := range list {
+	out := make([]source.Installed, len(list))
+	for i, m := range list {
+		out[i].ID = m.ID
 		if m.Origin != nil {
-			out = append(out, source.Installed{ID: m.ID, Origin: *m.Origin})
+			out[i].Origin = *m.Origin
 		}
 	}
 	return out, nil
+}
+
+// checkPreviewed refuses data that are not the bytes a person reviewed
+// (digest previewed), when they reviewed any.
+func checkPreviewed(data []byte, previewed, subject string) error {
+	if previewed == "" {
+		return nil
+	}
+	return source.CheckPreviewed(data, previewed, subject)
 }
 
 // sourceMethods turn what the bridge fetched into verified installs; the
@@ -80,10 +91,8 @@ var sourceMethods = map[string]method{
 		// bytes, kept by the caller, are what is installed from.
 		Previewed string `json:"previewed"`
 	}, r request) (result, error) {
-		if a.Previewed != "" {
-			if err := source.CheckPreviewed(r.bytes, a.Previewed, a.URL); err != nil {
-				return result{}, err
-			}
+		if err := checkPreviewed(r.bytes, a.Previewed, a.URL); err != nil {
+			return result{}, err
 		}
 		idx, err := source.ParseIndex(a.URL, r.bytes)
 		if err != nil {
@@ -100,7 +109,13 @@ var sourceMethods = map[string]method{
 	"source.parseMcp": adminMethod(func(_ context.Context, _ *registry.Registry, a struct {
 		Server string   `json:"server"`
 		Skills []string `json:"skills"`
+		// Previewed is the digest of the listing a person reviewed
+		// (source.reviewMcp): its bytes are what is installed from.
+		Previewed string `json:"previewed"`
 	}, r request) (result, error) {
+		if err := checkPreviewed(r.bytes, a.Previewed, a.Server); err != nil {
+			return result{}, err
+		}
 		skills, skipped, err := source.ParseMCP(r.bytes)
 		if err != nil {
 			return result{}, err
@@ -111,6 +126,22 @@ var sourceMethods = map[string]method{
 			plans[i] = mcpPlan{s, source.ForMCP(a.Server, s)}
 		}
 		return value(map[string]any{"skills": plans, "skipped": skipped, "refused": nonNil(refused)}, nil)
+	}),
+	// What a server's listing offers, against the installed skills; nothing
+	// is fetched or stored.
+	"source.reviewMcp": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+		Server string `json:"server"`
+	}, r request) (result, error) {
+		skills, skipped, err := source.ParseMCP(r.bytes)
+		if err != nil {
+			return result{}, err
+		}
+		in, err := installedSkills(ctx, reg)
+		if err != nil {
+			return result{}, err
+		}
+		return value(map[string]any{"skills": source.ReviewMCP(in, registry.SameID, a.Server, skills), "skipped": skipped,
+			"digest": source.Sum(r.bytes)}, nil)
 	}),
 	// What installing an artifact would install, against the installed
 	// skills, and the origin it would record; nothing is stored.
@@ -157,7 +188,7 @@ var sourceMethods = map[string]method{
 		if err != nil {
 			return result{}, err
 		}
-		in, err := installedWithOrigin(ctx, reg)
+		in, err := installedSkills(ctx, reg)
 		return value(source.CheckIndex(in, idx), err)
 	}),
 	"source.checkMcp": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
@@ -167,7 +198,7 @@ var sourceMethods = map[string]method{
 		if err != nil {
 			return result{}, err
 		}
-		in, err := installedWithOrigin(ctx, reg)
+		in, err := installedSkills(ctx, reg)
 		return value(source.CheckMCP(in, a.Server, skills), err)
 	}),
 	"source.checkBytes": adminMethod(func(ctx context.Context, reg *registry.Registry, a idArgs, r request) (result, error) {

@@ -472,6 +472,10 @@ func checkQuota(est vfs.StorageEstimate, source string, size int64) error {
 // confusable skeleton.
 func idKey(id string) string { return confusable.Skeleton(zipguard.FoldKey(id)) }
 
+// SameID reports whether ids a and b are one id to the registry: an import
+// of a skill named b conflicts with the installed skill a.
+func SameID(a, b string) bool { return idKey(a) == idKey(b) }
+
 // parseArchive parses every skill of arc. A skill that is invalid, has a
 // name that cannot be an id, or has the name of an earlier one once folded
 // (zipguard.FoldKey) is kept with its error (candidate.err): Preview lists

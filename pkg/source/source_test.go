@@ -277,3 +277,30 @@ func TestCheck(t *testing.T) {
 		t.Errorf("CheckBytes = %+v", u)
 	}
 }
+
+func TestReviewMCP(t *testing.T) {
+	const server = "https://mcp.test/mcp"
+	skill := func(name, digest string) MCPSkill {
+		return MCPSkill{Name: name, URI: "skill://" + name + "/SKILL.md", Digest: digest}
+	}
+	from := func(id, name, digest string) Installed {
+		return Installed{ID: id, Origin: Origin{Kind: KindMCP, Server: server, URI: "skill://" + name + "/SKILL.md", Digest: digest}}
+	}
+	d2 := Sum([]byte("two"))
+	installed := []Installed{
+		from("same", "same", d1),
+		from("newer-2", "newer", d1), // installed renamed: still the one it updates
+		{ID: "Taken"},                // from bytes, no origin
+		{ID: "elsewhere", Origin: Origin{Kind: KindMCP, Server: "https://other.test/mcp", URI: "skill://elsewhere/SKILL.md", Digest: d1}},
+	}
+	sameID := func(id, name string) bool { return strings.EqualFold(id, name) }
+	offers := ReviewMCP(installed, sameID, server, []MCPSkill{skill("same", d1), skill("newer", d2), skill("taken", d1), skill("elsewhere", d1), skill("fresh", d1)})
+	var got []string
+	for _, o := range offers {
+		got = append(got, o.Name+":"+o.Status+":"+o.Installed)
+	}
+	want := "same:installed:same newer:update:newer-2 taken:conflict:Taken elsewhere:conflict:elsewhere fresh:new:"
+	if strings.Join(got, " ") != want {
+		t.Errorf("offers = %s", strings.Join(got, " "))
+	}
+}

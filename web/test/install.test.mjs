@@ -355,6 +355,57 @@ test('an MCP server (SEP-2640): verified files install; a lying digest and an es
   assert.equal(notMcp.error.code, 'FetchFailed');
 });
 
+test('an MCP server previewed: each skill against the installed ones, nothing fetched or stored; then the skills reviewed install, with their digests, as chosen', { timeout: TEST_MS }, async (t) => {
+  const server = await mcp();
+  t.after(server.close);
+  const page = await fresh(t);
+  const serve = (name, description, extra = {}) => server.skills.set(name, { frontmatter: { name, description }, files: { 'SKILL.md': skillMD(name, description), ...extra } });
+  serve('mcp-next', 'Version 1.');
+  assertOk(await reg(page, 'installFromMcp', server.url, { skills: ['mcp-good', 'mcp-next'] }));
+  assertOk(await ev(page, (z) => T.outcome(sk.registry.importZip(T.fromB64(z))), b64(zip({ 'SKILL.md': skillMD('mcp-taken', 'Installed from bytes.') }))));
+  serve('mcp-next', 'Version 2.');
+  serve('mcp-taken', 'Served over MCP.');
+  serve('mcp-fresh', 'New here.');
+  const revision = assertOk(await reg(page, 'revision'));
+  server.log.length = 0;
+
+  const p = assertOk(await ev(page, (u) => T.outcome(sk.registry.previewMcp(u).then((p) => {
+    window.p = p; // kept in the page, listing and all, for the installs below
+    return { ...p, listing: p.listing.length };
+  })), server.url), 'previewMcp');
+  assert.deepEqual(p.skills.map((s) => [s.name, s.status, s.installed]), [
+    ['mcp-good', 'installed', 'mcp-good'],
+    ['mcp-liar', 'new', ''],
+    ['mcp-next', 'update', 'mcp-next'],
+    ['mcp-taken', 'conflict', 'mcp-taken'],
+    ['mcp-fresh', 'new', ''],
+  ]);
+  assert.deepEqual(p.skills.map((s) => [s.description, s.uri]).at(-1), ['New here.', 'skill://mcp-fresh/SKILL.md']);
+  assert.match(p.skills[0].digest, /^sha256:[0-9a-f]{64}$/);
+  assert.deepEqual(codes(p.skipped), { 'mcp-escape': 'PathRejected/dot-dot' });
+  assert.deepEqual(server.log, ['skills/list'], 'only the listing is asked for');
+  assert.equal(assertOk(await reg(page, 'revision')), revision, 'a preview stores nothing');
+
+  // A listing that is not the one reviewed is refused whole.
+  const tampered = await ev(page, () => T.outcome(sk.registry.installFromMcp({ ...p, listing: p.listing.map((x, i) => (i === 0 ? x ^ 1 : x)) })));
+  assertRejected(tampered, { code: 'Integrity', reason: 'changed-since-preview', subject: server.url });
+  assert.equal(assertOk(await reg(page, 'revision')), revision);
+
+  // The server serves other files for mcp-fresh and a skill not reviewed:
+  // the files read are verified against the digests reviewed.
+  serve('mcp-fresh', 'Swapped after the review.');
+  serve('mcp-late', 'Not reviewed.');
+  server.log.length = 0;
+  const r = assertOk(await ev(page, () => T.outcome(sk.registry.installFromMcp(p, { skills: ['mcp-next', 'mcp-taken', 'mcp-fresh', 'mcp-late'], choose: { 'mcp-taken': 'rename' } }))), 'installFromMcp');
+  assert.deepEqual(r.installed.map((m) => m.id), ['mcp-next', 'mcp-taken-v2']);
+  assert.deepEqual(codes(r.refused), { 'mcp-fresh': 'Integrity/digest-mismatch', 'mcp-late': 'SkillNotFound/not-listed' });
+  assert.equal(server.log.includes('skills/list'), false, 'the listing is not asked for again');
+  assert.equal(assertOk(await reg(page, 'get', 'mcp-next')).description, 'Version 2.', 'the update replaced the skill installed from the server');
+  assert.equal(assertOk(await reg(page, 'get', 'mcp-next')).origin.digest, p.skills[2].digest);
+  assert.equal(assertOk(await reg(page, 'get', 'mcp-taken')).description, 'Installed from bytes.');
+  assert.deepEqual(await ids(page), ['mcp-good', 'mcp-next', 'mcp-taken', 'mcp-taken-v2']);
+});
+
 test('an MCP server whose skills/list comes in pages: every page followed, or refused whole past the page limit', { timeout: TEST_MS * 2 }, async (t) => {
   // 55 skills: 11 pages of 5, or 55 pages of 1, more than js/mcp.ts's MAX_PAGES (50).
   const skills = new Map(Array.from({ length: 55 }, (_, i) => {
