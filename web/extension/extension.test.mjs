@@ -454,14 +454,18 @@ test('the side panel installs from an MCP server the user names: what verifies, 
     await h.panel.selectOption('#source-kind', kind, { timeout: STEP_MS });
     await h.panel.evaluate(() => (document.getElementById('install-from').dataset.state = 'idle'));
     await h.panel.click('#source-install', { timeout: STEP_MS });
-    await h.panel.waitForFunction(() => ['done', 'error'].includes(document.getElementById('install-from')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
+    await h.panel.waitForFunction(() => ['previewed', 'done', 'error'].includes(document.getElementById('install-from')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
+    if (await h.panel.evaluate(() => document.getElementById('install-from').dataset.state === 'previewed')) {
+      await h.panel.getByRole('button', { name: 'Install selected' }).click({ timeout: STEP_MS });
+      await h.panel.waitForFunction(() => ['done', 'error'].includes(document.getElementById('install-from')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
+    }
     return h.panel.evaluate(() => ({ ...document.getElementById('install-from').dataset, report: document.getElementById('source-report')?.textContent }));
   };
   const done = await install(server.url, 'mcp');
   assert.equal(done.state, 'done', j(done));
   assert.equal(done.installed, 'mcp-notes');
-  // The escaping skill is refused from its manifest, before any file is read.
-  assert.equal(done.refused, 'mcp-escape:PathRejected mcp-liar:Integrity');
+  // The escaping skill was left out of the review, from its manifest, before any file is read.
+  assert.equal(done.refused, 'mcp-liar:Integrity');
   await h.panel.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), before + 1, { timeout: STEP_MS, polling: 50 });
   assert.ok(!server.log.some((l) => l.includes('mcp-escape')), j(server.log));
 

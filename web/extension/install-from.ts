@@ -3,15 +3,15 @@
 // typed or pasted by the user. An archive or SKILL.md is downloaded once
 // and previewed as a local import is (web/ui/Preview.tsx: what it holds
 // against what is installed, what cannot be installed, the same choices),
-// then those bytes are installed with the choices made; an index lists its
-// skills to tick, as "skills of the site you are on" does. Nothing is
-// installed before the user confirms. An MCP server, which has no preview,
-// installs when they click Install.
+// then those bytes are installed with the choices made; an index or an MCP
+// server lists its skills to tick, as "skills of the site you are on" does,
+// and what installs is what was listed (the index or listing is not read
+// again). Nothing is installed before the user confirms.
 
 import { h, render } from 'preact';
-import type { InstallReport, Skillfs, UrlPreview } from '../../js/bridge.ts';
+import type { InstallReport, Refusal, Skillfs, UrlPreview } from '../../js/bridge.ts';
 import { Preview, policies, type Choice } from '../ui/Preview.tsx';
-import { offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
+import { mcpOfferItems, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
 import { showError, showReport } from './install-report.ts';
 
 const KINDS = [
@@ -97,40 +97,44 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
     reviewing(p.warnings.map((w) => `Warning: ${w.message}.`).join('\n'));
   };
 
-  // The index's skills to tick, as the site's are.
-  const reviewIndex = async (url: string) => {
-    const p = await sk().registry.previewIndex(url);
+  // An index's or a server's skills to tick, as the site's are; run installs the names ticked.
+  const reviewOffer = (url: string, items: HTMLLIElement[], skipped: Refusal[], run: (names: string[]) => Promise<InstallReport>) => {
     const heading = document.createElement('h3');
-    heading.textContent = publishes(url, p.entries.length);
+    heading.textContent = publishes(url, items.length);
     const list = document.createElement('ul');
-    list.replaceChildren(...await offerItems(sk(), p));
+    list.replaceChildren(...items);
     const confirm = Object.assign(document.createElement('button'), { textContent: 'Install selected' });
     const back = Object.assign(document.createElement('button'), { textContent: 'Cancel' });
     confirm.addEventListener('click', async () => {
       const names = ticked(list);
       if (!names.length) return;
       confirm.disabled = back.disabled = true;
-      await install(url, () => sk().registry.installFromIndex(p, { names }));
+      await install(url, () => run(names));
       confirm.disabled = back.disabled = false;
     });
     back.addEventListener('click', cancel);
     review.replaceChildren(heading, list, confirm, back);
-    reviewing(skippedLines(p));
+    reviewing(skippedLines({ skipped }));
+  };
+  const reviewIndex = async (url: string) => {
+    const p = await sk().registry.previewIndex(url);
+    reviewOffer(url, await offerItems(sk(), p), p.skipped, (names) => sk().registry.installFromIndex(p, { names }));
+  };
+  const reviewMcp = async (url: string) => {
+    const p = await sk().registry.previewMcp(url);
+    reviewOffer(url, mcpOfferItems(p), p.skipped, (skills) => sk().registry.installFromMcp(p, { skills }));
   };
 
   go.addEventListener('click', async () => {
     const url = address.value.trim();
     if (!url) return;
     closeReview();
-    if (kind.value === 'mcp') {
-      await install(url, () => sk().registry.installFromMcp(url));
-      return;
-    }
     go.disabled = true;
     section.dataset.state = 'previewing';
     report.textContent = '';
     try {
       if (kind.value === 'url') reviewUrl(url, await sk().registry.previewFromUrl(url));
+      else if (kind.value === 'mcp') await reviewMcp(url);
       else await reviewIndex(url);
     } catch (e) {
       showError(section, report, e, `Could not install from ${url}`);

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { axeViolations } from '../harness/axe.mjs';
 import { launch } from '../harness/index.mjs';
-import { SCHEMA_V2, serveSite, sha256 } from '../harness/publish.mjs';
+import { SCHEMA_V2, serveMcp, serveSite, sha256 } from '../harness/publish.mjs';
 import { realRepos } from '../harness/realrepos.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -363,6 +363,52 @@ test('install from an address: an index lists its skills to tick, as the site\'s
   // The install reads the index reviewed, not the site's again, and fetches only what was ticked.
   assert.deepEqual(site.log, ['GET /.well-known/agent-skills/index.json', 'GET /a/SKILL.md']);
   assert.match(await list(page).locator('li[data-id="address-index-a"]').textContent(), /First\./);
+});
+
+test('install from an address: an MCP server lists its skills to tick, each against the installed ones, and installs those reviewed', { timeout: IMPORT_MS }, async (t) => {
+  const page = await openPanel(400);
+  t.after(() => page.close());
+  const local = join(mkdtempSync(join(tmpdir(), 'skillfs-mcp-')), 'mcp-local.zip');
+  writeFileSync(local, zipOf({ 'SKILL.md': md('panel-mcp-d', 'Installed from a file.') }));
+  assert.equal((await importFile(page, local)).ok, true);
+  const server = await serveMcp();
+  t.after(server.close);
+  const serve = (name, description) => server.skills.set(name, { frontmatter: { name, description }, files: { 'SKILL.md': md(name, description) } });
+  serve('panel-mcp-a', 'Version 1.');
+  serve('panel-mcp-b', 'Unchanged.');
+  server.skills.set('panel-mcp-escape', { frontmatter: { name: 'panel-mcp-escape', description: 'Escapes.' }, files: { 'SKILL.md': md('panel-mcp-escape', 'Escapes.') },
+    extra: [{ uri: 'skill://panel-mcp-escape/../panel-mcp-a/SKILL.md', digest: sha256('x'), size: 1 }] });
+  const before = Number(await page.locator('#skills').getAttribute('data-count'));
+  const offered = (section) => section.locator('li').evaluateAll((lis) => lis.map((li) => [li.dataset.name, li.dataset.status, li.querySelector('input').checked, li.querySelector('input').disabled]));
+
+  let section = await fromAddress(page, server.url, 'mcp');
+  assert.equal(await section.getByRole('heading', { level: 3 }).textContent(), `${new URL(server.url).host} publishes 2 skills`);
+  assert.deepEqual(await offered(section), [['panel-mcp-a', 'new', true, false], ['panel-mcp-b', 'new', true, false]]);
+  assert.match(await page.locator('#source-report').textContent(), /^Skipped panel-mcp-escape: path segment ".." refers to a parent directory/);
+  assert.deepEqual(server.log, ['skills/list'], 'nothing but the listing is read before the user confirms');
+  assert.equal(Number(await page.locator('#skills').getAttribute('data-count')), before, 'the review installed nothing');
+  assert.deepEqual(await axeViolations(page), [], 'axe: an MCP server reviewed');
+  await section.getByRole('button', { name: 'Install selected' }).click();
+  let done = await outcome(page);
+  assert.deepEqual([done.state, done.installed], ['done', 'panel-mcp-a panel-mcp-b'], done.report);
+
+  // A new version of a, a skill of the name of one installed from a file, and one that will change before the click.
+  serve('panel-mcp-a', 'Version 2.');
+  serve('panel-mcp-c', 'Reviewed.');
+  serve('panel-mcp-d', 'Served over MCP.');
+  section = await fromAddress(page, server.url, 'mcp');
+  assert.deepEqual(await offered(section), [
+    ['panel-mcp-a', 'update', true, false], ['panel-mcp-b', 'installed', false, true], ['panel-mcp-c', 'new', true, false], ['panel-mcp-d', 'conflict', true, false]]);
+  assert.match(await section.locator('li[data-name="panel-mcp-a"]').textContent(), /a newer version of the one installed from here/);
+  serve('panel-mcp-c', 'Swapped after the review.');
+  server.log.length = 0;
+  await section.getByRole('button', { name: 'Install selected' }).click();
+  done = await outcome(page);
+  assert.deepEqual([done.state, done.installed, done.refused], ['done', 'panel-mcp-a panel-mcp-d-v2', 'panel-mcp-c:Integrity'], done.report);
+  assert.ok(!server.log.includes('skills/list'), 'the listing reviewed is what installs');
+  await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), before + 3);
+  assert.match(await list(page).locator('li[data-id="panel-mcp-a"]').textContent(), /Version 2\./);
+  assert.match(await list(page).locator('li[data-id="panel-mcp-d"]').textContent(), /Installed from a file\./);
 });
 
 test('a worker that cannot answer: a refresh says so in words, and reads the list no more than once', { timeout: 60_000 }, async () => {
