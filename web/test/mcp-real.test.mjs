@@ -73,4 +73,12 @@ test('the real skills install from an MCP server, in pages', { skip: skipReason,
   assert.equal(pages, Math.ceil(skills.size / PAGE_SIZE));
   assert.deepEqual(out.list.map(([id]) => id).sort(), [...skills.keys()].sort());
   for (const [id, count] of out.list) assert.equal(count, Object.keys(skills.get(id).files).length, `${id}: files`);
+
+  // Reviewed again, every skill is the one installed from the server, byte for byte; no file is read.
+  server.log.length = 0;
+  const review = await ev(page, (url) => T.outcome(sk.registry.previewMcp(url, { timeoutMs: 60_000 }).then((p) => ({
+    statuses: [...new Set(p.skills.map((s) => s.status))], count: p.skills.length, skipped: p.skipped,
+  }))), server.url, REAL_MS);
+  assert.deepEqual(assertOk(review, 'previewMcp'), { statuses: ['installed'], count: skills.size, skipped: [] });
+  assert.deepEqual(new Set(server.log), new Set(['skills/list']));
 });
