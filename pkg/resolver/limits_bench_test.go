@@ -116,7 +116,8 @@ func BenchmarkAuditEntry(b *testing.B) {
 	}
 }
 
-// BenchmarkToolCheck: a tool call of n bytes, up to toolrule.MaxInput,
+// BenchmarkToolCheck: a tool call of n bytes, up to toolrule.MaxInput (a
+// path's up to toolrule.MaxPath),
 // checked against the costliest patterns of toolrule.MaxSpec bytes: a
 // path of one-letter segments against a Read pattern of ** and literal
 // segments (the specifier's length times the input's), a command against
@@ -130,7 +131,7 @@ func BenchmarkToolCheck(b *testing.B) {
 		for _, c := range []struct {
 			name, rule, tool, input string
 		}{
-			{"path", path, "Read", strings.Repeat("a/", sc.n/2)},
+			{"path", path, "Read", strings.Repeat("a/", sc.n*toolrule.MaxPath/toolrule.MaxInput/2)},
 			{"wildcard", wild, "Bash", strings.Repeat("a", sc.n)},
 			{"pipeline", "Bash(git:*)", "Bash", strings.Repeat("git|", sc.n/4-1) + "git"},
 		} {

@@ -17,13 +17,16 @@ import (
 // simple command in it is git, and nothing anywhere in it substitutes,
 // evaluates, assigns or defines; and it redirects to no file but one that
 // mvdan.cc/sh's expander, reading no variable and no directory, finds
-// in out/ (or out itself, which out/** names too), as written.
+// in out/ (or out itself, which out/** names too), as written; and no
+// comment in it holds a backslash, which the parser reads otherwise than
+// the shells.
 func FuzzCheck(f *testing.F) {
 	for _, s := range []string{
 		"git status", "git log > /dev/null 2>&1", "git status '$(touch /tmp/p)'; git log ${_@P}",
 		"git log ${x:1} ${a[i]}", "(git status) && { git log; }", "git a #\\\nrm", "git status\r#; rm",
 		"git log &>/dev/null rm -rf ~", "X=1 git log", "git commit -m \"$(id)\"", "git log <<EOF\nx\nEOF",
 		"git log > out/a.txt", "git log > out/.\\./.\\./x", "git log > ~/x", "git log > out/.?/x", "git log >out/../x",
+		"{ git log\n# a \\\n}", "(git log # a \\\n)", "git log && # a \\\n git x", "git log | git x # a \\\nrm",
 	} {
 		f.Add(s)
 	}
@@ -36,12 +39,16 @@ func FuzzCheck(f *testing.F) {
 			env.read = append(env.read, "directory "+dir)
 			return nil, nil
 		}}
-		file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(in), "")
+		file, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(in), "")
 		if err != nil {
 			t.Fatalf("%q was admitted but does not parse: %v", in, err)
 		}
 		syntax.Walk(file, func(n syntax.Node) bool {
 			switch n := n.(type) {
+			case *syntax.Comment:
+				if strings.ContainsAny(n.Text, "\\\r") {
+					t.Fatalf("%q was admitted with the comment %q", in, n.Text)
+				}
 			case *syntax.CallExpr:
 				if len(n.Assigns) > 0 {
 					t.Fatalf("%q was admitted with an assignment", in)

@@ -16,15 +16,22 @@ import (
 // pattern can hide one. The parser recurses on each, and in the browser
 // about a thousand nested arithmetic parentheses (2 KB), or four thousand
 // negations in a [[ … ]], overflowed the call stack: a RangeError, which
-// ends the module. Within MaxInput, what else nests (keywords, pipelines,
-// arithmetic operators) stays well below that.
+// ends the module. It also bounds a run of ~, !, + and - (blanks between
+// them included), which in arithmetic ($((…)), let, ${x:…}) nest one
+// unary operator in the next at a byte each: 32 KB of ~ overflowed the
+// stack inside a single $((…)). What else nests (keywords, binary
+// operators) costs at least two bytes a level and stays below the stack
+// within MaxInput (docs/architecture.md, Tool patterns, has the
+// measurements).
 const MaxNesting = 256
 
-// openings counts, for MaxNesting, the constructs s opens, once line
-// continuations are gone (as the shell removes them: "$\<newline>(" is
-// "$(").
+// joinLines removes line continuations, as the shell does: "$\<newline>("
+// is "$(".
+func joinLines(s string) string { return strings.NewReplacer("\\\r\n", "", "\\\n", "").Replace(s) }
+
+// openings counts, for MaxNesting, the constructs s opens.
 func openings(s string) int {
-	s = strings.NewReplacer("\\\r\n", "", "\\\n", "").Replace(s)
+	s = joinLines(s)
 	n := 0
 	for i := range len(s) {
 		switch s[i] {
@@ -45,6 +52,24 @@ func openings(s string) int {
 		}
 	}
 	return n
+}
+
+// unaryRun returns, for MaxNesting, the longest run in s of ~, !, + and -
+// with only blanks between them: as many unary operators nested in one
+// another, where the shell reads them as arithmetic.
+func unaryRun(s string) int {
+	longest, run := 0, 0
+	for _, c := range []byte(joinLines(s)) {
+		switch c {
+		case '~', '!', '+', '-':
+			run++
+			longest = max(longest, run)
+		case ' ', '\t', '\r', '\n':
+		default:
+			run = 0
+		}
+	}
+	return longest
 }
 
 func isAlnum(c byte) bool {
@@ -90,23 +115,15 @@ func commands(s string, allowed places) ([]string, *refusal) {
 	if n := openings(s); n > MaxNesting {
 		return nil, unsupported("%d (, [, { and ! that open nested syntax (at most %d are parsed)", n, MaxNesting)
 	}
+	if n := unaryRun(s); n > MaxNesting {
+		return nil, unsupported("%d ~, !, + and - in a row, which arithmetic reads as nested syntax (at most %d are parsed)", n, MaxNesting)
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(s), "")
 	if err != nil {
 		return nil, unsupported("syntax the shell parser refuses (%v)", err)
 	}
-	// The parser also continues a comment that ends in a backslash onto
-	// the next line, which no shell does.
-	var comment *refusal
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if cm, ok := n.(*syntax.Comment); ok && strings.ContainsAny(cm.Text, "\\\r") && comment == nil {
-			comment = unsupported("a comment with a backslash in it")
-		}
-		return comment == nil
-	})
-	if comment != nil {
-		return nil, comment
-	}
 	c := checker{src: s, places: allowed}
+	c.comments(f.Last)
 	for _, st := range f.Stmts {
 		if c.stmt(st); c.refused != nil {
 			return nil, c.refused
@@ -128,14 +145,54 @@ func (c *checker) refuse(r *refusal) {
 	}
 }
 
+// comments refuses a comment that the parser reads otherwise than the
+// shells: it continues one that ends in a backslash onto the next line,
+// which no shell does. Only the nodes stmt admits are looked at: a
+// comment anywhere else is inside a construct that is refused anyway.
+func (c *checker) comments(cms []syntax.Comment) {
+	for _, cm := range cms {
+		if strings.ContainsAny(cm.Text, "\\\r") {
+			c.refuse(unsupported("a comment with a backslash in it"))
+		}
+	}
+}
+
+// stmt checks st and what it holds. It descends into a chain of
+// pipelines, && and || (a BinaryCmd whose X is the chain before it: "a |
+// b | c" is ((a | b) | c)) in a loop, so that a chain of thousands of
+// commands nests no call deeper than one; it recurses only into
+// subshells and blocks, which MaxNesting bounds.
 func (c *checker) stmt(st *syntax.Stmt) {
+	var rest []*syntax.Stmt // the chain's right-hand sides, last first
+	for {
+		c.header(st)
+		b, ok := st.Cmd.(*syntax.BinaryCmd)
+		if !ok {
+			break
+		}
+		rest = append(rest, b.Y)
+		st = b.X
+	}
+	c.command(st)
+	for i := len(rest) - 1; i >= 0; i-- {
+		c.stmt(rest[i])
+	}
+}
+
+// header checks what a statement has besides its command: comments,
+// coprocess and redirections.
+func (c *checker) header(st *syntax.Stmt) {
+	c.comments(st.Comments)
 	if st.Coprocess || st.Disown {
 		c.refuse(unsupported("a coprocess"))
-		return
 	}
 	for _, r := range st.Redirs {
 		c.redirect(r)
 	}
+}
+
+// command checks the command of st, which is no BinaryCmd.
+func (c *checker) command(st *syntax.Stmt) {
 	switch cmd := st.Cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
@@ -159,14 +216,13 @@ func (c *checker) stmt(st *syntax.Stmt) {
 		if len(words) > 0 {
 			c.cmds = append(c.cmds, strings.Join(words, " "))
 		}
-	case *syntax.BinaryCmd:
-		c.stmt(cmd.X)
-		c.stmt(cmd.Y)
 	case *syntax.Subshell:
+		c.comments(cmd.Last)
 		for _, s := range cmd.Stmts {
 			c.stmt(s)
 		}
 	case *syntax.Block:
+		c.comments(cmd.Last)
 		for _, s := range cmd.Stmts {
 			c.stmt(s)
 		}
@@ -292,6 +348,10 @@ func (c *checker) redirect(r *syntax.Redirect) {
 		return
 	}
 	if lit == "/dev/null" {
+		return
+	}
+	if len(lit) > MaxPath { // as long as no path is, and costly to match
+		c.refuse(&refusal{ReasonRedirection, fmt.Sprintf("a redirection to or from a name of %d bytes (a path is at most %d)", len(lit), MaxPath)})
 		return
 	}
 	for _, spec := range specs {

@@ -45,9 +45,16 @@ const (
 // it: a longer one is refused with ReasonInputTooLong before any of it is
 // parsed or matched, so that what an agent sends costs at most time
 // linear in MaxInput (times the patterns), and nests no deeper than the
-// browser's call stack takes (see MaxNesting). A path is at most 4 KB; a
-// longer command is most often a file's text, which belongs in Write.
-const MaxInput = 8 << 10
+// browser's call stack takes (see MaxNesting). A command line with a
+// file's text in it (a here-document, a long commit message or python -c)
+// fits. A path is bounded by MaxPath.
+const MaxInput = 24 << 10
+
+// MaxPath bounds, as MaxInput does, the input of a tool whose input is a
+// path (see fileTool): 4 KB, Linux's PATH_MAX. Matching a path costs the
+// specifier's length times the path's, where a command line's cost is
+// linear in its length.
+const MaxPath = 4 << 10
 
 // MaxSpec bounds, in bytes, the specifiers that admit anything: a longer
 // one (no real one comes near) admits nothing, and so does one that opens
@@ -136,7 +143,7 @@ func (r Rule) Names(tool string) bool {
 // anything the checker does not model is refused, and, unparsed, one
 // deeper than MaxNesting. A * in the program's name stands for no "..",
 // quote or expansion (see commandPattern.matches). Any input longer than
-// MaxInput is refused unread.
+// MaxInput (a path: MaxPath) is refused unread.
 //
 // A specifier that depends on what a shell would expand admits nothing,
 // and the tool stays named: a command one whose words hold a parameter
@@ -158,9 +165,13 @@ func Check(allowedTools []string, name, input string) error {
 	if len(named) == 0 {
 		return notListed(name)
 	}
-	if len(input) > MaxInput {
+	limit := MaxInput
+	if fileTool(name) {
+		limit = MaxPath
+	}
+	if len(input) > limit {
 		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonInputTooLong, Subject: name,
-			Msg: fmt.Sprintf("the input is %d bytes; the active skills' patterns for this tool read at most %d", len(input), MaxInput)}
+			Msg: fmt.Sprintf("the input is %d bytes; the active skills' patterns for this tool read at most %d", len(input), limit)}
 	}
 	reason, what, dead := inputAllowed(name, named, rules, input)
 	if reason == "" {

@@ -348,12 +348,12 @@ func TestCheckPathRoots(t *testing.T) {
 	}
 }
 
-// TestCheckInputTooLong: an input of more than MaxInput bytes is refused
-// with its own reason before any of it is read, whatever the pattern
-// reads it as; a tool named whole reads none and admits it. A specifier
-// of more than MaxSpec bytes admits nothing.
+// TestCheckInputTooLong: an input of more than MaxInput bytes (a path:
+// MaxPath) is refused with its own reason before any of it is read,
+// whatever the pattern reads it as; a tool named whole reads none and
+// admits it. A specifier of more than MaxSpec bytes admits nothing.
 func TestCheckInputTooLong(t *testing.T) {
-	allowed := []string{"Bash(git:*)", "Read(./**)", "WebFetch(domain:example.com)", "Grep",
+	allowed := []string{"Bash(git:*)", "Read(./**)", "WebFetch(domain:example.com)", "Grep", "Write(out/*)",
 		"Edit(docs/" + strings.Repeat("d/", MaxSpec/2) + "*.md)", "Edit(docs/" + strings.Repeat("d/", MaxSpec/2-10) + "*.md)",
 		"Bash(echo " + strings.Repeat("e", MaxSpec) + ")", "Bash(echo " + strings.Repeat("e", MaxSpec-20) + ")"}
 	long := strings.Repeat("a", MaxInput)
@@ -363,8 +363,12 @@ func TestCheckInputTooLong(t *testing.T) {
 	}{
 		{"Bash", "git log " + long[len("git log "):], ""},
 		{"Bash", "git log " + long, ReasonInputTooLong},
-		{"Read", long, ""},
-		{"Read", strings.Repeat("a/", MaxInput/2+1), ReasonInputTooLong},
+		{"Read", long[:MaxPath], ""},
+		{"Read", strings.Repeat("a/", MaxPath/2+1), ReasonInputTooLong},
+		{"Read", long[:MaxPath+1], ReasonInputTooLong},
+		{"Bash", "git log > " + long[:MaxPath], ReasonRedirection},
+		{"Bash", "git log > out/" + long[:MaxPath-4], ""},
+		{"Bash", "git log > out/" + long[:MaxPath-3], ReasonRedirection},
 		{"WebFetch", "https://example.com/" + long, ReasonInputTooLong},
 		{"Grep", long + long, ""},
 		// A specifier longer than MaxSpec admits nothing.
@@ -411,11 +415,76 @@ func TestCheckDeepNesting(t *testing.T) {
 		{"[[ " + strings.Repeat("! ", 4000) + "x ]]", true, ReasonUnsupportedShell},
 		{"git commit -m 'Fix! " + strings.Repeat("a", MaxNesting) + "'", false, ""},
 		{"curl -d '" + nested(`{"a":[`, "1", "]}", 500) + "' https://example.com", false, ""},
+		// Unary operators nest a byte each: ~~~…1 inside one $((…)).
+		{"git log $((" + strings.Repeat("~", MaxNesting+1) + "1))", true, ReasonUnsupportedShell},
+		{"git log $((" + strings.Repeat("- ", MaxNesting+1) + "1))", true, ReasonUnsupportedShell},
+		{"git log $((" + strings.Repeat("~", MaxNesting) + "1))", false, ReasonUnsupportedShell},
+		{"git commit -m '" + strings.Repeat("- item\n"+strings.Repeat("-", 80)+"\n", MaxNesting) + "'", false, ""},
 	} {
 		err := Check(allowed, "Bash", c.input)
 		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) || c.deep != (err != nil && strings.Contains(err.Error(), "nested syntax")) {
 			t.Errorf("%.40q… (%d bytes): %v, want reason %q, nesting %v", c.input, len(c.input), err, c.reason, c.deep)
 		}
+	}
+}
+
+// TestCheckLongCommand: a command line of 20 KB is judged on what it
+// does, however long its text (at 8 KB, MaxInput refused it unread), and
+// a chain of pipelines, && and || that long is admitted: the checker
+// walks a chain in a loop (its syntax tree nests one level a command, and
+// a recursive walk of 8,000 ended the module in Chromium).
+func TestCheckLongCommand(t *testing.T) {
+	allowed := []string{"Bash(git:*)", "Bash(cat:*)", "Write(notes.md)"}
+	text := strings.Repeat("A line of notes - with a few words & marks.\n", (20<<10)/44)
+	for _, c := range []struct {
+		input, reason string
+		what          string // in the refusal
+	}{
+		{"git commit -m '" + text + "'", "", ""},
+		{"cat > notes.md <<'EOF'\n" + text + "EOF\n", ReasonUnsupportedShell, "here-document"},
+		{"cat > other.md <<'EOF'\n" + text + "EOF\n", ReasonRedirection, "other.md"},
+		{strings.Repeat("git log | ", (20<<10)/10) + "git log", "", ""},
+		{strings.Repeat("git log && ", (20<<10)/11) + "git log", "", ""},
+		{strings.Repeat("git log || git log | ", (20<<10)/21) + "rm -rf ~", ReasonInputNotMatched, ""},
+		{strings.Repeat("git log && ", (20<<10)/11) + "git log # \\\nrm -rf ~", ReasonUnsupportedShell, "comment"},
+	} {
+		err := Check(allowed, "Bash", c.input)
+		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.what) {
+			t.Errorf("%.40q… (%d bytes): %v, want reason %q", c.input, len(c.input), err, c.reason)
+		}
+	}
+}
+
+// TestCommandsDeepChains: what nests without opening a construct that
+// MaxNesting counts — keywords, binary operators in arithmetic and in
+// [[ … ]], a chain of && and pipes — inside MaxNesting subshells, at one
+// and a half times MaxInput, is parsed and judged without overflowing the
+// browser's call stack (run it under wasm in Chromium): the room that
+// MaxInput keeps. At 40 KB, [[ a||a||… ]] in subshells overflowed it.
+// Each runs in a goroutine of its own, as each call of the module does
+// (wasm/call.go): one after another in the same goroutine, the second
+// overflowed (a Go stack already grown needs no growth, which in wasm
+// seems to unwind the browser's stack).
+func TestCommandsDeepChains(t *testing.T) {
+	n := MaxInput*3/2 - 2*MaxNesting*2
+	rep := func(s string, size int) string { return strings.Repeat(s, size/len(s)) }
+	for _, in := range []string{
+		rep("git|git&&", n) + "git",
+		rep("if git;then ", n*12/15) + "git" + rep(";fi", n*3/15),
+		rep("while git;do ", n*13/18) + "git" + rep(";done", n*5/18),
+		rep("time ", n) + "git",
+		"let " + rep("a=", n) + "1",
+		"echo $((" + rep("a=", n) + "1))",
+		"echo ${x:" + rep("a=", n) + "1}",
+		"[[ " + rep("a||", n) + "a ]]",
+		"[[ " + rep("a && ", n) + "a ]]",
+	} {
+		in = strings.Repeat("( ", MaxNesting-4) + in + strings.Repeat(" )", MaxNesting-4)
+		t.Run(in[2*MaxNesting:2*MaxNesting+8], func(t *testing.T) {
+			if cmds, refused := commands(in, places{}); refused == nil && len(cmds) == 0 {
+				t.Errorf("%.40q… (%d bytes): no command and no refusal", in, len(in))
+			}
+		})
 	}
 }
 
