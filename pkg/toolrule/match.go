@@ -182,6 +182,11 @@ func pathMatches(spec, input string) bool {
 	return matchSegments(strings.Split(s, "/"), strings.Split(p, "/"))
 }
 
+// rooted reports whether a path starts at the root or a home directory,
+// as pathMatches reads it: such a path matches only a specifier that
+// starts the same way.
+func rooted(p string) bool { return path.IsAbs(p) || strings.HasPrefix(p, "~") }
+
 // matchSegments matches path segments against pattern segments, where
 // "**" matches any number of segments. It works backwards through the
 // pattern, keeping for each suffix of segs whether the rest of the pattern

@@ -178,14 +178,20 @@ func Check(allowedTools []string, name, input string) error {
 		return nil
 	}
 	var live []string
+	relative := false // a live path pattern is relative, where input is not
 	for _, r := range named {
 		if !slices.Contains(dead, r.Source) {
 			live = append(live, r.Source)
+			relative = relative || isPathSpec(name, r.Spec) && !rooted(r.Spec) && rooted(input)
 		}
 	}
 	msg := "the active skills allow this tool only as " + skillerr.Clip(strings.Join(live, ", "))
 	if len(live) == 0 {
 		msg = "the active skills name this tool, but none of their patterns for it admits anything"
+	}
+	if relative {
+		msg += "; a relative pattern is relative to the working directory, which skillfs is not told, " +
+			"and admits a path only as relative to it, never one from / or ~"
 	}
 	if len(dead) == 1 {
 		msg += "; " + skillerr.Clip(dead[0]) + " admits nothing: it depends on what a shell would expand, or is too long or deep to read"

@@ -509,6 +509,20 @@ func TestCheckMessage(t *testing.T) {
 		"Bash($1:*), Bash(ls ?) admit nothing: they depend on what a shell would expand, or are too long or deep to read"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	// A relative path pattern says why it refuses an absolute path, which
+	// hosts such as Claude Code send: skillfs is not told the working
+	// directory it is relative to.
+	err = Check([]string{"Read(*.md)", "Read(/skills/pdf/**)"}, "Read", "/home/u/project/README.md")
+	if got, want := err.Error(), "Read: the active skills allow this tool only as Read(*.md), Read(/skills/pdf/**); "+
+		"a relative pattern is relative to the working directory, which skillfs is not told, "+
+		"and admits a path only as relative to it, never one from / or ~"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	for _, input := range []string{"/etc/x.sh", "README.txt"} {
+		if err := Check([]string{"Read(/skills/pdf/**)", "Read(*.md)", "Bash(git:*)"}, "Read", input); err == nil || strings.Contains(err.Error(), "working directory") != (input[0] == '/') {
+			t.Errorf("%s: %v", input, err)
+		}
+	}
 	err = Check([]string{"Read"}, "Bash", "ls")
 	if got, want := err.Error(), "Bash: the active skills do not allow this tool"; got != want {
 		t.Errorf("got %q, want %q", got, want)
