@@ -549,6 +549,28 @@ async function bulk(p, n) {
     return r.top >= 0 && r.bottom <= window.innerHeight;
   });
   assert.ok(inView, 'the focused row is in view');
+
+  // A skill outside the selection that depends on the one selected: the
+  // confirmation names it and deletes it too, in the same call.
+  const [on, by] = [order[25], order[30]];
+  await withHost(page, (sk, [id, on]) => sk.registry.setDependencies(id, { skills: [on] }), [by, on]);
+  await box(on).click();
+  await page.getByRole('button', { name: 'Delete selected…' }).click();
+  dialog = page.getByRole('dialog', { name: 'Delete 1 skill?' });
+  // Once the panel's list has the dependency (the change notice).
+  await dialog.locator('.dependents-note').filter({ hasText: by }).waitFor();
+  assert.match(await dialog.locator('.dependents-note').textContent(), /, outside the selection, depends? on it.*, so it cannot be deleted alone\.$/);
+  const goes = await dialog.getByRole('list', { name: /^Deleting it with its dependents deletes \d+ skills:$/ }).getByRole('listitem').allTextContents();
+  assert.deepEqual(goes.slice(0, 2), [on, by]);
+  assert.deepEqual(await axeViolations(page), [], 'axe: the confirmation of a bulk delete with dependents');
+  await callsSent(page);
+  await dialog.getByRole('button', { name: /^Delete 1 skill and \d+ dependents?$/ }).click();
+  await page.waitForFunction((id) => !document.querySelector(`#skills > li[data-id="${id}"]`), by);
+  assert.deepEqual((await callsSent(page)).filter((m) => m === 'registry.removeMany'), ['registry.removeMany']);
+  // Named as deleted: dependents first.
+  const said = await page.locator('.bulk-outcome[role=status]').textContent();
+  assert.ok(said.startsWith(`Deleted ${goes.length} skills: ${by}`) && said.includes(on), said);
+  assert.equal(await page.locator('#skills').getAttribute('data-count'), String(n - 3 - goes.length));
 }
 
 test('260 generated skills: several selected by click, Shift+click and keys; all disabled, enabled, three deleted, one call each', { timeout: IMPORT_MS + 120_000 }, async () => {

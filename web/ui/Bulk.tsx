@@ -237,7 +237,7 @@ function ConfirmDelete({ installed, selected, hidden, onCancel, onDelete }: Conf
       onSubmit={async () => onDelete(deps.all)}
     >
       <p class="bulk-names">{names(selected.map((s) => s.id))}</p>
-      {deps.all.length > 0 && <DependentsNote deps={deps} it="them" where=", outside the selection," goes={ids} />}
+      {deps.all.length > 0 && <DependentsNote deps={deps} it={n === 1 ? 'it' : 'them'} where=", outside the selection," goes={ids} />}
       <p>
         Their {plural(files, 'file')} are removed from this browser, and agents stop seeing them.
         {hidden > 0 ? ` ${hidden.toLocaleString('en')} of the selected ${hidden === 1 ? 'is' : 'are'} hidden by the search or filters.` : ''} Export them first to keep a copy.

@@ -3,6 +3,7 @@
 // deleted alone (the registry refuses it), and the list of what deleting
 // them with their dependents removes, at most LIST names and how many more.
 
+import { useId } from 'preact/hooks';
 import { names, plural } from './say.ts';
 
 const LIST = 8;
@@ -22,6 +23,7 @@ export function DependentsNote({ deps, it, where = '', goes }: Props) {
   const direct = deps.all.slice(0, deps.direct);
   const further = deps.all.length - deps.direct;
   const rest = goes.length - LIST;
+  const label = useId();
   return (
     <>
       <p class="dependents-note">
@@ -29,8 +31,8 @@ export function DependentsNote({ deps, it, where = '', goes }: Props) {
         {where} {direct.length === 1 ? 'depends' : 'depend'} on {it}
         {further > 0 ? `, and ${plural(further, 'other skill')} on ${direct.length === 1 ? 'that one' : 'those'}` : ''}, so {it === 'it' ? 'it' : 'they'} cannot be deleted alone.
       </p>
-      <p id="dependents-goes">Deleting {it} with {it === 'it' ? 'its' : 'their'} dependents deletes {plural(goes.length, 'skill')}:</p>
-      <ul class="dependents-goes" aria-labelledby="dependents-goes">
+      <p id={label}>Deleting {it} with {it === 'it' ? 'its' : 'their'} dependents deletes {plural(goes.length, 'skill')}:</p>
+      <ul class="dependents-goes" aria-labelledby={label}>
         {goes.slice(0, LIST).map((id) => (
           <li key={id}>{id}</li>
         ))}
