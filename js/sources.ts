@@ -127,8 +127,9 @@ export interface McpPreview {
 
 /** The choice a person made after previewMcp: the skills ticked, by name;
  * each kept beside ("rename") or replacing ("replace") an installed one of
- * its name. Without a choice a conflict is renamed and an update replaces
- * the skill installed from the server, as update() would. */
+ * its name. Without a choice a conflict is renamed, an update replaces the
+ * skill installed from the server, as update() would, and a skill installed
+ * already, byte for byte, is left as it is (a warning says so). */
 export interface McpInstallOptions extends InstallOptions {
   skills?: string[];
   choose?: Record<string, "rename" | "replace">;
@@ -287,6 +288,12 @@ export class Sources {
       for (const s of plan.skills) {
         const chosen = o.choose?.[s.name];
         const offer = typeof from === "string" ? undefined : from.skills.find((x) => x.uri === s.uri);
+        if (!chosen && offer?.status === "installed") {
+          // As an archive's skill previewed "installed" is: left as it is, not copied.
+          report.warnings.push({ name: s.name, code: "Conflict", reason: "already-installed",
+            message: `installed from this server already, byte for byte, as ${offer.installed}: left as it is` });
+          continue;
+        }
         // An update replaces the skill installed from the server, in place.
         const target = !chosen && offer?.status === "update" ? offer.installed : "";
         await this.attempt(report, s.name, () => this.installFiles(s.origin, s.name, s.files, (u) => mcp.read(u), { ...o, onConflict: chosen ?? o.onConflict }, target));

@@ -404,6 +404,11 @@ test('an MCP server previewed: each skill against the installed ones, nothing fe
   assert.equal(assertOk(await reg(page, 'get', 'mcp-next')).origin.digest, p.skills[2].digest);
   assert.equal(assertOk(await reg(page, 'get', 'mcp-taken')).description, 'Installed from bytes.');
   assert.deepEqual(await ids(page), ['mcp-good', 'mcp-next', 'mcp-taken', 'mcp-taken-v2']);
+
+  // A skill reviewed as installed, byte for byte, is left as it is unless chosen.
+  const again = assertOk(await ev(page, () => T.outcome(sk.registry.installFromMcp(p, { skills: ['mcp-good'] }))));
+  assert.deepEqual([again.installed, again.refused, codes(again.warnings)], [[], [], { 'mcp-good': 'Conflict/already-installed' }]);
+  assert.deepEqual(await ids(page), ['mcp-good', 'mcp-next', 'mcp-taken', 'mcp-taken-v2']);
 });
 
 test('an MCP server whose skills/list comes in pages: every page followed, or refused whole past the page limit', { timeout: TEST_MS * 2 }, async (t) => {
