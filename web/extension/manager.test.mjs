@@ -259,6 +259,14 @@ test('an archive of 9,000 broken skills and 2 valid ones: the preview and the re
   assert.deepEqual(lines.slice(-10, -9), ['Left out 9,000 skills that cannot be installed:']);
   assert.equal(lines.at(-1), 'and 8,992 more.');
   assert.equal(lines.length, 11);
+  assert.deepEqual(await axeViolations(page), [], 'axe: the result of an import that left out 9,000 skills');
+  // Every reason, a line each, as a file rather than 9,000 nodes.
+  const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save why the 9,000 skills were left out, as a text file' }).click()]);
+  assert.equal(saved.suggestedFilename(), 'many-broken-left-out.txt');
+  const reasons = readFileSync(await saved.path(), 'utf8').split('\n').filter(Boolean);
+  assert.equal(reasons.length, 9_000);
+  assert.equal(reasons[0], lines[2]);
+  assert.equal(reasons[8_999], 'The skill in pack/broken-8999/ is invalid: Missing required field in frontmatter: description.');
   for (const id of ['good-a', 'good-b']) {
     await list(page).getByRole('button', { name: `Delete ${id}`, exact: true }).click();
     await page.getByRole('dialog', { name: `Delete ${id}?` }).getByRole('button', { name: `Delete ${id}`, exact: true }).click();

@@ -2,21 +2,25 @@
 // that Enter or Space also opens, then the preview of the archive's skills
 // and the choices made in it (Preview.tsx), then the import's real
 // progress, and a result that says what was installed, skipped and left
-// out, and why.
+// out, and why (past eight left out, every reason saved as a text file on
+// request).
 
 import { useMemo, useRef, useState } from 'preact/hooks';
 import type { ImportPreview, ImportResult, SkillError, Skillfs } from '../../js/bridge.ts';
 import { Preview, policies, type Choice } from './Preview.tsx';
-import { codeOf, failed, names as list, plural, sentence } from './say.ts';
+import { codeOf, download, failed, names as list, plural, sentence } from './say.ts';
 
 /** At most this many skills that cannot be installed get a line of the result each. */
 const INVALID_LINES = 8;
+
+/** Why a skill was left out, in a sentence. */
+const why = (e: SkillError) => `${sentence(e.message)}.`;
 
 /** Why each skill in invalid was left out, a line each, the first few. */
 function leftOut(invalid: SkillError[]): string[] {
   if (!invalid.length) return [];
   const lines = [`Left out ${plural(invalid.length, 'skill')} that cannot be installed:`];
-  for (const e of invalid.slice(0, INVALID_LINES)) lines.push(`${sentence(e.message)}.`);
+  for (const e of invalid.slice(0, INVALID_LINES)) lines.push(why(e));
   if (invalid.length > INVALID_LINES) lines.push(`and ${(invalid.length - INVALID_LINES).toLocaleString('en')} more.`);
   return lines;
 }
@@ -43,7 +47,9 @@ export function Importer({ sk }: { sk: Skillfs }) {
   const [pending, setPending] = useState<{ file: File; bytes: ArrayBuffer; preview: ImportPreview }>();
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<number>();
-  const [result, setResult] = useState<{ ok: boolean; lines: string[]; code?: string }>();
+  /** The result; past INVALID_LINES skills left out, those skills, whose
+   * every reason can be saved as a text file (a line each, not a node each). */
+  const [result, setResult] = useState<{ ok: boolean; lines: string[]; code?: string; leftOut?: { file: string; invalid: SkillError[] } }>();
 
   const choose = () => input.current?.click();
   const open = async (file: File) => {
@@ -76,7 +82,7 @@ export function Importer({ sk }: { sk: Skillfs }) {
         onProgress: (p) => setProgress(p.bytesTotal ? p.bytesDone / p.bytesTotal : 0),
       });
       setPending(undefined);
-      setResult({ ok: true, lines: summary(file.name, res) });
+      setResult({ ok: true, lines: summary(file.name, res), leftOut: res.invalid.length > INVALID_LINES ? { file: file.name, invalid: res.invalid } : undefined });
     } catch (e) {
       setResult({ ok: false, lines: [failed(`Could not import ${file.name}`, e)], code: codeOf(e) });
     } finally {
@@ -150,6 +156,18 @@ export function Importer({ sk }: { sk: Skillfs }) {
           </div>
         )}
       </div>
+      {result?.leftOut && (
+        <button
+          type="button"
+          class="link"
+          onClick={() => {
+            const { file, invalid } = result.leftOut!;
+            download(`${file.replace(/\.(zip|skill)$/i, '')}-left-out.txt`, new TextEncoder().encode(invalid.map(why).join('\n') + '\n'), 'text/plain');
+          }}
+        >
+          Save why the {plural(result.leftOut.invalid.length, 'skill was', 'skills were')} left out, as a text file
+        </button>
+      )}
     </section>
   );
 }

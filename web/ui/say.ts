@@ -27,8 +27,8 @@ export function codeOf(e: unknown): string {
 export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 /** Offers bytes as a file download (an <a download> click: no permission needed). */
-export function download(name: string, bytes: Uint8Array) {
-  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/zip' }));
+export function download(name: string, bytes: Uint8Array, type = 'application/zip') {
+  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type }));
   const a = document.createElement('a');
   a.href = url;
   a.download = name;
