@@ -2,6 +2,7 @@ package toolrule
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -100,9 +101,11 @@ type places struct{ write, read []string }
 // ReasonCommandSubstitution), other expansions such as ${x@P} (prompt
 // expansion runs command substitutions held in the value) or ${x:off}
 // and ${a[i]} (which evaluate arithmetic), $((…)), $'…', extended globs,
-// environment assignments, here-documents, if/for/while/case, functions,
-// declarations and coprocesses (ReasonUnsupportedShell) — is refused, as
-// are redirections to or from files no pattern lists (ReasonRedirection).
+// environment assignments, a here-document that could expand something
+// or end elsewhere than the parser ends it (see heredoc), if/for/while/
+// case, functions, declarations and coprocesses (ReasonUnsupportedShell)
+// — is refused, as are redirections to or from files no pattern lists
+// (ReasonRedirection).
 // A statement that is only redirections runs nothing and yields no
 // command. Comments are not commands.
 func commands(s string, allowed places) ([]string, *refusal) {
@@ -208,26 +211,37 @@ func (c *checker) command(st *syntax.Stmt) {
 				return
 			}
 		}
-		words := make([]string, 0, len(cmd.Args))
+		words := make([]string, 0, len(cmd.Args)+1)
 		for _, w := range cmd.Args {
 			c.word(w)
 			words = append(words, source(w, c.src))
+		}
+		// Text on stdin is one more thing the command is given, as a
+		// word would be: Bash(cat:*) admits it, Bash(sh) does not.
+		if len(words) > 0 && givesText(st) {
+			words = append(words, "<<")
 		}
 		if len(words) > 0 {
 			c.cmds = append(c.cmds, strings.Join(words, " "))
 		}
 	case *syntax.Subshell:
-		c.comments(cmd.Last)
-		for _, s := range cmd.Stmts {
-			c.stmt(s)
-		}
+		c.group(st, cmd.Stmts, cmd.Last)
 	case *syntax.Block:
-		c.comments(cmd.Last)
-		for _, s := range cmd.Stmts {
-			c.stmt(s)
-		}
+		c.group(st, cmd.Stmts, cmd.Last)
 	default:
 		c.refuse(unsupported("%s", construct(cmd)))
+	}
+}
+
+// group checks the statements of a subshell or block st and its last
+// comments. Text on its stdin would go to any of them: refused.
+func (c *checker) group(st *syntax.Stmt, stmts []*syntax.Stmt, last []syntax.Comment) {
+	if givesText(st) {
+		c.refuse(unsupported("a here-document or here-string given to a block or subshell"))
+	}
+	c.comments(last)
+	for _, s := range stmts {
+		c.stmt(s)
 	}
 }
 
@@ -311,12 +325,41 @@ func source(n syntax.Node, src string) string {
 	return src[n.Pos().Offset():n.End().Offset()]
 }
 
+// givesText reports whether st gives its command text on stdin: a
+// here-document or here-string.
+func givesText(st *syntax.Stmt) bool {
+	return slices.ContainsFunc(st.Redirs, func(r *syntax.Redirect) bool {
+		return r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc
+	})
+}
+
+// heredoc refuses a here-document unless it only gives its command text
+// on stdin, as a pipe from echo would: its delimiter is a plain name,
+// quoted or not (so the parser and the shells end it on the same line),
+// and its body, when the delimiter is not quoted and the shell expands
+// the body, holds no $, ` or \ (so nothing in it runs, and no line
+// continuation moves where it ends). A quoted delimiter's body is text.
+func (c *checker) heredoc(r *syntax.Redirect) {
+	delim := source(r.Word, c.src)
+	name := strings.NewReplacer("'", "", `"`, "").Replace(delim)
+	if name == "" || strings.TrimLeft(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != "" || !literalWord(r.Word, false) {
+		c.refuse(unsupported("a here-document whose delimiter is not a plain name"))
+		return
+	}
+	if r.Hdoc != nil && len(r.Hdoc.Parts) > 0 && name == delim && strings.ContainsAny(source(r.Hdoc, c.src), "$`\\") {
+		c.refuse(unsupported("a here-document whose delimiter is not quoted and whose text holds $, ` or \\ (quote the delimiter: <<'EOF')"))
+	}
+}
+
 // redirect refuses a redirection unless it copies or closes a descriptor
 // (2>&1, >&-), uses /dev/null, or names a file a pattern lists.
 func (c *checker) redirect(r *syntax.Redirect) {
 	switch r.Op {
-	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-		c.refuse(unsupported("a here-document or here-string (<<)"))
+	case syntax.Hdoc, syntax.DashHdoc:
+		c.heredoc(r)
+		return
+	case syntax.WordHdoc:
+		c.word(r.Word) // <<<word: an argument's expansions, to stdin
 		return
 	}
 	if r.N != nil && strings.HasPrefix(r.N.Value, "{") {

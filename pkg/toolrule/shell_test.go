@@ -25,10 +25,13 @@ func TestCommandSplitAgreesWithShells(t *testing.T) {
 		"#", " #", "a#", "'#'", "\\#", "'", "\"", "\\", "\\ ", "\\;", "\\'", "\\\"", "\\\n", "`",
 		"$", "$x", "$#", "$'", "$\"", "$((", "${x}", "${x:-a}", "${#x}", "${x#y}", "${x:-a;b #c}",
 		"{", "}", "(", ")", "!", "*", "~", "=", "[[", "]]", "if ", "then ", "fi", "case ", " in ", "esac", "function f", "coproc ",
+		"<<E\n", "<<'E'\n", "<<-E\n", "<<\"E\"", "<<<", "E", "\nE\n", "\tE\n", "E \n", "\\\nE\n",
 	}
 	// A few bytes that change how a line splits, often enough together
 	// to make the rarer combinations.
 	few := []string{"git ", "rm ", " #", "'", "\"", "\n", ";", "&", ">", "\\", " "}
+	// And those that end a here-document, or seem to.
+	heredocs := []string{"git ", "rm ", "<<E\n", "<<'E'\n", "<<-E\n", "<<-'E'\n", "<<E <<F\n", "E\n", "F\n", "\tE\n", "E", "\n", "\\\n", "'", "\"", " ", ";"}
 	for _, shell := range []string{"bash", "dash"} {
 		if _, err := exec.LookPath(shell); err != nil {
 			t.Logf("no %s here", shell)
@@ -40,8 +43,11 @@ func TestCommandSplitAgreesWithShells(t *testing.T) {
 			var b strings.Builder
 			b.WriteString("git ")
 			alphabet := tokens
-			if n%2 == 1 {
+			switch n % 3 {
+			case 1:
 				alphabet = few
+			case 2:
+				alphabet = heredocs
 			}
 			for k := rng.Intn(10); k >= 0; k-- {
 				b.WriteString(alphabet[rng.Intn(len(alphabet))])

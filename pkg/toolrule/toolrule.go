@@ -29,8 +29,8 @@ const (
 	// ReasonUnsupportedShell: the command has shell syntax that the
 	// checker does not model and that could run something no pattern
 	// vets (expansions other than a plain $name or ${name}, arithmetic,
-	// here-documents, control structures, functions, assignments…), or
-	// that does not parse.
+	// a here-document with $ in it and an unquoted delimiter, control
+	// structures, functions, assignments…), or that does not parse.
 	ReasonUnsupportedShell = "unsupported-shell-syntax"
 	// ReasonInputTooLong: the call's input is longer than MaxInput, and
 	// none of it is read.
@@ -46,8 +46,7 @@ const (
 // parsed or matched, so that what an agent sends costs at most time
 // linear in MaxInput (times the patterns), and nests no deeper than the
 // browser's call stack takes (see MaxNesting). A command line with a
-// file's text in it (a here-document, a long commit message or python -c)
-// fits. A path is bounded by MaxPath.
+// file's text in it (a here-document, a long commit message) fits. A path is bounded by MaxPath.
 const MaxInput = 24 << 10
 
 // MaxPath bounds, as MaxInput does, the input of a tool whose input is a

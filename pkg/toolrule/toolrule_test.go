@@ -203,9 +203,26 @@ func TestCheck(t *testing.T) {
 		{"Bash", "git log ${x", ReasonUnsupportedShell},
 		// Syntax the checker does not model is refused, not guessed at;
 		// what the parser models exactly as the shells do is decided.
-		{"Bash", "git commit -F - <<EOF\n'\nEOF\nrm -rf ~ #'", ReasonUnsupportedShell},
-		{"Bash", "git commit -F - <<< 'msg'", ReasonUnsupportedShell},
-		{"Bash", "git commit -F - <<EOF\nmsg\nEOF", ReasonUnsupportedShell},
+		// A here-document gives its command text, as a pipe from echo
+		// would; a line after its delimiter is a command.
+		{"Bash", "git commit -F - <<EOF\n'\nEOF\nrm -rf ~ #'", ReasonInputNotMatched},
+		{"Bash", "git commit -F - <<EOF\nmsg\nEOF", ""},
+		{"Bash", "git commit -F - <<'EOF'\n$(rm -rf ~) `x` \\\nEOF", ""},
+		{"Bash", "git commit -F - <<-\"EOF\"\n\tmsg\n\tEOF\ngit log", ""},
+		{"Bash", "git commit -F - <<EOF\n$(rm -rf ~)\nEOF", ReasonUnsupportedShell},
+		{"Bash", "git commit -F - <<EOF\n$HOME\nEOF", ReasonUnsupportedShell},
+		{"Bash", "git commit -F - <<EOF\nmsg \\\nEOF\nrm -rf ~\nEOF", ReasonUnsupportedShell}, // \<newline> joins the delimiter's line
+		{"Bash", "git commit -F - <<E\\OF\nmsg\nEOF", ReasonUnsupportedShell},
+		{"Bash", "git commit -F - <<'E F'\nmsg\nE F", ReasonUnsupportedShell},
+		{"Bash", "git commit -F - <<$x\nmsg\n$x", ReasonUnsupportedShell},
+		{"Bash", "git commit -F - <<EOF\nmsg", ReasonUnsupportedShell}, // never ends
+		{"Bash", "git commit -F - <<EOF\nEOF", ""},
+		{"Bash", "git commit -F - <<< 'msg'", ""},
+		{"Bash", "git commit -F - <<< \"$(rm -rf ~)\"", ReasonCommandSubstitution},
+		{"Bash", "npm run test <<'EOF'\nx\nEOF", ReasonInputNotMatched}, // an exact pattern: no text on stdin
+		{"Bash", "{ git log; } <<'EOF'\nx\nEOF", ReasonUnsupportedShell},
+		{"Bash", "(git log) <<< x", ReasonUnsupportedShell},
+		{"Bash", "git log <<'EOF' | git x\nx\nEOF", ""},
 		{"Bash", "git log $'\\''; rm -rf ~ #'", ReasonUnsupportedShell},
 		{"Bash", "git log $[1+2]", ReasonUnsupportedShell},
 		{"Bash", "git status \\\n--short", ""},
@@ -441,7 +458,8 @@ func TestCheckLongCommand(t *testing.T) {
 		what          string // in the refusal
 	}{
 		{"git commit -m '" + text + "'", "", ""},
-		{"cat > notes.md <<'EOF'\n" + text + "EOF\n", ReasonUnsupportedShell, "here-document"},
+		{"cat > notes.md <<'EOF'\n" + text + "EOF\n", "", ""},
+		{"cat > notes.md <<EOF\n" + text + "$(id)\nEOF\n", ReasonUnsupportedShell, "here-document"},
 		{"cat > other.md <<'EOF'\n" + text + "EOF\n", ReasonRedirection, "other.md"},
 		{strings.Repeat("git log | ", (20<<10)/10) + "git log", "", ""},
 		{strings.Repeat("git log && ", (20<<10)/11) + "git log", "", ""},
@@ -493,8 +511,9 @@ func TestCheckMessage(t *testing.T) {
 	if got, want := err.Error(), "Bash: the active skills allow this tool only as Bash(git:*), Bash(npm test)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	err = Check([]string{"Bash(git:*)"}, "Bash", "git commit -F - <<EOF\nmsg\nEOF")
-	if got, want := err.Error(), "Bash: the command has a here-document or here-string (<<), which no allowed-tools pattern vets; "+
+	err = Check([]string{"Bash(git:*)"}, "Bash", "git commit -F - <<EOF\n$x\nEOF")
+	if got, want := err.Error(), "Bash: the command has a here-document whose delimiter is not quoted and whose text holds $, ` or \\ "+
+		"(quote the delimiter: <<'EOF'), which no allowed-tools pattern vets; "+
 		"the active skills allow this tool only as Bash(git:*)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
