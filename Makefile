@@ -167,9 +167,10 @@ PORT      ?= 8080
 demo: demo-build
 	$(NODE) web/demo/serve.mjs $(DEMO) --port $(PORT)
 
-# The demo page driven by clicks; it also takes docs/demo.png.
+# The demo page driven by clicks; it also takes docs/demo.png. Then the
+# web/ui app's pure modules in Node (dependents.ts).
 test-demo: demo-build $(CHROMIUM)
-	$(NODE) --test --test-reporter=spec web/demo/demo.test.mjs
+	$(NODE) --test --test-reporter=spec web/demo/demo.test.mjs web/ui/dependents.test.mjs
 
 demo-build: build cli $(SAMPLE_BUILT).stamp
 	@mkdir -p $(DEMO)
