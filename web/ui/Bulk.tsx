@@ -233,6 +233,7 @@ function ConfirmDelete({ installed, selected, hidden, onCancel, onDelete }: Conf
       title={`Delete ${plural(n, 'skill')}?`}
       submit={deps.all.length ? `Delete ${plural(n, 'skill')} and ${plural(deps.all.length, 'dependent')}` : `Delete ${plural(n, 'skill')}`}
       danger
+      cautious={deps.all.length > 0}
       onCancel={onCancel}
       onSubmit={async () => onDelete(deps.all)}
     >

@@ -123,6 +123,7 @@ function DeleteDialog({ sk, skills, s, onClose }: { sk: Skillfs; skills: SkillMe
       title={`Delete ${s.id}?`}
       submit={deps.all.length ? `Delete ${s.id} and ${plural(deps.all.length, 'dependent')}` : `Delete ${s.id}`}
       danger
+      cautious={deps.all.length > 0}
       onCancel={onClose}
       onSubmit={async () => {
         try {

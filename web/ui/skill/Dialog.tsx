@@ -1,6 +1,7 @@
 // A modal dialog (the native <dialog>, so focus stays inside and Escape
 // cancels) with a form: a title, optional body, and a submit and a cancel
-// button. The dialog is named by its title.
+// button. The dialog is named by its title; showModal focuses the submit,
+// or Cancel when the submit does more than was asked (cautious).
 
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
@@ -12,6 +13,9 @@ interface Props {
   onSubmit(form: FormData): Promise<void>;
   onCancel(): void;
   danger?: boolean;
+  /** Focus Cancel, not the submit, when the dialog opens: the submit does
+   * more than was asked (deletes the skills that depend on it too). */
+  cautious?: boolean;
   children?: ComponentChildren;
 }
 
@@ -59,7 +63,7 @@ export function Dialog(p: Props) {
           <button type="submit" class={p.danger ? 'danger' : 'primary'} disabled={busy}>
             {p.submit}
           </button>
-          <button type="button" onClick={p.onCancel}>
+          <button type="button" autofocus={p.cautious} onClick={p.onCancel}>
             Cancel
           </button>
         </div>
