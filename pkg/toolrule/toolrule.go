@@ -327,6 +327,11 @@ var DefaultFields = map[string]string{
 	"WebSearch":    "query",
 }
 
+// optionalFields name, for the tools whose DefaultFields field a call
+// may leave out, what its absence means: Grep without a path searches the
+// current directory, so Grep(./**) admits it and Grep(src/**) does not.
+var optionalFields = map[string]string{"Grep": "."}
+
 // baseFields name, for the tools whose DefaultFields field is relative to
 // another field of their input, that other field: Glob matches its
 // pattern below its path (the current directory when there is none), so
@@ -339,7 +344,8 @@ var baseFields = map[string]string{"Glob": "path"}
 // the DefaultFields one below the tool's baseFields field when the input
 // has one and the vetted field is not absolute. A tool the patterns name whole needs no field; otherwise an
 // unknown field (ReasonNoInputField) or one absent or not a string in
-// input (ReasonInputFieldMissing) is a refusal, never an empty input.
+// input (ReasonInputFieldMissing) is a refusal, never an empty input,
+// but for a field the tool may leave out (optionalFields).
 func CheckInput(allowedTools []string, name string, input map[string]any, fields map[string]string) error {
 	named := false
 	for _, r := range Parse(allowedTools) {
@@ -358,6 +364,9 @@ func CheckInput(allowedTools []string, name string, input map[string]any, fields
 		field = DefaultFields[name]
 	}
 	value, ok := input[field].(string)
+	if dflt, optional := optionalFields[name]; optional && field == DefaultFields[name] && input[field] == nil {
+		value, ok = dflt, true
+	}
 	switch {
 	case field == "":
 		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonNoInputField, Subject: name,

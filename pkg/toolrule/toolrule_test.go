@@ -605,10 +605,25 @@ func TestCheckInput(t *testing.T) {
 		{"Glob", map[string]any{"pattern": "src/{..,.}/*.go"}, nil, ReasonInputNotMatched},
 		{"Glob", map[string]any{"pattern": "src/*.go", "path": "/"}, map[string]string{"Glob": "pattern"}, ReasonInputNotMatched},
 		{"WebFetch", map[string]any{"url": "https://example.com"}, nil, ReasonToolNotListed},
+		// Grep without a path searches the current directory.
+		{"Grep", map[string]any{"pattern": "x"}, nil, ""},
+		{"Grep", map[string]any{"pattern": "x", "path": nil}, nil, ""},
+		{"Grep", map[string]any{"pattern": "x", "path": "src"}, nil, ""},
+		{"Grep", map[string]any{"pattern": "x", "path": "/etc"}, nil, ReasonInputNotMatched},
+		{"Grep", map[string]any{"pattern": "x", "path": 7}, nil, ReasonInputFieldMissing},
+		{"Grep", map[string]any{"pattern": "x", "path": "../x"}, nil, ReasonInputNotMatched},
+		{"Grep", map[string]any{"pattern": "x", "glob": "src"}, map[string]string{"Grep": "glob"}, ""},
 	} {
+		allowed := allowed
+		if c.tool == "Grep" && len(c.input) > 0 {
+			allowed = []string{"Grep(./**)"}
+		}
 		err := CheckInput(allowed, c.tool, c.input, c.fields)
 		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) {
 			t.Errorf("%s(%v, fields %v): %v, want reason %q", c.tool, c.input, c.fields, err, c.reason)
 		}
+	}
+	if err := CheckInput([]string{"Grep(src/**)"}, "Grep", map[string]any{"pattern": "x"}, nil); skillerr.ReasonOf(err) != ReasonInputNotMatched {
+		t.Errorf("Grep(src/**) without a path: %v, want reason %q", err, ReasonInputNotMatched)
 	}
 }
