@@ -211,8 +211,11 @@ test('with no skills, the page offers the sample pack again', async () => {
   assert.deepEqual(await goes(dialog, 'it with its', 2), ['citation-style', 'web-research']);
   assert.deepEqual(await dialog.getByRole('button').allTextContents(), ['Delete citation-style and 1 dependent', 'Cancel'], 'no delete of it alone');
   assert.deepEqual(await axeViolations(h.page), [], 'axe: a delete with dependents');
-  // It deletes more than was asked: the focus starts on Cancel, not on it.
+  // It deletes more than was asked: the focus starts on Cancel, not on
+  // it, and the dialog is described by who depends on it (read on opening).
   assert.equal(await h.page.evaluate(() => document.activeElement?.textContent), 'Cancel');
+  const description = (d) => d.evaluate((e) => document.getElementById(e.getAttribute('aria-describedby'))?.textContent.replace(/\s+/g, ' ').trim());
+  assert.equal(await description(dialog), 'web-research depends on it, so it cannot be deleted alone.');
   await h.page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });
   // The selection's delete names the dependents outside it the same way.
@@ -222,6 +225,7 @@ test('with no skills, the page offers the sample pack again', async () => {
   assert.equal(await words(dialog.locator('.dependents-note')), 'web-research, outside the selection, depends on them, so they cannot be deleted alone.');
   assert.deepEqual(await goes(dialog, 'them with their', 3), ['citation-style', 'pdf-tools', 'web-research']);
   assert.deepEqual(await dialog.getByRole('button').allTextContents(), ['Delete 2 skills and 1 dependent', 'Cancel']);
+  assert.equal(await description(dialog), 'web-research, outside the selection, depends on them, so they cannot be deleted alone.');
   assert.equal(await h.page.evaluate(() => document.activeElement?.textContent), 'Cancel');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await h.page.getByRole('button', { name: 'Clear selection' }).click();

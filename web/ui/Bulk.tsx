@@ -13,7 +13,7 @@
 // not; focus stays on the control that acted, or, after a delete, moves
 // to the row after the deleted ones.
 
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { MAX_BATCH, type SkillMeta, type Skillfs } from '../../js/bridge.ts';
 import { dependentsOf, removalBatches } from './dependents.ts';
 import { DependentsNote } from './Dependents.tsx';
@@ -224,6 +224,7 @@ interface ConfirmProps {
  * outside the selection depend on it, those too or nothing. */
 function ConfirmDelete({ installed, selected, hidden, onCancel, onDelete }: ConfirmProps) {
   const deps = useMemo(() => dependentsOf(installed, selected.map((s) => s.id)), [installed, selected]);
+  const note = useId();
   const ids = [...selected.map((s) => s.id), ...deps.all];
   const gone = new Set(ids);
   const n = selected.length;
@@ -234,11 +235,12 @@ function ConfirmDelete({ installed, selected, hidden, onCancel, onDelete }: Conf
       submit={deps.all.length ? `Delete ${plural(n, 'skill')} and ${plural(deps.all.length, 'dependent')}` : `Delete ${plural(n, 'skill')}`}
       danger
       cautious={deps.all.length > 0}
+      describedBy={deps.all.length ? note : undefined}
       onCancel={onCancel}
       onSubmit={async () => onDelete(deps.all)}
     >
       <p class="bulk-names">{names(selected.map((s) => s.id))}</p>
-      {deps.all.length > 0 && <DependentsNote deps={deps} it={n === 1 ? 'it' : 'them'} where=", outside the selection," goes={ids} />}
+      {deps.all.length > 0 && <DependentsNote deps={deps} it={n === 1 ? 'it' : 'them'} where=", outside the selection," goes={ids} id={note} />}
       <p>
         Their {plural(files, 'file')} are removed from this browser, and agents stop seeing them.
         {hidden > 0 ? ` ${hidden.toLocaleString('en')} of the selected ${hidden === 1 ? 'is' : 'are'} hidden by the search or filters.` : ''} Export them first to keep a copy.

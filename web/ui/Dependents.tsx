@@ -17,16 +17,18 @@ interface Props {
   where?: string;
   /** Every skill the delete with dependents removes. */
   goes: string[];
+  /** The id of the sentence naming the dependents (the dialog's description). */
+  id: string;
 }
 
-export function DependentsNote({ deps, it, where = '', goes }: Props) {
+export function DependentsNote({ deps, it, where = '', goes, id }: Props) {
   const direct = deps.all.slice(0, deps.direct);
   const further = deps.all.length - deps.direct;
   const rest = goes.length - LIST;
   const label = useId();
   return (
     <>
-      <p class="dependents-note">
+      <p class="dependents-note" id={id}>
         <strong>{names(direct)}</strong>
         {where} {direct.length === 1 ? 'depends' : 'depend'} on {it}
         {further > 0 ? `, and ${plural(further, 'other skill')} on ${direct.length === 1 ? 'that one' : 'those'}` : ''}, so {it === 'it' ? 'it' : 'they'} cannot be deleted alone.

@@ -6,7 +6,7 @@
 // disabled or deleted together (Bulk.tsx). Paged: PAGE rows at first,
 // more on request, so 1,000 skills render as fast as 50.
 
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { SkillMeta, Skillfs } from '../../js/bridge.ts';
 import { BulkBar } from './Bulk.tsx';
 import { listing, SORTS, STATES, type Query, type Sort, type State } from './listing.ts';
@@ -115,6 +115,7 @@ export function SkillList({ sk, skills, onOpen }: Props) {
  */
 function DeleteDialog({ sk, skills, s, onClose }: { sk: Skillfs; skills: SkillMeta[]; s: SkillMeta; onClose(): void }) {
   const deps = useMemo(() => dependentsOf(skills, [s.id]), [skills, s.id]);
+  const note = useId();
   const goes = [s.id, ...deps.all];
   const gone = new Set(goes);
   const files = skills.filter((k) => gone.has(k.id)).reduce((t, k) => t + k.fileCount, 0);
@@ -124,6 +125,7 @@ function DeleteDialog({ sk, skills, s, onClose }: { sk: Skillfs; skills: SkillMe
       submit={deps.all.length ? `Delete ${s.id} and ${plural(deps.all.length, 'dependent')}` : `Delete ${s.id}`}
       danger
       cautious={deps.all.length > 0}
+      describedBy={deps.all.length ? note : undefined}
       onCancel={onClose}
       onSubmit={async () => {
         try {
@@ -136,7 +138,7 @@ function DeleteDialog({ sk, skills, s, onClose }: { sk: Skillfs; skills: SkillMe
         onClose();
       }}
     >
-      {deps.all.length > 0 && <DependentsNote deps={deps} it="it" goes={goes} />}
+      {deps.all.length > 0 && <DependentsNote deps={deps} it="it" goes={goes} id={note} />}
       <p>
         {deps.all.length
           ? `Their ${plural(files, 'file')} are removed from this browser, and agents stop seeing them. Export them first to keep a copy.`

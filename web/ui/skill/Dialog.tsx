@@ -16,6 +16,8 @@ interface Props {
   /** Focus Cancel, not the submit, when the dialog opens: the submit does
    * more than was asked (deletes the skills that depend on it too). */
   cautious?: boolean;
+  /** The id of what describes the dialog, read with its name when it opens. */
+  describedBy?: string;
   children?: ComponentChildren;
 }
 
@@ -34,6 +36,7 @@ export function Dialog(p: Props) {
       ref={ref}
       class="skill-dialog"
       aria-labelledby={`${id}-title`}
+      aria-describedby={p.describedBy}
       onCancel={(e) => {
         e.preventDefault();
         p.onCancel();
