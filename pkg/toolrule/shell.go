@@ -14,7 +14,8 @@ import (
 // $[…]), a "{" after "$" or before a blank or operator (a parameter, a
 // block), and a "!" before a blank or "(" (a negation, which [[ … ]]
 // nests). They are counted, not matched, so that no quote, escape or case
-// pattern can hide one. The parser recurses on each, and in the browser
+// pattern can hide one; only the text of a quoted here-document, once
+// the parser confirms it is one, is left out (see withoutText). The parser recurses on each, and in the browser
 // about a thousand nested arithmetic parentheses (2 KB), or four thousand
 // negations in a [[ … ]], overflowed the call stack: a RangeError, which
 // ends the module. It also bounds a run of ~, !, + and - (blanks between
@@ -115,13 +116,17 @@ func commands(s string, allowed places) ([]string, *refusal) {
 	if strings.Contains(strings.ReplaceAll(s, "\r\n", "\n"), "\r") {
 		return nil, unsupported("a carriage return")
 	}
-	if n := openings(s); n > MaxNesting {
+	code := s
+	if openings(s) > MaxNesting || unaryRun(s) > MaxNesting {
+		code = withoutText(s)
+	}
+	if n := openings(code); n > MaxNesting {
 		return nil, unsupported("%d (, [, { and ! that open nested syntax (at most %d are parsed)", n, MaxNesting)
 	}
-	if n := unaryRun(s); n > MaxNesting {
+	if n := unaryRun(code); n > MaxNesting {
 		return nil, unsupported("%d ~, !, + and - in a row, which arithmetic reads as nested syntax (at most %d are parsed)", n, MaxNesting)
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(s), "")
+	f, err := parse(s)
 	if err != nil {
 		return nil, unsupported("syntax the shell parser refuses (%v)", err)
 	}
@@ -133,6 +138,118 @@ func commands(s string, allowed places) ([]string, *refusal) {
 		}
 	}
 	return c.cmds, nil
+}
+
+func parse(s string) (*syntax.File, error) {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(s), "")
+}
+
+// withoutText returns s with the text of each here-document whose
+// delimiter is quoted — text the parser reads as it is, descending into
+// nothing — made dots (its newlines and tabs kept), so that a file's
+// text in a command line counts nothing towards MaxNesting. It finds
+// them by their shape ("<<'EOF'" or <<-"EOF", the text from the next
+// line to the line that ends it), and keeps the dots only when the parser,
+// given the dotted line, reads exactly each such span as the text of a
+// quoted here-document: then it reads the original's the same way, since
+// up to the text the two are the same, and no line of the text or of the
+// dots ends it. Otherwise it returns s. It parses the dotted line only
+// when that is within MaxNesting.
+func withoutText(s string) string {
+	if strings.Contains(s, "\r") {
+		return s
+	}
+	type span struct{ start, end, stop int } // the text, and the end of the line that ends it
+	var spans []span
+	type pending struct {
+		delim string
+		dash  bool
+	}
+	var open []pending
+	for i := 0; i < len(s); i++ {
+		switch {
+		case strings.HasPrefix(s[i:], "<<") && !strings.HasPrefix(s[i:], "<<<"):
+			j := i + 2
+			dash := j < len(s) && s[j] == '-'
+			if dash {
+				j++
+			}
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+				j++
+			}
+			if j < len(s) && (s[j] == '\'' || s[j] == '"') {
+				if end := strings.IndexByte(s[j+1:], s[j]); end > 0 {
+					open = append(open, pending{s[j+1 : j+1+end], dash})
+					i = j + 1 + end
+				}
+			}
+		case s[i] == '\n' && len(open) > 0:
+			start := i + 1
+			for _, h := range open {
+				end := start
+				for {
+					if end >= len(s) {
+						return s // never ends: the parser refuses it
+					}
+					line, _, _ := strings.Cut(s[end:], "\n")
+					if h.dash && strings.TrimLeft(line, "\t") == h.delim || line == h.delim {
+						spans = append(spans, span{start, end, end + len(line)})
+						start = end + len(line) + 1
+						break
+					}
+					end += len(line) + 1
+				}
+			}
+			open = nil
+			i = start - 1
+		}
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	dotted := []byte(s)
+	for _, sp := range spans {
+		for k := sp.start; k < sp.end; k++ {
+			if dotted[k] != '\n' && dotted[k] != '\t' {
+				dotted[k] = '.'
+			}
+		}
+	}
+	code := string(dotted)
+	if openings(code) > MaxNesting || unaryRun(code) > MaxNesting {
+		return s
+	}
+	f, err := parse(code)
+	if err != nil {
+		return s
+	}
+	// The quoted here-documents as the parser read them (their text and
+	// the line that ends it), found without recursion.
+	read := map[[2]int]bool{}
+	stmts := f.Stmts
+	for len(stmts) > 0 {
+		st := stmts[len(stmts)-1]
+		stmts = stmts[:len(stmts)-1]
+		for _, r := range st.Redirs {
+			if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil && len(r.Hdoc.Parts) > 0 && strings.ContainsAny(source(r.Word, code), "'\"") {
+				read[[2]int{int(r.Hdoc.Pos().Offset()), int(r.Hdoc.End().Offset())}] = true
+			}
+		}
+		switch cmd := st.Cmd.(type) {
+		case *syntax.BinaryCmd:
+			stmts = append(stmts, cmd.X, cmd.Y)
+		case *syntax.Subshell:
+			stmts = append(stmts, cmd.Stmts...)
+		case *syntax.Block:
+			stmts = append(stmts, cmd.Stmts...)
+		}
+	}
+	for _, sp := range spans {
+		if sp.start < sp.end && !read[[2]int{sp.start, sp.stop}] {
+			return s
+		}
+	}
+	return code
 }
 
 type checker struct {

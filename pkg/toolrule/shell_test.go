@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // TestCommandSplitAgreesWithShells checks the command splitter against
@@ -69,5 +71,68 @@ func TestCommandSplitAgreesWithShells(t *testing.T) {
 		if admitted < 100 {
 			t.Errorf("%s: only %d command lines were admitted; the test tests little", shell, admitted)
 		}
+	}
+}
+
+// TestWithoutTextAgreesWithParser: on random lines of here-documents,
+// quotes, substitutions and parentheses, whenever withoutText makes dots
+// of some text, the parser reads the line and the dotted line alike:
+// the same syntax tree but for the texts of here-documents, and those
+// the same but for the dots.
+func TestWithoutTextAgreesWithParser(t *testing.T) {
+	tokens := []string{"<<'E'\n", "<<\"E\"\n", "<<-'E'\n", "<<E\n", "<< 'E'", "<<'E' <<'F'\n", "E\n", "F\n", "\tE\n", "E",
+		"\n", "((", "))", "'", "\"", "$(", ")", "`", "\\\n", "\\", "#", " ", "git ", "x", ";", "|", "{ ", "}", "<<<"}
+	// A syntax tree as text without the texts of its here-documents,
+	// and those texts.
+	read := func(s string) (string, []string, error) {
+		f, err := parse(s)
+		if err != nil {
+			return "", nil, err
+		}
+		var texts []string
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if r, ok := n.(*syntax.Redirect); ok && r.Hdoc != nil {
+				var b strings.Builder
+				syntax.NewPrinter().Print(&b, r.Hdoc)
+				texts = append(texts, b.String())
+				r.Hdoc = nil
+			}
+			return true
+		})
+		var b strings.Builder
+		syntax.NewPrinter().Print(&b, f)
+		return b.String(), texts, nil
+	}
+	rng := rand.New(rand.NewSource(3))
+	dotted := 0
+	for range 20000 {
+		var b strings.Builder
+		for k := rng.Intn(14); k >= 0; k-- {
+			b.WriteString(tokens[rng.Intn(len(tokens))])
+		}
+		in := b.String()
+		code := withoutText(in)
+		if code == in {
+			continue
+		}
+		dotted++
+		tree, texts, err := read(in)
+		dtree, dtexts, derr := read(code)
+		if err != nil || derr != nil || tree != dtree || len(texts) != len(dtexts) {
+			t.Fatalf("%q, dotted %q: read as\n%s (%v)\nand\n%s (%v)", in, code, tree, err, dtree, derr)
+		}
+		for i := range texts {
+			if len(texts[i]) != len(dtexts[i]) {
+				t.Fatalf("%q, dotted %q: the text %q read as %q", in, code, texts[i], dtexts[i])
+			}
+			for k := range texts[i] {
+				if texts[i][k] != dtexts[i][k] && dtexts[i][k] != '.' {
+					t.Fatalf("%q, dotted %q: the text %q read as %q", in, code, texts[i], dtexts[i])
+				}
+			}
+		}
+	}
+	if dotted < 100 {
+		t.Errorf("only %d lines were dotted; the test tests little", dotted)
 	}
 }

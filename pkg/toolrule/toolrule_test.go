@@ -446,13 +446,15 @@ func TestCheckDeepNesting(t *testing.T) {
 }
 
 // TestCheckLongCommand: a command line of 20 KB is judged on what it
-// does, however long its text (at 8 KB, MaxInput refused it unread), and
+// does, however long its text (at 8 KB, MaxInput refused it unread; code
+// in a quoted here-document is no nesting, see withoutText), and
 // a chain of pipelines, && and || that long is admitted: the checker
 // walks a chain in a loop (its syntax tree nests one level a command, and
 // a recursive walk of 8,000 ended the module in Chromium).
 func TestCheckLongCommand(t *testing.T) {
 	allowed := []string{"Bash(git:*)", "Bash(cat:*)", "Write(notes.md)"}
 	text := strings.Repeat("A line of notes - with a few words & marks.\n", (20<<10)/44)
+	code := strings.Repeat("print(f(x[1], {'a': [2]}), end='!') # (\n", (10<<10)/40)
 	for _, c := range []struct {
 		input, reason string
 		what          string // in the refusal
@@ -460,6 +462,15 @@ func TestCheckLongCommand(t *testing.T) {
 		{"git commit -m '" + text + "'", "", ""},
 		{"cat > notes.md <<'EOF'\n" + text + "EOF\n", "", ""},
 		{"cat > notes.md <<EOF\n" + text + "$(id)\nEOF\n", ReasonUnsupportedShell, "here-document"},
+		// The text of a quoted here-document opens nothing the parser
+		// descends into: code in it is not nesting.
+		{"cat > notes.md <<'EOF'\n" + code + "EOF\n", "", ""},
+		{"cat > notes.md <<-\"EOF\"\n" + code + "\tEOF\ngit log", "", ""},
+		{"cat > notes.md <<'EOF' && cat > notes.md <<'EOF'\n" + code + "EOF\n" + code + "EOF\n", "", ""},
+		{"cat > notes.md <<'EOF'\n" + code + "EOF\nrm -rf ~", ReasonInputNotMatched, ""},
+		{"cat > notes.md <<EOF\n" + code + "EOF\n", ReasonUnsupportedShell, "nested syntax"},
+		{"echo \"<<'EOF'\"\n" + code + "EOF\n", ReasonUnsupportedShell, "nested syntax"},
+		{"cat > notes.md $(<<'EOF'\n" + code + "EOF\n)", ReasonUnsupportedShell, "nested syntax"},
 		{"cat > other.md <<'EOF'\n" + text + "EOF\n", ReasonRedirection, "other.md"},
 		{strings.Repeat("git log | ", (20<<10)/10) + "git log", "", ""},
 		{strings.Repeat("git log && ", (20<<10)/11) + "git log", "", ""},
