@@ -118,10 +118,15 @@ func TestGeneratedSessions(t *testing.T) {
 }
 
 // TestRealAllowedTools: every allowed-tools pattern of the real skills
-// parses as a rule, none dropped, and the lines about the skill's own
-// directory (trailofbits' firebase-apk-scanner: "Bash({baseDir}/scanner.sh:*)")
-// admit the script there, as their authors mean. TestToolPolicySkillDir
-// is its counterpart that always runs.
+// parses as a rule, none dropped, and each with a specifier admits what
+// it names (its prefix alone), with the skill's directory in place, but
+// for those about a Claude Code plugin's directory
+// (${CLAUDE_PLUGIN_ROOT}), which skillfs does not install; the lines
+// about the skill's own directory (trailofbits' firebase-apk-scanner:
+// "Bash({baseDir}/scanner.sh:*)") admit the script there, as their
+// authors mean, given as a Claude Code host gives it ({command}), and a
+// here-document to the program they allow. TestToolPolicySkillDir is
+// its counterpart that always runs.
 func TestRealAllowedTools(t *testing.T) {
 	e := realEnv(t)
 	ctx := context.Background()
@@ -137,6 +142,16 @@ func TestRealAllowedTools(t *testing.T) {
 		lines++
 		if rules := toolrule.Parse(m.AllowedTools); len(rules) != len(m.AllowedTools) {
 			t.Errorf("%s: %q parses as %d rules", m.ID, m.AllowedTools, len(rules))
+		}
+		for _, r := range toolrule.Parse(m.AllowedTools) {
+			if r.Whole || strings.Contains(r.Spec, "${CLAUDE_PLUGIN_ROOT}") {
+				continue
+			}
+			rule := Skill{ID: m.ID}.inDir(r.Source)
+			named := strings.TrimSuffix(toolrule.Parse([]string{rule})[0].Spec, ":*")
+			if err := toolrule.Check([]string{rule}, r.Tool, named); err != nil {
+				t.Errorf("%s: %s does not admit %q: %v", m.ID, rule, named, err)
+			}
 		}
 	}
 	t.Logf("%d skills with allowed-tools, every pattern parsed", lines)
@@ -155,6 +170,13 @@ func TestRealAllowedTools(t *testing.T) {
 		if d, err := s.IsToolAllowed("Bash", cmd); err != nil || d.Allowed != ok {
 			t.Errorf("Bash %q: %+v, %v; want allowed %v", cmd, d, err, ok)
 		}
+		if d, err := Decide(s.CheckToolInput("Bash", map[string]any{"command": cmd, "description": "x"}, nil)); err != nil || d.Allowed != ok {
+			t.Errorf("Bash {command: %q}: %+v, %v; want allowed %v", cmd, d, err, ok)
+		}
+	}
+	config := "curl -s -X POST https://example.firebaseio.com/x.json -d @- <<'EOF'\n{\"probe\": " + strings.Repeat("[1, (2)], ", 300) + "0}\nEOF"
+	if d, err := s.IsToolAllowed("Bash", config); err != nil || !d.Allowed {
+		t.Errorf("curl with a here-document: %+v, %v", d, err)
 	}
 }
 

@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -121,9 +122,16 @@ func TestToolPolicySkillDir(t *testing.T) {
 		{"Read", "/skills/apk-scanner/references/vulnerabilities.md"},
 		{"Bash", "apktool d app.apk"},
 		{"Bash", "/skills/apk-scanner/grep.sh '$PATTERN' app.apk"},
+		// A here-document's text, code and all, to an allowed program.
+		{"Bash", "apktool d app.apk <<'EOF'\n" + strings.Repeat("f(x[1], {2})\n", 300) + "EOF"},
 	} {
 		if err := p.Check(c[0], c[1]); err != nil {
 			t.Errorf("%s %q: %v", c[0], c[1], err)
+		}
+		// As Claude Code's tools give their input.
+		field := map[string]string{"Bash": "command", "Read": "file_path"}[c[0]]
+		if err := p.CheckInput(c[0], map[string]any{field: c[1]}, nil); err != nil {
+			t.Errorf("%s {%s: %q}: %v", c[0], field, c[1], err)
 		}
 	}
 	for _, c := range [][2]string{
