@@ -555,7 +555,9 @@ async function bulk(p, n) {
 
   // A skill outside the selection that depends on the one selected: the
   // confirmation names it and deletes it too, in the same call.
-  const [on, by] = [order[25], order[30]];
+  // The dependent is the second skill: in the generated pack, the one with
+  // a 64-character name, which the dialog wraps.
+  const [on, by] = [order[25], order[1]];
   await withHost(page, (sk, [id, on]) => sk.registry.setDependencies(id, { skills: [on] }), [by, on]);
   await box(on).click();
   await page.getByRole('button', { name: 'Delete selected…' }).click();
@@ -566,6 +568,7 @@ async function bulk(p, n) {
   const goes = await dialog.getByRole('list', { name: /^Deleting it with its dependents deletes \d+ skills:$/ }).getByRole('listitem').allTextContents();
   assert.deepEqual(goes.slice(0, 2), [on, by]);
   assert.deepEqual(await axeViolations(page), [], 'axe: the confirmation of a bulk delete with dependents');
+  assert.deepEqual(await dialog.evaluate((d) => [d.scrollWidth <= d.clientWidth, d.getBoundingClientRect().right <= innerWidth]), [true, true], 'the dialog holds its names');
   await callsSent(page);
   await dialog.getByRole('button', { name: /^Delete 1 skill and \d+ dependents?$/ }).click();
   await page.waitForFunction((id) => !document.querySelector(`#skills > li[data-id="${id}"]`), by);

@@ -35,8 +35,8 @@ export function DependentsNote({ deps, it, where = '', goes, id }: Props) {
       </p>
       <p id={label}>Deleting {it} with {it === 'it' ? 'its' : 'their'} dependents deletes {plural(goes.length, 'skill')}:</p>
       <ul class="dependents-goes" aria-labelledby={label}>
-        {goes.slice(0, LIST).map((id) => (
-          <li key={id}>{id}</li>
+        {goes.slice(0, LIST).map((skill) => (
+          <li key={skill}>{skill}</li>
         ))}
         {rest > 0 && <li>and {rest.toLocaleString('en')} more</li>}
       </ul>
