@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/toolrule"
 )
 
 // Limits on what a session's caller (an agent: treat it as hostile) may
@@ -54,6 +55,9 @@ func checkSessionOptions(opts *SessionOptions) error {
 			len(opts.ContextID), MaxContextID)
 	}
 	if err := checkSelection(opts.Skills); err != nil {
+		return err
+	}
+	if err := toolrule.CheckDir(opts.WorkingDirectory); err != nil {
 		return err
 	}
 	for what, list := range map[string]*[]string{

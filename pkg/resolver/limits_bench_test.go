@@ -138,7 +138,7 @@ func BenchmarkToolCheck(b *testing.B) {
 			b.Run(c.name+"/"+sc.name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					toolrule.Check([]string{c.rule}, c.tool, c.input)
+					toolrule.Check([]string{c.rule}, c.tool, c.input, "")
 				}
 			})
 		}

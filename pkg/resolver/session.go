@@ -27,6 +27,11 @@ type SessionOptions struct {
 	AvailableTools []string
 	BaseTools      []string
 	MCPServers     []string
+	// WorkingDirectory is the agent's working directory, absolute and
+	// clean ("" when unknown): relative path patterns in allowed-tools
+	// are relative to it, so that an absolute path below it is judged as
+	// the path relative to it (see toolrule.Check).
+	WorkingDirectory string
 }
 
 // Session is one conversation's view of the skills (the staged
@@ -46,7 +51,9 @@ type Session struct {
 	available []string
 	base      []string
 	mcp       []string
-	lastUse   uint64 // guarded by r.mu
+	// workingDir is SessionOptions.WorkingDirectory.
+	workingDir string
+	lastUse    uint64 // guarded by r.mu
 
 	mu        sync.Mutex
 	selection []string // nil: every enabled skill
@@ -103,7 +110,8 @@ func (r *Resolver) OpenSession(ctx context.Context, opts SessionOptions) (*Sessi
 	s := &Session{
 		r: r, id: newID(), contextID: opts.ContextID,
 		available: slices.Clone(opts.AvailableTools), base: slices.Clone(opts.BaseTools), mcp: slices.Clone(opts.MCPServers),
-		selection: cleanSelection(opts.Skills), changed: map[string]bool{}, outdated: map[string]bool{}, collected: map[string]bool{}, subs: map[int]func(Event){},
+		workingDir: opts.WorkingDirectory,
+		selection:  cleanSelection(opts.Skills), changed: map[string]bool{}, outdated: map[string]bool{}, collected: map[string]bool{}, subs: map[int]func(Event){},
 		runs: map[string]*planRun{},
 	}
 	sn, pins, diags, err := s.prepare(ctx, s.selection)

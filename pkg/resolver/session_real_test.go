@@ -149,7 +149,7 @@ func TestRealAllowedTools(t *testing.T) {
 			}
 			rule := Skill{ID: m.ID}.inDir(r.Source)
 			named := strings.TrimSuffix(toolrule.Parse([]string{rule})[0].Spec, ":*")
-			if err := toolrule.Check([]string{rule}, r.Tool, named); err != nil {
+			if err := toolrule.Check([]string{rule}, r.Tool, named, ""); err != nil {
 				t.Errorf("%s: %s does not admit %q: %v", m.ID, rule, named, err)
 			}
 		}

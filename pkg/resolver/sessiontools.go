@@ -112,7 +112,9 @@ func (s *Session) checkTool(name string, policy func(ToolPolicy) error) error {
 	}
 	// The policy first: a restricted policy that does not name the tool
 	// is why ActiveTools leaves it out, and says so more precisely.
-	if err := policy(NewToolPolicy(active, s.base)); err != nil {
+	p := NewToolPolicy(active, s.base)
+	p.WorkingDir = s.workingDir
+	if err := policy(p); err != nil {
 		return err
 	}
 	if !s.toolSet(active, visible).offers(name) {

@@ -22,6 +22,10 @@ type ToolPolicy struct {
 	// Rules are the allowed-tools patterns in force when Restricted, in
 	// order, without duplicates.
 	Rules []string
+	// WorkingDir is the agent's working directory, which relative path
+	// patterns are relative to ("" when the host did not say: see
+	// toolrule.Check).
+	WorkingDir string
 }
 
 // NewToolPolicy returns the tool policy of a turn. activated are the
@@ -60,7 +64,7 @@ func (p ToolPolicy) Check(name, input string) error {
 	if !p.Restricted {
 		return nil
 	}
-	return toolrule.Check(p.Rules, name, input)
+	return toolrule.Check(p.Rules, name, input, p.WorkingDir)
 }
 
 // CheckInput is Check for structured input (see toolrule.CheckInput).
@@ -68,7 +72,7 @@ func (p ToolPolicy) CheckInput(name string, input map[string]any, fields map[str
 	if !p.Restricted {
 		return nil
 	}
-	return toolrule.CheckInput(p.Rules, name, input, fields)
+	return toolrule.CheckInput(p.Rules, name, input, fields, p.WorkingDir)
 }
 
 // ActiveTools returns the tools of available that a turn may offer the

@@ -31,7 +31,7 @@ func FuzzCheck(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		if Check([]string{"Bash(git:*)", "Write(out/**)"}, "Bash", in) != nil {
+		if Check([]string{"Bash(git:*)", "Write(out/**)"}, "Bash", in, "") != nil {
 			return
 		}
 		env := &readEnv{}
@@ -101,7 +101,7 @@ func FuzzCommandSpec(f *testing.F) {
 	f.Fuzz(func(t *testing.T, spec, in string) {
 		pattern := "Bash(" + spec + ")"
 		rules := Parse([]string{pattern})
-		if len(rules) != 1 || Check([]string{pattern}, "Bash", in) != nil {
+		if len(rules) != 1 || Check([]string{pattern}, "Bash", in, "") != nil {
 			return
 		}
 		spec = rules[0].Spec // as Parse trims it

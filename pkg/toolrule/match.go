@@ -167,19 +167,45 @@ func anyCommandMatches(patterns []commandPattern, command string) bool {
 // does an absolute path ("/etc/passwd") or one from a home directory
 // ("~/.ssh/id_rsa", which shells and agents' file tools read as $HOME's)
 // unless the specifier starts the same way: a wildcard stands for names
-// below where the specifier starts, not for the root or a home.
-func pathMatches(spec, input string) bool {
+// below where the specifier starts, not for the root or a home. With a
+// working directory dir (see CheckDir), a relative specifier matches an
+// absolute path below dir as the path relative to it, and none outside.
+func pathMatches(spec, input, dir string) bool {
 	p, s := path.Clean(input), path.Clean(spec)
 	if !strings.Contains(s, "/") {
 		s = "**/" + s
 	}
-	if input == "" || p == ".." || strings.HasPrefix(p, "../") {
+	if input == "" {
+		return false
+	}
+	if dir != "" && path.IsAbs(p) && !rooted(s) {
+		rel, ok := below(dir, p)
+		if !ok {
+			return false
+		}
+		p = rel
+	}
+	if p == ".." || strings.HasPrefix(p, "../") {
 		return false
 	}
 	if path.IsAbs(p) != path.IsAbs(s) || strings.HasPrefix(p, "~") && !strings.HasPrefix(s, "~") {
 		return false
 	}
 	return matchSegments(strings.Split(s, "/"), strings.Split(p, "/"))
+}
+
+// below returns the absolute, clean path p relative to the directory
+// dir (absolute and clean: CheckDir), "." for dir itself, and false when
+// p is outside dir.
+func below(dir, p string) (string, bool) {
+	if p == dir {
+		return ".", true
+	}
+	if dir == "/" {
+		return p[1:], true
+	}
+	rel, ok := strings.CutPrefix(p, dir+"/")
+	return rel, ok
 }
 
 // rooted reports whether a path starts at the root or a home directory,

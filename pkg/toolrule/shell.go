@@ -86,8 +86,12 @@ func unsupported(format string, args ...any) *refusal {
 	return &refusal{ReasonUnsupportedShell, fmt.Sprintf(format, args...)}
 }
 
-// places are the path specifiers a command's redirections may use.
-type places struct{ write, read []string }
+// places are the path specifiers a command's redirections may use, and
+// the working directory relative ones are relative to ("" when unknown).
+type places struct {
+	write, read []string
+	dir         string
+}
 
 // commands parses the command line s as bash does and returns its simple
 // commands, each as its words joined by one space (a word as written,
@@ -515,7 +519,7 @@ func (c *checker) redirect(r *syntax.Redirect) {
 		return
 	}
 	for _, spec := range specs {
-		if pathMatches(spec, lit) {
+		if pathMatches(spec, lit, c.places.dir) {
 			return
 		}
 	}

@@ -55,7 +55,7 @@ func TestCommandSplitAgreesWithShells(t *testing.T) {
 				b.WriteString(alphabet[rng.Intn(len(alphabet))])
 			}
 			in := b.String()
-			if Check([]string{"Bash(git:*)"}, "Bash", in) != nil {
+			if Check([]string{"Bash(git:*)"}, "Bash", in, "") != nil {
 				continue
 			}
 			admitted++

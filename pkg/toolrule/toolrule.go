@@ -148,8 +148,15 @@ func (r Rule) Names(tool string) bool {
 // and the tool stays named: a command one whose words hold a parameter
 // ($HOME, $1, $@…), a tilde or a glob (see commandSpec), a path or domain
 // one that holds $… or `…` (see expands); so does one longer than MaxSpec.
+//
+// A relative path specifier is relative to the agent's working directory:
+// dir, absolute and clean (CheckDir), when the host says which it is, and
+// "" when not. With dir, an absolute path below it (a redirection's target
+// too) is matched as the path relative to it, and one outside it matches
+// no relative specifier; without, a relative specifier matches only a
+// relative path. Specifiers from / or ~ match as they do without dir.
 // docs/architecture.md (Tool patterns) says why.
-func Check(allowedTools []string, name, input string) error {
+func Check(allowedTools []string, name, input, dir string) error {
 	rules := Parse(allowedTools)
 	var named []Rule
 	for _, r := range rules {
@@ -172,7 +179,7 @@ func Check(allowedTools []string, name, input string) error {
 		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonInputTooLong, Subject: name,
 			Msg: fmt.Sprintf("the input is %d bytes; the active skills' patterns for this tool read at most %d", len(input), limit)}
 	}
-	reason, what, dead := inputAllowed(name, named, rules, input)
+	reason, what, dead := inputAllowed(name, named, rules, input, dir)
 	if reason == "" {
 		return nil
 	}
@@ -188,9 +195,15 @@ func Check(allowedTools []string, name, input string) error {
 	if len(live) == 0 {
 		msg = "the active skills name this tool, but none of their patterns for it admits anything"
 	}
-	if relative {
+	switch _, in := below(dir, path.Clean(input)); {
+	case !relative:
+	case dir == "":
 		msg += "; a relative pattern is relative to the working directory, which skillfs is not told, " +
 			"and admits a path only as relative to it, never one from / or ~"
+	case strings.HasPrefix(input, "~"):
+		msg += "; a relative pattern is relative to the working directory " + skillerr.Clip(dir) + ", never to ~"
+	case !in:
+		msg += "; a relative pattern is relative to the working directory " + skillerr.Clip(dir) + ", and the path is outside it"
 	}
 	if len(dead) == 1 {
 		msg += "; " + skillerr.Clip(dead[0]) + " admits nothing: it depends on what a shell would expand, or is too long or deep to read"
@@ -213,7 +226,7 @@ func notListed(name string) error {
 // was refused, and the patterns (as written) that admit nothing at all.
 // name is the tool; rules are all the patterns in force, for the paths a
 // command may redirect to.
-func inputAllowed(name string, named, rules []Rule, input string) (reason, what string, dead []string) {
+func inputAllowed(name string, named, rules []Rule, input, dir string) (reason, what string, dead []string) {
 	var commandSpecs []commandPattern
 	for _, r := range named {
 		spec := r.Spec
@@ -229,7 +242,7 @@ func inputAllowed(name string, named, rules []Rule, input string) (reason, what 
 		case isPathSpec(name, spec):
 			if expands(spec) {
 				dead = append(dead, r.Source)
-			} else if pathMatches(spec, input) {
+			} else if pathMatches(spec, input, dir) {
 				return "", "", nil
 			}
 		default:
@@ -243,7 +256,7 @@ func inputAllowed(name string, named, rules []Rule, input string) (reason, what 
 	if len(commandSpecs) == 0 {
 		return ReasonInputNotMatched, "", dead
 	}
-	cmds, refused := commands(input, redirectionRules(rules))
+	cmds, refused := commands(input, redirectionRules(rules, dir))
 	if refused != nil {
 		return refused.reason, refused.what, dead
 	}
@@ -284,8 +297,10 @@ func expands(spec string) bool {
 func tooBig(spec string) bool { return len(spec) > MaxSpec || openings(spec) > MaxNesting }
 
 // redirectionRules collects the path specifiers a command's redirections
-// may use: those of Write and Edit patterns for output, of Read for input.
-func redirectionRules(rules []Rule) (places places) {
+// may use: those of Write and Edit patterns for output, of Read for input;
+// relative ones are relative to dir (see Check).
+func redirectionRules(rules []Rule, dir string) (places places) {
+	places.dir = dir
 	for _, r := range rules {
 		if r.Whole || tooBig(r.Spec) || !isPathSpec(r.Tool, r.Spec) || expands(r.Spec) {
 			continue
@@ -345,8 +360,9 @@ var baseFields = map[string]string{"Glob": "path"}
 // has one and the vetted field is not absolute. A tool the patterns name whole needs no field; otherwise an
 // unknown field (ReasonNoInputField) or one absent or not a string in
 // input (ReasonInputFieldMissing) is a refusal, never an empty input,
-// but for a field the tool may leave out (optionalFields).
-func CheckInput(allowedTools []string, name string, input map[string]any, fields map[string]string) error {
+// but for a field the tool may leave out (optionalFields). dir is the
+// working directory, as Check takes it.
+func CheckInput(allowedTools []string, name string, input map[string]any, fields map[string]string, dir string) error {
 	named := false
 	for _, r := range Parse(allowedTools) {
 		if r.Names(name) {
@@ -380,5 +396,34 @@ func CheckInput(allowedTools []string, name string, input map[string]any, fields
 			value = base + "/" + value
 		}
 	}
-	return Check(allowedTools, name, value)
+	return Check(allowedTools, name, value, dir)
+}
+
+// ReasonWorkingDirectory (InvalidArgument): a working directory that
+// CheckDir refuses.
+const ReasonWorkingDirectory = "working-directory"
+
+// CheckDir returns nil when dir may be the working directory Check takes:
+// "" (not known), or an absolute, clean path (as path.Clean leaves it) of
+// at most MaxPath bytes without a NUL; otherwise an InvalidArgument error.
+// Check compares paths with it as text, so "/a/./b" or "/a/" would never
+// hold what they name.
+func CheckDir(dir string) error {
+	why := ""
+	switch {
+	case dir == "":
+		return nil
+	case len(dir) > MaxPath:
+		why = fmt.Sprintf("is %d bytes; at most %d are accepted", len(dir), MaxPath)
+	case !path.IsAbs(dir):
+		why = "is not an absolute path (one from /)"
+	case strings.ContainsRune(dir, 0):
+		why = "holds a NUL"
+	case path.Clean(dir) != dir:
+		why = "is not clean: write it as " + skillerr.Clip(path.Clean(dir))
+	default:
+		return nil
+	}
+	return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonWorkingDirectory, Subject: "workingDirectory",
+		Msg: "the working directory " + skillerr.Clip(dir) + " " + why}
 }

@@ -25,12 +25,12 @@ func TestCheckUnresolved(t *testing.T) {
 		{"Read", "${CLAUDE_PLUGIN_ROOT}/docs/a.md"},
 		{"Bash", "git log > ${TMPDIR}/out.txt"},
 	} {
-		if err := Check(allowed, c[0], c[1]); skillerr.CodeOf(err) != skillerr.ToolNotAllowed {
+		if err := Check(allowed, c[0], c[1], ""); skillerr.CodeOf(err) != skillerr.ToolNotAllowed {
 			t.Errorf("%s %q: %v, want ToolNotAllowed", c[0], c[1], err)
 		}
 	}
 	for _, c := range [][2]string{{"Bash", "git status"}, {"Bash", "echo 5$"}} {
-		if err := Check(allowed, c[0], c[1]); err != nil {
+		if err := Check(allowed, c[0], c[1], ""); err != nil {
 			t.Errorf("%s %q: %v", c[0], c[1], err)
 		}
 	}
@@ -102,7 +102,7 @@ func TestCheckExpansions(t *testing.T) {
 		{"Bash(./run.sh)", "./run.sh", true},
 		{"Bash(* --version)", "node --version", true},
 	} {
-		err := Check([]string{c.pattern}, "Bash", c.command)
+		err := Check([]string{c.pattern}, "Bash", c.command, "")
 		if c.admitted && err != nil {
 			t.Errorf("%s %q: %v, want admitted", c.pattern, c.command, err)
 		}
@@ -292,7 +292,7 @@ func TestCheck(t *testing.T) {
 		// Malformed patterns admit nothing.
 		{"Write", "a.txt", ReasonToolNotListed},
 	} {
-		err := Check(allowed, c.tool, c.input)
+		err := Check(allowed, c.tool, c.input, "")
 		if c.reason == "" {
 			if err != nil {
 				t.Errorf("%s(%q): %v, want allowed", c.tool, c.input, err)
@@ -358,9 +358,81 @@ func TestCheckPathRoots(t *testing.T) {
 		{"Bash", "git log > docs/[.][.]/x", ReasonRedirection},
 		{"Bash", "git log > docs/*", ReasonRedirection},
 	} {
-		err := Check(allowed, c.tool, c.input)
+		err := Check(allowed, c.tool, c.input, "")
 		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) {
 			t.Errorf("%s(%q): %v, want reason %q", c.tool, c.input, err, c.reason)
+		}
+	}
+}
+
+// TestCheckWorkingDir: with the working directory, a relative path
+// pattern admits an absolute path below it as the path relative to it
+// (Claude Code's tools send absolute ones), and none outside it, where
+// patterns from / or ~ keep their meaning.
+func TestCheckWorkingDir(t *testing.T) {
+	const dir = "/home/u/proj"
+	allowed := []string{"Read(*.md)", "Read(//etc/hosts)", "Read(~/notes.md)", "Write(out/**)", "Grep(./**)", "Glob(src/**)", "Bash(git:*)"}
+	for _, c := range []struct {
+		tool, input string
+		reason      string // "" when allowed
+	}{
+		{"Read", "/home/u/proj/a.md", ""},
+		{"Read", "/home/u/proj/docs/a.md", ""},
+		{"Read", "/home/u/proj/x/../a.md", ""},
+		{"Read", "a.md", ""},
+		{"Read", "/etc/hosts", ""},
+		{"Read", "~/notes.md", ""},
+		{"Read", "/home/u/a.md", ReasonInputNotMatched},
+		{"Read", "/home/u/projx/a.md", ReasonInputNotMatched},
+		{"Read", "/home/u/proj/../a.md", ReasonInputNotMatched},
+		{"Read", "/home/u/proj/a.txt", ReasonInputNotMatched},
+		{"Read", "../a.md", ReasonInputNotMatched},
+		{"Read", "/home/u/notes.md", ReasonInputNotMatched}, // ~ is not known
+		{"Write", "/home/u/proj/out/x.txt", ""},
+		{"Write", "/home/u/proj/x.txt", ReasonInputNotMatched},
+		{"Write", "/out/x.txt", ReasonInputNotMatched},
+		{"Grep", "/home/u/proj", ""},
+		{"Grep", "/home/u", ReasonInputNotMatched},
+		{"Bash", "git log > /home/u/proj/out/log.txt", ""},
+		{"Bash", "git log > /home/u/out/log.txt", ReasonRedirection},
+	} {
+		err := Check(allowed, c.tool, c.input, dir)
+		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) {
+			t.Errorf("%s(%q): %v, want reason %q", c.tool, c.input, err, c.reason)
+		}
+	}
+	// Glob's pattern below its absolute path.
+	for base, want := range map[string]string{"/home/u/proj": "", "/home/u/proj/src": "", "/": ReasonInputNotMatched, "/home/u": ReasonInputNotMatched} {
+		err := CheckInput(allowed, "Glob", map[string]any{"pattern": "*.go", "path": base}, nil, dir)
+		if base == "/home/u/proj" {
+			err = CheckInput(allowed, "Glob", map[string]any{"pattern": "src/*.go", "path": base}, nil, dir)
+		}
+		if skillerr.ReasonOf(err) != want || (want == "") != (err == nil) {
+			t.Errorf("Glob below %q: %v, want reason %q", base, err, want)
+		}
+	}
+	if err := Check([]string{"Read(*.md)"}, "Read", "/a.md", "/"); err != nil {
+		t.Errorf("the root as the working directory: %v", err)
+	}
+	err := Check([]string{"Read(*.md)"}, "Read", "/home/u/a.md", dir)
+	if got, want := err.Error(), "Read: the active skills allow this tool only as Read(*.md); "+
+		"a relative pattern is relative to the working directory /home/u/proj, and the path is outside it"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if err := Check([]string{"Read(*.md)"}, "Read", "/home/u/proj/a.txt", dir); err == nil || strings.Contains(err.Error(), "working directory") {
+		t.Errorf("a path below the working directory is not outside it: %v", err)
+	}
+}
+
+func TestCheckDir(t *testing.T) {
+	for _, dir := range []string{"", "/", "/home/u/proj"} {
+		if err := CheckDir(dir); err != nil {
+			t.Errorf("%q: %v", dir, err)
+		}
+	}
+	for _, dir := range []string{"home/u", "./x", "/home/u/", "/home/./u", "/a/../b", "//a", "/a\x00b", "C:\\proj", "/" + strings.Repeat("a", MaxPath)} {
+		if err := CheckDir(dir); skillerr.CodeOf(err) != skillerr.InvalidArgument || skillerr.ReasonOf(err) != ReasonWorkingDirectory {
+			t.Errorf("%q: %v, want InvalidArgument %s", skillerr.Clip(dir), err, ReasonWorkingDirectory)
 		}
 	}
 }
@@ -394,7 +466,7 @@ func TestCheckInputTooLong(t *testing.T) {
 		{"Bash", "echo " + strings.Repeat("e", MaxSpec), ReasonInputNotMatched},
 		{"Bash", "echo " + strings.Repeat("e", MaxSpec-20), ""},
 	} {
-		err := Check(allowed, c.tool, c.input)
+		err := Check(allowed, c.tool, c.input, "")
 		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) {
 			t.Errorf("%s(%d bytes): %v, want reason %q", c.tool, len(c.input), err, c.reason)
 		}
@@ -438,7 +510,7 @@ func TestCheckDeepNesting(t *testing.T) {
 		{"git log $((" + strings.Repeat("~", MaxNesting) + "1))", false, ReasonUnsupportedShell},
 		{"git commit -m '" + strings.Repeat("- item\n"+strings.Repeat("-", 80)+"\n", MaxNesting) + "'", false, ""},
 	} {
-		err := Check(allowed, "Bash", c.input)
+		err := Check(allowed, "Bash", c.input, "")
 		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) || c.deep != (err != nil && strings.Contains(err.Error(), "nested syntax")) {
 			t.Errorf("%.40q… (%d bytes): %v, want reason %q, nesting %v", c.input, len(c.input), err, c.reason, c.deep)
 		}
@@ -477,7 +549,7 @@ func TestCheckLongCommand(t *testing.T) {
 		{strings.Repeat("git log || git log | ", (20<<10)/21) + "rm -rf ~", ReasonInputNotMatched, ""},
 		{strings.Repeat("git log && ", (20<<10)/11) + "git log # \\\nrm -rf ~", ReasonUnsupportedShell, "comment"},
 	} {
-		err := Check(allowed, "Bash", c.input)
+		err := Check(allowed, "Bash", c.input, "")
 		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.what) {
 			t.Errorf("%.40q… (%d bytes): %v, want reason %q", c.input, len(c.input), err, c.reason)
 		}
@@ -518,23 +590,23 @@ func TestCommandsDeepChains(t *testing.T) {
 }
 
 func TestCheckMessage(t *testing.T) {
-	err := Check([]string{"Read", "Bash(git:*)", "Bash(npm test)"}, "Bash", "rm -rf /")
+	err := Check([]string{"Read", "Bash(git:*)", "Bash(npm test)"}, "Bash", "rm -rf /", "")
 	if got, want := err.Error(), "Bash: the active skills allow this tool only as Bash(git:*), Bash(npm test)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	err = Check([]string{"Bash(git:*)"}, "Bash", "git commit -F - <<EOF\n$x\nEOF")
+	err = Check([]string{"Bash(git:*)"}, "Bash", "git commit -F - <<EOF\n$x\nEOF", "")
 	if got, want := err.Error(), "Bash: the command has a here-document whose delimiter is not quoted and whose text holds $, ` or \\ "+
 		"(quote the delimiter: <<'EOF'), which no allowed-tools pattern vets; "+
 		"the active skills allow this tool only as Bash(git:*)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	// A pattern that admits nothing is not offered as one that admits.
-	err = Check([]string{"Bash(${CLAUDE_PLUGIN_ROOT}/x.sh:*)", "Bash(git:*)"}, "Bash", "${CLAUDE_PLUGIN_ROOT}/x.sh")
+	err = Check([]string{"Bash(${CLAUDE_PLUGIN_ROOT}/x.sh:*)", "Bash(git:*)"}, "Bash", "${CLAUDE_PLUGIN_ROOT}/x.sh", "")
 	if got, want := err.Error(), "Bash: the active skills allow this tool only as Bash(git:*); Bash(${CLAUDE_PLUGIN_ROOT}/x.sh:*) admits nothing: "+
 		"it depends on what a shell would expand, or is too long or deep to read"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	err = Check([]string{"Bash($1:*)", "Bash(ls ?)"}, "Bash", "ls")
+	err = Check([]string{"Bash($1:*)", "Bash(ls ?)"}, "Bash", "ls", "")
 	if got, want := err.Error(), "Bash: the active skills name this tool, but none of their patterns for it admits anything; "+
 		"Bash($1:*), Bash(ls ?) admit nothing: they depend on what a shell would expand, or are too long or deep to read"; got != want {
 		t.Errorf("got %q, want %q", got, want)
@@ -542,18 +614,18 @@ func TestCheckMessage(t *testing.T) {
 	// A relative path pattern says why it refuses an absolute path, which
 	// hosts such as Claude Code send: skillfs is not told the working
 	// directory it is relative to.
-	err = Check([]string{"Read(*.md)", "Read(/skills/pdf/**)"}, "Read", "/home/u/project/README.md")
+	err = Check([]string{"Read(*.md)", "Read(/skills/pdf/**)"}, "Read", "/home/u/project/README.md", "")
 	if got, want := err.Error(), "Read: the active skills allow this tool only as Read(*.md), Read(/skills/pdf/**); "+
 		"a relative pattern is relative to the working directory, which skillfs is not told, "+
 		"and admits a path only as relative to it, never one from / or ~"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	for _, input := range []string{"/etc/x.sh", "README.txt"} {
-		if err := Check([]string{"Read(/skills/pdf/**)", "Read(*.md)", "Bash(git:*)"}, "Read", input); err == nil || strings.Contains(err.Error(), "working directory") != (input[0] == '/') {
+		if err := Check([]string{"Read(/skills/pdf/**)", "Read(*.md)", "Bash(git:*)"}, "Read", input, ""); err == nil || strings.Contains(err.Error(), "working directory") != (input[0] == '/') {
 			t.Errorf("%s: %v", input, err)
 		}
 	}
-	err = Check([]string{"Read"}, "Bash", "ls")
+	err = Check([]string{"Read"}, "Bash", "ls", "")
 	if got, want := err.Error(), "Bash: the active skills do not allow this tool"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -570,12 +642,12 @@ func TestCheckMessage(t *testing.T) {
 		{[]string{"Bash(git:*)"}, "git log > " + strings.Repeat("a", 4000)},
 		{many, "rm -rf ~"},
 	} {
-		if err := Check(c.allowed, "Bash", c.command); err == nil || len(err.Error()) > 2*skillerr.MaxQuoted+200 {
+		if err := Check(c.allowed, "Bash", c.command, ""); err == nil || len(err.Error()) > 2*skillerr.MaxQuoted+200 {
 			t.Errorf("%.30q…: %d bytes: %.300v…", c.command, len(err.Error()), err)
 		}
 	}
 	for _, whole := range []string{"Bash", "Bash(*)", " Bash "} {
-		if err := Check([]string{whole}, "Bash", "rm -rf / ; $(x)"); err != nil {
+		if err := Check([]string{whole}, "Bash", "rm -rf / ; $(x)", ""); err != nil {
 			t.Errorf("%q: %v", whole, err)
 		}
 	}
@@ -629,12 +701,12 @@ func TestCheckInput(t *testing.T) {
 		if c.tool == "Grep" && len(c.input) > 0 {
 			allowed = []string{"Grep(./**)"}
 		}
-		err := CheckInput(allowed, c.tool, c.input, c.fields)
+		err := CheckInput(allowed, c.tool, c.input, c.fields, "")
 		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) {
 			t.Errorf("%s(%v, fields %v): %v, want reason %q", c.tool, c.input, c.fields, err, c.reason)
 		}
 	}
-	if err := CheckInput([]string{"Grep(src/**)"}, "Grep", map[string]any{"pattern": "x"}, nil); skillerr.ReasonOf(err) != ReasonInputNotMatched {
+	if err := CheckInput([]string{"Grep(src/**)"}, "Grep", map[string]any{"pattern": "x"}, nil, ""); skillerr.ReasonOf(err) != ReasonInputNotMatched {
 		t.Errorf("Grep(src/**) without a path: %v, want reason %q", err, ReasonInputNotMatched)
 	}
 }
