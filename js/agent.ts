@@ -54,6 +54,9 @@ export interface SkillsAgentOptions extends CallOptions {
   catalog?: Omit<CatalogOptions, "signal">;
   /** Overrides and additions to the module's field defaults. */
   fields?: FieldMap;
+  /** The agent's working directory, for tools that take absolute paths
+   * (see SessionOptions.workingDirectory). */
+  workingDirectory?: string;
   /** The names of skillfs's own tools. */
   toolNames?: { load?: string; read?: string };
 }
@@ -120,6 +123,7 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
     availableTools: [...own, ...opts.tools],
     baseTools: [...own, ...(opts.baseTools ?? [])],
     ...(opts.skills ? { skills: opts.skills } : {}),
+    ...(opts.workingDirectory !== undefined ? { workingDirectory: opts.workingDirectory } : {}),
     signal: opts.signal,
   });
 

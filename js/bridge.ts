@@ -267,6 +267,12 @@ export interface SessionOptions {
   baseTools?: string[];
   /** MCP servers the host has. */
   mcpServers?: string[];
+  /** The agent's working directory, absolute and clean ("/home/u/proj"):
+   * relative path patterns in allowed-tools (`Read(*.md)`) are relative to
+   * it, so an absolute path below it is admitted as the path relative to it,
+   * one outside it is not. Unknown when absent: a relative pattern then
+   * admits only relative paths. */
+  workingDirectory?: string;
 }
 
 /** Options of Session.activate. */

@@ -59,12 +59,14 @@ var sessionMethods = map[string]method{
 			AvailableTools []string `json:"availableTools"`
 			BaseTools      []string `json:"baseTools"`
 			MCPServers     []string `json:"mcpServers"`
+			WorkingDir     string   `json:"workingDirectory"`
 		}
 		if err := r.decode(&a); err != nil {
 			return result{}, err
 		}
 		s, err := m.res.OpenSession(ctx, resolver.SessionOptions{
 			ContextID: a.ContextID, Skills: a.Skills, AvailableTools: a.AvailableTools, BaseTools: a.BaseTools, MCPServers: a.MCPServers,
+			WorkingDirectory: a.WorkingDir,
 		})
 		if err != nil {
 			return result{}, err

@@ -90,3 +90,21 @@ test('a user\'s message longer than the catalog routes still gets its turn, and 
   assert.match(r.value.systems[0], /<name>\npdf-tools\n<\/name>\n<description>\nExtract text[^<]*Use when the user mentions a PDF/);
   assert.equal(r.value.text, 'done');
 });
+
+// A host whose Read takes absolute paths (Claude Code's file_path) tells
+// the adapter its working directory: Read(*.md) then admits a path below
+// it, as relative to it, and refuses one outside it, saying so.
+test('an adapter with a working directory judges absolute paths below it by relative patterns', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  const notes = b64(zip(under('pack/', { 'notes/SKILL.md': '---\nname: notes\ndescription: Read the project\'s notes. Use for notes.\nallowed-tools: Read(*.md)\n---\n# Notes\n' })));
+  const run = (dir) => ev(page, async ([pack, db, dir]) => {
+    const m = await import('/dist/frameworks.js');
+    return m.readApprovals(m.agentSide(await m.installed([T.fromB64(pack)], db)), 'notes', dir, ['/home/u/proj/docs/a.md', '/home/u/other/a.md']);
+  }, [notes, freshDB(dir.startsWith("/") ? "cwd-ok" : "cwd-bad"), dir]);
+  const r = await run('/home/u/proj');
+  assert.equal(r.approvals?.[0], 'not-applicable', JSON.stringify(r));
+  assert.equal(r.approvals?.[1]?.type, 'denied');
+  assert.match(r.approvals[1].reason, /working directory \/home\/u\/proj, and the path is outside it/);
+  assert.equal((await run('home/u/proj/')).code, 'InvalidArgument');
+});

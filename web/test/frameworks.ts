@@ -165,3 +165,24 @@ export async function openaiAgentsRun(sk: Skillfs, { script = SCRIPT, prompt = P
   await skills.agent.close();
   return report;
 }
+
+/** The AI SDK adapter's approvals, with the agent's working directory dir,
+ * of Read calls of paths, once the skill named load is loaded; or the
+ * error's code when the adapter refuses dir. */
+export async function readApprovals(sk: Skillfs, load: string, dir: string, paths: string[]): Promise<{ approvals?: unknown[]; code?: string }> {
+  const Read = { description: "Read a file.", inputSchema: jsonSchema({ type: "object", properties: { file_path: { type: "string" } }, required: ["file_path"] }), execute: async () => "read" };
+  let skills;
+  try {
+    skills = await aiSdkSkills(sk, { contextId: "chat-cwd", tools: { Read } as ToolSet, workingDirectory: dir });
+  } catch (e) {
+    return { code: (e as { code?: string }).code };
+  }
+  await skills.agent.tools.find((t) => t.name === "load_skill")!.execute({ name: load, arguments: null });
+  const turn = await skills.turn();
+  const approvals = [];
+  for (const file_path of paths) {
+    approvals.push(await turn.toolApproval({ toolCall: { type: "tool-call", toolCallId: file_path, toolName: "Read", input: { file_path } } as never }));
+  }
+  await skills.agent.close();
+  return { approvals };
+}
