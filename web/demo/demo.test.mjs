@@ -291,14 +291,32 @@ for (const width of [1280, 400]) {
   });
 }
 
+test('25 skills previewed: 20 rows, then the last 5 from the keyboard, and the focus on the preview when the button goes', async () => {
+  await importFile({ name: 'page.zip', mimeType: 'application/zip', buffer: Buffer.from(longPack(25, 'page')) });
+  const group = await preview();
+  assert.equal(await group.locator('.preview-skills > li').count(), 20);
+  const more = group.locator('.preview-more');
+  assert.equal(await more.textContent(), 'And 5 more skills that can be installed. Show 5 more that can be installed');
+  await more.getByRole('button', { name: 'Show 5 more that can be installed' }).focus();
+  await h.page.keyboard.press('Enter');
+  await h.page.waitForFunction(() => document.querySelectorAll('.preview-skills > li').length === 25);
+  assert.equal(await more.count(), 0, 'nothing more to show');
+  assert.equal(await h.page.evaluate(() => document.activeElement?.id), 'preview-title', 'the focus is on the preview, not lost with the button');
+  assert.deepEqual(await axeViolations(h.page), [], 'axe: a preview drawn whole');
+  await group.getByRole('button', { name: 'Cancel' }).click();
+  await group.waitFor({ state: 'detached' });
+});
+
 test('1,000 skills: the list pages, search and filters go through all of them', { timeout: 240_000 }, async () => {
   await h.page.setViewportSize({ width: 1280, height: 900 });
   const before = Number(await list().getAttribute('data-count'));
   const total = before + 1000;
   await importFile({ name: 'big.zip', mimeType: 'application/zip', buffer: Buffer.from(longPack(1000, 'big')) });
   const group = await preview(120_000);
-  // The preview lists every skill of the archive; the install is one commit.
-  assert.equal(await group.locator('.preview-skills > li').count(), 1000);
+  // The preview draws the first 20 skills and counts the rest; the
+  // install (one commit) installs all 1,000.
+  assert.equal(await group.locator('.preview-skills > li').count(), 20);
+  assert.equal(await group.locator('.preview-more').textContent(), 'And 980 more skills that can be installed. Show 20 more that can be installed');
   await group.getByRole('button', { name: 'Install 1,000 skills' }).click();
   await h.page.locator('.import-result > .ok').waitFor({ timeout: 200_000 });
   await waitCount(total);

@@ -310,7 +310,8 @@ function revised(path, out) {
 async function importAgain(page, path) {
   const newer = revised(path, join(tmp, `newer-${path.split('/').pop()}`));
   let group = await preview(page, newer);
-  const all = await group.locator('.preview-skills > li').count();
+  // The rows are drawn 20 at a time: the number of skills is the heading's.
+  const all = Number((await group.locator('#preview-title').textContent()).match(/holds ([\d,]+) skills$/)[1].replace(/,/g, ''));
   assert.equal(await group.locator('.preview-counts').textContent(), `${all} installed in another version.`);
   await group.getByRole('combobox', { name: `For the ${all} skills already installed` }).selectOption({ label: 'Update each' });
   await group.getByRole('button', { name: `Install ${all} skills` }).click();
@@ -598,17 +599,22 @@ test('the six real downloads: the same bulk checks over every skill', { skip: sk
   }
 });
 
+/** Installs the zip's skills over a port of the test's own, not through
+ * the panel; how many it installed. */
+async function installOverPort(page, zip) {
+  return withHost(page, async (sk, b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    return (await sk.registry.importZip(bytes, { source: 'many-skills.zip' })).skills.length;
+  }, Buffer.from(zip).toString('base64'), IMPORT_MS);
+}
+
 test('5,100 generated skills, more than one registry call takes: disabled, stopped, enabled and deleted in batches of 5,000 (dependents first, across the batches), each outcome saying how many changed', { timeout: 3 * IMPORT_MS + 120_000 }, async () => {
   const n = 5_100;
   const p = await panel();
   const { page } = p;
   try {
     // Installed over a port of the test's own: the panel's import is not what is tested here.
-    const installed = await withHost(page, async (sk, b64) => {
-      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-      return (await sk.registry.importZip(bytes, { source: 'many-skills.zip' })).skills.length;
-    }, Buffer.from(longPack(n, 'many')).toString('base64'), IMPORT_MS);
-    assert.equal(installed, n);
+    assert.equal(await installOverPort(page, longPack(n, 'many')), n);
     await page.reload();
     await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), n);
     const bar = page.getByRole('group', { name: 'Selection' });
@@ -712,6 +718,60 @@ test('5,100 generated skills, more than one registry call takes: disabled, stopp
   }
 });
 
+test('5,100 generated skills previewed, 2,550 of them installed in another version: 20 rows and 20 more on request, and the counts, the one choice and the install cover all 5,100', { timeout: 4 * IMPORT_MS }, async () => {
+  const n = 5_100;
+  const half = n / 2;
+  const p = await panel();
+  const { page } = p;
+  try {
+    // The first half installed over a port of the test's own; the pack of
+    // all of them, each changed, goes through the preview.
+    assert.equal(await installOverPort(page, longPack(half, 'many')), half);
+    const all = join(tmp, 'many-skills.zip');
+    writeFileSync(all, longPack(n, 'many'));
+    const group = await preview(page, revised(all, join(tmp, 'many-newer.zip')));
+    assert.equal(await group.locator('#preview-title').textContent(), 'many-newer.zip holds 5,100 skills');
+    assert.equal(await group.locator('.preview-counts').textContent(), '2,550 new, 2,550 installed in another version.');
+    const rows = () => group.locator('.preview-skills > li').evaluateAll((lis) => lis.map((li) => li.dataset.name));
+    const first = await rows();
+    assert.equal(first.length, 20, 'the first 20 skills have a row, not 5,100');
+    const more = group.locator('.preview-more');
+    assert.equal(await more.textContent(), 'And 5,080 more skills that can be installed. Show 20 more that can be installed');
+    assert.deepEqual(await axeViolations(page), [], 'axe: a preview of 5,100 skills');
+    // 20 more on request, from the keyboard; the button keeps the focus.
+    await more.getByRole('button', { name: 'Show 20 more that can be installed' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('.preview-skills > li').length === 40);
+    assert.deepEqual((await rows()).slice(0, 20), first);
+    assert.equal(await more.textContent(), 'And 5,060 more skills that can be installed. Show 20 more that can be installed');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Show 20 more that can be installed');
+
+    // One choice for the 2,550 installed, 2,510 of them never drawn; the
+    // install installs all 5,100: 2,550 new and 2,550 updated, no copies.
+    await group.getByRole('combobox', { name: 'For the 2,550 skills already installed' }).selectOption({ label: 'Update each' });
+    await doing(page, 'installing 5,100 skills from the preview');
+    await group.getByRole('button', { name: 'Install 5,100 skills', exact: true }).click();
+    const box = page.locator('.import-result > div');
+    await box.waitFor({ timeout: IMPORT_MS });
+    assert.equal(await box.getAttribute('class'), 'ok', await box.textContent());
+    const lines = await box.locator('p').allTextContents();
+    assert.match(lines[0], /^Installed 2,550 skills from many-newer\.zip: .+ and 2,542 more\.$/);
+    assert.match(lines[1], /^Updated .+ and 2,542 more\.$/);
+    await page.reload();
+    await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), n, { timeout: IMPORT_MS });
+    const stored = await withHost(page, async (sk) => {
+      const ids = (await sk.registry.list()).map((s) => s.id);
+      // The last installed one and the last new one, neither ever drawn.
+      const revisedOnes = [];
+      for (const id of ['many-2549', 'many-5099']) if ((await sk.registry.readText(id, 'SKILL.md')).includes('Revised.')) revisedOnes.push(id);
+      return { copies: ids.filter((id) => /-v\d+$/.test(id)), revisedOnes };
+    }, undefined, IMPORT_MS);
+    assert.deepEqual(stored, { copies: [], revisedOnes: ['many-2549', 'many-5099'] });
+  } finally {
+    await p.browser.close();
+  }
+});
+
 /** How many times each of the panel's functions named in names ran since the last look (V8's precise coverage, call counts). */
 async function callCounts(cdp, names) {
   const { result } = await cdp.send('Profiler.takePreciseCoverage');
@@ -730,7 +790,7 @@ test('260 generated skills installed from the preview: the preview is drawn agai
     await page.locator('.import-result > div').waitFor({ timeout: IMPORT_MS });
     const n = await callCounts(cdp, ['Importer', 'Preview']);
     // The importer is drawn again for each progress report; the preview
-    // (260 rows) only when busy starts and when it is gone.
+    // only when busy starts and when it is gone.
     assert.ok(n.Importer >= 20, `the importer was drawn ${n.Importer} times: too few progress reports to tell`);
     assert.ok(n.Preview <= 3, `the preview was drawn ${n.Preview} times during the import (the importer ${n.Importer})`);
   } finally {

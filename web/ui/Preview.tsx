@@ -3,9 +3,12 @@
 // archive; the side panel shows it for an archive at an address): each
 // skill to install or not, a choice per name conflict (Update, Keep both
 // as name-v2, Skip) and one for all the skills already installed; a skill
-// that cannot be installed is shown with why, and cannot be ticked (the
-// first INVALID_ROWS of them, and how many more, shown on request).
+// that cannot be installed is shown with why, and cannot be ticked. Of
+// each kind (can be installed or not) the first ROWS rows are drawn, then
+// how many more, drawn on request; the choices cover every skill, drawn or
+// not.
 
+import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { skillErrorLabel, type ImportPreview, type PreviewSkill, type SkillError } from '../../js/bridge.ts';
 import { plural, sentence } from './say.ts';
@@ -13,10 +16,11 @@ import { plural, sentence } from './say.ts';
 /** What to do with one skill of the archive. */
 export type Choice = 'install' | 'update' | 'keep-both' | 'skip';
 
-/** The skills that cannot be installed get a row each up to this many,
- * this many more on request: an archive of 9,000 broken skills made 9,000
- * rows (each with its diagnostics), tens of thousands of nodes. */
-const INVALID_ROWS = 20;
+/** The skills of each kind get a row each up to this many, this many more
+ * on request: an archive of 9,000 broken skills made 9,000 rows (each with
+ * its diagnostics), one of 5,100 valid ones 5,100 rows with a control
+ * each; tens of thousands of nodes. */
+const ROWS = 20;
 
 const defaultChoice = (s: PreviewSkill): Choice => (s.status === 'new' ? 'install' : s.status === 'conflict' ? 'keep-both' : 'skip');
 
@@ -41,7 +45,8 @@ export function Preview({ name, preview, busy, onInstall, onCancel }: PreviewPro
   const skills = preview.skills.filter((s) => !s.error);
   const invalid = preview.skills.length - skills.length;
   const [choices, setChoices] = useState(() => new Map(skills.map((s) => [s.name, defaultChoice(s)])));
-  const [invalidRows, setInvalidRows] = useState(INVALID_ROWS);
+  const [validRows, setValidRows] = useState(ROWS);
+  const [invalidRows, setInvalidRows] = useState(ROWS);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const set = (n: string, c: Choice) => setChoices(new Map(choices).set(n, c));
@@ -60,6 +65,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel }: PreviewPro
     for (const s of known) next.set(s.name, forAll(c)(s));
     setChoices(next);
   };
+  let good = 0;
   let bad = 0;
   const counts = [
     skills.length > known.length && `${(skills.length - known.length).toLocaleString('en')} new`,
@@ -90,6 +96,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel }: PreviewPro
           // Keyed by folder: a broken folder pdf/ and a skill named pdf
           // may both be there.
           if (s.error) return bad++ < invalidRows ? <Invalid key={s.dir} s={s} e={s.error} root={name} /> : null;
+          if (good++ >= validRows) return null;
           const c = choices.get(s.name) ?? 'skip';
           const warnings = s.diagnostics.length;
           return (
@@ -126,14 +133,8 @@ export function Preview({ name, preview, busy, onInstall, onCancel }: PreviewPro
           );
         })}
       </ul>
-      {invalid > invalidRows && (
-        <p class="hint preview-more">
-          And {plural(invalid - invalidRows, 'more skill')} that cannot be installed.{' '}
-          <button type="button" class="link" onClick={() => setInvalidRows(invalidRows + INVALID_ROWS)}>
-            Show {Math.min(INVALID_ROWS, invalid - invalidRows)} more<span class="vh"> that cannot be installed</span>
-          </button>
-        </p>
-      )}
+      <More hidden={skills.length - validRows} what="that can be installed" heading={heading} onMore={() => setValidRows(validRows + ROWS)} />
+      <More hidden={invalid - invalidRows} what="that cannot be installed" heading={heading} onMore={() => setInvalidRows(invalidRows + ROWS)} />
       <div class="preview-actions">
         <button type="button" class="primary" disabled={busy || count === 0} onClick={() => onInstall(choices)}>
           Install {invalid ? `the ${plural(count, 'valid skill')}` : plural(count, 'skill')}
@@ -143,6 +144,25 @@ export function Preview({ name, preview, busy, onInstall, onCancel }: PreviewPro
         </button>
       </div>
     </div>
+  );
+}
+
+/** How many skills of one kind ("that can be installed") have no row yet,
+ * and a button drawing ROWS more. The button that draws the last ones goes
+ * with them: the focus goes to the preview's heading, not to the page. */
+function More({ hidden, what, heading, onMore }: { hidden: number; what: string; heading: RefObject<HTMLHeadingElement | null>; onMore(): void }) {
+  if (hidden <= 0) return null;
+  const more = () => {
+    onMore();
+    if (hidden <= ROWS) heading.current?.focus();
+  };
+  return (
+    <p class="hint preview-more">
+      And {plural(hidden, 'more skill')} {what}.{' '}
+      <button type="button" class="link" onClick={more}>
+        Show {Math.min(ROWS, hidden)} more<span class="vh"> {what}</span>
+      </button>
+    </p>
   );
 }
 
