@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"strings"
@@ -196,5 +197,28 @@ func testRemoveDependents(t *testing.T, bc backendCase) {
 	}
 	if got := ids(mustList(t, e.reg)); !slices.Equal(got, []string{"d1", "d2", "d3", "d4", "d5", "d6", "d7", "lone"}) {
 		t.Errorf("List = %v", got)
+	}
+}
+
+// TestDepsMarker: checkDependents decodes only the records holding
+// depsMarker, so every record that depends on a skill must hold it as
+// metaOp writes it; one that holds the text in another field is decoded
+// and depends on nothing.
+func TestDepsMarker(t *testing.T) {
+	for _, deps := range [][]string{{"b"}, {"b", "c"}, {"ünï"}} {
+		op, err := metaOp(Meta{ID: "a", Dependencies: Dependencies{Skills: deps}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(op.Value, depsMarker) {
+			t.Errorf("the record of a skill depending on %v lacks %s: %s", deps, depsMarker, op.Value)
+		}
+		if err := checkDependents(deps[:1], []vfs.Record{{Key: "a", Value: op.Value}}); err == nil {
+			t.Errorf("a record depending on %v is not a dependent", deps)
+		}
+	}
+	other := []byte(`{"id":"a","x":{"skills":["b"]},"dependencies":{"tools":null,"mcp":null,"skills":null}}`)
+	if err := checkDependents([]string{"b"}, []vfs.Record{{Key: "a", Value: other}}); err != nil {
+		t.Errorf("a record naming b elsewhere than its dependencies: %v", err)
 	}
 }

@@ -1,12 +1,14 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
@@ -236,9 +238,16 @@ func (r *Registry) RemoveMany(ctx context.Context, ids []string) error {
 	return err
 }
 
+// depsMarker is how metaOp (encoding/json) writes a Dependencies.Skills
+// that names a skill: a record without it depends on none and is not
+// decoded, which keeps a delete among thousands of skills at a read and a
+// scan of their bytes. A record that merely holds the text elsewhere is
+// decoded and found to depend on nothing.
+var depsMarker = []byte(`"skills":["`)
+
 // checkDependents refuses to remove the skills ids while a skill outside
 // them, among every installed skill's record (all), depends on one of
-// them. Only each record's dependencies are decoded.
+// them. Only the dependencies of records that name a skill are decoded.
 func checkDependents(ids []string, all []vfs.Record) error {
 	removed := make(map[string]bool, len(ids))
 	for _, id := range ids {
@@ -246,8 +255,9 @@ func checkDependents(ids []string, all []vfs.Record) error {
 	}
 	var dependents []string
 	on := ""
-	for _, rec := range all {
-		if removed[rec.Key] {
+	for i, rec := range all {
+		pace.StepAt(i)
+		if removed[rec.Key] || !bytes.Contains(rec.Value, depsMarker) {
 			continue
 		}
 		var m struct {
