@@ -72,11 +72,11 @@ func installedSkills(ctx context.Context, reg *registry.Registry) ([]source.Inst
 	return out, nil
 }
 
-// checkPreviewed refuses data that are not the bytes a person reviewed
-// (digest previewed), when they reviewed any.
-func checkPreviewed(data []byte, previewed, subject string) error {
+// digestOf returns the digest of data, refusing them when a person
+// reviewed other bytes (digest previewed, when they reviewed any).
+func digestOf(data []byte, previewed, subject string) (string, error) {
 	if previewed == "" {
-		return nil
+		return source.Sum(data), nil
 	}
 	return source.CheckPreviewed(data, previewed, subject)
 }
@@ -91,7 +91,8 @@ var sourceMethods = map[string]method{
 		// bytes, kept by the caller, are what is installed from.
 		Previewed string `json:"previewed"`
 	}, r request) (result, error) {
-		if err := checkPreviewed(r.bytes, a.Previewed, a.URL); err != nil {
+		digest, err := digestOf(r.bytes, a.Previewed, a.URL)
+		if err != nil {
 			return result{}, err
 		}
 		idx, err := source.ParseIndex(a.URL, r.bytes)
@@ -104,7 +105,7 @@ var sourceMethods = map[string]method{
 			plans[i] = entryPlan{e, source.ForEntry(idx, e)}
 		}
 		return value(map[string]any{"url": idx.URL, "version": idx.Version, "entries": plans,
-			"skipped": idx.Skipped, "refused": nonNil(refused), "digest": source.Sum(r.bytes)}, nil)
+			"skipped": idx.Skipped, "refused": nonNil(refused), "digest": digest}, nil)
 	}),
 	"source.parseMcp": adminMethod(func(_ context.Context, _ *registry.Registry, a struct {
 		Server string   `json:"server"`
@@ -113,8 +114,10 @@ var sourceMethods = map[string]method{
 		// (source.reviewMcp): its bytes are what is installed from.
 		Previewed string `json:"previewed"`
 	}, r request) (result, error) {
-		if err := checkPreviewed(r.bytes, a.Previewed, a.Server); err != nil {
-			return result{}, err
+		if a.Previewed != "" {
+			if _, err := source.CheckPreviewed(r.bytes, a.Previewed, a.Server); err != nil {
+				return result{}, err
+			}
 		}
 		skills, skipped, err := source.ParseMCP(r.bytes)
 		if err != nil {

@@ -17,6 +17,12 @@ func PrepareArtifact(o Origin, dir string, data []byte) ([]byte, Origin, error) 
 	} else if err := Verify(data, o.Digest, subjectOf(o)); err != nil {
 		return nil, o, err
 	}
+	return artifactOf(o, dir, data)
+}
+
+// artifactOf is PrepareArtifact once data's digest is o's: the archive to
+// import, and o with the type data show when it has none.
+func artifactOf(o Origin, dir string, data []byte) ([]byte, Origin, error) {
 	if o.Type == "" {
 		o.Type = typeOf(data)
 	}
@@ -33,25 +39,27 @@ const ReasonChangedSincePreview = "changed-since-preview"
 // still be exactly those bytes (o.Digest), so what is installed is what
 // was shown, even when the digest is only that of what was received.
 func PreparePreviewed(o Origin, dir string, data []byte) ([]byte, Origin, error) {
-	if err := CheckPreviewed(data, o.Digest, subjectOf(o)); err != nil {
+	if _, err := CheckPreviewed(data, o.Digest, subjectOf(o)); err != nil {
 		return nil, o, err
 	}
-	return PrepareArtifact(o, dir, data)
+	// Checked to be o.Digest: hashed once, not again as PrepareArtifact would.
+	return artifactOf(o, dir, data)
 }
 
 // CheckPreviewed returns nil when data, given to install what a person
 // reviewed (an artifact, an index, an MCP listing), are exactly the bytes
 // previewed, whose digest was previewed; else an Integrity error
 // (ReasonChangedSincePreview) about subject.
-func CheckPreviewed(data []byte, previewed, subject string) error {
+func CheckPreviewed(data []byte, previewed, subject string) (string, error) {
 	if err := checkDigest(previewed, subject); err != nil {
-		return err
+		return "", err
 	}
-	if got := Sum(data); got != previewed {
-		return &skillerr.Error{Code: skillerr.Integrity, Reason: ReasonChangedSincePreview, Subject: subject,
+	got := Sum(data)
+	if got != previewed {
+		return "", &skillerr.Error{Code: skillerr.Integrity, Reason: ReasonChangedSincePreview, Subject: subject,
 			Msg: fmt.Sprintf("the %d bytes to install have digest %s, but the ones previewed had %s; nothing was installed", len(data), got, previewed)}
 	}
-	return nil
+	return got, nil
 }
 
 // PrepareFiles verifies the files of skill dir fetched one by one for
