@@ -111,6 +111,8 @@ export interface McpOffer {
   digest: string;
   status: "new" | "installed" | "update" | "conflict";
   installed: string;
+  /** How many files the server lists for it. */
+  fileCount: number;
 }
 
 export interface McpPreview {
@@ -125,11 +127,17 @@ export interface McpPreview {
   digest: string;
 }
 
-/** The choice a person made after previewMcp: the skills ticked, by name;
- * each kept beside ("rename") or replacing ("replace") an installed one of
- * its name. Without a choice a conflict is renamed, an update replaces the
- * skill installed from the server, as update() would, and a skill installed
- * already, byte for byte, is left as it is (a warning says so). */
+/** What to install from an MCP server, decided against the skills
+ * installed when the install runs: the skills named (by name or URI; all
+ * when neither skills nor choose is given), and a person's choice after
+ * previewMcp (as installFromPreview's): without skills, only the skills
+ * chosen are installed, each kept beside ("rename") or replacing
+ * ("replace") an installed one of its name — the one installed from this
+ * server, in place, whatever its id. A skill not chosen is installed under
+ * onConflict, but an update replaces the skill installed from the server,
+ * as update() would, and a skill installed already, byte for byte, is left
+ * as it is (a warning says so). A choice of a skill that skills leaves out,
+ * or other than "rename" and "replace", installs nothing (InvalidArgument). */
 export interface McpInstallOptions extends InstallOptions {
   skills?: string[];
   choose?: Record<string, "rename" | "replace">;
@@ -158,9 +166,10 @@ type Call = (method: string, args: Record<string, unknown>, bytes?: Uint8Array, 
 
 interface FileRef { path: string; url: string; digest: string; size: number }
 interface EntryPlan extends IndexEntry { files: FileRef[]; origin: Origin }
-interface McpPlan { name: string; description: string; uri: string; files: FileRef[]; digest: string; origin: Origin }
+/** A skill to install from an MCP server, and how (source.ChooseMCP). */
+interface McpPlan { name: string; description: string; uri: string; files: FileRef[]; digest: string; origin: Origin; onConflict: ConflictPolicy; target: string }
 interface IndexPlan { url: string; version: IndexPreview["version"]; entries: EntryPlan[]; skipped: Refusal[]; refused: Refusal[]; digest: string }
-interface McpListPlan { skills: McpPlan[]; skipped: Refusal[]; refused: Refusal[] }
+interface McpListPlan { skills: McpPlan[]; skipped: Refusal[]; refused: Refusal[]; warnings: Refusal[] }
 
 const refusalOf = (name: string, e: unknown): Refusal => {
   const err = e instanceof SkillfsError ? e : new SkillfsError(String((e as Error)?.message ?? e), "Internal");
@@ -280,23 +289,14 @@ export class Sources {
     const server = typeof from === "string" ? from : from.server;
     const mcp = await (await import("./mcp.js")).connectMcp(server, o);
     try {
+      const args = { server, skills: o.skills ?? [], onConflict: o.onConflict ?? "rename", ...(o.choose ? { choose: o.choose } : {}) };
       const plan = typeof from === "string"
-        ? await this.value<McpListPlan>("source.parseMcp", { server, skills: o.skills ?? [] }, await mcp.list())
-        : await this.value<McpListPlan>("source.parseMcp", { server, skills: o.skills ?? [], previewed: from.digest }, from.listing);
+        ? await this.value<McpListPlan>("source.parseMcp", args, await mcp.list())
+        : await this.value<McpListPlan>("source.parseMcp", { ...args, previewed: from.digest }, from.listing);
       // What the listing leaves out was shown in the review, if there was one.
-      const report: InstallReport = { installed: [], refused: [...(typeof from === "string" ? plan.skipped : []), ...plan.refused], warnings: [] };
+      const report: InstallReport = { installed: [], refused: [...(typeof from === "string" ? plan.skipped : []), ...plan.refused], warnings: plan.warnings };
       for (const s of plan.skills) {
-        const chosen = o.choose?.[s.name];
-        const offer = typeof from === "string" ? undefined : from.skills.find((x) => x.uri === s.uri);
-        if (!chosen && offer?.status === "installed") {
-          // As an archive's skill previewed "installed" is: left as it is, not copied.
-          report.warnings.push({ name: s.name, code: "Conflict", reason: "already-installed",
-            message: `installed from this server already, byte for byte, as ${offer.installed}: left as it is` });
-          continue;
-        }
-        // An update replaces the skill installed from the server, in place.
-        const target = !chosen && offer?.status === "update" ? offer.installed : "";
-        await this.attempt(report, s.name, () => this.installFiles(s.origin, s.name, s.files, (u) => mcp.read(u), { ...o, onConflict: chosen ?? o.onConflict }, target));
+        await this.attempt(report, s.name, () => this.installFiles(s.origin, s.name, s.files, (u) => mcp.read(u), { ...o, onConflict: s.onConflict }, s.target));
       }
       return report;
     } finally {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/skillfs/skillfs/pkg/registry"
@@ -47,11 +48,6 @@ func originURL(o source.Origin) string {
 
 type entryPlan struct {
 	source.Entry
-	Origin source.Origin `json:"origin"`
-}
-
-type mcpPlan struct {
-	source.MCPSkill
 	Origin source.Origin `json:"origin"`
 }
 
@@ -107,9 +103,16 @@ var sourceMethods = map[string]method{
 		return value(map[string]any{"url": idx.URL, "version": idx.Version, "entries": plans,
 			"skipped": idx.Skipped, "refused": nonNil(refused), "digest": digest}, nil)
 	}),
-	"source.parseMcp": adminMethod(func(_ context.Context, _ *registry.Registry, a struct {
+	// The skills of a listing to install, each decided against the
+	// installed skills now (source.ChooseMCP): the person's choice from a
+	// review, or the caller's policy.
+	"source.parseMcp": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
 		Server string   `json:"server"`
 		Skills []string `json:"skills"`
+		// Choose is a person's choice after source.reviewMcp, as
+		// registry.ImportOptions.Choose.
+		Choose     map[string]registry.ConflictPolicy `json:"choose"`
+		OnConflict registry.ConflictPolicy            `json:"onConflict"`
 		// Previewed is the digest of the listing a person reviewed
 		// (source.reviewMcp): its bytes are what is installed from.
 		Previewed string `json:"previewed"`
@@ -119,16 +122,24 @@ var sourceMethods = map[string]method{
 				return result{}, err
 			}
 		}
+		if err := registry.CheckChoose(a.Choose); err != nil {
+			return result{}, err
+		}
 		skills, skipped, err := source.ParseMCP(r.bytes)
 		if err != nil {
 			return result{}, err
 		}
-		sel, refused := source.SelectMCP(skills, a.Skills)
-		plans := make([]mcpPlan, len(sel))
-		for i, s := range sel {
-			plans[i] = mcpPlan{s, source.ForMCP(a.Server, s)}
+		in, err := installedSkills(ctx, reg)
+		if err != nil {
+			return result{}, err
 		}
-		return value(map[string]any{"skills": plans, "skipped": skipped, "refused": nonNil(refused)}, nil)
+		policy := cmp.Or(a.OnConflict, registry.ConflictRename)
+		offers := source.ReviewMCP(in, registry.SameID, a.Server, skills)
+		plans, left, refused, err := source.ChooseMCP(a.Server, skills, offers, a.Skills, a.Choose, policy, registry.ConflictReplace)
+		if err != nil {
+			return result{}, err
+		}
+		return value(map[string]any{"skills": plans, "skipped": skipped, "refused": refused, "warnings": left}, nil)
 	}),
 	// What a server's listing offers, against the installed skills; nothing
 	// is fetched or stored.

@@ -114,19 +114,29 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 	return p, nil
 }
 
+// CheckChoose refuses a choice (ImportOptions.Choose, or an install from
+// an MCP server's review) that holds a policy other than rename and
+// replace, with InvalidArgument "on-conflict" naming the skill.
+func CheckChoose(choose map[string]ConflictPolicy) error {
+	// In order, so that the same choice is refused with the same error.
+	for _, name := range slices.Sorted(maps.Keys(choose)) {
+		if p := choose[name]; p != ConflictRename && p != ConflictReplace {
+			return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "on-conflict", Subject: name,
+				Msg: fmt.Sprintf(`the choice for %q must be "rename" or "replace"`, name)}
+		}
+	}
+	return nil
+}
+
 // chosen keeps the candidates named in choose and returns the names of
 // the others. A name the archive does not hold, or a policy other than
 // rename and replace, is refused: the choice was made for another archive.
 // A name only the invalid skills bad have is refused with their errors.
 func chosen(cands, bad []*candidate, choose map[string]ConflictPolicy) (kept []*candidate, skipped []string, err error) {
-	// In order, so that the same choice is refused with the same error.
-	names := slices.Sorted(maps.Keys(choose))
-	for _, name := range names {
-		if p := choose[name]; p != ConflictRename && p != ConflictReplace {
-			return nil, nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "on-conflict", Subject: name,
-				Msg: fmt.Sprintf(`the choice for %q must be "rename" or "replace"`, name)}
-		}
+	if err := CheckChoose(choose); err != nil {
+		return nil, nil, err
 	}
+	names := slices.Sorted(maps.Keys(choose))
 	held := make(map[string]bool, len(cands))
 	for _, c := range cands {
 		held[c.s.Name] = true

@@ -1,6 +1,12 @@
 package source
 
-import "slices"
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
 
 // What ReviewMCP says about a skill a server offers, against the installed
 // skills.
@@ -27,6 +33,8 @@ type Offer struct {
 	Status      string `json:"status"`
 	// Installed is the id of the installed skill Status speaks of.
 	Installed string `json:"installed"`
+	// FileCount is how many files the server lists for it.
+	FileCount int `json:"fileCount"`
 }
 
 // ReviewMCP says of each of the skills server lists what it is against
@@ -38,7 +46,7 @@ type Offer struct {
 func ReviewMCP(installed []Installed, sameID func(id, name string) bool, server string, skills []MCPSkill) []Offer {
 	out := make([]Offer, len(skills))
 	for i, s := range skills {
-		o := Offer{Name: s.Name, Description: s.Description, URI: s.URI, Digest: s.Digest, Status: OfferNew}
+		o := Offer{Name: s.Name, Description: s.Description, URI: s.URI, Digest: s.Digest, Status: OfferNew, FileCount: len(s.Files)}
 		if j := slices.IndexFunc(installed, func(in Installed) bool {
 			return in.Origin.Kind == KindMCP && in.Origin.Server == server && in.Origin.URI == s.URI
 		}); j >= 0 {
@@ -52,4 +60,98 @@ func ReviewMCP(installed []Installed, sameID func(id, name string) bool, server 
 		out[i] = o
 	}
 	return out
+}
+
+// The reasons ChooseMCP gives.
+const (
+	// ReasonAlreadyInstalled, a warning: a skill installed from the server
+	// byte for byte, and not chosen, was left as it is.
+	ReasonAlreadyInstalled = "already-installed"
+	// ReasonNotSelected: a choice names a skill the install leaves out.
+	ReasonNotSelected = "not-selected"
+)
+
+// MCPInstall is a skill of a server's listing to install, and how.
+type MCPInstall[P ~string] struct {
+	MCPSkill
+	Origin Origin `json:"origin"`
+	// OnConflict is what becomes of a skill of its name installed from
+	// elsewhere (registry ImportOptions.OnConflict).
+	OnConflict P `json:"onConflict"`
+	// Target, when set, is the skill installed from the server that this
+	// one updates in place (registry ImportOptions.Target), whatever id it
+	// was installed as.
+	Target string `json:"target"`
+}
+
+// ChooseMCP says how each skill of server's listing skills that want
+// names (by name or URI, as SelectMCP; all when want is empty) is
+// installed, from offers, ReviewMCP of skills against what is installed
+// when the install runs, not when it was reviewed. choose, when not nil,
+// is a person's choice per skill name, as a preview's
+// (registry ImportOptions.Choose, checked by the caller): without want,
+// only the skills it names are installed; each is installed under its
+// policy, and a skill not chosen under policy. replace is the policy that
+// replaces. So:
+//
+//   - a skill installed from the server is updated in place (Target) when
+//     chosen replace, or not chosen and changed there;
+//   - one installed from it byte for byte and not chosen is left as it is,
+//     with a warning (Conflict, already-installed);
+//   - any other is installed under its policy: kept beside (renamed) or
+//     replacing a skill of its name installed from elsewhere.
+//
+// A choice of a skill that want leaves out fails the whole install with
+// InvalidArgument (not-selected); a name not listed is refused alone
+// (SkillNotFound, not-listed), as SelectMCP refuses it.
+func ChooseMCP[P ~string](server string, skills []MCPSkill, offers []Offer, want []string, choose map[string]P, policy, replace P) (out []MCPInstall[P], left, refused []Refusal, err error) {
+	out, left = []MCPInstall[P]{}, []Refusal{}
+	listed := func(name string) func(MCPSkill) bool { return func(s MCPSkill) bool { return s.Name == name } }
+	names := slices.Sorted(maps.Keys(choose))
+	selected := len(want) > 0
+	if !selected && choose != nil {
+		// The skills chosen, in the listing's order, then those it does not list.
+		for _, s := range skills {
+			if _, ok := choose[s.Name]; ok {
+				want = append(want, s.Name)
+			}
+		}
+		for _, n := range names {
+			if !slices.ContainsFunc(skills, listed(n)) {
+				want = append(want, n)
+			}
+		}
+		if len(want) == 0 {
+			return out, left, []Refusal{}, nil
+		}
+	}
+	sel, refused := SelectMCP(skills, want)
+	for _, n := range names {
+		if selected && !slices.Contains(want, n) && !slices.ContainsFunc(sel, listed(n)) {
+			return nil, nil, nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonNotSelected, Subject: skillerr.Clip(n),
+				Msg: "a choice is made for this skill, but the install does not select it"}
+		}
+	}
+	for _, s := range sel {
+		o := offers[slices.IndexFunc(skills, listed(s.Name))]
+		in := MCPInstall[P]{MCPSkill: s, Origin: ForMCP(server, s), OnConflict: policy}
+		p, chosen := choose[s.Name]
+		if chosen {
+			in.OnConflict = p
+		}
+		fromServer := o.Status == OfferUpdate || o.Status == OfferInstalled
+		switch {
+		case fromServer && (chosen && p == replace || !chosen && o.Status == OfferUpdate):
+			in.Target = o.Installed
+		case o.Status == OfferInstalled && !chosen:
+			left = append(left, Refusal{Name: s.Name, Code: skillerr.Conflict, Reason: ReasonAlreadyInstalled,
+				Message: fmt.Sprintf("installed from this server already, byte for byte, as %s: left as it is", o.Installed)})
+			continue
+		}
+		out = append(out, in)
+	}
+	if refused == nil {
+		refused = []Refusal{}
+	}
+	return out, left, refused, nil
 }

@@ -304,3 +304,68 @@ func TestReviewMCP(t *testing.T) {
 		t.Errorf("offers = %s", strings.Join(got, " "))
 	}
 }
+
+func TestChooseMCP(t *testing.T) {
+	const server = "https://mcp.test/mcp"
+	type policy string
+	skill := func(name, digest string) MCPSkill {
+		return MCPSkill{Name: name, URI: "skill://" + name + "/SKILL.md", Digest: digest}
+	}
+	from := func(id, name string) Installed {
+		return Installed{ID: id, Origin: Origin{Kind: KindMCP, Server: server, URI: "skill://" + name + "/SKILL.md", Digest: d1}}
+	}
+	skills := []MCPSkill{skill("same", d1), skill("newer", Sum([]byte("two"))), skill("taken", d1), skill("fresh", d1)}
+	installed := []Installed{from("same", "same"), from("newer-2", "newer"), {ID: "taken"}}
+	offers := ReviewMCP(installed, func(id, name string) bool { return id == name }, server, skills)
+	for _, c := range []struct {
+		what   string
+		want   []string
+		choose map[string]policy
+		// name:policy:target each installed; then | the names left; then | refused, name:code:reason.
+		out string
+	}{
+		{"nothing chosen: the unchanged left, the changed updated in place, the others under the caller's policy", nil, nil,
+			"newer:rename:newer-2 taken:rename: fresh:rename:|same|"},
+		{"a choice per skill, which also selects", nil, map[string]policy{"same": "rename", "newer": "replace", "taken": "replace"},
+			"same:rename: newer:replace:newer-2 taken:replace:||"},
+		{"keep both of a changed one: installed beside, not over it", nil, map[string]policy{"newer": "rename"},
+			"newer:rename:||"},
+		{"replace an unchanged one: in place", nil, map[string]policy{"same": "replace"},
+			"same:replace:same||"},
+		{"an empty choice installs nothing", nil, map[string]policy{}, "||"},
+		{"a choice of a skill not listed is refused alone", nil, map[string]policy{"gone": "rename", "fresh": "replace"},
+			"fresh:replace:||gone:SkillNotFound:not-listed"},
+		{"selected by URI, chosen by name", []string{"skill://taken/SKILL.md", "gone"}, map[string]policy{"taken": "replace", "gone": "rename"},
+			"taken:replace:||gone:SkillNotFound:not-listed"},
+	} {
+		out, left, refused, err := ChooseMCP(server, skills, offers, c.want, c.choose, "rename", "replace")
+		if err != nil {
+			t.Errorf("%s: %v", c.what, err)
+			continue
+		}
+		var parts [3][]string
+		for _, in := range out {
+			if in.Origin.URI != in.URI || in.Origin.Digest != in.Digest {
+				t.Errorf("%s: %s has origin %+v", c.what, in.Name, in.Origin)
+			}
+			parts[0] = append(parts[0], fmt.Sprintf("%s:%s:%s", in.Name, in.OnConflict, in.Target))
+		}
+		for _, r := range left {
+			if r.Code != skillerr.Conflict || r.Reason != ReasonAlreadyInstalled {
+				t.Errorf("%s: left %+v", c.what, r)
+			}
+			parts[1] = append(parts[1], r.Name)
+		}
+		for _, r := range refused {
+			parts[2] = append(parts[2], fmt.Sprintf("%s:%s:%s", r.Name, r.Code, r.Reason))
+		}
+		if got := strings.Join(parts[0], " ") + "|" + strings.Join(parts[1], " ") + "|" + strings.Join(parts[2], " "); got != c.out {
+			t.Errorf("%s:\n got %s\nwant %s", c.what, got, c.out)
+		}
+	}
+	// A choice the selection leaves out is refused whole, before anything is installed.
+	_, _, _, err := ChooseMCP(server, skills, offers, []string{"fresh"}, map[string]policy{"taken": "rename"}, "rename", "replace")
+	if skillerr.CodeOf(err) != skillerr.InvalidArgument || skillerr.ReasonOf(err) != ReasonNotSelected {
+		t.Errorf("a choice not selected: %v", err)
+	}
+}

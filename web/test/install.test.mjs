@@ -411,6 +411,44 @@ test('an MCP server previewed: each skill against the installed ones, nothing fe
   assert.deepEqual(await ids(page), ['mcp-good', 'mcp-next', 'mcp-taken', 'mcp-taken-v2']);
 });
 
+test('an MCP install as chosen per skill: the choice selects, Update updates the skill installed from the server whatever its id, a choice out of bounds installs nothing', { timeout: TEST_MS }, async (t) => {
+  const server = await mcp();
+  t.after(server.close);
+  const page = await fresh(t);
+  const serve = (name, description) => server.skills.set(name, { frontmatter: { name, description }, files: { 'SKILL.md': skillMD(name, description) } });
+  // mcp-next from bytes, then from the server beside it, as mcp-next-v2 (disabled since).
+  assertOk(await ev(page, (z) => T.outcome(sk.registry.importZip(T.fromB64(z))), b64(zip({ 'SKILL.md': skillMD('mcp-next', 'Installed from bytes.') }))));
+  serve('mcp-next', 'Version 1.');
+  const first = assertOk(await reg(page, 'installFromMcp', server.url, { skills: ['mcp-next'] }));
+  assert.deepEqual(first.installed.map((m) => m.id), ['mcp-next-v2']);
+  assertOk(await reg(page, 'setEnabled', 'mcp-next-v2', false));
+  serve('mcp-next', 'Version 2.');
+  serve('mcp-fresh', 'New here.');
+  const p = assertOk(await ev(page, (u) => T.outcome(sk.registry.previewMcp(u).then((p) => {
+    window.p = p;
+    return { rows: p.skills.map((s) => [s.name, s.status, s.installed, s.fileCount]), digest: p.skills[2].digest };
+  })), server.url), 'previewMcp');
+  assert.deepEqual(p.rows, [['mcp-good', 'new', '', 3], ['mcp-liar', 'new', '', 2], ['mcp-next', 'update', 'mcp-next-v2', 1], ['mcp-fresh', 'new', '', 1]]);
+  const revision = assertOk(await reg(page, 'revision'));
+
+  // A policy that is neither, or a choice of a skill the install does not select: refused whole.
+  const bad = await ev(page, () => T.outcome(sk.registry.installFromMcp(p, { choose: { 'mcp-fresh': 'rename', 'mcp-next': 'merge' } })));
+  assertRejected(bad, { code: 'InvalidArgument', reason: 'on-conflict', subject: 'mcp-next' });
+  const unselected = await ev(page, () => T.outcome(sk.registry.installFromMcp(p, { skills: ['mcp-fresh'], choose: { 'mcp-next': 'replace' } })));
+  assertRejected(unselected, { code: 'InvalidArgument', reason: 'not-selected', subject: 'mcp-next' });
+  assert.equal(assertOk(await reg(page, 'revision')), revision, 'nothing was stored');
+
+  // Update mcp-next: the one installed from the server is replaced in place, not the one of its name.
+  server.log.length = 0;
+  const r = assertOk(await ev(page, () => T.outcome(sk.registry.installFromMcp(p, { choose: { 'mcp-next': 'replace' } }))), 'installFromMcp');
+  assert.deepEqual([r.installed.map((m) => m.id), r.refused, r.warnings], [['mcp-next-v2'], [], []]);
+  assert.deepEqual(server.log, ['resources/read skill://mcp-next/SKILL.md'], 'only the skill chosen is read');
+  const v2 = assertOk(await reg(page, 'get', 'mcp-next-v2'));
+  assert.deepEqual([v2.description, v2.enabled, v2.origin.digest], ['Version 2.', false, p.digest]);
+  assert.equal(assertOk(await reg(page, 'get', 'mcp-next')).description, 'Installed from bytes.');
+  assert.deepEqual(await ids(page), ['mcp-next', 'mcp-next-v2']);
+});
+
 test('an MCP server whose skills/list comes in pages: every page followed, or refused whole past the page limit', { timeout: TEST_MS * 2 }, async (t) => {
   // 55 skills: 11 pages of 5, or 55 pages of 1, more than js/mcp.ts's MAX_PAGES (50).
   const skills = new Map(Array.from({ length: 55 }, (_, i) => {
