@@ -456,7 +456,8 @@ test('the side panel installs from an MCP server the user names: what verifies, 
     await h.panel.click('#source-install', { timeout: STEP_MS });
     await h.panel.waitForFunction(() => ['previewed', 'done', 'error'].includes(document.getElementById('install-from')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
     if (await h.panel.evaluate(() => document.getElementById('install-from').dataset.state === 'previewed')) {
-      await h.panel.getByRole('button', { name: 'Install selected' }).click({ timeout: STEP_MS });
+      // An index's list to tick, or a server's preview (as an archive's).
+      await h.panel.locator('#source-review').getByRole('button', { name: /^Install (selected|\d+ skills?)$/ }).click({ timeout: STEP_MS });
       await h.panel.waitForFunction(() => ['done', 'error'].includes(document.getElementById('install-from')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
     }
     return h.panel.evaluate(() => ({ ...document.getElementById('install-from').dataset, report: document.getElementById('source-report')?.textContent }));

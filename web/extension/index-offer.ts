@@ -1,21 +1,21 @@
-// What a discovery index or an MCP server offers, as the side panel lists
-// it for a person to tick (registry.previewIndex, registry.previewMcp):
-// each skill with a box, ticked unless it is installed from there already;
-// shared by "skills of the site you are on" and "install from an address".
+// What a discovery index or an MCP server offers, as the side panel shows
+// it for a person to choose from: an index's entries each with a box,
+// ticked unless installed from there already (registry.previewIndex),
+// shared by "skills of the site you are on" and "install from an address";
+// an MCP server's skills as the preview of an archive (registry.previewMcp).
 
-import type { IndexPreview, McpOffer, McpPreview, Refusal, Skillfs, SkillMeta } from '../../js/bridge.ts';
+import type { ImportPreview, IndexPreview, McpPreview, Refusal, Skillfs, SkillMeta } from '../../js/bridge.ts';
 
 /** "127.0.0.1:8080 publishes 3 skills": the index or server at url offers n. */
 export const publishes = (url: string, n: number) => `${new URL(url).host} publishes ${n} skill${n === 1 ? '' : 's'}`;
 
 /** One skill offered: installed ones cannot be ticked; note follows its description. */
-interface Offered { name: string; description: string; installed: boolean; note: string; status?: string }
+interface Offered { name: string; description: string; installed: boolean; note: string }
 
 function items(offered: Offered[]): HTMLLIElement[] {
   return offered.map((e) => {
     const li = document.createElement('li');
     li.dataset.name = e.name;
-    if (e.status) li.dataset.status = e.status;
     const box = document.createElement('input');
     box.type = 'checkbox';
     box.checked = !e.installed;
@@ -39,17 +39,19 @@ export async function offerItems(sk: Skillfs, preview: IndexPreview): Promise<HT
   })));
 }
 
-const MCP_NOTES: Record<McpOffer['status'], string> = {
-  new: '',
-  installed: ' (installed)',
-  update: ' (a newer version of the one installed from here: installing updates it)',
-  conflict: ' (another skill of this name is installed: this one is kept beside it)',
-};
-
-/** The skills an MCP server offers as list items, each with its box and
- * what it is against the installed skills. */
-export const mcpOfferItems = (preview: McpPreview): HTMLLIElement[] =>
-  items(preview.skills.map((s) => ({ name: s.name, description: s.description, installed: s.status === 'installed', note: MCP_NOTES[s.status], status: s.status })));
+/** What an MCP server offers, as the preview of an archive
+ * (web/ui/Preview.tsx), so that each skill gets the same choices as an
+ * archive's: one installed from elsewhere, or from this server in another
+ * version, is a conflict (Update replaces it; the one from this server in
+ * place, whatever its id); one installed from it byte for byte is
+ * installed. The choices install with installFromMcp's choose. */
+export const mcpPreview = (p: McpPreview): ImportPreview => ({
+  dropped: [],
+  skills: p.skills.map((s) => ({
+    name: s.name, description: s.description, version: '', dir: s.uri.slice(0, -'/SKILL.md'.length), size: 0, fileCount: s.fileCount,
+    digest: s.digest, status: s.status === 'update' ? 'conflict' : s.status, installed: s.installed, diagnostics: [],
+  })),
+});
 
 /** The names of the entries ticked in list. */
 export const ticked = (list: HTMLElement) =>

@@ -3,15 +3,16 @@
 // typed or pasted by the user. An archive or SKILL.md is downloaded once
 // and previewed as a local import is (web/ui/Preview.tsx: what it holds
 // against what is installed, what cannot be installed, the same choices),
-// then those bytes are installed with the choices made; an index or an MCP
-// server lists its skills to tick, as "skills of the site you are on" does,
-// and what installs is what was listed (the index or listing is not read
-// again). Nothing is installed before the user confirms.
+// then those bytes are installed with the choices made; an MCP server's
+// skills are shown in the same preview, with the same choices per skill;
+// an index lists its skills to tick, as "skills of the site you are on"
+// does. What installs is what was reviewed (the index or listing is not
+// read again). Nothing is installed before the user confirms.
 
 import { h, render } from 'preact';
-import type { InstallReport, Refusal, Skillfs, UrlPreview } from '../../js/bridge.ts';
+import type { ImportPreview, InstallReport, Refusal, Skillfs, UrlPreview } from '../../js/bridge.ts';
 import { Preview, policies, type Choice } from '../ui/Preview.tsx';
-import { mcpOfferItems, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
+import { mcpPreview, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
 import { showError, showReport } from './install-report.ts';
 
 const KINDS = [
@@ -84,20 +85,23 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
     section.dataset.state = 'previewed';
   };
 
-  // The archive's skills, against what is installed; the bytes previewed are the ones installed.
-  const reviewUrl = (url: string, p: UrlPreview) => {
+  // The skills of an archive or a server, against what is installed, with a
+  // choice each; what was previewed is what installs.
+  const reviewChoices = (url: string, name: string, preview: ImportPreview, notes: string, run: (choose: Record<string, 'rename' | 'replace'>) => Promise<InstallReport>) => {
     const show = (busy: boolean) => render(h(Preview, {
-      name: fileName(url), preview: p, busy, onCancel: cancel,
+      name, preview, busy, onCancel: cancel,
       onInstall: async (choices: Map<string, Choice>) => {
         show(true);
-        if (!await install(url, () => sk().registry.installFromPreview(p, { choose: policies(choices) }))) show(false);
+        if (!await install(url, () => run(policies(choices)))) show(false);
       },
     }), review);
     show(false);
-    reviewing(p.warnings.map((w) => `Warning: ${w.message}.`).join('\n'));
+    reviewing(notes);
   };
+  const reviewUrl = (url: string, p: UrlPreview) =>
+    reviewChoices(url, fileName(url), p, p.warnings.map((w) => `Warning: ${w.message}.`).join('\n'), (choose) => sk().registry.installFromPreview(p, { choose }));
 
-  // An index's or a server's skills to tick, as the site's are; run installs the names ticked.
+  // An index's skills to tick, as the site's are; run installs the names ticked.
   const reviewOffer = (url: string, items: HTMLLIElement[], skipped: Refusal[], run: (names: string[]) => Promise<InstallReport>) => {
     const heading = document.createElement('h3');
     heading.textContent = publishes(url, items.length);
@@ -122,7 +126,7 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
   };
   const reviewMcp = async (url: string) => {
     const p = await sk().registry.previewMcp(url);
-    reviewOffer(url, mcpOfferItems(p), p.skipped, (skills) => sk().registry.installFromMcp(p, { skills }));
+    reviewChoices(url, new URL(url).host, mcpPreview(p), skippedLines(p), (choose) => sk().registry.installFromMcp(p, { choose }));
   };
 
   go.addEventListener('click', async () => {

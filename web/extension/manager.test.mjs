@@ -373,7 +373,7 @@ test('install from an address: an index lists its skills to tick, as the site\'s
   assert.match(await list(page).locator('li[data-id="address-index-a"]').textContent(), /First\./);
 });
 
-test('install from an address: an MCP server lists its skills to tick, each against the installed ones, and installs those reviewed', { timeout: IMPORT_MS }, async (t) => {
+test('install from an address: an MCP server\'s skills are previewed as an archive\'s, each with its choice, and what is stored afterwards is what was chosen, row by row', { timeout: IMPORT_MS }, async (t) => {
   const page = await openPanel(400);
   t.after(() => page.close());
   const local = join(mkdtempSync(join(tmpdir(), 'skillfs-mcp-')), 'mcp-local.zip');
@@ -381,42 +381,67 @@ test('install from an address: an MCP server lists its skills to tick, each agai
   assert.equal((await importFile(page, local)).ok, true);
   const server = await serveMcp();
   t.after(server.close);
+  const host = new URL(server.url).host;
   const serve = (name, description) => server.skills.set(name, { frontmatter: { name, description }, files: { 'SKILL.md': md(name, description) } });
   serve('panel-mcp-a', 'Version 1.');
   serve('panel-mcp-b', 'Unchanged.');
+  serve('panel-mcp-e', 'Version 1.');
   server.skills.set('panel-mcp-escape', { frontmatter: { name: 'panel-mcp-escape', description: 'Escapes.' }, files: { 'SKILL.md': md('panel-mcp-escape', 'Escapes.') },
     extra: [{ uri: 'skill://panel-mcp-escape/../panel-mcp-a/SKILL.md', digest: sha256('x'), size: 1 }] });
   const before = Number(await page.locator('#skills').getAttribute('data-count'));
-  const offered = (section) => section.locator('li').evaluateAll((lis) => lis.map((li) => [li.dataset.name, li.dataset.status, li.querySelector('input').checked, li.querySelector('input').disabled]));
+  const row = (id) => list(page).locator(`li[data-id="${id}"]`);
 
   let section = await fromAddress(page, server.url, 'mcp');
-  assert.equal(await section.getByRole('heading', { level: 3 }).textContent(), `${new URL(server.url).host} publishes 2 skills`);
-  assert.deepEqual(await offered(section), [['panel-mcp-a', 'new', true, false], ['panel-mcp-b', 'new', true, false]]);
+  let group = section.getByRole('group', { name: `${host} holds 3 skills` });
+  await group.waitFor();
+  assert.equal(await group.locator('.preview-counts').textContent(), '3 new.');
   assert.match(await page.locator('#source-report').textContent(), /^Skipped panel-mcp-escape: path segment ".." refers to a parent directory/);
   assert.deepEqual(server.log, ['skills/list'], 'nothing but the listing is read before the user confirms');
   assert.equal(Number(await page.locator('#skills').getAttribute('data-count')), before, 'the review installed nothing');
   assert.deepEqual(await axeViolations(page), [], 'axe: an MCP server reviewed');
-  await section.getByRole('button', { name: 'Install selected' }).click();
+  await group.getByRole('button', { name: 'Install 3 skills', exact: true }).click();
   let done = await outcome(page);
-  assert.deepEqual([done.state, done.installed], ['done', 'panel-mcp-a panel-mcp-b'], done.report);
+  assert.deepEqual([done.state, done.installed], ['done', 'panel-mcp-a panel-mcp-b panel-mcp-e'], done.report);
+  await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), before + 3);
 
-  // A new version of a, a skill of the name of one installed from a file, and one that will change before the click.
+  // New versions of a and e, a skill of the name of one installed from a
+  // file (d), two new ones; c and e will be served otherwise after the review.
   serve('panel-mcp-a', 'Version 2.');
   serve('panel-mcp-c', 'Reviewed.');
   serve('panel-mcp-d', 'Served over MCP.');
+  serve('panel-mcp-e', 'Version 2.');
+  serve('panel-mcp-f', 'Not wanted.');
   section = await fromAddress(page, server.url, 'mcp');
-  assert.deepEqual(await offered(section), [
-    ['panel-mcp-a', 'update', true, false], ['panel-mcp-b', 'installed', false, true], ['panel-mcp-c', 'new', true, false], ['panel-mcp-d', 'conflict', true, false]]);
-  assert.match(await section.locator('li[data-name="panel-mcp-a"]').textContent(), /a newer version of the one installed from here/);
+  group = section.getByRole('group', { name: `${host} holds 6 skills` });
+  await group.waitFor();
+  assert.equal(await group.locator('.preview-counts').textContent(), '2 new, 3 installed in another version, 1 already installed, unchanged.');
+  assert.match(await group.locator('li[data-name="panel-mcp-b"]').textContent(), /already installed/);
+  assert.match(await group.locator('li[data-name="panel-mcp-a"]').textContent(), /1 file · skill:\/\/panel-mcp-a/);
+  // A different choice on each row: Update, Keep both, install, Keep both (the default), Update, Skip.
+  const choose = (name, label) => group.getByRole('combobox', { name: `What to do with ${name}` }).selectOption({ label });
+  await choose('panel-mcp-a', 'Update panel-mcp-a');
+  await choose('panel-mcp-b', 'Keep both (panel-mcp-b-v2)');
+  await choose('panel-mcp-e', 'Update panel-mcp-e');
+  await group.getByRole('checkbox', { name: 'panel-mcp-f', exact: true }).uncheck();
+  assert.deepEqual(await axeViolations(page), [], 'axe: an MCP server reviewed, with installed skills');
   serve('panel-mcp-c', 'Swapped after the review.');
+  serve('panel-mcp-e', 'Swapped after the review.');
   server.log.length = 0;
-  await section.getByRole('button', { name: 'Install selected' }).click();
+  await group.getByRole('button', { name: 'Install 5 skills', exact: true }).click();
   done = await outcome(page);
-  assert.deepEqual([done.state, done.installed, done.refused], ['done', 'panel-mcp-a panel-mcp-d-v2', 'panel-mcp-c:Integrity'], done.report);
+  assert.deepEqual([done.state, done.installed, done.refused], ['done', 'panel-mcp-a panel-mcp-b-v2 panel-mcp-d-v2', 'panel-mcp-e:Integrity panel-mcp-c:Integrity'], done.report);
   assert.ok(!server.log.includes('skills/list'), 'the listing reviewed is what installs');
-  await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), before + 3);
-  assert.match(await list(page).locator('li[data-id="panel-mcp-a"]').textContent(), /Version 2\./);
-  assert.match(await list(page).locator('li[data-id="panel-mcp-d"]').textContent(), /Installed from a file\./);
+  assert.ok(!server.log.some((l) => l.includes('panel-mcp-f')), 'a skipped skill is not read');
+
+  // What is stored: each row as chosen; the rows refused left nothing, and
+  // e, whose update was refused, is the version it was.
+  await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), before + 5);
+  assert.deepEqual((await ids(page)).filter((id) => id.startsWith('panel-mcp-')).sort(),
+    ['panel-mcp-a', 'panel-mcp-b', 'panel-mcp-b-v2', 'panel-mcp-d', 'panel-mcp-d-v2', 'panel-mcp-e']);
+  for (const [id, text] of [['panel-mcp-a', 'Version 2.'], ['panel-mcp-b', 'Unchanged.'], ['panel-mcp-b-v2', 'Unchanged.'],
+    ['panel-mcp-d', 'Installed from a file.'], ['panel-mcp-d-v2', 'Served over MCP.'], ['panel-mcp-e', 'Version 1.']]) {
+    assert.match(await row(id).textContent(), new RegExp(text.replace('.', '\\.')), id);
+  }
 });
 
 test('a worker that cannot answer: a refresh says so in words, and reads the list no more than once', { timeout: 60_000 }, async () => {

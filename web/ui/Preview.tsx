@@ -1,6 +1,7 @@
 // The preview of an archive's skills before anything is installed, with
 // the choices a person makes (see Importer.tsx, which shows it for a local
-// archive; the side panel shows it for an archive at an address): each
+// archive; the side panel shows it for an archive at an address and for an
+// MCP server's skills, web/extension/install-from.ts): each
 // skill to install or not, a choice per name conflict (Update, Keep both
 // as name-v2, Skip) and one for all the skills already installed; a skill
 // that cannot be installed is shown with why, and cannot be ticked. Of
