@@ -644,8 +644,10 @@ export class Registry {
    * to review; nothing is fetched but the listing, nothing installed. */
   previewMcp(serverUrl: string, opts: FetchOptions = {}): Promise<McpPreview> { return this.sources.previewMcp(serverUrl, opts); }
   /** Installs a .zip, .skill or .tar.gz archive or a lone SKILL.md from
-   * url; with opts.digest ("sha256:…") the bytes must match it. Throws
-   * what refuses it. */
+   * url — or, for the page of a repository on GitHub or of a folder or file
+   * in it, the skills of that folder from the archive GitHub serves (see
+   * docs/sources.md); with opts.digest ("sha256:…") the bytes must match
+   * it. Throws what refuses it. */
   installFromUrl(url: string, opts: InstallOptions & { digest?: string } = {}): Promise<InstallReport> {
     return this.sources.installFromUrl(url, opts);
   }

@@ -21,6 +21,10 @@ export interface Origin {
   uri?: string;
   /** The artifact fetched. */
   url?: string;
+  /** For an archive of several skills (a repository's download), the
+   * skill's folder in it, below the folder they all share ("skills/pdf"):
+   * an update takes that folder of the new download. */
+  dir?: string;
   type: "skill-md" | "archive" | "files" | "";
   digest: string;
   /** The ETag a plain URL's server sent with the artifact, if any: an
@@ -304,12 +308,16 @@ export class Sources {
     }
   }
 
-  /** The artifact at url within o's bounds, the origin it is installed
-   * under, and the warning of an install without a digest. */
+  /** The artifact at url within o's bounds — for a repository's page on
+   * GitHub, or a folder's, the archive of it (source.Locate) — the origin
+   * it is installed under, and the warning of an install without a digest. */
   private async download(url: string, o: FetchOptions & { digest?: string }): Promise<{ origin: Origin; bytes: Uint8Array; warnings: Refusal[] }> {
     const warnings: Refusal[] = o.digest ? [] : [{ name: url, code: "Integrity", reason: "unverified", message: "no digest was given: what was received could not be verified" }];
-    const got = await fetchArtifact(url, o);
-    return { origin: { kind: "url", url, type: "", digest: o.digest ?? "", verified: !!o.digest, etag: got.etag }, bytes: got.bytes!, warnings };
+    const at = await this.value<{ url: string; dir: string }>("source.locate", { url }, undefined, undefined, o.signal);
+    const got = await fetchArtifact(at.url, o);
+    const origin: Origin = { kind: "url", url: at.url, type: "", digest: o.digest ?? "", verified: !!o.digest, etag: got.etag };
+    if (at.dir) origin.dir = at.dir;
+    return { origin, bytes: got.bytes!, warnings };
   }
 
   private report(url: string, res: ImportResult, warnings: Refusal[]): InstallReport {
@@ -368,15 +376,16 @@ export class Sources {
       }
     }
     // A plain URL publishes no digest: it is asked with the ETag it sent,
-    // and fetched again to compare unless it answers 304.
-    for (const m of sourced.filter((m) => m.origin!.kind === "url")) {
+    // and fetched again to compare unless it answers 304 — once for all
+    // the skills of one download (a repository's), which share its ETag.
+    for (const [, ms] of by((m) => (m.origin!.kind === "url" ? `${m.origin!.url}\n${m.origin!.etag ?? ""}` : undefined))) {
       try {
-        const got = await fetchArtifact(m.origin!.url!, o, undefined, m.origin!.etag);
-        out.push(got.bytes
-          ? await this.value<UpdateInfo>("source.checkBytes", { id: m.id }, got.bytes)
-          : { id: m.id, status: "current", installed: m.origin!.digest, latest: m.origin!.digest, origin: m.origin! });
+        const got = await fetchArtifact(ms[0]!.origin!.url!, o, undefined, ms[0]!.origin!.etag);
+        out.push(...(got.bytes
+          ? await this.value<UpdateInfo[]>("source.checkBytes", { ids: ms.map((m) => m.id) }, got.bytes)
+          : ms.map((m): UpdateInfo => ({ id: m.id, status: "current", installed: m.origin!.digest, latest: m.origin!.digest, origin: m.origin! }))));
       } catch (e) {
-        failed([m], e);
+        failed(ms, e);
       }
     }
     return out;
@@ -393,7 +402,8 @@ export class Sources {
         const e = plan.entries[0];
         if (!e) throw gone();
         if (e.origin.verified && e.digest === origin.digest) return { status: "current", skill: m };
-        res = await this.installEntry(e, o, m.id);
+        // An entry's archive of several skills: the skill's own folder.
+        res = await this.installEntry(origin.dir ? { ...e, origin: { ...e.origin, dir: origin.dir } } : e, o, m.id);
         break;
       }
       case "mcp": {
@@ -418,10 +428,12 @@ export class Sources {
       default: {
         const got = await fetchArtifact(origin.url!, o, undefined, o.digest ? "" : origin.etag);
         if (!got.bytes) return { status: "current", skill: m };
-        const check = await this.value<UpdateInfo>("source.checkBytes", { id: m.id }, got.bytes);
-        if (check.status === "current" && !o.digest) return { status: "current", skill: m };
-        // A digest given now pins the new bytes as one given at install did.
+        const [check] = await this.value<UpdateInfo[]>("source.checkBytes", { ids: [m.id] }, got.bytes);
+        if (check!.status === "current" && !o.digest) return { status: "current", skill: m };
+        // A digest given now pins the new bytes as one given at install
+        // did; the skill's folder, in a download of several, is kept.
         const next: Origin = { kind: "url", url: origin.url, type: origin.type, digest: o.digest ?? "", verified: !!o.digest, etag: got.etag };
+        if (origin.dir) next.dir = origin.dir;
         res = await this.installBytes(next, "", got.bytes, o, m.id);
       }
     }

@@ -157,6 +157,13 @@ var sourceMethods = map[string]method{
 		return value(map[string]any{"skills": source.ReviewMCP(in, registry.SameID, a.Server, skills), "skipped": skipped,
 			"digest": source.Sum(r.bytes)}, nil)
 	}),
+	// What to download for a URL a person gave (a repository's page on
+	// GitHub is not an archive).
+	"source.locate": adminMethod(func(_ context.Context, _ *registry.Registry, a struct {
+		URL string `json:"url"`
+	}, _ request) (result, error) {
+		return value(source.Locate(a.URL), nil)
+	}),
 	// What installing an artifact would install, against the installed
 	// skills, and the origin it would record; nothing is stored.
 	"source.previewArtifact": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
@@ -167,7 +174,7 @@ var sourceMethods = map[string]method{
 		if err != nil {
 			return result{}, err
 		}
-		p, err := reg.Preview(ctx, zb, nil)
+		p, err := reg.Preview(ctx, zb, nil, o.Dir)
 		if err != nil {
 			return result{}, err
 		}
@@ -215,17 +222,30 @@ var sourceMethods = map[string]method{
 		in, err := installedSkills(ctx, reg)
 		return value(source.CheckMCP(in, a.Server, skills), err)
 	}),
-	"source.checkBytes": adminMethod(func(ctx context.Context, reg *registry.Registry, a idArgs, r request) (result, error) {
-		m, err := reg.Get(ctx, a.ID)
+	"source.checkBytes": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+		IDs []string `json:"ids"`
+	}, r request) (result, error) {
+		in, err := installedSkills(ctx, reg)
 		if err != nil {
 			return result{}, err
 		}
-		if m.Origin == nil {
-			return result{}, skillerr.New(skillerr.InvalidArgument, a.ID, "the skill was imported from bytes, not installed from a source")
+		byID := make(map[string]source.Installed, len(in))
+		for _, s := range in {
+			byID[s.ID] = s
 		}
-		return value(source.CheckBytes(source.Installed{ID: m.ID, Origin: *m.Origin}, r.bytes), nil)
-	}),
-}
+		sel := make([]source.Installed, len(a.IDs))
+		for i, id := range a.IDs {
+			s, ok := byID[id]
+			if !ok {
+				return result{}, skillerr.New(skillerr.SkillNotFound, id, "no skill of this id is installed")
+			}
+			if s.Origin.Kind == "" {
+				return result{}, skillerr.New(skillerr.InvalidArgument, id, "the skill was imported from bytes, not installed from a source")
+			}
+			sel[i] = s
+		}
+		return value(source.CheckBytes(sel, r.bytes), nil)
+	})}
 
 func nonNil[T any](s []T) []T {
 	if s == nil {

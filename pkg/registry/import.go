@@ -50,7 +50,9 @@ type ImportOptions struct {
 	// Source is recorded as Meta.Source: a file name or a URL.
 	Source string
 	// Origin, when set, is recorded as Meta.Origin of every skill
-	// installed: where it is published, and the digest verified.
+	// installed: where it is published, and the digest verified. Its Dir,
+	// when set, installs only the archive's skills in that folder (see
+	// source.Origin); each skill records its own folder there.
 	Origin *source.Origin
 	// Target, when set, makes the import an update of the installed skill
 	// Target: the archive must hold exactly one skill, which replaces it
@@ -138,10 +140,12 @@ const quotaFactor = 1.2
 
 // candidate is a skill of an archive, parsed, before it gets an id.
 type candidate struct {
-	dir   string // its directory in the archive, for messages
-	name  string // the base name of dir, "" at the archive root
-	size  int64  // bytes of its files
-	files []vfs.File
+	dir string // its directory in the archive, for messages
+	// folder is what its origin records (source.Origin's Dir; inFolder).
+	folder string
+	name   string // the base name of dir, "" at the archive root
+	size   int64  // bytes of its files
+	files  []vfs.File
 	// digest is the Digest of files.
 	digest string
 	s      *skill.Skill // nil when its SKILL.md does not parse
@@ -184,7 +188,11 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 	ectx, stop := context.WithCancel(ctx)
 	defer stop()
 	estimate := r.estimate(ectx)
-	arc, all, err := r.readCandidates(data, opts.Outside)
+	under := ""
+	if opts.Origin != nil {
+		under = opts.Origin.Dir
+	}
+	arc, all, err := r.readCandidates(data, opts.Outside, under)
 	if err != nil {
 		return nil, err
 	}
@@ -290,6 +298,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 			m.Source, m.CreatedAt, m.UpdatedAt, m.Enabled = opts.Source, now, now, true
 			if opts.Origin != nil {
 				o := *opts.Origin
+				o.Dir = c.folder
 				m.Origin = &o
 			}
 			m.Instance = newInstance()
@@ -394,12 +403,16 @@ func (r *Registry) readArchive(data []byte, out zipguard.Outside) (*zipguard.Arc
 // readCandidates reads the archive (see readArchive) and parses its
 // skills, the invalid ones included (candidate.err), without their
 // digests (setDigests): what Import and Preview start from.
-func (r *Registry) readCandidates(data []byte, out zipguard.Outside) (*zipguard.Archive, []*candidate, error) {
+func (r *Registry) readCandidates(data []byte, out zipguard.Outside, under string) (*zipguard.Archive, []*candidate, error) {
 	arc, err := r.readArchive(data, out)
 	if err != nil {
 		return nil, nil, err
 	}
-	return arc, parseArchive(arc), nil
+	skills, folders, err := inFolder(arc.Skills, under)
+	if err != nil {
+		return nil, nil, err
+	}
+	return arc, parseArchive(skills, folders), nil
 }
 
 // setDigests computes the digest of each of cands that has none yet, in
@@ -480,12 +493,12 @@ func SameID(a, b string) bool { return idKey(a) == idKey(b) }
 // name that cannot be an id, or has the name of an earlier one once folded
 // (zipguard.FoldKey) is kept with its error (candidate.err): Preview lists
 // it, Import leaves it out or refuses the archive.
-func parseArchive(arc *zipguard.Archive) []*candidate {
-	cands := make([]*candidate, 0, len(arc.Skills))
-	seen := make(map[string]*candidate, len(arc.Skills)) // folded name → first skill
-	for _, zs := range arc.Skills {
+func parseArchive(skills []zipguard.Skill, folders []string) []*candidate {
+	cands := make([]*candidate, 0, len(skills))
+	seen := make(map[string]*candidate, len(skills)) // folded name → first skill
+	for k, zs := range skills {
 		pace.Step()
-		c := &candidate{dir: zs.Dir, name: zs.Name, files: make([]vfs.File, len(zs.Files))}
+		c := &candidate{dir: zs.Dir, folder: folders[k], name: zs.Name, files: make([]vfs.File, len(zs.Files))}
 		cands = append(cands, c)
 		for i, f := range zs.Files {
 			c.files[i] = vfs.File{Path: f.Path, Data: f.Data, Ext: f.Ext, Mode: f.Mode, ModTime: f.Modified}

@@ -65,9 +65,10 @@ type ImportPreview struct {
 // skill of one name, dependencies the commit would refuse) included, each with its error. It stores nothing. An
 // archive Import refuses whole whatever is chosen (not an archive, over a
 // limit) is refused here with the same error. data and outside are as
-// Import's data and ImportOptions.Outside.
-func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Outside) (*ImportPreview, error) {
-	arc, cands, err := r.readCandidates(data, outside)
+// Import's data and ImportOptions.Outside; under, when set, is the folder
+// whose skills alone are previewed, as ImportOptions.Origin's Dir.
+func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Outside, under string) (*ImportPreview, error) {
+	arc, cands, err := r.readCandidates(data, outside, under)
 	if err != nil {
 		return nil, err
 	}

@@ -78,6 +78,7 @@ func TestSuite(t *testing.T) {
 		{"ImportSlugIDs", testImportSlugIDs},
 		{"ImportNoncharacterEntry", testImportNoncharacterEntry},
 		{"ImportUpdate", testImportUpdate},
+		{"ImportFolder", testImportFolder},
 		{"ImportTarGz", testImportTarGz},
 		{"ImportStreamTooLarge", testImportStreamTooLarge},
 		{"ImportOutside", testImportOutside},

@@ -21,7 +21,14 @@ type Origin struct {
 	URI    string `json:"uri,omitempty"`
 	// URL is the artifact fetched (KindIndex, KindURL); for a skill
 	// fetched file by file, the directory its files are under.
-	URL  string `json:"url,omitempty"`
+	URL string `json:"url,omitempty"`
+	// Dir, for an archive holding several skills (a repository's
+	// download), is the skill's folder in it, counted from inside the
+	// top-level folder all its skills share ("skills/pdf" of
+	// "repo-main/skills/pdf"): an update takes that folder of the new
+	// download. Given to an install, only the skills in that folder are
+	// installed (a folder of a repository on GitHub, Locate).
+	Dir  string `json:"dir,omitempty"`
 	Type string `json:"type"` // TypeSkillMD, TypeArchive or TypeFiles
 	// Digest identifies what was installed: the published digest of the
 	// artifact's bytes, or ManifestDigest of a skill's files. When the

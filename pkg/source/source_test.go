@@ -273,7 +273,8 @@ func TestCheck(t *testing.T) {
 	if got != "current changed true gone 3\n" {
 		t.Errorf("updates = %s: %+v", got, ups)
 	}
-	if u := CheckBytes(Installed{ID: "u", Origin: Origin{Kind: KindURL, Digest: d1}}, []byte("one")); u.Status != StatusCurrent {
+	if u := CheckBytes([]Installed{{ID: "u", Origin: Origin{Kind: KindURL, Digest: d1}}, {ID: "v", Origin: Origin{Kind: KindURL, Digest: Sum([]byte("two"))}}},
+		[]byte("one")); len(u) != 2 || u[0].Status != StatusCurrent || u[1].Status != StatusChanged || u[1].Latest != d1 {
 		t.Errorf("CheckBytes = %+v", u)
 	}
 }

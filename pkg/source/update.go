@@ -81,6 +81,14 @@ func CheckMCP(installed []Installed, server string, skills []MCPSkill) []Update 
 	return out
 }
 
-// CheckBytes compares an installed skill with the artifact data fetched
-// again from its URL.
-func CheckBytes(in Installed, data []byte) Update { return compare(in, Sum(data), true) }
+// CheckBytes compares installed skills with the artifact data fetched
+// again from the URL they were installed from (the skills of one
+// repository's download share it), hashed once.
+func CheckBytes(in []Installed, data []byte) []Update {
+	sum := Sum(data)
+	out := make([]Update, len(in))
+	for i, s := range in {
+		out[i] = compare(s, sum, true)
+	}
+	return out
+}

@@ -1,5 +1,6 @@
 // The side panel's "install from an address": a discovery index, an MCP
-// server with the skills extension, or the URL of one archive or SKILL.md,
+// server with the skills extension, or the URL of one archive or SKILL.md (or
+// of a repository or folder on GitHub, whose archive it is: source.Locate),
 // typed or pasted by the user. An archive or SKILL.md is downloaded once
 // and previewed as a local import is (web/ui/Preview.tsx: what it holds
 // against what is installed, what cannot be installed, the same choices),
@@ -18,7 +19,7 @@ import { showError, showReport } from './install-report.ts';
 const KINDS = [
   ['index', 'a discovery index (index.json)'],
   ['mcp', 'an MCP server with skills'],
-  ['url', 'one archive or SKILL.md'],
+  ['url', 'an archive, a SKILL.md, or a repository or folder on GitHub'],
 ] as const;
 
 /** What a person calls the artifact at url: its file's name (as the URL

@@ -279,7 +279,8 @@ test('a plain URL previewed: what it holds against what is installed, nothing st
   assert.deepEqual(await ids(page), ['changed', 'fresh', 'same'], 'same was skipped, as chosen');
   assert.equal(assertOk(await ev(page, () => T.outcome(sk.registry.readText('fresh', 'SKILL.md')))), REVIEW['repo-main/skills/fresh/SKILL.md']);
   assert.equal(assertOk(await reg(page, 'get', 'changed')).description, 'Version 2.');
-  for (const id of ['fresh', 'changed']) assert.deepEqual(assertOk(await reg(page, 'get', id)).origin, p.origin, `${id}'s origin`);
+  // Each with its folder in the download, which its update takes.
+  for (const id of ['fresh', 'changed']) assert.deepEqual(assertOk(await reg(page, 'get', id)).origin, { ...p.origin, dir: `skills/${id}` }, `${id}'s origin`);
   assert.equal(assertOk(await reg(page, 'get', 'same')).origin, null, 'left as it was');
   // The origin recorded is what update checks follow: the server's new answer is a change.
   const ups = Object.fromEntries(assertOk(await reg(page, 'checkUpdates')).map((u) => [u.id, u.status]));
@@ -549,6 +550,56 @@ test('updates: found by digest without downloading what is unchanged, applied in
   assert.equal(assertOk(await reg(page, 'get', 'zip-skill')).digest, up.skill.digest);
   assert.deepEqual((await reg(page, 'checkUpdates')).value.map((u) => [u.id, u.status]).sort(),
     [['mcp-good', 'gone'], ['md-skill', 'current'], ['zip-skill', 'changed'], ['zip-skill-v2', 'current']]);
+});
+
+test('a repository on GitHub: its page, a folder or a file installs from the archive GitHub serves; each skill updates from its own folder, the download fetched once for all', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  // GitHub is not reachable here: its addresses are answered by the local
+  // site, over real HTTP, with what GitHub serves there (an archive whose
+  // top-level folder is named for the ref).
+  await page.route('https://github.com/**', async (route) => {
+    const u = new URL(route.request().url());
+    await route.fulfill({ response: await route.fetch({ url: site.url + u.pathname }) });
+  });
+  const repo = (top, alpha) => zip({
+    [`${top}/skills/alpha/SKILL.md`]: skillMD('alpha', alpha),
+    [`${top}/skills/beta/SKILL.md`]: skillMD('beta', 'Beta.'),
+    [`${top}/tools/gamma/SKILL.md`]: skillMD('gamma', 'Gamma.'),
+    [`${top}/README.md`]: '# skills\n',
+  });
+  site.files.set('/o/skills/archive/main.zip', { body: repo('skills-main', 'Alpha 1.'), type: 'application/zip' });
+  site.files.set('/o/skills/archive/HEAD.zip', { body: repo('skills-0123abc', 'Alpha 1.'), type: 'application/zip' });
+  const main = 'https://github.com/o/skills/archive/main.zip';
+
+  // The repository's page: its default branch, everything in it.
+  const all = assertOk(await reg(page, 'previewFromUrl', 'https://github.com/o/skills'));
+  assert.deepEqual(all.skills.map((s) => s.dir), ['skills-0123abc/skills/alpha', 'skills-0123abc/skills/beta', 'skills-0123abc/tools/gamma']);
+  assert.equal(all.origin.url, 'https://github.com/o/skills/archive/HEAD.zip');
+  // A folder: its skills only.
+  const folder = assertOk(await reg(page, 'installFromUrl', 'https://github.com/o/skills/tree/main/skills'));
+  assert.deepEqual(folder.installed.map((m) => [m.id, m.origin.url, m.origin.dir]), [['alpha', main, 'skills/alpha'], ['beta', main, 'skills/beta']]);
+  // A file's page: its folder.
+  const file = assertOk(await reg(page, 'installFromUrl', 'https://github.com/o/skills/blob/main/tools/gamma/SKILL.md'));
+  assert.deepEqual(file.installed.map((m) => [m.id, m.origin.dir]), [['gamma', 'tools/gamma']]);
+  // A folder that holds no skill: nothing stored.
+  const none = await reg(page, 'installFromUrl', 'https://github.com/o/skills/tree/main/docs');
+  assert.deepEqual([none.error.code, none.error.reason], ['SkillNotFound', 'not-in-folder']);
+  assert.deepEqual(await ids(page), ['alpha', 'beta', 'gamma']);
+
+  // The publisher changes alpha: the download is fetched once for the
+  // three skills that came from it.
+  site.files.set('/o/skills/archive/main.zip', { body: repo('skills-main', 'Alpha 2.'), type: 'application/zip' });
+  site.log.length = 0;
+  const ups = assertOk(await reg(page, 'checkUpdates'));
+  assert.deepEqual(ups.map((u) => [u.id, u.status]).sort(), [['alpha', 'changed'], ['beta', 'changed'], ['gamma', 'changed']]);
+  assert.deepEqual(site.log, ['GET /o/skills/archive/main.zip']);
+  // An update takes the skill's own folder of the new download.
+  const up = assertOk(await reg(page, 'update', 'alpha'));
+  assert.deepEqual([up.status, up.skill.description, up.skill.origin.dir], ['updated', 'Alpha 2.', 'skills/alpha']);
+  assert.equal(assertOk(await reg(page, 'get', 'beta')).description, 'Beta.');
+  assert.deepEqual(await ids(page), ['alpha', 'beta', 'gamma']);
 });
 
 test('an agent over a port cannot install', { timeout: TEST_MS }, async (t) => {

@@ -1,0 +1,162 @@
+package registry
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillfs/skillfs/internal/realrepos"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/source"
+)
+
+// repoOf returns a repository download, every file below top ("repo-main"
+// for a branch, "repo-<sha>" for a commit): skills a and b in skills/, c
+// in tools/, each with the description given.
+func repoOf(t *testing.T, top string, desc map[string]string) []byte {
+	t.Helper()
+	var files []file
+	for _, d := range []string{"skills/a", "skills/b", "tools/c"} {
+		n := d[len(d)-1:]
+		files = append(files, file{d + "/SKILL.md", mdOf(n, desc[n])})
+	}
+	return zipOf(t, top, append(files, file{"README.md", "# repo\n"})...)
+}
+
+// testImportFolder: an origin's Dir installs only the skills in that
+// folder of a repository download, counted from inside its top-level
+// folder; each skill records its own folder, and an update of one takes
+// that folder of a later download, whose top-level folder is named
+// otherwise. A folder with no skill, or not a clean path, changes nothing.
+func testImportFolder(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	v1 := map[string]string{"a": "A one.", "b": "B one.", "c": "C one."}
+	repo := repoOf(t, "repo-main", v1)
+	o := source.Origin{Kind: source.KindURL, URL: "https://a.test/repo.zip", Type: source.TypeArchive, Digest: "sha256:1", Dir: "skills"}
+
+	p, err := e.reg.Preview(ctx, repo, nil, "skills")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, s := range p.Skills {
+		dirs = append(dirs, s.Dir)
+	}
+	if !slices.Equal(dirs, []string{"repo-main/skills/a", "repo-main/skills/b"}) {
+		t.Errorf("preview of skills/: %v", dirs)
+	}
+
+	empty := dump(t, e.db)
+	for _, c := range []struct {
+		dir    string
+		code   skillerr.Code
+		reason string
+	}{
+		{"docs", skillerr.SkillNotFound, ReasonNotInFolder},
+		{"skill", skillerr.SkillNotFound, ReasonNotInFolder}, // a prefix of a name is not its folder
+		{"../skills", skillerr.InvalidArgument, ReasonNotInFolder},
+		{"skills/", skillerr.InvalidArgument, ReasonNotInFolder},
+	} {
+		oc := o
+		oc.Dir = c.dir
+		_, err := e.reg.Import(ctx, repo, ImportOptions{Origin: &oc})
+		wantErr(t, "folder "+c.dir, err, c.code, c.reason)
+	}
+	if !sameDump(empty, dump(t, e.db)) {
+		t.Error("a refused install changed the database")
+	}
+
+	res := e.importZip(t, repo, ImportOptions{Origin: &o})
+	folders := map[string]string{}
+	for _, m := range res.Skills {
+		folders[m.ID] = m.Origin.Dir
+	}
+	if want := map[string]string{"a": "skills/a", "b": "skills/b"}; !mapsEqual(folders, want) {
+		t.Fatalf("installed from skills/: %v, want %v", folders, want)
+	}
+
+	// The publisher changes a; the download of a commit is named for it.
+	v2 := map[string]string{"a": "A two.", "b": "B one.", "c": "C one."}
+	next := o
+	next.Digest, next.Dir = "sha256:2", "skills/a"
+	up := e.importZip(t, repoOf(t, "repo-0123abc", v2), ImportOptions{Target: "a", Origin: &next})
+	if len(up.Skills) != 1 || up.Skills[0].ID != "a" || up.Skills[0].Description != "A two." || up.Skills[0].Origin.Dir != "skills/a" {
+		t.Fatalf("update of a: %s", jsonOf(t, up.Skills))
+	}
+	if b, err := e.reg.Get(ctx, "b"); err != nil || b.Description != "B one." {
+		t.Errorf("b after a's update: %+v, %v", b, err)
+	}
+	// Without its folder, the download holds three skills: no update.
+	whole := next
+	whole.Dir = ""
+	_, err = e.reg.Import(ctx, repoOf(t, "repo-main", v2), ImportOptions{Target: "b", Origin: &whole})
+	wantErr(t, "update from the whole download", err, skillerr.InvalidArchive, "not-one-skill")
+
+	// The whole download: each skill records its folder.
+	res = e.importZip(t, repoOf(t, "repo-main", v2), ImportOptions{Origin: &whole, OnConflict: ConflictReplace})
+	folders = map[string]string{}
+	for _, m := range res.Skills {
+		folders[m.ID] = m.Origin.Dir
+	}
+	if want := map[string]string{"a": "skills/a", "b": "skills/b", "c": "tools/c"}; !mapsEqual(folders, want) {
+		t.Errorf("installed whole: %v, want %v", folders, want)
+	}
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFolderReal: in real repository downloads (and the generated one,
+// always), the folder an install records for each skill is the one its
+// page on GitHub names (source.Locate of …/tree/main/<folder>), and asking
+// for that folder previews exactly that skill.
+func TestFolderReal(t *testing.T) {
+	check := func(t *testing.T, name string, data []byte) {
+		e := newEnv(t, memoryCase)
+		ctx := context.Background()
+		all, err := e.reg.Preview(ctx, data, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := e.importZip(t, data, ImportOptions{Origin: &source.Origin{Kind: source.KindURL, URL: "https://github.com/o/r/archive/main.zip"},
+			SkipInvalid: true})
+		if len(res.Skills) < 2 {
+			t.Fatalf("%d skills installed", len(res.Skills))
+		}
+		byDir := map[string]string{}
+		for _, s := range all.Skills {
+			byDir[s.Dir] = s.Name
+		}
+		for i, m := range res.Skills {
+			dir := m.Origin.Dir
+			if _, ok := byDir[name+"/"+dir]; !ok {
+				t.Fatalf("%s records folder %q, not one of the download's", m.ID, dir)
+			}
+			if loc := source.Locate("https://github.com/o/r/tree/main/" + dir); loc.Dir != dir {
+				t.Errorf("%s: the page of its folder names %q, it records %q", m.ID, loc.Dir, dir)
+			}
+			if i != 0 && i != len(res.Skills)/2 && i != len(res.Skills)-1 {
+				continue
+			}
+			one, err := e.reg.Preview(ctx, data, nil, dir)
+			if err != nil || len(one.Skills) != 1 || one.Skills[0].Dir != name+"/"+dir {
+				t.Errorf("preview of %s/: %+v, %v", dir, one, err)
+			}
+		}
+	}
+	t.Run("generated", func(t *testing.T) { check(t, "skills-main", realrepos.Generated()) })
+	realrepos.Each(t, func(t *testing.T, r realrepos.Repo, data []byte) {
+		check(t, r.Name[strings.IndexByte(r.Name, '+')+1:]+"-main", data)
+	})
+}
