@@ -68,15 +68,6 @@ func installedSkills(ctx context.Context, reg *registry.Registry) ([]source.Inst
 	return out, nil
 }
 
-// digestOf returns the digest of data, refusing them when a person
-// reviewed other bytes (digest previewed, when they reviewed any).
-func digestOf(data []byte, previewed, subject string) (string, error) {
-	if previewed == "" {
-		return source.Sum(data), nil
-	}
-	return source.CheckPreviewed(data, previewed, subject)
-}
-
 // sourceMethods turn what the bridge fetched into verified installs; the
 // decisions are pkg/source's.
 var sourceMethods = map[string]method{
@@ -87,7 +78,7 @@ var sourceMethods = map[string]method{
 		// bytes, kept by the caller, are what is installed from.
 		Previewed string `json:"previewed"`
 	}, r request) (result, error) {
-		digest, err := digestOf(r.bytes, a.Previewed, a.URL)
+		digest, err := source.ListingDigest(r.bytes, a.Previewed, source.ListingIndex, a.URL)
 		if err != nil {
 			return result{}, err
 		}
@@ -118,7 +109,7 @@ var sourceMethods = map[string]method{
 		Previewed string `json:"previewed"`
 	}, r request) (result, error) {
 		if a.Previewed != "" {
-			if _, err := source.CheckPreviewed(r.bytes, a.Previewed, a.Server); err != nil {
+			if _, err := source.ListingDigest(r.bytes, a.Previewed, source.ListingMCP, a.Server); err != nil {
 				return result{}, err
 			}
 		}

@@ -127,9 +127,8 @@ func ParseIndex(indexURL string, data []byte) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxIndexSize {
-		return nil, &skillerr.Error{Code: skillerr.TooLarge, Reason: "index-too-large", Subject: indexURL,
-			Msg: fmt.Sprintf("the index is %d bytes; the limit is %d", len(data), MaxIndexSize)}
+	if err := checkListingSize(data, ListingIndex, indexURL); err != nil {
+		return nil, err
 	}
 	var raw rawIndex
 	if err := json.Unmarshal(data, &raw); err != nil || raw.Skills == nil {

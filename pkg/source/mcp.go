@@ -50,9 +50,8 @@ type rawResource struct {
 // "dynamic" manifest that cannot be verified, no SKILL.md — is refused
 // whole before any of its files is fetched; the others remain usable.
 func ParseMCP(data []byte) ([]MCPSkill, []Refusal, error) {
-	if len(data) > MaxIndexSize {
-		return nil, nil, &skillerr.Error{Code: skillerr.TooLarge, Reason: "index-too-large",
-			Msg: fmt.Sprintf("the skills listing is %d bytes; the limit is %d", len(data), MaxIndexSize)}
+	if err := checkListingSize(data, ListingMCP, ""); err != nil {
+		return nil, nil, err
 	}
 	var raw struct {
 		Skills []json.RawMessage `json:"skills"`

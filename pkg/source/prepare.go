@@ -62,6 +62,36 @@ func CheckPreviewed(data []byte, previewed, subject string) (string, error) {
 	return got, nil
 }
 
+// What ListingDigest is given, as its messages call it.
+const (
+	ListingIndex = "index"          // a discovery index
+	ListingMCP   = "skills listing" // an MCP server's skills/list, all its pages
+)
+
+// checkListingSize refuses data, an index or a listing (what, about
+// subject), when it is larger than MaxIndexSize.
+func checkListingSize(data []byte, what, subject string) error {
+	if len(data) <= MaxIndexSize {
+		return nil
+	}
+	return &skillerr.Error{Code: skillerr.TooLarge, Reason: "index-too-large", Subject: subject,
+		Msg: fmt.Sprintf("the %s is %d bytes; the limit is %d", what, len(data), MaxIndexSize)}
+}
+
+// ListingDigest returns the digest of data, an index or an MCP listing
+// (what, about subject) to install from. Data larger than MaxIndexSize
+// are refused first, before a byte is hashed; when previewed is set, data
+// must be the bytes a person reviewed (CheckPreviewed).
+func ListingDigest(data []byte, previewed, what, subject string) (string, error) {
+	if err := checkListingSize(data, what, subject); err != nil {
+		return "", err
+	}
+	if previewed == "" {
+		return Sum(data), nil
+	}
+	return CheckPreviewed(data, previewed, subject)
+}
+
 // PrepareFiles verifies the files of skill dir fetched one by one for
 // origin o (see Assemble) and returns the archive to import and the origin
 // to record: its digest is ManifestDigest of the files as received, which

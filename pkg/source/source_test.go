@@ -370,3 +370,26 @@ func TestChooseMCP(t *testing.T) {
 		t.Errorf("a choice not selected: %v", err)
 	}
 }
+
+func TestListingDigest(t *testing.T) {
+	small := []byte(`{"skills": []}`)
+	if d, err := ListingDigest(small, "", ListingIndex, indexURL); err != nil || d != Sum(small) {
+		t.Errorf("ListingDigest = %q, %v", d, err)
+	}
+	if d, err := ListingDigest(small, Sum(small), ListingIndex, indexURL); err != nil || d != Sum(small) {
+		t.Errorf("ListingDigest of the bytes previewed = %q, %v", d, err)
+	}
+	_, err := ListingDigest(small, d1, ListingIndex, indexURL)
+	if e := skillerrtest.Want(t, "other bytes than those previewed", err, skillerr.Integrity, ReasonChangedSincePreview); e != nil && e.Subject != indexURL {
+		t.Errorf("subject %q", e.Subject)
+	}
+	// Over the limit, refused as such before anything is hashed: whatever
+	// digest was previewed, even none or a malformed one.
+	big := make([]byte, MaxIndexSize+1)
+	for _, previewed := range []string{"", d1, "sha256:nope"} {
+		_, err := ListingDigest(big, previewed, ListingMCP, "https://mcp.test/mcp")
+		if e := skillerrtest.Want(t, "previewed "+previewed, err, skillerr.TooLarge, "index-too-large"); e != nil && e.Subject != "https://mcp.test/mcp" {
+			t.Errorf("subject %q", e.Subject)
+		}
+	}
+}

@@ -188,6 +188,26 @@ test('an index previewed: the install reads the index reviewed, not the one serv
   assert.deepEqual(await ids(page), ['md-skill', 'zip-skill']);
 });
 
+test('an index or a listing reviewed and given back over the size limit is refused as too large, before its bytes are compared with the review', { timeout: TEST_MS }, async (t) => {
+  const server = await mcp();
+  t.after(server.close);
+  const page = await fresh(t);
+  const revision = assertOk(await reg(page, 'revision'));
+  // Other bytes than any reviewed: were they hashed first, the refusal would be changed-since-preview.
+  const out = await ev(page, async (server) => {
+    const big = new Uint8Array((4 << 20) + 1).fill(32);
+    const digest = `sha256:${'0'.repeat(64)}`;
+    const url = 'http://127.0.0.1:9/.well-known/agent-skills/index.json';
+    return {
+      index: await T.outcome(sk.registry.installFromIndex({ url, version: '0.2.0', entries: [], skipped: [], bytes: big, digest })),
+      mcp: await T.outcome(sk.registry.installFromMcp({ server, skills: [], skipped: [], listing: big, digest })),
+    };
+  }, server.url);
+  assertRejected(out.index, { code: 'TooLarge', reason: 'index-too-large', subject: 'http://127.0.0.1:9/.well-known/agent-skills/index.json' }, 'index');
+  assertRejected(out.mcp, { code: 'TooLarge', reason: 'index-too-large', subject: server.url }, 'listing');
+  assert.equal(assertOk(await reg(page, 'revision')), revision);
+});
+
 test('a plain URL: a SKILL.md, a zip, a .tar.gz, a pinned digest', { timeout: TEST_MS }, async (t) => {
   const site = await publisher();
   t.after(site.close);
