@@ -1,6 +1,7 @@
 package toolrule
 
 import (
+	"errors"
 	"io/fs"
 	"path"
 	"regexp"
@@ -181,4 +182,100 @@ func FuzzWildcard(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzNesting checks the bound tooDeep keeps: a command line it lets
+// through is one the parser reads nesting at most MaxNesting constructs
+// that open with (, [, { or !, or unary operators, one in another (see
+// nesting), however quotes, escapes, here-documents and substitutions
+// are mixed in it to hide them from the count that leaves quoted text
+// out (withoutText).
+func FuzzNesting(f *testing.F) {
+	deep := strings.Repeat("$((", MaxNesting+1) + "1" + strings.Repeat("))", MaxNesting+1)
+	parens := strings.Repeat("(", MaxNesting+1)
+	for _, s := range []string{
+		"python -c '" + parens + "'", "node -e \"" + parens + "\"", "git log '" + parens, "git log \"" + parens,
+		"echo \\'" + deep + "\\'", "echo $'\\'' " + deep + " '", "echo \"\\\"\" " + deep + " \"\"",
+		"echo \"$(echo ')' " + deep + ")\"", "echo \"`echo '" + parens + "'`\"", "echo \"$" + parens + "\"",
+		"echo \"$\\\n" + parens + "\"", "echo \"${x:-'}'" + deep + "}\"", "echo # '\n" + deep + " '",
+		"cat <<'E'\n" + parens + "\nE\n", "cat <<'E' '\n" + deep + "\nE\n'", "cat <<E\n'\nE\n" + deep + "'",
+		"cat <<'E'x\n" + parens + "\nE\n" + deep + "\nEx\n", "echo '" + parens + "' " + deep,
+		"echo '" + parens + "' \"" + strings.Repeat("$((", MaxNesting/2) + "1" + strings.Repeat("))", MaxNesting/2) + "\"",
+		// Where the parser reads no quote or here-document that the
+		// shape has: in arithmetic, and in an extended glob (which it
+		// reads to its closing parenthesis, quotes and all).
+		"((x<<'E'))\necho $((" + parens + ")\nE\n", "echo @(')$((" + parens + "' ')",
+		// The parser leaves a NUL out, so that this here-document ends
+		// at its second line.
+		"cat <<'E('\nE\x00(\necho $((" + parens + "\nE(\n",
+		"[[ " + strings.Repeat("! ", MaxNesting+1) + "x ]] '" + parens + "'", "echo $((" + strings.Repeat("~", MaxNesting+1) + "1)) '~'",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if len(in) > MaxInput || tooDeep(in) != nil {
+			return
+		}
+		if opens, unary, ok := nesting(in); ok && (opens > MaxNesting || unary > MaxNesting) {
+			t.Fatalf("%.80q… (%d bytes) was let through, but the parser nests %d constructs and %d unary operators", in, len(in), opens, unary)
+		}
+	})
+}
+
+// nesting parses s and returns how many constructs that open with (, [,
+// { or ! it reads one inside another at most (subshells, blocks,
+// substitutions, ${…}, arithmetic, (…) in arithmetic or [[ … ]],
+// extended globs, negations in [[ … ]]) and the longest chain of unary
+// operators each in the one before; false when it cannot tell. Where s
+// does not parse, it measures what the parser descended into before the
+// error: s up to it, parsed recovering from missing closing tokens.
+func nesting(s string) (opens, unary int, ok bool) {
+	var f *syntax.File
+	for range 10 {
+		var err error
+		f, err = syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.RecoverErrors(1000)).Parse(strings.NewReader(s), "")
+		var perr syntax.ParseError
+		if err == nil {
+			break
+		} else if !errors.As(err, &perr) || int(perr.Pos.Offset()) >= len(s) {
+			return 0, 0, false
+		}
+		s, f = s[:perr.Pos.Offset()], nil
+	}
+	if f == nil {
+		return 0, 0, false
+	}
+	type level struct{ opens, unary int }
+	stack := []level{{}}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		l := level{opens: stack[len(stack)-1].opens}
+		switch n := n.(type) {
+		case *syntax.Subshell, *syntax.Block, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ArithmCmd,
+			*syntax.ParenArithm, *syntax.ParenTest, *syntax.ExtGlob:
+			l.opens++
+		case *syntax.CmdSubst:
+			if !n.Backquotes { // nesting backquotes doubles the backslashes a level
+				l.opens++
+			}
+		case *syntax.ParamExp:
+			if !n.Short {
+				l.opens++
+			}
+		case *syntax.UnaryTest:
+			if n.Op == syntax.TsNot {
+				l.opens++
+				l.unary = stack[len(stack)-1].unary + 1
+			}
+		case *syntax.UnaryArithm:
+			l.unary = stack[len(stack)-1].unary + 1
+		}
+		opens, unary = max(opens, l.opens), max(unary, l.unary)
+		stack = append(stack, l)
+		return true
+	})
+	return opens, unary, true
 }

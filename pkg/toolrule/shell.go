@@ -14,8 +14,9 @@ import (
 // $[…]), a "{" after "$" or before a blank or operator (a parameter, a
 // block), and a "!" before a blank or "(" (a negation, which [[ … ]]
 // nests). They are counted, not matched, so that no quote, escape or case
-// pattern can hide one; only the text of a quoted here-document, once
-// the parser confirms it is one, is left out (see withoutText). The parser recurses on each, and in the browser
+// pattern can hide one; only text that quotes make text (in '…', "…" and
+// a here-document whose delimiter is quoted), once the parser confirms
+// it reads it so, is left out (see withoutText). The parser recurses on each, and in the browser
 // about a thousand nested arithmetic parentheses (2 KB), or four thousand
 // negations in a [[ … ]], overflowed the call stack: a RangeError, which
 // ends the module. It also bounds a run of ~, !, + and - (blanks between
@@ -120,15 +121,8 @@ func commands(s string, allowed places) ([]string, *refusal) {
 	if strings.Contains(strings.ReplaceAll(s, "\r\n", "\n"), "\r") {
 		return nil, unsupported("a carriage return")
 	}
-	code := s
-	if openings(s) > MaxNesting || unaryRun(s) > MaxNesting {
-		code = withoutText(s)
-	}
-	if n := openings(code); n > MaxNesting {
-		return nil, unsupported("%d (, [, { and ! that open nested syntax (at most %d are parsed)", n, MaxNesting)
-	}
-	if n := unaryRun(code); n > MaxNesting {
-		return nil, unsupported("%d ~, !, + and - in a row, which arithmetic reads as nested syntax (at most %d are parsed)", n, MaxNesting)
+	if r := tooDeep(s); r != nil {
+		return nil, r
 	}
 	f, err := parse(s)
 	if err != nil {
@@ -144,60 +138,178 @@ func commands(s string, allowed places) ([]string, *refusal) {
 	return c.cmds, nil
 }
 
+// tooDeep refuses s, unparsed, when it opens more than MaxNesting
+// constructs or holds a longer run of unary operators, quoted text left
+// out (see withoutText).
+func tooDeep(s string) *refusal {
+	code := s
+	if openings(s) > MaxNesting || unaryRun(s) > MaxNesting {
+		code = withoutText(s)
+	}
+	if n := openings(code); n > MaxNesting {
+		return unsupported("%d (, [, { and ! that open nested syntax (at most %d are parsed)", n, MaxNesting)
+	}
+	if n := unaryRun(code); n > MaxNesting {
+		return unsupported("%d ~, !, + and - in a row, which arithmetic reads as nested syntax (at most %d are parsed)", n, MaxNesting)
+	}
+	return nil
+}
+
 func parse(s string) (*syntax.File, error) {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(s), "")
 }
 
-// withoutText returns s with the text of each here-document whose
-// delimiter is quoted — text the parser reads as it is, descending into
-// nothing — made dots (its newlines and tabs kept), so that a file's
-// text in a command line counts nothing towards MaxNesting. It finds
-// them by their shape ("<<'EOF'" or <<-"EOF", the text from the next
-// line to the line that ends it), and keeps the dots only when the parser,
-// given the dotted line, reads exactly each such span as the text of a
-// quoted here-document: then it reads the original's the same way, since
-// up to the text the two are the same, and no line of the text or of the
-// dots ends it. Otherwise it returns s. It parses the dotted line only
-// when that is within MaxNesting.
+// withoutText returns s with the bytes that openings and unaryRun count
+// made dots where quotes make them text, which the parser reads as it is,
+// descending into nothing: in single quotes, in double quotes (but a byte
+// after a $, which opens $( or ${), and in the text of a here-document
+// whose delimiter is quoted. So long code in python -c '…', node -e "…"
+// or cat <<'EOF' counts nothing towards MaxNesting.
+//
+// textSpans finds those texts by their shape, and the dots are kept only
+// when the parser, given the dotted line, reads each of them as such a
+// text where the checker looks (a word of a simple command or a
+// redirection; see textRead), and otherwise s is returned. Then it reads
+// the original the same way: up to a text the two lines are the same; in
+// the text the lexer looks at none of the bytes made dots (only at the
+// quote that ends it, a $, a backquote, a backslash and the lines that
+// end a here-document, none of which are dots, and a byte after a $ stays
+// as it is); so it leaves the text where it leaves the dotted one. A
+// here-document's text ends at the first line that is its delimiter in
+// both: textSpans ends it at the original's first, and the parser, given
+// the dotted line, at that same line, which is no text and so the same in
+// both. It parses the dotted line only when that is within MaxNesting.
 func withoutText(s string) string {
-	if strings.Contains(s, "\r") {
+	// The parser leaves a NUL out, as bash does, so that a line "E\x00("
+	// ends a here-document "E(" that textSpans would read on.
+	if strings.ContainsAny(s, "\r\x00") {
 		return s
 	}
-	type span struct{ start, end, stop int } // the text, and the end of the line that ends it
-	var spans []span
-	type pending struct {
-		delim string
-		dash  bool
+	spans := textSpans(s)
+	dotted := []byte(s)
+	for _, sp := range spans {
+		for k := sp.start; k < sp.end; k++ {
+			if strings.IndexByte("([{!~+-", s[k]) >= 0 && !afterDollar(s, k) {
+				dotted[k] = '.'
+			}
+		}
 	}
-	var open []pending
+	code := string(dotted)
+	if code == s || openings(code) > MaxNesting || unaryRun(code) > MaxNesting {
+		return s
+	}
+	f, err := parse(code)
+	if err != nil {
+		return s
+	}
+	read := textRead(f, s, code)
+	for _, sp := range spans {
+		if code[sp.start:sp.end] != s[sp.start:sp.end] && !read[[3]int{int(sp.kind), sp.start, sp.stop}] {
+			return s
+		}
+	}
+	return code
+}
+
+// afterDollar reports whether s[i] follows a $, line continuations left
+// out: in double quotes, $( and ${ open an expansion.
+func afterDollar(s string, i int) bool {
+	i--
+	for i >= 1 && s[i] == '\n' && s[i-1] == '\\' {
+		i -= 2
+	}
+	return i >= 0 && s[i] == '$'
+}
+
+// textSpan is a text in a command line: a quote's from start to end
+// (stop is end), or a quoted here-document's, where stop is the end of
+// the line that ends it. kind is ', " or <.
+type textSpan struct {
+	start, end, stop int
+	kind             byte
+}
+
+// textSpans returns the texts of s's single and double quotes and of its
+// quoted here-documents, found by their shape as a shell reads s from the
+// start: a backslash escapes a byte, $'…' and $"…" are no text, a comment
+// ends at the line's end, a here-document's text begins on the next line
+// and ends at the first line that is its delimiter (after tabs, for <<-).
+// It stops, returning what it found, where it would have to read what the
+// shell runs or expands to know where a quote ends ($(…), `…`, <(…),
+// ${…} but ${name}, $((…))) or where it cannot tell (an unterminated
+// quote, a here-document's delimiter that is not a plain name or a
+// quoted one). withoutText has the parser confirm each.
+func textSpans(s string) []textSpan {
+	var spans []textSpan
+	type heredoc struct {
+		delim        string
+		dash, quoted bool
+	}
+	var open []heredoc
 	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
+		case c == '\\':
+			i++
+		case c == '`' || c == '$' && quoteStop(s, i) || (c == '<' || c == '>') && strings.HasPrefix(s[i+1:], "("):
+			return spans
+		case c == '$' && i+1 < len(s) && (s[i+1] == '\'' || s[i+1] == '"'):
+			end := quoteEnd(s, i+1, true)
+			if end < 0 {
+				return spans
+			}
+			i = end
+		case c == '\'' || c == '"':
+			end := quoteEnd(s, i, false)
+			if end < 0 {
+				return spans
+			}
+			spans = append(spans, textSpan{i + 1, end, end, c})
+			i = end
+		case c == '#' && (i == 0 || strings.IndexByte(" \t\n;&|()<>", s[i-1]) >= 0):
+			for i+1 < len(s) && s[i+1] != '\n' {
+				i++
+			}
 		case strings.HasPrefix(s[i:], "<<") && !strings.HasPrefix(s[i:], "<<<"):
 			j := i + 2
-			dash := j < len(s) && s[j] == '-'
-			if dash {
+			h := heredoc{dash: j < len(s) && s[j] == '-'}
+			if h.dash {
 				j++
 			}
 			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
 				j++
 			}
-			if j < len(s) && (s[j] == '\'' || s[j] == '"') {
-				if end := strings.IndexByte(s[j+1:], s[j]); end > 0 {
-					open = append(open, pending{s[j+1 : j+1+end], dash})
-					i = j + 1 + end
+			k := j
+			if h.quoted = j < len(s) && (s[j] == '\'' || s[j] == '"'); h.quoted {
+				end := strings.IndexByte(s[j+1:], s[j])
+				if end < 0 {
+					return spans
 				}
+				h.delim, k = s[j+1:j+1+end], j+2+end
+			} else {
+				for k < len(s) && strings.IndexByte(" \t\n;&|()<>", s[k]) < 0 {
+					k++
+				}
+				h.delim = s[j:k]
 			}
-		case s[i] == '\n' && len(open) > 0:
+			if h.delim == "" || strings.ContainsAny(h.delim, "\\$`'\"") {
+				return spans
+			}
+			open = append(open, h)
+			i = k - 1
+		case c == '\n' && len(open) > 0:
 			start := i + 1
 			for _, h := range open {
 				end := start
 				for {
 					if end >= len(s) {
-						return s // never ends: the parser refuses it
+						return spans // never ends: the parser refuses it
 					}
 					line, _, _ := strings.Cut(s[end:], "\n")
 					if h.dash && strings.TrimLeft(line, "\t") == h.delim || line == h.delim {
-						spans = append(spans, span{start, end, end + len(line)})
+						if h.quoted && start < end {
+							spans = append(spans, textSpan{start, end, end + len(line), '<'})
+						}
 						start = end + len(line) + 1
 						break
 					}
@@ -208,38 +320,96 @@ func withoutText(s string) string {
 			i = start - 1
 		}
 	}
-	if len(spans) == 0 {
-		return s
+	return spans
+}
+
+// quoteStop reports whether the $ at s[i] begins what textSpans cannot
+// see past: $(, $((, $[ or a ${…} other than ${name}.
+func quoteStop(s string, i int) bool {
+	rest := s[i+1:]
+	switch {
+	case strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, "["):
+		return true
+	case strings.HasPrefix(rest, "{"):
+		name, _, ok := strings.Cut(rest[1:], "}")
+		return !ok || !syntax.ValidName(name)
 	}
-	dotted := []byte(s)
-	for _, sp := range spans {
-		for k := sp.start; k < sp.end; k++ {
-			if dotted[k] != '\n' && dotted[k] != '\t' {
-				dotted[k] = '.'
+	return false
+}
+
+// quoteEnd returns the index of the quote that ends the one at s[i], or
+// -1: a single quote ends at the next, unless ansi ($'…', where a
+// backslash escapes); a double quote at the next one not escaped, and -1
+// when what is in it runs or expands beyond ${name} (see quoteStop).
+func quoteEnd(s string, i int, ansi bool) int {
+	q := s[i]
+	if q == '\'' && !ansi {
+		if end := strings.IndexByte(s[i+1:], q); end >= 0 {
+			return i + 1 + end
+		}
+		return -1
+	}
+	for j := i + 1; j < len(s); j++ {
+		switch {
+		case s[j] == '\\':
+			j++
+		case s[j] == q:
+			return j
+		case q == '"' && (s[j] == '`' || s[j] == '$' && quoteStop(s, j)):
+			return -1
+		}
+	}
+	return -1
+}
+
+// textRead returns, keyed by kind, start and stop as textSpan has them,
+// the texts the parser read in f, the dotted line code (s before the
+// dots) where the checker looks: the single and double quotes of the
+// words of simple commands and redirections, but $'…' and $"…", and the
+// text of here-documents whose delimiter is quoted, in statements joined
+// by ;, &, &&, || and pipes or grouped in ( … ) and { …; }; a double
+// quote only when nothing in it but its plain text was made dots.
+// Anywhere else the line is refused anyway. It walks the statements
+// without recursion.
+func textRead(f *syntax.File, s, code string) map[[3]int]bool {
+	read := map[[3]int]bool{}
+	words := func(ws ...*syntax.Word) {
+		for _, w := range ws {
+			for _, p := range w.Parts {
+				switch p := p.(type) {
+				case *syntax.SglQuoted:
+					if !p.Dollar {
+						read[[3]int{'\'', int(p.Left.Offset()) + 1, int(p.Right.Offset())}] = true
+					}
+				case *syntax.DblQuoted:
+					plain := !p.Dollar
+					for _, q := range p.Parts {
+						if _, lit := q.(*syntax.Lit); !lit && source(q, code) != source(q, s) {
+							plain = false
+						}
+					}
+					if plain {
+						read[[3]int{'"', int(p.Left.Offset()) + 1, int(p.Right.Offset())}] = true
+					}
+				}
 			}
 		}
 	}
-	code := string(dotted)
-	if openings(code) > MaxNesting || unaryRun(code) > MaxNesting {
-		return s
-	}
-	f, err := parse(code)
-	if err != nil {
-		return s
-	}
-	// The quoted here-documents as the parser read them (their text and
-	// the line that ends it), found without recursion.
-	read := map[[2]int]bool{}
 	stmts := f.Stmts
 	for len(stmts) > 0 {
 		st := stmts[len(stmts)-1]
 		stmts = stmts[:len(stmts)-1]
 		for _, r := range st.Redirs {
-			if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil && len(r.Hdoc.Parts) > 0 && strings.ContainsAny(source(r.Word, code), "'\"") {
-				read[[2]int{int(r.Hdoc.Pos().Offset()), int(r.Hdoc.End().Offset())}] = true
+			switch {
+			case r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc:
+				words(r.Word)
+			case r.Hdoc != nil && len(r.Hdoc.Parts) > 0 && strings.ContainsAny(source(r.Word, code), "'\""):
+				read[[3]int{'<', int(r.Hdoc.Pos().Offset()), int(r.Hdoc.End().Offset())}] = true
 			}
 		}
 		switch cmd := st.Cmd.(type) {
+		case *syntax.CallExpr:
+			words(cmd.Args...)
 		case *syntax.BinaryCmd:
 			stmts = append(stmts, cmd.X, cmd.Y)
 		case *syntax.Subshell:
@@ -248,12 +418,7 @@ func withoutText(s string) string {
 			stmts = append(stmts, cmd.Stmts...)
 		}
 	}
-	for _, sp := range spans {
-		if sp.start < sp.end && !read[[2]int{sp.start, sp.stop}] {
-			return s
-		}
-	}
-	return code
+	return read
 }
 
 type checker struct {

@@ -3,6 +3,7 @@
 package toolrule
 
 import (
+	"fmt"
 	"math/rand"
 	"os/exec"
 	"strings"
@@ -75,37 +76,42 @@ func TestCommandSplitAgreesWithShells(t *testing.T) {
 }
 
 // TestWithoutTextAgreesWithParser: on random lines of here-documents,
-// quotes, substitutions and parentheses, whenever withoutText makes dots
-// of some text, the parser reads the line and the dotted line alike:
-// the same syntax tree but for the texts of here-documents, and those
-// the same but for the dots.
+// single and double quotes, escapes, substitutions and the bytes that
+// MaxNesting counts, whenever withoutText makes dots of some text, the
+// parser reads the line and the dotted line alike: the same nodes at the
+// same offsets, whose texts differ only where the dotted line has a dot
+// in place of a byte that openings or unaryRun counts.
 func TestWithoutTextAgreesWithParser(t *testing.T) {
 	tokens := []string{"<<'E'\n", "<<\"E\"\n", "<<-'E'\n", "<<E\n", "<< 'E'", "<<'E' <<'F'\n", "E\n", "F\n", "\tE\n", "E",
-		"\n", "((", "))", "'", "\"", "$(", ")", "`", "\\\n", "\\", "#", " ", "git ", "x", ";", "|", "{ ", "}", "<<<"}
-	// A syntax tree as text without the texts of its here-documents,
-	// and those texts.
-	read := func(s string) (string, []string, error) {
+		"\n", "((", "))", "'", "\"", "$(", ")", "`", "\\\n", "\\", "#", " ", "git ", "x", ";", "|", "{ ", "}", "<<<",
+		"$'", "$\"", "\\'", "\\\"", "$", "${x}", "${x:-", "$((", "[", "!", "~", "-", "+", "(", "{", "'(('", "\"((\""}
+	// The nodes of a syntax tree in order, each as its type, offsets
+	// and, for a literal or a single quote, its text.
+	read := func(s string) (string, error) {
 		f, err := parse(s)
 		if err != nil {
-			return "", nil, err
+			return "", err
 		}
-		var texts []string
+		var b strings.Builder
 		syntax.Walk(f, func(n syntax.Node) bool {
-			if r, ok := n.(*syntax.Redirect); ok && r.Hdoc != nil {
-				var b strings.Builder
-				syntax.NewPrinter().Print(&b, r.Hdoc)
-				texts = append(texts, b.String())
-				r.Hdoc = nil
+			if n == nil {
+				return true
 			}
+			fmt.Fprintf(&b, "%T %d %d", n, n.Pos().Offset(), n.End().Offset())
+			switch n := n.(type) {
+			case *syntax.Lit:
+				fmt.Fprintf(&b, " %s", n.Value)
+			case *syntax.SglQuoted:
+				fmt.Fprintf(&b, " %s", n.Value)
+			}
+			b.WriteString("\n")
 			return true
 		})
-		var b strings.Builder
-		syntax.NewPrinter().Print(&b, f)
-		return b.String(), texts, nil
+		return b.String(), nil
 	}
 	rng := rand.New(rand.NewSource(3))
 	dotted := 0
-	for range 20000 {
+	for range 100000 {
 		var b strings.Builder
 		for k := rng.Intn(14); k >= 0; k-- {
 			b.WriteString(tokens[rng.Intn(len(tokens))])
@@ -116,23 +122,65 @@ func TestWithoutTextAgreesWithParser(t *testing.T) {
 			continue
 		}
 		dotted++
-		tree, texts, err := read(in)
-		dtree, dtexts, derr := read(code)
-		if err != nil || derr != nil || tree != dtree || len(texts) != len(dtexts) {
+		tree, err := read(in)
+		dtree, derr := read(code)
+		same := err == nil && derr == nil && len(tree) == len(dtree)
+		for k := 0; same && k < len(tree); k++ {
+			same = tree[k] == dtree[k] || dtree[k] == '.' && strings.IndexByte("([{!~+-", tree[k]) >= 0
+		}
+		if !same {
 			t.Fatalf("%q, dotted %q: read as\n%s (%v)\nand\n%s (%v)", in, code, tree, err, dtree, derr)
 		}
-		for i := range texts {
-			if len(texts[i]) != len(dtexts[i]) {
-				t.Fatalf("%q, dotted %q: the text %q read as %q", in, code, texts[i], dtexts[i])
-			}
-			for k := range texts[i] {
-				if texts[i][k] != dtexts[i][k] && dtexts[i][k] != '.' {
-					t.Fatalf("%q, dotted %q: the text %q read as %q", in, code, texts[i], dtexts[i])
+	}
+	if dotted < 1000 {
+		t.Errorf("only %d lines were dotted; the test tests little", dotted)
+	}
+}
+
+// TestNestingBound is FuzzNesting on random lines: runs of constructs
+// that nest, around and between quotes, escapes, here-documents and
+// substitutions. Whatever tooDeep lets through, the parser nests no
+// deeper than MaxNesting.
+func TestNestingBound(t *testing.T) {
+	tokens := []string{"'", "\"", "\\'", "\\\"", "$'", "$\"", "\\", "\\\n", "`", "$(", "${x}", "${x:-", "$", ")", "}", "))",
+		" ", "\n", "#", "<<'E'\n", "<<E\n", "<<-'E'\n", "E\n", "\tE\n", "@(", "((x<<", "echo ", "git ", "x", ";", "|"}
+	// What a run of them may be put in: quotes and what looks like one.
+	pairs := [][2]string{{"", ""}, {"'", "'"}, {"\"", "\""}, {"$'", "'"}, {"$\"", "\""}, {"\\'", "\\'"}, {"'", ""}, {"\"", ""},
+		{"<<'E'\n", "\nE\n"}, {"<<E\n", "\nE\n"}, {"\"$(", ")\""}, {"\"`", "`\""}, {"@(')", "'"}, {"((x<<'E'))\n", "\nE\n"},
+		{"# ", "\n"}, {"\"${x:-", "}\""}, {"${x:-'", "'}"}, {"\"$\\\n", "\""}, {"'\\'", "'"}}
+	openers := []string{"(", "( ", "$((", "$(", "((", "${x:-", "@(", "{ ", "! ", "[[ ! ", "~", "- ", "+", "!", "["}
+	rng := rand.New(rand.NewSource(4))
+	through, dotted := 0, 0
+	for range 5000 {
+		var b strings.Builder
+		b.WriteString("echo ")
+		for k := rng.Intn(6); k >= 0; k-- {
+			if rng.Intn(3) == 0 {
+				n := MaxNesting/2 + rng.Intn(2*MaxNesting)
+				around := pairs[rng.Intn(len(pairs))]
+				b.WriteString(around[0] + strings.Repeat(openers[rng.Intn(len(openers))], n))
+				if rng.Intn(2) == 0 {
+					b.WriteString("x" + strings.Repeat(")", n))
 				}
+				b.WriteString(around[1])
+			} else {
+				b.WriteString(tokens[rng.Intn(len(tokens))])
 			}
+		}
+		in := b.String()
+		if tooDeep(in) != nil {
+			continue
+		}
+		through++
+		if withoutText(in) != in {
+			dotted++
+		}
+		if opens, unary, ok := nesting(in); ok && (opens > MaxNesting || unary > MaxNesting) {
+			t.Fatalf("%.80q… (%d bytes) was let through, but the parser nests %d constructs and %d unary operators", in, len(in), opens, unary)
 		}
 	}
 	if dotted < 100 {
-		t.Errorf("only %d lines were dotted; the test tests little", dotted)
+		t.Errorf("%d lines were let through, %d with text left out; the test tests little", through, dotted)
 	}
+	t.Logf("%d let through, %d dotted", through, dotted)
 }

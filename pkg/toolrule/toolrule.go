@@ -140,7 +140,7 @@ func (r Rule) Names(tool string) bool {
 // commands): every simple command in it must be admitted by some pattern,
 // so that Bash(git:*) does not let "git status; rm -rf ~" through, and
 // anything the checker does not model is refused, and, unparsed, one
-// deeper than MaxNesting. A * in the program's name stands for no "..",
+// deeper than MaxNesting (quoted text, which nests nothing, aside). A * in the program's name stands for no "..",
 // quote or expansion (see commandPattern.matches). Any input longer than
 // MaxInput (a path: MaxPath) is refused unread.
 //

@@ -477,7 +477,7 @@ func TestCheckInputTooLong(t *testing.T) {
 // constructs is refused before it is parsed — about a thousand nested
 // arithmetic parentheses, or four thousand negations in a [[ … ]],
 // overflowed the browser's call stack and ended the module — counted, not
-// matched, so that a quoted one counts too; a
+// matched, but for quoted text (see withoutText); a
 // JSON body's brackets and braces open nothing the parser descends into.
 // A specifier beyond MaxNesting admits nothing, unparsed.
 func TestCheckDeepNesting(t *testing.T) {
@@ -500,7 +500,8 @@ func TestCheckDeepNesting(t *testing.T) {
 		{"git log " + nested("$(", "", ")", MaxNesting+1), true, ReasonUnsupportedShell},
 		{"git log " + nested("${x:-", "", "}", MaxNesting+1), true, ReasonUnsupportedShell},
 		{"git log ${a[" + nested("a[", "1", "]", MaxNesting) + "]}", true, ReasonUnsupportedShell},
-		{"git log '" + strings.Repeat("(", MaxNesting+1) + "'", true, ReasonUnsupportedShell},
+		{"git log '" + strings.Repeat("(", MaxNesting+1) + "'", false, ""},              // text (see TestCheckQuotedCode)
+		{"git log '" + strings.Repeat("(", MaxNesting+1), true, ReasonUnsupportedShell}, // unterminated
 		{"[[ " + strings.Repeat("! ", 4000) + "x ]]", true, ReasonUnsupportedShell},
 		{"git commit -m 'Fix! " + strings.Repeat("a", MaxNesting) + "'", false, ""},
 		{"curl -d '" + nested(`{"a":[`, "1", "]}", 500) + "' https://example.com", false, ""},
@@ -513,6 +514,59 @@ func TestCheckDeepNesting(t *testing.T) {
 		err := Check(allowed, "Bash", c.input, "")
 		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) || c.deep != (err != nil && strings.Contains(err.Error(), "nested syntax")) {
 			t.Errorf("%.40q… (%d bytes): %v, want reason %q, nesting %v", c.input, len(c.input), err, c.reason, c.deep)
+		}
+	}
+}
+
+// TestCheckQuotedCode: code in quotes, python -c '…' or node -e "…", is
+// text, which the parser reads without descending into it: however many
+// parentheses it holds, the command line is judged on what it runs. What
+// the parser does descend into stays counted, quoted or not — $(…), ${…}
+// and $((…)) in double quotes, a quote that is not one ($'…' escapes,
+// \', a quote inside $(…) or an extended glob) or that never ends — and
+// with a thousand levels of it (which end the module in the browser if
+// parsed) the line is refused unparsed.
+func TestCheckQuotedCode(t *testing.T) {
+	// A report over results.json: 60 statements of 6 calls each.
+	var py strings.Builder
+	py.WriteString(`import json, statistics; rows = json.load(open("results.json")); `)
+	for i := range 60 {
+		fmt.Fprintf(&py, `print("m%d: %%.3f (n=%%d)" %% (statistics.mean([float(r["m%d"]) for r in rows if r.get("m%d") is not None] or [0]), len(rows))); `, i, i, i)
+	}
+	python := py.String()
+	var js strings.Builder
+	js.WriteString("const fs = require('fs'); const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')); ")
+	for i := range 50 {
+		fmt.Fprintf(&js, "console.log(Object.keys(pkg.dependencies || {}).filter((k) => k.length > %d).map((k) => [k, pkg.dependencies[k]].join('@')).join(', ')); ", i)
+	}
+	node := js.String()
+	if n := strings.Count(python, "("); n <= MaxNesting {
+		t.Fatalf("the python code has %d parentheses; the test tests little", n)
+	}
+	deep := strings.Repeat("$((", 1000) + "1" + strings.Repeat("))", 1000)
+	allowed := []string{"Bash(python3 -c:*)", "Bash(node -e:*)", "Bash(git:*)", "Bash(cat:*)", "Write(report.py)"}
+	for _, c := range []struct {
+		input, reason string
+	}{
+		{"python3 -c '" + python + "'", ""},
+		{"python3 -c \"" + strings.ReplaceAll(python, `"`, `\"`) + "\"", ""}, // escaped quotes
+		{"node -e \"" + node + "\"", ""},
+		{"python3 -c '" + python + "' && node -e \"" + node + "\" | cat > report.py", ""},
+		{strings.Repeat("( ", MaxNesting) + "python3 -c '" + python + "'" + strings.Repeat(" )", MaxNesting), ""},
+		{"python3 -c '" + python + "'; rm -rf ~", ReasonInputNotMatched},
+		{"python3 -c '" + python + "' > other.py", ReasonRedirection},
+		{"git commit -m \"$(cat <<'EOF'\n" + python + "\nEOF\n)\"", ReasonUnsupportedShell}, // a substitution: counted
+		{"python3 -c '" + python, ReasonUnsupportedShell},                                   // never ends
+		{"python3 -c '" + python + "' \"" + deep + "\"", ReasonUnsupportedShell},
+		{"python3 -c \"$(echo ')' " + deep + ")\"", ReasonUnsupportedShell},
+		{"python3 -c \\'" + deep + "\\'", ReasonUnsupportedShell},
+		{"python3 -c $'\\'' " + deep + " '", ReasonUnsupportedShell},
+		{"python3 -c @(')$((" + strings.Repeat("(", 1000) + "' ')", ReasonUnsupportedShell},
+		{"python3 -c \"${x:-'}'" + deep + "}\"", ReasonUnsupportedShell},
+	} {
+		err := Check(allowed, "Bash", c.input, "")
+		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) {
+			t.Errorf("%.60q… (%d bytes): %v, want reason %q", c.input, len(c.input), err, c.reason)
 		}
 	}
 }
