@@ -678,6 +678,13 @@ export class Registry {
 
   list(): Promise<SkillMeta[]> { return this.value("registry.list"); }
   get(id: string): Promise<SkillMeta> { return this.value("registry.get", { id }); }
+  /** Enables or disables skill id. No change leaves an enabled skill
+   * depending on one that is not (a session would show it without its
+   * dependency): a skill an enabled one depends on is not disabled alone
+   * (Conflict, reason "has-dependents", as remove), and a skill is not
+   * enabled while a dependency is disabled (Conflict, reason
+   * "dependency-disabled") or not installed ("dependency-not-installed");
+   * the messages name them. */
   setEnabled(id: string, on: boolean): Promise<SkillMeta> { return this.value("registry.setEnabled", { id, on }); }
   /** Deletes skill id: its files, its record, its kept versions. A skill
    * another installed skill depends on is not deleted alone: Conflict,
@@ -685,7 +692,10 @@ export class Registry {
   async remove(id: string): Promise<void> { await this.value("registry.remove", { id }); }
   /** Enables or disables the skills ids (at most MAX_BATCH) in one commit
    * and one change; their records, in the order of ids, repeats dropped.
-   * When one is not installed nothing changes (SkillNotFound, naming it). */
+   * When one is not installed nothing changes (SkillNotFound, naming it),
+   * nor when the change would leave an enabled skill outside ids
+   * depending on one of them disabled, or one of them enabled depending
+   * on a skill neither enabled nor in ids (the refusals of setEnabled). */
   setEnabledMany(ids: string[], on: boolean): Promise<SkillMeta[]> { return this.value("registry.setEnabledMany", { ids, on }); }
   /** Deletes the skills ids (at most MAX_BATCH) as remove does, in one
    * commit and one change; when one is not installed, or a skill outside

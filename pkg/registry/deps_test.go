@@ -200,6 +200,77 @@ func testRemoveDependents(t *testing.T, bc backendCase) {
 	}
 }
 
+// testDisableDependents: no change of enabled state leaves an enabled
+// skill depending on one that is not. A skill an enabled one depends on is
+// disabled only with it, as it is deleted (the same refusal), while a
+// disabled dependent does not hold it; a skill is enabled only with its
+// dependencies enabled, before or in the same batch.
+func testDisableDependents(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	var files []file
+	for _, s := range []struct{ name, deps string }{
+		{"pdf", ""}, {"pdf-tools", "pdf"}, {"forms", "pdf"}, {"x", "ghost, pdf"}, {"ghost", ""},
+	} {
+		files = append(files, skillFiles(s.name, s.name, "skill_dependencies: "+s.deps)...)
+	}
+	e.importZip(t, zipOf(t, "pack", files...), ImportOptions{})
+	if _, err := e.reg.SetEnabled(ctx, "x", false); err != nil {
+		t.Fatal(err)
+	}
+	before := dump(t, e.db)
+	_, err := e.reg.SetEnabled(ctx, "pdf", false)
+	if se := wantErr(t, "SetEnabled(pdf, false)", err, skillerr.Conflict, "has-dependents"); se != nil &&
+		(se.Subject != "pdf" || se.Msg != "'forms', 'pdf-tools' depend on the skills to disable: disable them too, or remove the dependencies from them first") {
+		t.Errorf("the refusal: %v", se)
+	}
+	_, err = e.reg.SetEnabledMany(ctx, []string{"pdf", "forms"}, false)
+	if se := wantErr(t, "SetEnabledMany(pdf, forms)", err, skillerr.Conflict, "has-dependents"); se != nil && se.Msg != "'pdf-tools' depends on it: disable 'pdf-tools' too, or remove the dependency from it first" {
+		t.Errorf("the refusal: %q", se.Msg)
+	}
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("a refused disable changed the database")
+	}
+	// A dependent disabled before, or with it in one batch; x, disabled,
+	// holds nothing.
+	if _, err := e.reg.SetEnabled(ctx, "forms", false); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := e.reg.SetEnabledMany(ctx, []string{"pdf", "pdf-tools"}, false)
+	if err != nil || len(ms) != 2 || ms[0].Enabled || ms[1].Enabled {
+		t.Fatalf("SetEnabledMany(pdf, pdf-tools, false) = %+v, %v", ms, err)
+	}
+
+	// Enabling: not without the dependency, but with it in the batch.
+	before = dump(t, e.db)
+	_, err = e.reg.SetEnabled(ctx, "forms", true)
+	if se := wantErr(t, "SetEnabled(forms, true)", err, skillerr.Conflict, "dependency-disabled"); se != nil &&
+		(se.Subject != "forms" || se.Msg != "it depends on 'pdf', which is disabled: enable 'pdf' too, or remove the dependency first") {
+		t.Errorf("the refusal: %v", se)
+	}
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("a refused enable changed the database")
+	}
+	if _, err := e.reg.SetEnabledMany(ctx, []string{"forms", "pdf"}, true); err != nil {
+		t.Fatal(err)
+	}
+	// x depends on ghost, which went behind the registry's back (as an
+	// older version's Remove let it): enabling it cannot be done by
+	// enabling more, and says so first.
+	if err := e.db.Commit(ctx, vfs.Delete(vfs.StoreMeta, "ghost")); err != nil {
+		t.Fatal(err)
+	}
+	r := openReg(t, e.db, Options{})
+	_, err = r.SetEnabledMany(ctx, []string{"x", "pdf-tools"}, true)
+	if se := wantErr(t, "SetEnabled(x, true)", err, skillerr.Conflict, "dependency-not-installed"); se != nil &&
+		(se.Subject != "x" || se.Msg != "it depends on 'ghost', which is not installed: install 'ghost', or remove the dependency first") {
+		t.Errorf("the refusal: %v", se)
+	}
+	if got := mustGet(t, r, "pdf-tools"); got.Enabled {
+		t.Error("a refused batch enabled pdf-tools")
+	}
+}
+
 // TestDepsMarker: checkDependents decodes only the records holding
 // depsMarker, so every record that depends on a skill must hold it as
 // metaOp writes it; one that holds the text in another field is decoded
@@ -213,12 +284,12 @@ func TestDepsMarker(t *testing.T) {
 		if !bytes.Contains(op.Value, depsMarker) {
 			t.Errorf("the record of a skill depending on %v lacks %s: %s", deps, depsMarker, op.Value)
 		}
-		if err := checkDependents(deps[:1], []vfs.Record{{Key: "a", Value: op.Value}}); err == nil {
+		if err := checkDependents(deps[:1], []vfs.Record{{Key: "a", Value: op.Value}}, deleting); err == nil {
 			t.Errorf("a record depending on %v is not a dependent", deps)
 		}
 	}
 	other := []byte(`{"id":"a","x":{"skills":["b"]},"dependencies":{"tools":null,"mcp":null,"skills":null}}`)
-	if err := checkDependents([]string{"b"}, []vfs.Record{{Key: "a", Value: other}}); err != nil {
+	if err := checkDependents([]string{"b"}, []vfs.Record{{Key: "a", Value: other}}, deleting); err != nil {
 		t.Errorf("a record naming b elsewhere than its dependencies: %v", err)
 	}
 }

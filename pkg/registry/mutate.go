@@ -145,6 +145,17 @@ func (r *Registry) SetEnabled(ctx context.Context, id string, on bool) (Meta, er
 // state changed, and returns their records in the order of ids, repeats
 // dropped. When one is not installed, nothing changes: the error is its
 // SkillNotFound.
+//
+// Nor when the change would leave an enabled skill depending on one that
+// is not (see "Dependencies" in docs/architecture.md): a session never
+// shows a disabled skill, so the one depending on it would run without
+// it, and nothing would say so where the change was made. Disabling a
+// skill that an enabled skill outside ids depends on is refused as
+// RemoveMany refuses deleting it (Conflict, reason "has-dependents");
+// enabling a skill whose dependency is disabled, or not installed, and
+// not enabled in the same batch is refused with Conflict, reason
+// "dependency-disabled" or "dependency-not-installed". Both read every
+// record, as a delete does.
 func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([]Meta, error) {
 	ids, err := batch(ids)
 	if err != nil {
@@ -154,18 +165,21 @@ func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([
 		return []Meta{}, nil
 	}
 	ms := make([]Meta, len(ids))
-	_, err = r.mutate(ctx, metaQueries(ids), func(read [][]vfs.Record) (*change, error) {
+	qs := append(metaQueries(ids), vfs.GetPrefix(vfs.StoreMeta, ""))
+	_, err = r.mutate(ctx, qs, func(read [][]vfs.Record) (*change, error) {
 		c := &change{kind: KindDisable}
 		if on {
 			c.kind = KindEnable
 		}
 		now := r.now()
+		var changed []Meta
 		for i, id := range ids {
 			m, err := installed(id, read[i])
 			if err != nil {
 				return nil, err
 			}
 			if m.Enabled != on {
+				changed = append(changed, m)
 				m.Enabled, m.UpdatedAt = on, now
 				op, err := metaOp(m)
 				if err != nil {
@@ -178,7 +192,13 @@ func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([
 		if len(c.ops) == 0 {
 			return nil, nil
 		}
-		return c, nil
+		all := read[len(ids)]
+		if on {
+			return c, checkEnabling(ids, changed, all)
+		}
+		// Only the skills that were enabled leave: a dependent of one
+		// already disabled was left so by an older version.
+		return c, checkDependents(c.ids, all, disabling)
 	})
 	if err != nil {
 		return nil, err
@@ -213,7 +233,7 @@ func (r *Registry) RemoveMany(ctx context.Context, ids []string) error {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkDependents(ids, read[len(ids)+1]); err != nil {
+		if err := checkDependents(ids, read[len(ids)+1], deleting); err != nil {
 			return nil, err
 		}
 		var ops []vfs.Op
@@ -245,10 +265,24 @@ func (r *Registry) RemoveMany(ctx context.Context, ids []string) error {
 // decoded and found to depend on nothing.
 var depsMarker = []byte(`"skills":["`)
 
-// checkDependents refuses to remove the skills ids while a skill outside
-// them, among every installed skill's record (all), depends on one of
-// them. Only the dependencies of records that name a skill are decoded.
-func checkDependents(ids []string, all []vfs.Record) error {
+// leaving is how skills leave what sessions see, for checkDependents.
+type leaving struct {
+	verb string // "delete", "disable"
+	// enabledOnly: only enabled dependents refuse it; a disabled one is
+	// seen by no session, so it loses nothing.
+	enabledOnly bool
+}
+
+var (
+	deleting  = leaving{verb: "delete"}
+	disabling = leaving{verb: "disable", enabledOnly: true}
+)
+
+// checkDependents refuses to delete or disable (how) the skills ids while
+// a skill outside them, among every installed skill's record (all),
+// depends on one of them. Only the records that name a skill as a
+// dependency are decoded.
+func checkDependents(ids []string, all []vfs.Record, how leaving) error {
 	removed := make(map[string]bool, len(ids))
 	for _, id := range ids {
 		removed[id] = true
@@ -261,12 +295,16 @@ func checkDependents(ids []string, all []vfs.Record) error {
 			continue
 		}
 		var m struct {
+			Enabled      bool `json:"enabled"`
 			Dependencies struct {
 				Skills []string `json:"skills"`
 			} `json:"dependencies"`
 		}
 		if err := json.Unmarshal(rec.Value, &m); err != nil {
 			return internal(rec.Key, err, "the skill's record is corrupt")
+		}
+		if how.enabledOnly && !m.Enabled {
+			continue
 		}
 		for _, d := range m.Dependencies.Skills {
 			if removed[d] {
@@ -283,16 +321,88 @@ func checkDependents(ids []string, all []vfs.Record) error {
 		return nil
 	case len(dependents) == 1:
 		return &skillerr.Error{Code: skillerr.Conflict, Reason: "has-dependents", Subject: on,
-			Msg: fmt.Sprintf("'%s' depends on it: delete '%[1]s' too, or remove the dependency from it first", dependents[0])}
+			Msg: fmt.Sprintf("'%s' depends on it: %s '%[1]s' too, or remove the dependency from it first", dependents[0], how.verb)}
 	}
+	return &skillerr.Error{Code: skillerr.Conflict, Reason: "has-dependents", Subject: on,
+		Msg: fmt.Sprintf("%s depend on the skills to %s: %[2]s them too, or remove the dependencies from them first", namedList(dependents), how.verb)}
+}
+
+// checkEnabling refuses to enable the skills changed (of the batch ids)
+// while one depends on a skill that is neither enabled nor in ids, among
+// every installed skill's record (all). Only those dependencies' records
+// are decoded.
+func checkEnabling(ids []string, changed []Meta, all []vfs.Record) error {
+	inBatch := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		inBatch[id] = true
+	}
+	// The dependencies outside the batch: whether each is installed, and
+	// enabled.
+	present, enabled := map[string]bool{}, map[string]bool{}
+	for _, m := range changed {
+		for _, d := range m.Dependencies.Skills {
+			if !inBatch[d] {
+				present[d] = false
+			}
+		}
+	}
+	if len(present) == 0 {
+		return nil
+	}
+	for i, rec := range all {
+		pace.StepAt(i)
+		if _, ok := present[rec.Key]; !ok {
+			continue
+		}
+		var m struct {
+			Enabled bool `json:"enabled"`
+		}
+		if err := json.Unmarshal(rec.Value, &m); err != nil {
+			return internal(rec.Key, err, "the skill's record is corrupt")
+		}
+		present[rec.Key], enabled[rec.Key] = true, m.Enabled
+	}
+	// Those not installed first: enabling them too would not do.
+	for _, missing := range []bool{true, false} {
+		for _, m := range changed {
+			var bad []string
+			for _, d := range m.Dependencies.Skills {
+				if !inBatch[d] && !enabled[d] && present[d] != missing {
+					bad = append(bad, d)
+				}
+			}
+			if len(bad) > 0 {
+				return errDependencies(m.ID, bad, missing)
+			}
+		}
+	}
+	return nil
+}
+
+// errDependencies is checkEnabling's refusal of enabling skill id, which
+// depends on the skills bad, not installed (missing) or disabled.
+func errDependencies(id string, bad []string, missing bool) error {
+	is, them := "is", "'"+bad[0]+"'"
+	if len(bad) > 1 {
+		is, them = "are", "them"
+	}
+	if missing {
+		return &skillerr.Error{Code: skillerr.Conflict, Reason: "dependency-not-installed", Subject: id,
+			Msg: fmt.Sprintf("it depends on %s, which %s not installed: install %s, or remove the dependency first", namedList(bad), is, them)}
+	}
+	return &skillerr.Error{Code: skillerr.Conflict, Reason: "dependency-disabled", Subject: id,
+		Msg: fmt.Sprintf("it depends on %s, which %s disabled: enable %s too, or remove the dependency first", namedList(bad), is, them)}
+}
+
+// namedList quotes the first maxNamed of ids, joined, and counts the others.
+func namedList(ids []string) string {
 	named := make([]string, 0, maxNamed)
-	for _, d := range dependents[:min(len(dependents), maxNamed)] {
+	for _, d := range ids[:min(len(ids), maxNamed)] {
 		named = append(named, "'"+d+"'")
 	}
 	list := strings.Join(named, ", ")
-	if len(dependents) > maxNamed {
-		list += fmt.Sprintf(" and %d more", len(dependents)-maxNamed)
+	if len(ids) > maxNamed {
+		list += fmt.Sprintf(" and %d more", len(ids)-maxNamed)
 	}
-	return &skillerr.Error{Code: skillerr.Conflict, Reason: "has-dependents", Subject: on,
-		Msg: fmt.Sprintf("%s depend on the skills to delete: delete them too, or remove the dependencies from them first", list)}
+	return list
 }

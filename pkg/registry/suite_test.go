@@ -109,6 +109,7 @@ func TestSuite(t *testing.T) {
 		{"Dependencies", testDependencies},
 		{"Closure", testClosure},
 		{"RemoveDependents", testRemoveDependents},
+		{"DisableDependents", testDisableDependents},
 		{"Cache", testCache},
 		{"TwoContexts", testTwoContexts},
 		{"ConcurrentImports", testConcurrentImports},

@@ -19,12 +19,11 @@ func TestSameAnswerDisabledOrMissing(t *testing.T) {
 		e := newEnv(t, bc)
 		e.install(t, slices.Concat(skillFiles("off", "# off", "skill_dependencies: [ghost2]"), skillFiles("on", "# on",
 			"skill_dependencies: [off, ghost]"), skillFiles("ghost", "# ghost"), skillFiles("ghost2", "# ghost2"))...)
-		e.setEnabled(t, "off", false)
 		ctx := context.Background()
 		// Dependencies must exist when they are declared, and the registry
-		// removes none that another names; these went from the database
-		// behind its back, as an older version's Remove let them.
-		e = e.dropBehindRegistry(t, "ghost", "ghost2")
+		// neither removes nor disables one that another (enabled) names;
+		// these changed behind its back, as an older version let them.
+		e = e.dropBehindRegistry(t, "ghost", "ghost2").disableBehindRegistry(t, "off")
 		s := e.open(t, SessionOptions{Skills: []string{"off", "ghost3"}})
 		deps := e.open(t, SessionOptions{Skills: []string{"on"}})
 		answer := func(err error) string {

@@ -675,6 +675,28 @@ func (e *env) dropBehindRegistry(t *testing.T, ids ...string) *env {
 	return newEnvSameDB(t, e)
 }
 
+// disableBehindRegistry disables skills ids in e's database without the
+// registry, which would refuse a skill an enabled one depends on (as a
+// database written before it checked may hold), and returns an env opened
+// on it afresh.
+func (e *env) disableBehindRegistry(t *testing.T, ids ...string) *env {
+	t.Helper()
+	var ops []vfs.Op
+	for _, id := range ids {
+		m := e.meta(t, id)
+		m.Enabled = false
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops = append(ops, vfs.Put(vfs.StoreMeta, id, b))
+	}
+	if err := e.db.Commit(context.Background(), ops...); err != nil {
+		t.Fatal(err)
+	}
+	return newEnvSameDB(t, e)
+}
+
 // A session's catalog without a budget stays within DefaultCatalogBudget:
 // forty typical skills keep every name and the first sentence of every description,
 // where the full catalog would cost about 3,500 tokens a turn.

@@ -12,11 +12,11 @@ import (
 // installGraph installs skills with dependencies:
 //
 //	report → charts → palette → charts (a cycle)
-//	report → fonts (disabled)
+//	report → fonts (disabled, behind the registry, which refuses it)
 //	mailer (unrelated), lonely (depends on nothing, not selected)
 //
 // and tool and MCP dependencies on report and palette.
-func installGraph(t *testing.T, e *env) {
+func installGraph(t *testing.T, e *env) *env {
 	t.Helper()
 	var files []file
 	files = append(files, skillFiles("report", "# Report\n\nWrite the report with ${SKILL_DIR}/scripts/run.sh.",
@@ -27,7 +27,7 @@ func installGraph(t *testing.T, e *env) {
 	files = append(files, skillFiles("mailer", "# Mailer", "tool_dependencies: [SendMail]", "mcp_dependencies: [mail-mcp]")...)
 	files = append(files, skillFiles("lonely", "# Lonely")...)
 	e.install(t, files...)
-	e.setEnabled(t, "fonts", false)
+	return e.disableBehindRegistry(t, "fonts")
 }
 
 // TestStage1Snapshot: the visible set is the selection plus the closure of
@@ -36,7 +36,7 @@ func installGraph(t *testing.T, e *env) {
 func TestStage1Snapshot(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bc backendCase) {
 		e := newEnv(t, bc)
-		installGraph(t, e)
+		e = installGraph(t, e)
 		ctx := context.Background()
 		s := e.open(t, SessionOptions{Skills: []string{"report", "report", "ghost", "fonts"}})
 		st := s.Status()
@@ -114,7 +114,7 @@ func TestStage1Snapshot(t *testing.T) {
 func TestStage2Activation(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bc backendCase) {
 		e := newEnv(t, bc)
-		installGraph(t, e)
+		e = installGraph(t, e)
 		ctx := context.Background()
 		s := e.open(t, SessionOptions{Skills: []string{"report"}})
 		// Other files do not activate.
@@ -167,7 +167,7 @@ func TestStage2Activation(t *testing.T) {
 func TestStage3Dependencies(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bc backendCase) {
 		e := newEnv(t, bc)
-		installGraph(t, e)
+		e = installGraph(t, e)
 		available := []string{"Read", "Write", "Grep", "Bash", "SendMail", "WebFetch", "mcp__docs-mcp__search", "mcp__color-mcp__pick"}
 		s := e.open(t, SessionOptions{
 			Skills: []string{"report", "mailer"}, AvailableTools: available, BaseTools: []string{"Write"},
@@ -236,7 +236,7 @@ func TestStage3Dependencies(t *testing.T) {
 func TestIsToolAllowedAgreesWithActiveTools(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bc backendCase) {
 		e := newEnv(t, bc)
-		installGraph(t, e)
+		e = installGraph(t, e)
 		e.installSkills(t, "plain")
 		ctx := context.Background()
 		s := e.open(t, SessionOptions{AvailableTools: []string{"Read"}, MCPServers: []string{"github", "mail-mcp"}})
@@ -287,6 +287,68 @@ func TestIsToolAllowedAgreesWithActiveTools(t *testing.T) {
 					t.Errorf("after %q, %s is offered but refused as %s", activate, tool, d.Reason)
 				}
 			}
+		}
+	})
+}
+
+// TestEnabledSkillWithDisabledDependency: what an agent gets from an
+// enabled skill whose dependency is disabled. The registry refuses that
+// change (see "Dependencies" in docs/architecture.md); a database written
+// before it did may still hold the state, which is reached here behind
+// its back. The dependent is listed, loads and is invoked as before; the
+// dependency is in no catalog, cannot be loaded, invoked or read (an
+// agent gets the answer of a skill never installed), and its
+// allowed-tools no longer come with the dependent. Only a session with
+// a selection says why, in a diagnostic; one over every enabled skill
+// says nothing.
+func TestEnabledSkillWithDisabledDependency(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		e.install(t, slices.Concat(
+			skillFiles("research", "# Research\n\nCite every source with the cite skill.", "skill_dependencies: [cite]", `allowed-tools: "Read"`),
+			skillFiles("cite", "# Cite", `allowed-tools: "Bash(bibtex:*)"`))...)
+		ctx := context.Background()
+		tools := []string{"Read", "Bash"}
+		both := e.open(t, SessionOptions{AvailableTools: tools})
+		mustActivate(t, both, "research")
+		if d, _ := both.IsToolAllowed("Bash", "bibtex refs"); !d.Allowed {
+			t.Errorf("with cite enabled, research does not bring its tools: %+v", d)
+		}
+		_, err := e.reg.SetEnabled(ctx, "cite", false)
+		wantErr(t, "disabling cite under research", err, skillerr.Conflict, "has-dependents")
+
+		e = e.disableBehindRegistry(t, "cite")
+		all := e.open(t, SessionOptions{AvailableTools: tools})
+		picked := e.open(t, SessionOptions{Skills: []string{"research"}, AvailableTools: tools})
+		for _, s := range []*Session{all, picked} {
+			wantList(t, "visible", s.Status().Visible, []string{"research"})
+			cat, err := s.Catalog(ctx, CatalogOptions{Mode: ModeNames})
+			if err != nil || !contains(cat, `name="research"`) || contains(cat, `name="cite"`) {
+				t.Errorf("catalog (%v):\n%s", err, cat)
+			}
+			if b := mustActivate(t, s, "research"); !contains(b.Content, "with the cite skill") {
+				t.Errorf("research's block: %s", b.Content)
+			}
+			if b, err := s.Invoke(ctx, "/skill:research x"); err != nil || b.ID != "research" {
+				t.Errorf("/skill:research: %+v, %v", b, err)
+			}
+			wantList(t, "activated", s.Activated(), []string{"research"})
+			if d, _ := s.IsToolAllowed("Bash", "bibtex refs"); d.Allowed {
+				t.Errorf("cite's tools came with research while cite is disabled: %+v", d)
+			}
+			_, err = s.Activate(ctx, "cite")
+			wantErr(t, "Activate(cite)", err, skillerr.SkillNotFound, ReasonNotInstalled)
+			_, err = s.Invoke(ctx, "/skill:cite x")
+			wantErr(t, "/skill:cite", err, skillerr.SkillNotFound, ReasonNotInstalled)
+			_, err = s.ReadFile(ctx, "/skills/cite/SKILL.md")
+			wantErr(t, "reading cite", err, skillerr.SkillNotFound, ReasonNotInstalled)
+		}
+		if d := all.Status().Diagnostics; len(d) != 0 {
+			t.Errorf("a session over every enabled skill now says why: %+v", d)
+		}
+		if d := picked.Status().Diagnostics; len(d) != 1 || d[0].Code != DiagDependencyNotInstalled ||
+			d[0].Message != "'research' depends on 'cite', which is not installed (or not enabled)." {
+			t.Errorf("diagnostics of a session selecting research = %+v", d)
 		}
 	})
 }
