@@ -3,7 +3,8 @@
 // finds the controls, at 400 px (the side panel) and 1280 px (the panel
 // open as a tab): import a repository download (the committed generated
 // counterpart always; a real one from SKILLFS_REAL_REPOS when there),
-// search, open a skill, disable, export, delete with confirmation, and
+// search, open a skill, disable (asking first when enabled skills depend
+// on it), export, delete with confirmation, and
 // axe-core on each state. It takes docs/sidepanel-400.png and
 // docs/sidepanel-1280.png, which the README shows.
 //
@@ -442,6 +443,79 @@ test('install from an address: an MCP server\'s skills are previewed as an archi
     ['panel-mcp-d', 'Installed from a file.'], ['panel-mcp-d-v2', 'Served over MCP.'], ['panel-mcp-e', 'Version 1.']]) {
     assert.match(await row(id).textContent(), new RegExp(text.replace('.', '\\.')), id);
   }
+});
+
+test('a skill that enabled skills depend on: its switch and "Disable selected" name them and offer to disable them too, in one call, or nothing; a dependent is not enabled without it', { timeout: IMPORT_MS }, async () => {
+  const page = await openPanel(400);
+  const path = join(mkdtempSync(join(tmpdir(), 'skillfs-deps-')), 'deps-pack.zip');
+  const needs = (name, on) => `---\nname: ${name}\ndescription: Needs ${on}.\nskill_dependencies: [${on}]\n---\n# ${name}\n`;
+  writeFileSync(path, zipOf({
+    'pack/dep-base/SKILL.md': md('dep-base', 'What the others need.'),
+    'pack/dep-user/SKILL.md': needs('dep-user', 'dep-base'),
+    'pack/dep-user-of-user/SKILL.md': needs('dep-user-of-user', 'dep-user'),
+    'pack/dep-idle/SKILL.md': needs('dep-idle', 'dep-base'),
+  }));
+  const before = (await page.locator('#skills').count()) ? Number(await page.locator('#skills').getAttribute('data-count')) : 0;
+  assert.ok((await importFile(page, path)).ok);
+  await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), before + 4);
+  await page.getByRole('searchbox', { name: 'Search skills' }).fill('dep-');
+  const sw = (id) => page.getByRole('switch', { name: `Enabled: ${id}`, exact: true });
+  const disabled = () => list(page).locator('li.disabled').evaluateAll((lis) => lis.map((li) => li.dataset.id).sort());
+  const until = (want) => page.waitForFunction((want) => [...document.querySelectorAll('#skills > li.disabled')].map((li) => li.dataset.id).sort().join() === want, want.join());
+
+  // Nothing depends on dep-idle: its switch disables it at once. Disabled,
+  // it holds nothing.
+  await sw('dep-idle').uncheck();
+  await until(['dep-idle']);
+
+  // dep-base: the switch asks first, naming the enabled dependents (and
+  // theirs), with Cancel focused; Cancel changes nothing.
+  await sw('dep-base').click();
+  let dialog = page.getByRole('dialog', { name: 'Disable dep-base?' });
+  await dialog.waitFor();
+  assert.equal(await dialog.locator('.dependents-note').textContent(), 'dep-user depends on it, and 1 other skill on that one, so it cannot be disabled alone.');
+  assert.deepEqual(await dialog.getByRole('list', { name: 'Disabling it with its dependents disables 3 skills:' }).getByRole('listitem').allTextContents(), ['dep-base', 'dep-user', 'dep-user-of-user']);
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
+  assert.equal(await sw('dep-base').isChecked(), true, 'the switch stays on while it asks');
+  assert.deepEqual(await axeViolations(page), [], 'axe: the question before disabling a skill with dependents');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  assert.deepEqual(await disabled(), ['dep-idle']);
+  // Asked again and accepted: the three go together.
+  await sw('dep-base').click();
+  await dialog.getByRole('button', { name: 'Disable dep-base and 2 dependents', exact: true }).click();
+  await until(['dep-base', 'dep-idle', 'dep-user', 'dep-user-of-user']);
+
+  // A dependent alone is not enabled while what it needs is disabled: the
+  // row says why, and the switch is back off (a click: check() would
+  // want it on after the click, which the refusal may undo first).
+  await sw('dep-user').click();
+  const refused = list(page).locator('li[data-id="dep-user"] [role=alert]');
+  await refused.waitFor();
+  assert.equal(await refused.getAttribute('data-code'), 'Conflict');
+  assert.match(await refused.textContent(), /^Could not enable dep-user: .*depends on 'dep-base', which is disabled: enable 'dep-base' too/);
+  await page.waitForFunction(() => !document.querySelector('[role=switch][aria-label="Enabled: dep-user"]').checked);
+  // With it, in one selection, dependencies first.
+  const bar = page.getByRole('group', { name: 'Selection' });
+  const said = bar.locator('.bulk-outcome[role=status]');
+  for (const id of ['dep-user-of-user', 'dep-user', 'dep-base']) await page.getByRole('checkbox', { name: `Select ${id}`, exact: true }).check();
+  await bar.getByRole('button', { name: 'Enable selected' }).click();
+  await until(['dep-idle']);
+  assert.equal(await said.textContent(), 'Enabled 3 skills.');
+
+  // "Disable selected" with dependents outside the selection asks as the
+  // switch does, and disables them with it in one call.
+  await bar.getByRole('button', { name: 'Clear selection' }).click();
+  await page.getByRole('checkbox', { name: 'Select dep-base', exact: true }).check();
+  await bar.getByRole('button', { name: 'Disable selected' }).click();
+  dialog = page.getByRole('dialog', { name: 'Disable 1 skill?' });
+  await dialog.waitFor();
+  assert.equal(await dialog.locator('.dependents-note').textContent(), 'dep-user, outside the selection, depends on it, and 1 other skill on that one, so it cannot be disabled alone.');
+  assert.deepEqual(await axeViolations(page), [], 'axe: the question before disabling a selection with dependents');
+  await dialog.getByRole('button', { name: 'Disable 1 skill and 2 dependents', exact: true }).click();
+  await until(['dep-base', 'dep-idle', 'dep-user', 'dep-user-of-user']);
+  assert.equal(await said.textContent(), 'Disabled 3 skills.');
+  await page.close();
 });
 
 test('a worker that cannot answer: a refresh says so in words, and reads the list no more than once', { timeout: 60_000 }, async () => {

@@ -2,12 +2,14 @@
 // every skill the search and filters give, says how many are selected,
 // and enables, disables or deletes them, each in one registry call (one
 // commit, one change) up to MAX_BATCH skills; more go in batches of
-// MAX_BATCH, one call each (deleting, dependents in a batch before what
-// they depend on: dependents.ts), with a progress bar and a Stop that
-// takes effect between two batches, since each batch is all or nothing.
-// Deleting asks first, naming how many and, when few, which, and the
-// installed skills outside the selection that depend on them, which it
-// then deletes too. The outcome
+// MAX_BATCH, one call each (deleting or disabling, dependents in a batch
+// before what they depend on, and enabling, after it: dependents.ts), with
+// a progress bar and a Stop that takes effect between two batches, since
+// each batch is all or nothing. Deleting asks first, naming how many and,
+// when few, which, and the installed skills outside the selection that
+// depend on them, which it then deletes too; disabling asks only when
+// enabled skills outside the selection depend on them (the registry
+// refuses it alone), and then disables those too. The outcome
 // is announced (a status, or an alert when it failed), and when it
 // stopped partway it says how many were changed and that the others were
 // not; focus stays on the control that acted, or, after a delete, moves
@@ -15,7 +17,7 @@
 
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { MAX_BATCH, type SkillMeta, type Skillfs } from '../../js/bridge.ts';
-import { dependentsOf, removalBatches } from './dependents.ts';
+import { dependentsOf, disableDependents, removalBatches } from './dependents.ts';
 import { DependentsNote } from './Dependents.tsx';
 import { codeOf, failed, names, plural } from './say.ts';
 import { Dialog } from './skill/Dialog.tsx';
@@ -46,13 +48,6 @@ const DOING: Record<Action, string> = { enable: 'Enabling', disable: 'Disabling'
 /** An action under way: the skills its committed batches changed, of total. */
 type Running = { action: Action; done: number; total: number };
 
-/** ids in batches of MAX_BATCH, in their order. */
-function chunks(ids: string[]): string[][] {
-  const out: string[][] = [];
-  for (let i = 0; i < ids.length; i += MAX_BATCH) out.push(ids.slice(i, i + MAX_BATCH));
-  return out;
-}
-
 /**
  * change over batches, one after the other, each one commit, all or
  * nothing. Resolves with the ids of the batches that committed and, when
@@ -77,7 +72,8 @@ async function inBatches(batches: string[][], change: (batch: string[]) => Promi
 export function BulkBar({ sk, skills: installed, shown, selected, hidden, select, clear, onDeleted }: Props) {
   const [running, setRunning] = useState<Running>();
   const [outcome, setOutcome] = useState<Outcome>();
-  const [confirming, setConfirming] = useState(false);
+  /** The question asked before a delete, or a disable with dependents. */
+  const [confirming, setConfirming] = useState<'delete' | 'disable'>();
   /** Stop was pressed: no batch after the one that runs. */
   const [stopping, setStopping] = useState(false);
   const stop = useRef(false);
@@ -94,16 +90,18 @@ export function BulkBar({ sk, skills: installed, shown, selected, hidden, select
     if (all.current) all.current.indeterminate = shownSelected > 0 && !allShown;
   }, [shownSelected, allShown]);
 
-  /** Carries out action on the selected skills (and, deleting, on also:
-   * their dependents); the outcome says what was done, all of it or how much. */
+  /** Carries out action on the selected skills (and, deleting or
+   * disabling, on also: their dependents); the outcome says what was done,
+   * all of it or how much. */
   const act = async (action: Action, also: string[] = []) => {
     const skills = selected;
     const ids = [...skills.map((s) => s.id), ...also];
     const n = ids.length;
     const on = action === 'enable';
-    // Deleting, dependents go in a batch before what they depend on: the
-    // registry refuses a skill whose dependent is not deleted with it or before.
-    const batches = action === 'delete' ? removalBatches(installed, ids, MAX_BATCH) : chunks(ids);
+    // Dependents go in a batch before what they depend on, and enabling,
+    // after: the registry refuses deleting or disabling a skill whose
+    // dependent stays, and enabling one whose dependency is disabled.
+    const batches = removalBatches(installed, ids, MAX_BATCH, on);
     const change = action === 'delete' ? (b: string[]) => sk.registry.removeMany(b) : (b: string[]) => sk.registry.setEnabledMany(b, on);
     stop.current = false;
     setStopping(false);
@@ -153,10 +151,10 @@ export function BulkBar({ sk, skills: installed, shown, selected, hidden, select
         <button type="button" ref={buttons.enable} aria-disabled={off} onClick={() => off || void act('enable')}>
           Enable<span class="vh"> selected</span>
         </button>
-        <button type="button" ref={buttons.disable} aria-disabled={off} onClick={() => off || void act('disable')}>
+        <button type="button" ref={buttons.disable} aria-disabled={off} onClick={() => off || (disableAsks(installed, selected) ? setConfirming('disable') : void act('disable'))}>
           Disable<span class="vh"> selected</span>
         </button>
-        <button type="button" class="danger" ref={del} aria-disabled={off} onClick={() => off || setConfirming(true)}>
+        <button type="button" class="danger" ref={del} aria-disabled={off} onClick={() => off || setConfirming('delete')}>
           Delete selected…
         </button>
         <button type="button" class="link" aria-disabled={n === 0} onClick={clear}>
@@ -189,21 +187,22 @@ export function BulkBar({ sk, skills: installed, shown, selected, hidden, select
         </p>
       )}
       {confirming && (
-        <ConfirmDelete
+        <ConfirmBulk
+          verb={confirming}
           installed={installed}
           selected={selected}
           hidden={hidden}
           onCancel={() => {
-            setConfirming(false);
+            setConfirming(undefined);
             // Back on the button that asked, once the dialog is gone.
-            requestAnimationFrame(() => del.current?.focus());
+            requestAnimationFrame(() => buttons[confirming].current?.focus());
           }}
-          onDelete={(also) => {
-            // The deletion runs in the bar, where its progress and Stop are;
+          onConfirm={(also) => {
+            // The change runs in the bar, where its progress and Stop are;
             // the focus waits on the button that asked.
-            setConfirming(false);
-            requestAnimationFrame(() => del.current?.focus());
-            void act('delete', also);
+            setConfirming(undefined);
+            requestAnimationFrame(() => buttons[confirming].current?.focus());
+            void act(confirming, also);
           }}
         />
       )}
@@ -211,40 +210,54 @@ export function BulkBar({ sk, skills: installed, shown, selected, hidden, select
   );
 }
 
+/** Whether disabling the selected skills must ask first. */
+const disableAsks = (installed: SkillMeta[], selected: SkillMeta[]) => disableDependents(installed, selected.map((s) => s.id)).all.length > 0;
+
 interface ConfirmProps {
+  verb: 'delete' | 'disable';
   installed: SkillMeta[];
   selected: SkillMeta[];
   hidden: number;
   onCancel(): void;
-  /** Deletes the selected skills and also, the dependents outside the selection. */
-  onDelete(also: string[]): void;
+  /** Deletes or disables the selected skills and also, the dependents outside the selection. */
+  onConfirm(also: string[]): void;
 }
 
-/** "Delete selected…"'s question: what goes, and when installed skills
- * outside the selection depend on it, those too or nothing. */
-function ConfirmDelete({ installed, selected, hidden, onCancel, onDelete }: ConfirmProps) {
-  const deps = useMemo(() => dependentsOf(installed, selected.map((s) => s.id)), [installed, selected]);
+/** "Delete selected…"'s question, or "Disable selected"'s when enabled
+ * skills outside the selection depend on it: what changes, and when
+ * skills outside the selection depend on it, those too or nothing. */
+function ConfirmBulk({ verb, installed, selected, hidden, onCancel, onConfirm }: ConfirmProps) {
+  const deps = useMemo(() => {
+    const ids = selected.map((s) => s.id);
+    return verb === 'delete' ? dependentsOf(installed, ids) : disableDependents(installed, ids);
+  }, [verb, installed, selected]);
   const note = useId();
   const ids = [...selected.map((s) => s.id), ...deps.all];
   const gone = new Set(ids);
   const n = selected.length;
   const files = installed.filter((s) => gone.has(s.id)).reduce((t, s) => t + s.fileCount, 0);
+  const Verb = verb === 'delete' ? 'Delete' : 'Disable';
+  const more = hidden > 0 ? ` ${hidden.toLocaleString('en')} of the selected ${hidden === 1 ? 'is' : 'are'} hidden by the search or filters.` : '';
   return (
     <Dialog
-      title={`Delete ${plural(n, 'skill')}?`}
-      submit={deps.all.length ? `Delete ${plural(n, 'skill')} and ${plural(deps.all.length, 'dependent')}` : `Delete ${plural(n, 'skill')}`}
-      danger
+      title={`${Verb} ${plural(n, 'skill')}?`}
+      submit={deps.all.length ? `${Verb} ${plural(n, 'skill')} and ${plural(deps.all.length, 'dependent')}` : `${Verb} ${plural(n, 'skill')}`}
+      danger={verb === 'delete'}
       cautious={deps.all.length > 0}
       describedBy={deps.all.length ? note : undefined}
       onCancel={onCancel}
-      onSubmit={async () => onDelete(deps.all)}
+      onSubmit={async () => onConfirm(deps.all)}
     >
       <p class="bulk-names">{names(selected.map((s) => s.id))}</p>
-      {deps.all.length > 0 && <DependentsNote deps={deps} it={n === 1 ? 'it' : 'them'} where=", outside the selection," goes={ids} id={note} />}
-      <p>
-        Their {plural(files, 'file')} are removed from this browser, and agents stop seeing them.
-        {hidden > 0 ? ` ${hidden.toLocaleString('en')} of the selected ${hidden === 1 ? 'is' : 'are'} hidden by the search or filters.` : ''} Export them first to keep a copy.
-      </p>
+      {deps.all.length > 0 && <DependentsNote verb={verb} deps={deps} it={n === 1 ? 'it' : 'them'} where=", outside the selection," goes={ids} id={note} />}
+      {verb === 'delete' ? (
+        <p>
+          Their {plural(files, 'file')} are removed from this browser, and agents stop seeing them.
+          {more} Export them first to keep a copy.
+        </p>
+      ) : (
+        <p>Agents stop seeing them until they are enabled again; nothing is deleted.{more}</p>
+      )}
     </Dialog>
   );
 }

@@ -3,14 +3,16 @@
 // row per skill with its selection box, switch, export and delete, each
 // named for assistive technology ("Select pdf-tools", "Enabled:
 // pdf-tools", "Delete pdf-tools"). The selected skills are enabled,
-// disabled or deleted together (Bulk.tsx). Paged: PAGE rows at first,
+// disabled or deleted together (Bulk.tsx). A delete asks first; a disable
+// asks only when enabled skills depend on the skill, which the registry
+// refuses to disable alone, and offers to disable them with it. Paged: PAGE rows at first,
 // more on request, so 1,000 skills render as fast as 50.
 
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { SkillMeta, Skillfs } from '../../js/bridge.ts';
 import { BulkBar } from './Bulk.tsx';
 import { listing, SORTS, STATES, type Query, type Sort, type State } from './listing.ts';
-import { dependentsOf } from './dependents.ts';
+import { dependentsOf, disableDependents } from './dependents.ts';
 import { DependentsNote } from './Dependents.tsx';
 import { codeOf, download, failed, plural } from './say.ts';
 import { Dialog } from './skill/Dialog.tsx';
@@ -26,7 +28,8 @@ interface Props {
 export function SkillList({ sk, skills, onOpen }: Props) {
   const [q, setQ] = useState<Query>({ text: '', state: 'all', source: '', sort: 'name' });
   const [limit, setLimit] = useState(PAGE);
-  const [deleting, setDeleting] = useState<SkillMeta>();
+  /** A row's question: before a delete, or a disable that enabled skills depend on. */
+  const [asking, setAsking] = useState<{ s: SkillMeta; verb: 'delete' | 'disable' }>();
   const l = useMemo(() => listing(skills, q), [skills, q]);
   const sel = useSelection(skills, l.shown);
   const set = (p: Partial<Query>) => {
@@ -95,7 +98,20 @@ export function SkillList({ sk, skills, onOpen }: Props) {
       )}
       <ul id="skills" class="skills" aria-label="Installed skills" data-count={skills.length} onKeyDown={sel.onKeyDown}>
         {rows.map((s) => (
-          <Row key={s.id} sk={sk} s={s} onOpen={onOpen} onDelete={setDeleting} picked={sel.has(s.id)} onPick={sel.pick} />
+          <Row
+            key={s.id}
+            sk={sk}
+            s={s}
+            onOpen={onOpen}
+            onDelete={(s) => setAsking({ s, verb: 'delete' })}
+            onDisable={(s) => {
+              if (!disableDependents(skills, [s.id]).all.length) return false;
+              setAsking({ s, verb: 'disable' });
+              return true;
+            }}
+            picked={sel.has(s.id)}
+            onPick={sel.pick}
+          />
         ))}
       </ul>
       {rows.length < l.shown.length && (
@@ -103,27 +119,29 @@ export function SkillList({ sk, skills, onOpen }: Props) {
           Show {Math.min(PAGE, l.shown.length - rows.length)} more of {(l.shown.length - rows.length).toLocaleString('en')}
         </button>
       )}
-      {deleting && <DeleteDialog sk={sk} skills={skills} s={deleting} onClose={() => setDeleting(undefined)} />}
+      {asking && <AskDialog sk={sk} skills={skills} s={asking.s} verb={asking.verb} onClose={() => setAsking(undefined)} />}
     </div>
   );
 }
 
 /**
- * The confirmation of one skill's delete. When installed skills depend on
- * it, it says so before the click and offers to delete it with them (and
- * with what depends on them), in one registry call, or to cancel.
+ * The confirmation of one skill's delete, or of its disable when enabled
+ * skills depend on it. When (enabled) installed skills depend on it, it
+ * says so before the click and offers to delete or disable it with them
+ * (and with what depends on them), in one registry call, or to cancel.
  */
-function DeleteDialog({ sk, skills, s, onClose }: { sk: Skillfs; skills: SkillMeta[]; s: SkillMeta; onClose(): void }) {
-  const deps = useMemo(() => dependentsOf(skills, [s.id]), [skills, s.id]);
+function AskDialog({ sk, skills, s, verb, onClose }: { sk: Skillfs; skills: SkillMeta[]; s: SkillMeta; verb: 'delete' | 'disable'; onClose(): void }) {
+  const deps = useMemo(() => (verb === 'delete' ? dependentsOf : disableDependents)(skills, [s.id]), [verb, skills, s.id]);
   const note = useId();
   const goes = [s.id, ...deps.all];
   const gone = new Set(goes);
   const files = skills.filter((k) => gone.has(k.id)).reduce((t, k) => t + k.fileCount, 0);
+  const Verb = verb === 'delete' ? 'Delete' : 'Disable';
   return (
     <Dialog
-      title={`Delete ${s.id}?`}
-      submit={deps.all.length ? `Delete ${s.id} and ${plural(deps.all.length, 'dependent')}` : `Delete ${s.id}`}
-      danger
+      title={`${Verb} ${s.id}?`}
+      submit={deps.all.length ? `${Verb} ${s.id} and ${plural(deps.all.length, 'dependent')}` : `${Verb} ${s.id}`}
+      danger={verb === 'delete'}
       cautious={deps.all.length > 0}
       describedBy={deps.all.length ? note : undefined}
       onCancel={onClose}
@@ -131,18 +149,21 @@ function DeleteDialog({ sk, skills, s, onClose }: { sk: Skillfs; skills: SkillMe
         try {
           // Dependents first is not needed in one batch; the registry
           // still refuses what this list did not know (another tab's).
-          await (deps.all.length ? sk.registry.removeMany(goes) : sk.registry.remove(s.id));
+          if (verb === 'disable') await sk.registry.setEnabledMany(goes, false);
+          else await (deps.all.length ? sk.registry.removeMany(goes) : sk.registry.remove(s.id));
         } catch (e) {
-          throw new Error(failed(`Could not delete ${s.id}`, e));
+          throw new Error(failed(`Could not ${verb} ${s.id}`, e));
         }
         onClose();
       }}
     >
-      {deps.all.length > 0 && <DependentsNote deps={deps} it="it" goes={goes} id={note} />}
+      {deps.all.length > 0 && <DependentsNote verb={verb} deps={deps} it="it" goes={goes} id={note} />}
       <p>
-        {deps.all.length
-          ? `Their ${plural(files, 'file')} are removed from this browser, and agents stop seeing them. Export them first to keep a copy.`
-          : `Its ${plural(s.fileCount, 'file')} (${formatSize(s.size)}) are removed from this browser, and agents stop seeing it. Export it first to keep a copy.`}
+        {verb === 'disable'
+          ? `Agents stop seeing ${deps.all.length ? 'them' : 'it'} until ${deps.all.length ? 'they are' : 'it is'} enabled again; nothing is deleted.`
+          : deps.all.length
+            ? `Their ${plural(files, 'file')} are removed from this browser, and agents stop seeing them. Export them first to keep a copy.`
+            : `Its ${plural(s.fileCount, 'file')} (${formatSize(s.size)}) are removed from this browser, and agents stop seeing it. Export it first to keep a copy.`}
       </p>
     </Dialog>
   );
@@ -258,12 +279,14 @@ interface RowProps {
   s: SkillMeta;
   onOpen?: (id: string) => void;
   onDelete: (s: SkillMeta) => void;
+  /** Asks before disabling s, when enabled skills depend on it; whether it asked. */
+  onDisable: (s: SkillMeta) => boolean;
   picked: boolean;
   /** Selects or unselects the row; range: Shift was held (a range from the last one picked). */
   onPick: (id: string, on: boolean, range: boolean) => void;
 }
 
-function Row({ sk, s, onOpen, onDelete, picked, onPick }: RowProps) {
+function Row({ sk, s, onOpen, onDelete, onDisable, picked, onPick }: RowProps) {
   const [error, setError] = useState<{ text: string; code: string }>();
   const [busy, setBusy] = useState(false);
   const [expanded, setExpanded] = useState(false);
@@ -342,6 +365,12 @@ function Row({ sk, s, onOpen, onDelete, picked, onPick }: RowProps) {
               checked={want ?? s.enabled}
               onChange={(e) => {
                 const on = e.currentTarget.checked;
+                // The dialog disables it, with its dependents, or nothing:
+                // the switch stays as the list says meanwhile.
+                if (!on && onDisable(s)) {
+                  e.currentTarget.checked = true;
+                  return;
+                }
                 setWant(on);
                 void act(`Could not ${on ? 'enable' : 'disable'} ${s.id}`, () => sk.registry.setEnabled(s.id, on)).then((ok) => ok || setWant(undefined));
               }}

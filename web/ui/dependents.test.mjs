@@ -1,9 +1,10 @@
 // dependents.ts, the panel's reading of what depends on what, in Node:
-// the dependents a delete names (nearest first, each once) and the order
-// of a delete in batches (dependents no later than what they depend on, a
-// cycle never split, independent skills in the selection's order), on
-// small graphs whose answer is written out and on a random one checked
-// against those rules.
+// the dependents a delete names (nearest first, each once), those a
+// disable names (the enabled ones), and the order of a delete in batches
+// (dependents no later than what they depend on, a cycle never split,
+// independent skills in the selection's order) and of an enable
+// (dependencies first), on small graphs whose answer is written out and
+// on a random one checked against those rules.
 //
 //   node --test web/ui/dependents.test.mjs
 
@@ -14,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const out = await build({ entryPoints: [join(dirname(fileURLToPath(import.meta.url)), 'dependents.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
-const { dependentsOf, removalBatches } = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
+const { dependentsOf, disableDependents, removalBatches } = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
 
 /** Skills from "id: dep dep" lines. */
 const skills = (...lines) => lines.map((l) => {
@@ -64,4 +65,17 @@ test('removalBatches on a random graph of 2,000 skills with cycles: every depend
     for (const d of s.dependencies.skills) if (at.has(d)) assert.ok(at.get(s.id) <= at.get(d), `${s.id} (batch ${at.get(s.id)}) depends on ${d} (batch ${at.get(d)})`);
   }
   assert.ok(batches.length > 10, `${batches.length} batches`);
+});
+
+test('disableDependents: only enabled dependents, and none reached through a disabled one', () => {
+  const all = skills('base:', 'a: base', 'b: base', 'c: a', 'd: b').map((s) => ({ ...s, enabled: s.id !== 'b' }));
+  assert.deepEqual(disableDependents(all, ['base']), { all: ['a', 'c'], direct: 1 });
+  assert.deepEqual(disableDependents(all, ['b']), { all: ['d'], direct: 1 });
+});
+
+test('removalBatches with dependenciesFirst (enabling): a chain goes dependencies first, across batches; independent skills keep their order', () => {
+  const all = skills('a: b', 'b: c', 'c: d', 'd: e', 'e:', 'x:', 'y:');
+  assert.deepEqual(removalBatches(all, ['a', 'b', 'c', 'd', 'e'], 2, true), [['e', 'd'], ['c', 'b'], ['a']]);
+  assert.deepEqual(removalBatches(all, ['x', 'y', 'a', 'b'], 3, true), [['x', 'y', 'b'], ['a']]);
+  assert.deepEqual(removalBatches(skills('p: q', 'q: p', 'r:'), ['r', 'p', 'q'], 2, true), [['r'], ['p', 'q']]);
 });

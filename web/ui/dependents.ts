@@ -1,9 +1,12 @@
 // What depends on what among the installed skills, from the list the
-// panel holds (SkillMeta.dependencies.skills), so that a delete says
-// before the click what the registry would refuse (a skill another
-// installed skill depends on is removed only with it, in one batch:
-// Conflict, has-dependents) and a delete in batches goes dependents first.
-// Each costs time linear in the skills and their dependencies.
+// panel holds (SkillMeta.dependencies.skills), so that a delete or a
+// disable says before the click what the registry would refuse (a skill
+// another installed skill depends on is removed only with it, and one an
+// enabled skill depends on is disabled only with it, in one batch:
+// Conflict, has-dependents), a delete or disable in batches goes
+// dependents first, and an enable in batches goes dependencies first (a
+// skill is enabled only with its dependencies). Each costs time linear in
+// the skills and their dependencies.
 
 import type { SkillMeta } from '../../js/bridge.ts';
 
@@ -37,32 +40,44 @@ export function dependentsOf(skills: SkillMeta[], ids: Iterable<string>): { all:
   return { all, direct };
 }
 
+/** The skills a disable of ids must disable too: dependentsOf among the
+ * enabled skills, since a disabled dependent does not hold a disable (nor
+ * does a skill that depends on ids only through a disabled one). */
+export function disableDependents(skills: SkillMeta[], ids: Iterable<string>): { all: string[]; direct: number } {
+  return dependentsOf(skills.filter((s) => s.enabled), ids);
+}
+
 /**
- * ids in batches of at most max for removal, one after the other: a skill
- * goes in a batch no earlier than any skill of ids that depends on it, so
- * no batch is refused for a dependent that a later batch deletes; the
- * skills of a dependency cycle go in one batch (one over max when a cycle
- * is, which the registry refuses with its limit). Independent skills keep
- * the order of ids.
+ * ids in batches of at most max for removal (or disabling), one after the
+ * other: a skill goes in a batch no earlier than any skill of ids that
+ * depends on it, so no batch is refused for a dependent that a later batch
+ * deletes; with dependenciesFirst (for enabling), no later than any skill
+ * of ids it depends on. The skills of a dependency cycle go in one batch
+ * (one over max when a cycle is, which the registry refuses with its
+ * limit). Independent skills keep the order of ids.
  */
-export function removalBatches(skills: SkillMeta[], ids: string[], max: number): string[][] {
+export function removalBatches(skills: SkillMeta[], ids: string[], max: number, dependenciesFirst = false): string[][] {
   const at = new Map(ids.map((id, i) => [id, i]));
-  /** For each of ids, the indexes in ids of the skills it depends on. */
+  /** For each of ids, the indexes in ids of the skills that must wait for
+   * it: those it depends on (or, dependenciesFirst, its dependents). */
   const needs: number[][] = ids.map(() => []);
   for (const s of skills) {
     const i = at.get(s.id);
     if (i === undefined) continue;
     for (const d of s.dependencies.skills) {
       const j = at.get(d);
-      if (j !== undefined && j !== i) needs[i].push(j);
+      if (j === undefined || j === i) continue;
+      if (dependenciesFirst) needs[j].push(i);
+      else needs[i].push(j);
     }
   }
   const comp = components(needs);
   const count = comp.reduce((m, c) => Math.max(m, c + 1), 0);
   const members: number[][] = Array.from({ length: count }, () => []);
   for (let i = 0; i < ids.length; i++) members[comp[i]].push(i);
-  // Kahn's order over the cycles: a cycle is ready once every cycle with a
-  // skill depending on it is placed; the ready ones in the order of ids.
+  // Kahn's order over the cycles: a cycle is ready once every cycle that
+  // must go before it (with a skill depending on it, or dependenciesFirst,
+  // one it depends on) is placed; the ready ones in the order of ids.
   const waiting = new Array<number>(count).fill(0);
   for (let i = 0; i < ids.length; i++) for (const j of needs[i]) if (comp[j] !== comp[i]) waiting[comp[j]]++;
   const queue: number[] = [];
