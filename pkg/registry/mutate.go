@@ -154,8 +154,9 @@ func (r *Registry) SetEnabled(ctx context.Context, id string, on bool) (Meta, er
 // RemoveMany refuses deleting it (Conflict, reason "has-dependents");
 // enabling a skill whose dependency is disabled, or not installed, and
 // not enabled in the same batch is refused with Conflict, reason
-// "dependency-disabled" or "dependency-not-installed". Both read every
-// record, as a delete does.
+// "dependency-disabled" or "dependency-not-installed". A disable reads
+// every record to find the dependents, as a delete does; an enable reads
+// only the records of the dependencies outside ids.
 func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([]Meta, error) {
 	ids, err := batch(ids)
 	if err != nil {
@@ -165,7 +166,10 @@ func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([
 		return []Meta{}, nil
 	}
 	ms := make([]Meta, len(ids))
-	qs := append(metaQueries(ids), vfs.GetPrefix(vfs.StoreMeta, ""))
+	qs := metaQueries(ids)
+	if !on {
+		qs = append(qs, vfs.GetPrefix(vfs.StoreMeta, ""))
+	}
 	_, err = r.mutate(ctx, qs, func(read [][]vfs.Record) (*change, error) {
 		c := &change{kind: KindDisable}
 		if on {
@@ -192,13 +196,12 @@ func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([
 		if len(c.ops) == 0 {
 			return nil, nil
 		}
-		all := read[len(ids)]
 		if on {
-			return c, checkEnabling(ids, changed, all)
+			return c, r.checkEnabling(ctx, ids, changed)
 		}
 		// Only the skills that were enabled leave: a dependent of one
 		// already disabled was left so by an older version.
-		return c, checkDependents(c.ids, all, disabling)
+		return c, checkDependents(c.ids, read[len(ids)], disabling)
 	})
 	if err != nil {
 		return nil, err
@@ -328,39 +331,41 @@ func checkDependents(ids []string, all []vfs.Record, how leaving) error {
 }
 
 // checkEnabling refuses to enable the skills changed (of the batch ids)
-// while one depends on a skill that is neither enabled nor in ids, among
-// every installed skill's record (all). Only those dependencies' records
-// are decoded.
-func checkEnabling(ids []string, changed []Meta, all []vfs.Record) error {
+// while one depends on a skill that is neither enabled nor in ids. It
+// reads the records of those dependencies, under the registry lock that
+// mutate holds, so that nothing changes them before the commit.
+func (r *Registry) checkEnabling(ctx context.Context, ids []string, changed []Meta) error {
 	inBatch := make(map[string]bool, len(ids))
 	for _, id := range ids {
 		inBatch[id] = true
 	}
-	// The dependencies outside the batch: whether each is installed, and
-	// enabled.
-	present, enabled := map[string]bool{}, map[string]bool{}
+	var outside []string
+	seen := map[string]bool{}
 	for _, m := range changed {
 		for _, d := range m.Dependencies.Skills {
-			if !inBatch[d] {
-				present[d] = false
+			if !inBatch[d] && !seen[d] {
+				seen[d] = true
+				outside = append(outside, d)
 			}
 		}
 	}
-	if len(present) == 0 {
+	if len(outside) == 0 {
 		return nil
 	}
-	for i, rec := range all {
-		pace.StepAt(i)
-		if _, ok := present[rec.Key]; !ok {
+	read, err := r.db.Read(ctx, metaQueries(outside)...)
+	if err != nil {
+		return err
+	}
+	present, enabled := map[string]bool{}, map[string]bool{}
+	for i, d := range outside {
+		if len(read[i]) == 0 {
 			continue
 		}
-		var m struct {
-			Enabled bool `json:"enabled"`
+		m, err := decodeMeta(read[i][0])
+		if err != nil {
+			return err
 		}
-		if err := json.Unmarshal(rec.Value, &m); err != nil {
-			return internal(rec.Key, err, "the skill's record is corrupt")
-		}
-		present[rec.Key], enabled[rec.Key] = true, m.Enabled
+		present[d], enabled[d] = true, m.Enabled
 	}
 	// Those not installed first: enabling them too would not do.
 	for _, missing := range []bool{true, false} {
