@@ -7,7 +7,6 @@ import (
 	"context"
 
 	"github.com/skillfs/skillfs/pkg/registry"
-	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/source"
 )
 
@@ -216,27 +215,9 @@ var sourceMethods = map[string]method{
 	"source.checkBytes": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
 		IDs []string `json:"ids"`
 	}, r request) (result, error) {
-		in, err := installedSkills(ctx, reg)
-		if err != nil {
-			return result{}, err
-		}
-		byID := make(map[string]source.Installed, len(in))
-		for _, s := range in {
-			byID[s.ID] = s
-		}
-		sel := make([]source.Installed, len(a.IDs))
-		for i, id := range a.IDs {
-			s, ok := byID[id]
-			if !ok {
-				return result{}, skillerr.New(skillerr.SkillNotFound, id, "no skill of this id is installed")
-			}
-			if s.Origin.Kind == "" {
-				return result{}, skillerr.New(skillerr.InvalidArgument, id, "the skill was imported from bytes, not installed from a source")
-			}
-			sel[i] = s
-		}
-		return value(source.CheckBytes(sel, r.bytes), nil)
-	})}
+		return value(reg.CheckDownload(ctx, a.IDs, r.bytes))
+	}),
+}
 
 func nonNil[T any](s []T) []T {
 	if s == nil {

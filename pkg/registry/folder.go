@@ -1,11 +1,13 @@
 package registry
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/skillpath"
+	"github.com/skillfs/skillfs/pkg/source"
 	"github.com/skillfs/skillfs/pkg/zipguard"
 )
 
@@ -14,13 +16,11 @@ import (
 const ReasonNotInFolder = "not-in-folder"
 
 // inFolder returns the skills of the archive that lie in folder under ("",
-// or ".", for all of them) and, for each, the folder an origin records of
-// it (source.Origin's Dir). Both name a folder as a repository does: its
-// path in the archive less the top-level folder that every skill of the
-// archive lies in, if there is one — a repository download's "repo-main/",
-// whose name changes with the branch or commit downloaded. The folder
-// recorded is "" when the archive holds one skill: its update is the
-// archive's one skill, wherever it lies then.
+// or ".", for all of them) and the folder of each. Both name a folder as a
+// repository does: its path in the archive less the top-level folder that
+// every skill of the archive lies in, if there is one — a repository
+// download's "repo-main/", whose name changes with the branch or commit
+// downloaded.
 func inFolder(skills []zipguard.Skill, under string) ([]zipguard.Skill, []string, error) {
 	if under != "" && under != skillpath.Root {
 		clean, err := skillpath.Clean(under)
@@ -36,9 +36,6 @@ func inFolder(skills []zipguard.Skill, under string) ([]zipguard.Skill, []string
 		f := strings.TrimPrefix(s.Dir, top)
 		if under != "" && under != skillpath.Root && f != under && !strings.HasPrefix(f, under+"/") {
 			continue
-		}
-		if len(skills) == 1 {
-			f = ""
 		}
 		kept = append(kept, s)
 		folders = append(folders, f)
@@ -65,4 +62,52 @@ func wrapper(skills []zipguard.Skill) string {
 		}
 	}
 	return top
+}
+
+// CheckDownload compares the installed skills ids, installed from one URL,
+// with data, the artifact fetched from it again (source.CheckBytes). A
+// skill that came from a download of several (Origin.Dir) is compared by
+// its own folder: a repository's download changes with any of its skills,
+// and only the ones whose files changed have an update; one whose folder
+// is gone is no longer published there.
+func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte) ([]source.Update, error) {
+	in := make([]source.Installed, len(ids))
+	digests := make([]string, len(ids))
+	for i, id := range ids {
+		m, err := r.Get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if m.Origin == nil {
+			return nil, skillerr.New(skillerr.InvalidArgument, id, "the skill was imported from bytes, not installed from a source")
+		}
+		in[i], digests[i] = source.Installed{ID: m.ID, Origin: *m.Origin}, m.Digest
+	}
+	ups := source.CheckBytes(in, data)
+	var folders map[string]string // folder → digest of the skill in it, read once
+	for i := range ups {
+		u := &ups[i]
+		if u.Status != source.StatusChanged || u.Origin.Dir == "" {
+			continue
+		}
+		if folders == nil {
+			p, err := r.Preview(ctx, data, nil, "")
+			if err != nil {
+				// Not an archive the registry reads any more: the
+				// update says why.
+				break
+			}
+			folders = make(map[string]string, len(p.Skills))
+			for _, s := range p.Skills {
+				folders[s.Folder] = s.Digest
+			}
+		}
+		switch d, ok := folders[u.Origin.Dir]; {
+		case !ok:
+			u.Status, u.Latest = source.StatusGone, ""
+		case d == digests[i]:
+			u.Status, u.Latest = source.StatusCurrent, u.Installed
+		}
+	}
+	return ups, nil
 }

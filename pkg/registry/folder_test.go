@@ -34,7 +34,7 @@ func testImportFolder(t *testing.T, bc backendCase) {
 	ctx := context.Background()
 	v1 := map[string]string{"a": "A one.", "b": "B one.", "c": "C one."}
 	repo := repoOf(t, "repo-main", v1)
-	o := source.Origin{Kind: source.KindURL, URL: "https://a.test/repo.zip", Type: source.TypeArchive, Digest: "sha256:1", Dir: "skills"}
+	o := source.Origin{Kind: source.KindURL, URL: "https://a.test/repo.zip", Type: source.TypeArchive, Digest: source.Sum(repo), Dir: "skills"}
 
 	p, err := e.reg.Preview(ctx, repo, nil, "skills")
 	if err != nil {
@@ -79,6 +79,25 @@ func testImportFolder(t *testing.T, bc backendCase) {
 
 	// The publisher changes a; the download of a commit is named for it.
 	v2 := map[string]string{"a": "A two.", "b": "B one.", "c": "C one."}
+	// Asked with the new download, only a has an update; with the same
+	// bytes, none; with c's folder gone, c is no longer published.
+	v2repo := repoOf(t, "repo-0123abc", v2)
+	for _, c := range []struct {
+		data []byte
+		want string
+	}{
+		{v2repo, "a changed, b current"},
+		{repo, "a current, b current"},
+		{zipOf(t, "repo-main", file{"skills/a/SKILL.md", mdOf("a", "A one.")}, file{"skills/c/SKILL.md", mdOf("c", "C.")}), "a current, b gone"},
+	} {
+		ups, err := e.reg.CheckDownload(ctx, []string{"a", "b"}, c.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ups[0].ID + " " + ups[0].Status + ", " + ups[1].ID + " " + ups[1].Status; got != c.want {
+			t.Errorf("CheckDownload = %s, want %s", got, c.want)
+		}
+	}
 	next := o
 	next.Digest, next.Dir = "sha256:2", "skills/a"
 	up := e.importZip(t, repoOf(t, "repo-0123abc", v2), ImportOptions{Target: "a", Origin: &next})

@@ -141,7 +141,8 @@ const quotaFactor = 1.2
 // candidate is a skill of an archive, parsed, before it gets an id.
 type candidate struct {
 	dir string // its directory in the archive, for messages
-	// folder is what its origin records (source.Origin's Dir; inFolder).
+	// folder is its folder as a repository names it (inFolder), which
+	// its origin records when the archive holds several skills.
 	folder string
 	name   string // the base name of dir, "" at the archive root
 	size   int64  // bytes of its files
@@ -298,7 +299,12 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 			m.Source, m.CreatedAt, m.UpdatedAt, m.Enabled = opts.Source, now, now, true
 			if opts.Origin != nil {
 				o := *opts.Origin
-				o.Dir = c.folder
+				// A skill's folder, to update it from: the archive's one
+				// skill needs none, wherever it lies then.
+				o.Dir = ""
+				if len(arc.Skills) > 1 || under != "" {
+					o.Dir = c.folder
+				}
 				m.Origin = &o
 			}
 			m.Instance = newInstance()

@@ -33,7 +33,11 @@ type PreviewSkill struct {
 	Description string `json:"description"`
 	Version     string `json:"version"`
 	// Dir is its folder in the archive, "." at the root.
-	Dir       string `json:"dir"`
+	Dir string `json:"dir"`
+	// Folder is Dir as a repository names it, counted from inside the
+	// top-level folder all the archive's skills share: what an install
+	// from a source records of a skill of several (source.Origin's Dir).
+	Folder    string `json:"folder"`
 	Size      int64  `json:"size"`
 	FileCount int    `json:"fileCount"`
 	// Digest is "" for an invalid skill.
@@ -93,7 +97,7 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 	}
 	p := &ImportPreview{Skills: make([]PreviewSkill, len(cands)), Dropped: append([]string{}, arc.Dropped...)}
 	for i, c := range cands {
-		ps := PreviewSkill{Dir: c.dir, Size: c.size, FileCount: len(c.files), Digest: c.digest, Status: PreviewNew,
+		ps := PreviewSkill{Dir: c.dir, Folder: c.folder, Size: c.size, FileCount: len(c.files), Digest: c.digest, Status: PreviewNew,
 			Diagnostics: []skill.Diagnostic{}}
 		if c.s != nil {
 			ps.Name, ps.Description, ps.Version = c.s.Name, c.s.Description, c.s.Version

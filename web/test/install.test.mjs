@@ -302,9 +302,10 @@ test('a plain URL previewed: what it holds against what is installed, nothing st
   // Each with its folder in the download, which its update takes.
   for (const id of ['fresh', 'changed']) assert.deepEqual(assertOk(await reg(page, 'get', id)).origin, { ...p.origin, dir: `skills/${id}` }, `${id}'s origin`);
   assert.equal(assertOk(await reg(page, 'get', 'same')).origin, null, 'left as it was');
-  // The origin recorded is what update checks follow: the server's new answer is a change.
+  // The origin recorded is what update checks follow: the server's new
+  // answer changes fresh, and no longer holds changed's folder.
   const ups = Object.fromEntries(assertOk(await reg(page, 'checkUpdates')).map((u) => [u.id, u.status]));
-  assert.deepEqual(ups, { fresh: 'changed', changed: 'changed' });
+  assert.deepEqual(ups, { fresh: 'changed', changed: 'gone' });
 });
 
 test('a plain URL previewed within the install\'s bounds: a digest checked, the size capped, the download aborted, each with its code', { timeout: TEST_MS }, async (t) => {
@@ -609,16 +610,18 @@ test('a repository on GitHub: its page, a folder or a file installs from the arc
   assert.deepEqual(await ids(page), ['alpha', 'beta', 'gamma']);
 
   // The publisher changes alpha: the download is fetched once for the
-  // three skills that came from it.
+  // three skills that came from it, and only alpha, whose folder changed,
+  // has an update.
   site.files.set('/o/skills/archive/main.zip', { body: repo('skills-main', 'Alpha 2.'), type: 'application/zip' });
   site.log.length = 0;
   const ups = assertOk(await reg(page, 'checkUpdates'));
-  assert.deepEqual(ups.map((u) => [u.id, u.status]).sort(), [['alpha', 'changed'], ['beta', 'changed'], ['gamma', 'changed']]);
+  assert.deepEqual(ups.map((u) => [u.id, u.status]).sort(), [['alpha', 'changed'], ['beta', 'current'], ['gamma', 'current']]);
   assert.deepEqual(site.log, ['GET /o/skills/archive/main.zip']);
   // An update takes the skill's own folder of the new download.
   const up = assertOk(await reg(page, 'update', 'alpha'));
   assert.deepEqual([up.status, up.skill.description, up.skill.origin.dir], ['updated', 'Alpha 2.', 'skills/alpha']);
   assert.equal(assertOk(await reg(page, 'get', 'beta')).description, 'Beta.');
+  assert.equal(assertOk(await reg(page, 'update', 'beta')).status, 'current', 'its folder is unchanged');
   assert.deepEqual(await ids(page), ['alpha', 'beta', 'gamma']);
 });
 
