@@ -445,7 +445,7 @@ test('install from an address: an MCP server\'s skills are previewed as an archi
   }
 });
 
-test('a skill that enabled skills depend on: its switch and "Disable selected" name them and offer to disable them too, in one call, or nothing; a dependent is not enabled without it', { timeout: IMPORT_MS }, async () => {
+test('a skill that enabled skills depend on, or that depends on disabled ones: its switch, "Disable selected" and "Enable selected" name them and offer to change them too, in one call, or nothing', { timeout: IMPORT_MS }, async () => {
   const page = await openPanel(400);
   const path = join(mkdtempSync(join(tmpdir(), 'skillfs-deps-')), 'deps-pack.zip');
   const needs = (name, on) => `---\nname: ${name}\ndescription: Needs ${on}.\nskill_dependencies: [${on}]\n---\n# ${name}\n`;
@@ -462,6 +462,8 @@ test('a skill that enabled skills depend on: its switch and "Disable selected" n
   const sw = (id) => page.getByRole('switch', { name: `Enabled: ${id}`, exact: true });
   const disabled = () => list(page).locator('li.disabled').evaluateAll((lis) => lis.map((li) => li.dataset.id).sort());
   const until = (want) => page.waitForFunction((want) => [...document.querySelectorAll('#skills > li.disabled')].map((li) => li.dataset.id).sort().join() === want, want.join());
+  const focused = () => page.evaluate(() => document.activeElement?.textContent);
+  const goes = (dialog, name) => dialog.getByRole('list', { name }).getByRole('listitem').allTextContents();
 
   // Nothing depends on dep-idle: its switch disables it at once. Disabled,
   // it holds nothing.
@@ -469,13 +471,14 @@ test('a skill that enabled skills depend on: its switch and "Disable selected" n
   await until(['dep-idle']);
 
   // dep-base: the switch asks first, naming the enabled dependents (and
-  // theirs), with Cancel focused; Cancel changes nothing.
+  // theirs), with Cancel focused; Cancel changes nothing. (Clicks: the
+  // switch stays as it was while the dialog asks.)
   await sw('dep-base').click();
   let dialog = page.getByRole('dialog', { name: 'Disable dep-base?' });
   await dialog.waitFor();
   assert.equal(await dialog.locator('.dependents-note').textContent(), 'dep-user depends on it, and 1 other skill on that one, so it cannot be disabled alone.');
-  assert.deepEqual(await dialog.getByRole('list', { name: 'Disabling it with its dependents disables 3 skills:' }).getByRole('listitem').allTextContents(), ['dep-base', 'dep-user', 'dep-user-of-user']);
-  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
+  assert.deepEqual(await goes(dialog, 'Disabling it with its dependents disables 3 skills:'), ['dep-base', 'dep-user', 'dep-user-of-user']);
+  assert.equal(await focused(), 'Cancel');
   assert.equal(await sw('dep-base').isChecked(), true, 'the switch stays on while it asks');
   assert.deepEqual(await axeViolations(page), [], 'axe: the question before disabling a skill with dependents');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -486,35 +489,44 @@ test('a skill that enabled skills depend on: its switch and "Disable selected" n
   await dialog.getByRole('button', { name: 'Disable dep-base and 2 dependents', exact: true }).click();
   await until(['dep-base', 'dep-idle', 'dep-user', 'dep-user-of-user']);
 
-  // A dependent alone is not enabled while what it needs is disabled: the
-  // row says why, and the switch is back off (a click: check() would
-  // want it on after the click, which the refusal may undo first).
+  // The other way: dep-user is not enabled without dep-base, so its
+  // switch asks to enable that too.
   await sw('dep-user').click();
-  const refused = list(page).locator('li[data-id="dep-user"] [role=alert]');
-  await refused.waitFor();
-  assert.equal(await refused.getAttribute('data-code'), 'Conflict');
-  assert.match(await refused.textContent(), /^Could not enable dep-user: .*depends on 'dep-base', which is disabled: enable 'dep-base' too/);
-  await page.waitForFunction(() => !document.querySelector('[role=switch][aria-label="Enabled: dep-user"]').checked);
-  // With it, in one selection, dependencies first.
+  dialog = page.getByRole('dialog', { name: 'Enable dep-user?' });
+  await dialog.waitFor();
+  assert.equal(await dialog.locator('.dependents-note').textContent(), 'It needs dep-base, which is disabled, so it cannot be enabled alone.');
+  assert.deepEqual(await goes(dialog, 'Enabling it with what it needs enables 2 skills:'), ['dep-user', 'dep-base']);
+  assert.equal(await focused(), 'Cancel');
+  assert.equal(await sw('dep-user').isChecked(), false, 'the switch stays off while it asks');
+  await dialog.getByRole('button', { name: 'Enable dep-user and 1 dependency', exact: true }).click();
+  await until(['dep-idle', 'dep-user-of-user']);
+
+  // "Disable selected" with an enabled dependent outside the selection
+  // asks as the switch does (the disabled ones are not named), and
+  // disables it too in one call.
   const bar = page.getByRole('group', { name: 'Selection' });
   const said = bar.locator('.bulk-outcome[role=status]');
-  for (const id of ['dep-user-of-user', 'dep-user', 'dep-base']) await page.getByRole('checkbox', { name: `Select ${id}`, exact: true }).check();
-  await bar.getByRole('button', { name: 'Enable selected' }).click();
-  await until(['dep-idle']);
-  assert.equal(await said.textContent(), 'Enabled 3 skills.');
-
-  // "Disable selected" with dependents outside the selection asks as the
-  // switch does, and disables them with it in one call.
-  await bar.getByRole('button', { name: 'Clear selection' }).click();
   await page.getByRole('checkbox', { name: 'Select dep-base', exact: true }).check();
   await bar.getByRole('button', { name: 'Disable selected' }).click();
   dialog = page.getByRole('dialog', { name: 'Disable 1 skill?' });
   await dialog.waitFor();
-  assert.equal(await dialog.locator('.dependents-note').textContent(), 'dep-user, outside the selection, depends on it, and 1 other skill on that one, so it cannot be disabled alone.');
+  assert.equal(await dialog.locator('.dependents-note').textContent(), 'dep-user, outside the selection, depends on it, so it cannot be disabled alone.');
   assert.deepEqual(await axeViolations(page), [], 'axe: the question before disabling a selection with dependents');
-  await dialog.getByRole('button', { name: 'Disable 1 skill and 2 dependents', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Disable 1 skill and 1 dependent', exact: true }).click();
   await until(['dep-base', 'dep-idle', 'dep-user', 'dep-user-of-user']);
-  assert.equal(await said.textContent(), 'Disabled 3 skills.');
+  assert.equal(await said.textContent(), 'Disabled 2 skills.');
+
+  // "Enable selected" of a skill needing disabled ones outside the
+  // selection, and theirs: the same question, the other way.
+  await bar.getByRole('button', { name: 'Clear selection' }).click();
+  await page.getByRole('checkbox', { name: 'Select dep-user-of-user', exact: true }).check();
+  await bar.getByRole('button', { name: 'Enable selected' }).click();
+  dialog = page.getByRole('dialog', { name: 'Enable 1 skill?' });
+  await dialog.waitFor();
+  assert.equal(await dialog.locator('.dependents-note').textContent(), 'It needs dep-user, outside the selection, which is disabled, and that one needs 1 other disabled skill, so it cannot be enabled alone.');
+  await dialog.getByRole('button', { name: 'Enable 1 skill and 2 dependencies', exact: true }).click();
+  await until(['dep-idle']);
+  assert.equal(await said.textContent(), 'Enabled 3 skills.');
   await page.close();
 });
 

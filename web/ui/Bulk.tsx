@@ -8,8 +8,9 @@
 // each batch is all or nothing. Deleting asks first, naming how many and,
 // when few, which, and the installed skills outside the selection that
 // depend on them, which it then deletes too; disabling asks only when
-// enabled skills outside the selection depend on them (the registry
-// refuses it alone), and then disables those too. The outcome
+// enabled skills outside the selection depend on them, and enabling only
+// when they depend on disabled skills outside it (the registry refuses
+// either alone), and then changes those too. The outcome
 // is announced (a status, or an alert when it failed), and when it
 // stopped partway it says how many were changed and that the others were
 // not; focus stays on the control that acted, or, after a delete, moves
@@ -17,8 +18,8 @@
 
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { MAX_BATCH, type SkillMeta, type Skillfs } from '../../js/bridge.ts';
-import { dependentsOf, disableDependents, removalBatches } from './dependents.ts';
-import { DependentsNote } from './Dependents.tsx';
+import { related, removalBatches } from './dependents.ts';
+import { andRelated, DependentsNote, DOING, DONE, VERB, type Verb } from './Dependents.tsx';
 import { codeOf, failed, names, plural } from './say.ts';
 import { Dialog } from './skill/Dialog.tsx';
 
@@ -41,12 +42,9 @@ interface Props {
 /** What the last bulk action did; a failure has its error's code ("" when it has none). */
 type Outcome = { text: string; ok: boolean; code: string };
 
-type Action = 'enable' | 'disable' | 'delete';
-const DONE: Record<Action, string> = { enable: 'Enabled', disable: 'Disabled', delete: 'Deleted' };
-const DOING: Record<Action, string> = { enable: 'Enabling', disable: 'Disabling', delete: 'Deleting' };
 
 /** An action under way: the skills its committed batches changed, of total. */
-type Running = { action: Action; done: number; total: number };
+type Running = { action: Verb; done: number; total: number };
 
 /**
  * change over batches, one after the other, each one commit, all or
@@ -72,14 +70,14 @@ async function inBatches(batches: string[][], change: (batch: string[]) => Promi
 export function BulkBar({ sk, skills: installed, shown, selected, hidden, select, clear, onDeleted }: Props) {
   const [running, setRunning] = useState<Running>();
   const [outcome, setOutcome] = useState<Outcome>();
-  /** The question asked before a delete, or a disable with dependents. */
-  const [confirming, setConfirming] = useState<'delete' | 'disable'>();
+  /** The question asked before a delete, or a disable or enable that must change other skills too. */
+  const [confirming, setConfirming] = useState<Verb>();
   /** Stop was pressed: no batch after the one that runs. */
   const [stopping, setStopping] = useState(false);
   const stop = useRef(false);
   const all = useRef<HTMLInputElement>(null);
   const del = useRef<HTMLButtonElement>(null);
-  const buttons: Record<Action, { current: HTMLButtonElement | null }> = { enable: useRef<HTMLButtonElement>(null), disable: useRef<HTMLButtonElement>(null), delete: del };
+  const buttons: Record<Verb, { current: HTMLButtonElement | null }> = { enable: useRef<HTMLButtonElement>(null), disable: useRef<HTMLButtonElement>(null), delete: del };
   const progressBox = useRef<HTMLSpanElement>(null);
   const n = selected.length;
   const shownSelected = n - hidden;
@@ -90,10 +88,10 @@ export function BulkBar({ sk, skills: installed, shown, selected, hidden, select
     if (all.current) all.current.indeterminate = shownSelected > 0 && !allShown;
   }, [shownSelected, allShown]);
 
-  /** Carries out action on the selected skills (and, deleting or
-   * disabling, on also: their dependents); the outcome says what was done,
-   * all of it or how much. */
-  const act = async (action: Action, also: string[] = []) => {
+  /** Carries out action on the selected skills and on also (the skills
+   * related to them that must change with them); the outcome says what was
+   * done, all of it or how much. */
+  const act = async (action: Verb, also: string[] = []) => {
     const skills = selected;
     const ids = [...skills.map((s) => s.id), ...also];
     const n = ids.length;
@@ -148,10 +146,10 @@ export function BulkBar({ sk, skills: installed, shown, selected, hidden, select
       </span>
       {/* aria-disabled, not disabled: a button that acted keeps the focus while it works, and after. */}
       <span class="bulk-actions">
-        <button type="button" ref={buttons.enable} aria-disabled={off} onClick={() => off || void act('enable')}>
+        <button type="button" ref={buttons.enable} aria-disabled={off} onClick={() => off || (asks(installed, selected, 'enable') ? setConfirming('enable') : void act('enable'))}>
           Enable<span class="vh"> selected</span>
         </button>
-        <button type="button" ref={buttons.disable} aria-disabled={off} onClick={() => off || (disableAsks(installed, selected) ? setConfirming('disable') : void act('disable'))}>
+        <button type="button" ref={buttons.disable} aria-disabled={off} onClick={() => off || (asks(installed, selected, 'disable') ? setConfirming('disable') : void act('disable'))}>
           Disable<span class="vh"> selected</span>
         </button>
         <button type="button" class="danger" ref={del} aria-disabled={off} onClick={() => off || setConfirming('delete')}>
@@ -210,38 +208,36 @@ export function BulkBar({ sk, skills: installed, shown, selected, hidden, select
   );
 }
 
-/** Whether disabling the selected skills must ask first. */
-const disableAsks = (installed: SkillMeta[], selected: SkillMeta[]) => disableDependents(installed, selected.map((s) => s.id)).all.length > 0;
+/** Whether enabling or disabling the selected skills must ask first: it
+ * would change skills outside the selection too. */
+const asks = (installed: SkillMeta[], selected: SkillMeta[], verb: 'enable' | 'disable') => related[verb](installed, selected.map((s) => s.id)).all.length > 0;
 
 interface ConfirmProps {
-  verb: 'delete' | 'disable';
+  verb: Verb;
   installed: SkillMeta[];
   selected: SkillMeta[];
   hidden: number;
   onCancel(): void;
-  /** Deletes or disables the selected skills and also, the dependents outside the selection. */
+  /** Changes the selected skills and also, the related skills outside the selection. */
   onConfirm(also: string[]): void;
 }
 
-/** "Delete selected…"'s question, or "Disable selected"'s when enabled
- * skills outside the selection depend on it: what changes, and when
- * skills outside the selection depend on it, those too or nothing. */
+/** "Delete selected…"'s question, or "Disable selected"'s or "Enable
+ * selected"'s when skills outside the selection must change with it: what
+ * changes, and when skills outside the selection are related to it (see
+ * dependents.ts), those too or nothing. */
 function ConfirmBulk({ verb, installed, selected, hidden, onCancel, onConfirm }: ConfirmProps) {
-  const deps = useMemo(() => {
-    const ids = selected.map((s) => s.id);
-    return verb === 'delete' ? dependentsOf(installed, ids) : disableDependents(installed, ids);
-  }, [verb, installed, selected]);
+  const deps = useMemo(() => related[verb](installed, selected.map((s) => s.id)), [verb, installed, selected]);
   const note = useId();
   const ids = [...selected.map((s) => s.id), ...deps.all];
   const gone = new Set(ids);
   const n = selected.length;
   const files = installed.filter((s) => gone.has(s.id)).reduce((t, s) => t + s.fileCount, 0);
-  const Verb = verb === 'delete' ? 'Delete' : 'Disable';
   const more = hidden > 0 ? ` ${hidden.toLocaleString('en')} of the selected ${hidden === 1 ? 'is' : 'are'} hidden by the search or filters.` : '';
   return (
     <Dialog
-      title={`${Verb} ${plural(n, 'skill')}?`}
-      submit={deps.all.length ? `${Verb} ${plural(n, 'skill')} and ${plural(deps.all.length, 'dependent')}` : `${Verb} ${plural(n, 'skill')}`}
+      title={`${VERB[verb]} ${plural(n, 'skill')}?`}
+      submit={`${VERB[verb]} ${plural(n, 'skill')}${andRelated(verb, deps.all.length)}`}
       danger={verb === 'delete'}
       cautious={deps.all.length > 0}
       describedBy={deps.all.length ? note : undefined}
@@ -249,14 +245,17 @@ function ConfirmBulk({ verb, installed, selected, hidden, onCancel, onConfirm }:
       onSubmit={async () => onConfirm(deps.all)}
     >
       <p class="bulk-names">{names(selected.map((s) => s.id))}</p>
-      {deps.all.length > 0 && <DependentsNote verb={verb} deps={deps} it={n === 1 ? 'it' : 'them'} where=", outside the selection," goes={ids} id={note} />}
+      {deps.all.length > 0 && <DependentsNote verb={verb} deps={deps} it={n === 1 ? 'it' : 'them'} where="outside the selection" goes={ids} id={note} />}
       {verb === 'delete' ? (
         <p>
           Their {plural(files, 'file')} are removed from this browser, and agents stop seeing them.
           {more} Export them first to keep a copy.
         </p>
       ) : (
-        <p>Agents stop seeing them until they are enabled again; nothing is deleted.{more}</p>
+        <p>
+          {verb === 'disable' ? 'Agents stop seeing them until they are enabled again; nothing is deleted.' : 'Agents see them again.'}
+          {more}
+        </p>
       )}
     </Dialog>
   );

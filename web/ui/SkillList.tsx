@@ -4,16 +4,17 @@
 // named for assistive technology ("Select pdf-tools", "Enabled:
 // pdf-tools", "Delete pdf-tools"). The selected skills are enabled,
 // disabled or deleted together (Bulk.tsx). A delete asks first; a disable
-// asks only when enabled skills depend on the skill, which the registry
-// refuses to disable alone, and offers to disable them with it. Paged: PAGE rows at first,
+// asks only when enabled skills depend on the skill, and an enable only
+// when it depends on disabled ones, which the registry refuses alone, and
+// offers to change those with it. Paged: PAGE rows at first,
 // more on request, so 1,000 skills render as fast as 50.
 
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { SkillMeta, Skillfs } from '../../js/bridge.ts';
 import { BulkBar } from './Bulk.tsx';
 import { listing, SORTS, STATES, type Query, type Sort, type State } from './listing.ts';
-import { dependentsOf, disableDependents } from './dependents.ts';
-import { DependentsNote } from './Dependents.tsx';
+import { related } from './dependents.ts';
+import { andRelated, DependentsNote, VERB, type Verb } from './Dependents.tsx';
 import { codeOf, download, failed, plural } from './say.ts';
 import { Dialog } from './skill/Dialog.tsx';
 
@@ -28,8 +29,8 @@ interface Props {
 export function SkillList({ sk, skills, onOpen }: Props) {
   const [q, setQ] = useState<Query>({ text: '', state: 'all', source: '', sort: 'name' });
   const [limit, setLimit] = useState(PAGE);
-  /** A row's question: before a delete, or a disable that enabled skills depend on. */
-  const [asking, setAsking] = useState<{ s: SkillMeta; verb: 'delete' | 'disable' }>();
+  /** A row's question: before a delete, or a disable or enable that must change other skills too. */
+  const [asking, setAsking] = useState<{ s: SkillMeta; verb: Verb }>();
   const l = useMemo(() => listing(skills, q), [skills, q]);
   const sel = useSelection(skills, l.shown);
   const set = (p: Partial<Query>) => {
@@ -104,9 +105,10 @@ export function SkillList({ sk, skills, onOpen }: Props) {
             s={s}
             onOpen={onOpen}
             onDelete={(s) => setAsking({ s, verb: 'delete' })}
-            onDisable={(s) => {
-              if (!disableDependents(skills, [s.id]).all.length) return false;
-              setAsking({ s, verb: 'disable' });
+            onSwitch={(s, on) => {
+              const verb = on ? 'enable' : 'disable';
+              if (!related[verb](skills, [s.id]).all.length) return false;
+              setAsking({ s, verb });
               return true;
             }}
             picked={sel.has(s.id)}
@@ -125,45 +127,47 @@ export function SkillList({ sk, skills, onOpen }: Props) {
 }
 
 /**
- * The confirmation of one skill's delete, or of its disable when enabled
- * skills depend on it. When (enabled) installed skills depend on it, it
- * says so before the click and offers to delete or disable it with them
- * (and with what depends on them), in one registry call, or to cancel.
+ * The confirmation of one skill's delete, or of its disable or enable when
+ * that must change other skills too (see dependents.ts). When it does, it
+ * says so before the click and offers to change the skill with them, in
+ * one registry call, or to cancel.
  */
-function AskDialog({ sk, skills, s, verb, onClose }: { sk: Skillfs; skills: SkillMeta[]; s: SkillMeta; verb: 'delete' | 'disable'; onClose(): void }) {
-  const deps = useMemo(() => (verb === 'delete' ? dependentsOf : disableDependents)(skills, [s.id]), [verb, skills, s.id]);
+function AskDialog({ sk, skills, s, verb, onClose }: { sk: Skillfs; skills: SkillMeta[]; s: SkillMeta; verb: Verb; onClose(): void }) {
+  const deps = useMemo(() => related[verb](skills, [s.id]), [verb, skills, s.id]);
   const note = useId();
   const goes = [s.id, ...deps.all];
   const gone = new Set(goes);
   const files = skills.filter((k) => gone.has(k.id)).reduce((t, k) => t + k.fileCount, 0);
-  const Verb = verb === 'delete' ? 'Delete' : 'Disable';
+  const them = deps.all.length > 0;
   return (
     <Dialog
-      title={`${Verb} ${s.id}?`}
-      submit={deps.all.length ? `${Verb} ${s.id} and ${plural(deps.all.length, 'dependent')}` : `${Verb} ${s.id}`}
+      title={`${VERB[verb]} ${s.id}?`}
+      submit={`${VERB[verb]} ${s.id}${andRelated(verb, deps.all.length)}`}
       danger={verb === 'delete'}
-      cautious={deps.all.length > 0}
-      describedBy={deps.all.length ? note : undefined}
+      cautious={them}
+      describedBy={them ? note : undefined}
       onCancel={onClose}
       onSubmit={async () => {
         try {
-          // Dependents first is not needed in one batch; the registry
+          // The order within one batch does not matter; the registry
           // still refuses what this list did not know (another tab's).
-          if (verb === 'disable') await sk.registry.setEnabledMany(goes, false);
-          else await (deps.all.length ? sk.registry.removeMany(goes) : sk.registry.remove(s.id));
+          if (verb !== 'delete') await sk.registry.setEnabledMany(goes, verb === 'enable');
+          else await (them ? sk.registry.removeMany(goes) : sk.registry.remove(s.id));
         } catch (e) {
           throw new Error(failed(`Could not ${verb} ${s.id}`, e));
         }
         onClose();
       }}
     >
-      {deps.all.length > 0 && <DependentsNote verb={verb} deps={deps} it="it" goes={goes} id={note} />}
+      {them && <DependentsNote verb={verb} deps={deps} it="it" goes={goes} id={note} />}
       <p>
-        {verb === 'disable'
-          ? `Agents stop seeing ${deps.all.length ? 'them' : 'it'} until ${deps.all.length ? 'they are' : 'it is'} enabled again; nothing is deleted.`
-          : deps.all.length
-            ? `Their ${plural(files, 'file')} are removed from this browser, and agents stop seeing them. Export them first to keep a copy.`
-            : `Its ${plural(s.fileCount, 'file')} (${formatSize(s.size)}) are removed from this browser, and agents stop seeing it. Export it first to keep a copy.`}
+        {verb === 'enable'
+          ? `Agents see ${them ? 'them' : 'it'} again.`
+          : verb === 'disable'
+            ? `Agents stop seeing ${them ? 'them' : 'it'} until ${them ? 'they are' : 'it is'} enabled again; nothing is deleted.`
+            : them
+              ? `Their ${plural(files, 'file')} are removed from this browser, and agents stop seeing them. Export them first to keep a copy.`
+              : `Its ${plural(s.fileCount, 'file')} (${formatSize(s.size)}) are removed from this browser, and agents stop seeing it. Export it first to keep a copy.`}
       </p>
     </Dialog>
   );
@@ -279,14 +283,14 @@ interface RowProps {
   s: SkillMeta;
   onOpen?: (id: string) => void;
   onDelete: (s: SkillMeta) => void;
-  /** Asks before disabling s, when enabled skills depend on it; whether it asked. */
-  onDisable: (s: SkillMeta) => boolean;
+  /** Asks before enabling or disabling s (on), when that must change other skills too; whether it asked. */
+  onSwitch: (s: SkillMeta, on: boolean) => boolean;
   picked: boolean;
   /** Selects or unselects the row; range: Shift was held (a range from the last one picked). */
   onPick: (id: string, on: boolean, range: boolean) => void;
 }
 
-function Row({ sk, s, onOpen, onDelete, onDisable, picked, onPick }: RowProps) {
+function Row({ sk, s, onOpen, onDelete, onSwitch, picked, onPick }: RowProps) {
   const [error, setError] = useState<{ text: string; code: string }>();
   const [busy, setBusy] = useState(false);
   const [expanded, setExpanded] = useState(false);
@@ -365,10 +369,10 @@ function Row({ sk, s, onOpen, onDelete, onDisable, picked, onPick }: RowProps) {
               checked={want ?? s.enabled}
               onChange={(e) => {
                 const on = e.currentTarget.checked;
-                // The dialog disables it, with its dependents, or nothing:
-                // the switch stays as the list says meanwhile.
-                if (!on && onDisable(s)) {
-                  e.currentTarget.checked = true;
+                // The dialog changes it with the skills related to it, or
+                // nothing: the switch stays as the list says meanwhile.
+                if (onSwitch(s, on)) {
+                  e.currentTarget.checked = !on;
                   return;
                 }
                 setWant(on);

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const out = await build({ entryPoints: [join(dirname(fileURLToPath(import.meta.url)), 'dependents.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
-const { dependentsOf, disableDependents, removalBatches } = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
+const { dependentsOf, disableDependents, enableNeeds, removalBatches } = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
 
 /** Skills from "id: dep dep" lines. */
 const skills = (...lines) => lines.map((l) => {
@@ -71,6 +71,14 @@ test('disableDependents: only enabled dependents, and none reached through a dis
   const all = skills('base:', 'a: base', 'b: base', 'c: a', 'd: b').map((s) => ({ ...s, enabled: s.id !== 'b' }));
   assert.deepEqual(disableDependents(all, ['base']), { all: ['a', 'c'], direct: 1 });
   assert.deepEqual(disableDependents(all, ['b']), { all: ['d'], direct: 1 });
+});
+
+test('enableNeeds: the disabled skills depended on, through disabled ones only, nearest first; not those installed nowhere', () => {
+  const all = skills('a: b ghost', 'b: c d', 'c:', 'd: e', 'e:', 'x: b').map((s) => ({ ...s, enabled: !['b', 'c', 'e', 'x'].includes(s.id) }));
+  // d is enabled: the walk stops there (e stays disabled, as an older registry may have left it).
+  assert.deepEqual(enableNeeds(all, ['a']), { all: ['b', 'c'], direct: 1 });
+  assert.deepEqual(enableNeeds(all, ['x', 'b']), { all: ['c'], direct: 1 });
+  assert.deepEqual(enableNeeds(all, ['c']), { all: [], direct: 0 });
 });
 
 test('removalBatches with dependenciesFirst (enabling): a chain goes dependencies first, across batches; independent skills keep their order', () => {

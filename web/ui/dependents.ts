@@ -1,12 +1,12 @@
 // What depends on what among the installed skills, from the list the
-// panel holds (SkillMeta.dependencies.skills), so that a delete or a
-// disable says before the click what the registry would refuse (a skill
-// another installed skill depends on is removed only with it, and one an
-// enabled skill depends on is disabled only with it, in one batch:
-// Conflict, has-dependents), a delete or disable in batches goes
-// dependents first, and an enable in batches goes dependencies first (a
-// skill is enabled only with its dependencies). Each costs time linear in
-// the skills and their dependencies.
+// panel holds (SkillMeta.dependencies.skills), so that a delete, a disable
+// or an enable says before the click what the registry would refuse (a
+// skill another installed skill depends on is removed only with it, and
+// one an enabled skill depends on is disabled only with it: Conflict,
+// has-dependents; a skill is enabled only with its disabled dependencies:
+// dependency-disabled; each in one batch), a delete or disable in batches
+// goes dependents first, and an enable dependencies first. Each costs time
+// linear in the skills and their dependencies.
 
 import type { SkillMeta } from '../../js/bridge.ts';
 
@@ -15,7 +15,7 @@ import type { SkillMeta } from '../../js/bridge.ts';
  * others, and are not in ids: those nearest first, each once. direct is
  * how many of them depend on one of ids themselves (the first direct).
  */
-export function dependentsOf(skills: SkillMeta[], ids: Iterable<string>): { all: string[]; direct: number } {
+export function dependentsOf(skills: SkillMeta[], ids: Iterable<string>): Related {
   const on = new Map<string, string[]>();
   for (const s of skills) {
     for (const d of s.dependencies.skills) {
@@ -24,28 +24,50 @@ export function dependentsOf(skills: SkillMeta[], ids: Iterable<string>): { all:
       else on.set(d, [s.id]);
     }
   }
-  const seen = new Set(ids);
-  const all: string[] = [];
-  const reach = (id: string) => {
-    for (const by of on.get(id) ?? []) {
-      if (seen.has(by)) continue;
-      seen.add(by);
-      all.push(by);
-    }
-  };
-  for (const id of [...seen]) reach(id);
-  const direct = all.length;
-  // Breadth first: all[direct:] depend on those before them.
-  for (let i = 0; i < all.length; i++) reach(all[i]);
-  return { all, direct };
+  return nearestFirst(ids, (id) => on.get(id) ?? []);
 }
 
 /** The skills a disable of ids must disable too: dependentsOf among the
  * enabled skills, since a disabled dependent does not hold a disable (nor
  * does a skill that depends on ids only through a disabled one). */
-export function disableDependents(skills: SkillMeta[], ids: Iterable<string>): { all: string[]; direct: number } {
+export function disableDependents(skills: SkillMeta[], ids: Iterable<string>): Related {
   return dependentsOf(skills.filter((s) => s.enabled), ids);
 }
+
+/** The skills an enable of ids must enable too: the disabled skills they
+ * depend on, directly or through other disabled ones, not in ids, nearest
+ * first (direct: those one of ids depends on). A dependency not installed
+ * is not among them: nothing enables it, and the registry names it. */
+export function enableNeeds(skills: SkillMeta[], ids: Iterable<string>): Related {
+  const byId = new Map(skills.map((s) => [s.id, s]));
+  return nearestFirst(ids, (id) => (byId.get(id)?.dependencies.skills ?? []).filter((d) => byId.get(d)?.enabled === false));
+}
+
+/** For each change the panel asks about, the skills it must make too. */
+export const related = { delete: dependentsOf, disable: disableDependents, enable: enableNeeds };
+
+/** The skills next reaches from ids, breadth first, not in ids, each once;
+ * direct: how many ids reach themselves (the first direct). */
+function nearestFirst(ids: Iterable<string>, next: (id: string) => string[]): Related {
+  const seen = new Set(ids);
+  const all: string[] = [];
+  const reach = (id: string) => {
+    for (const n of next(id)) {
+      if (seen.has(n)) continue;
+      seen.add(n);
+      all.push(n);
+    }
+  };
+  for (const id of [...seen]) reach(id);
+  const direct = all.length;
+  // Breadth first: all[direct:] are reached from those before them.
+  for (let i = 0; i < all.length; i++) reach(all[i]);
+  return { all, direct };
+}
+
+/** What a change of some skills must change too: those nearest first; the
+ * first direct are those the skills themselves depend on, or that depend on them. */
+export type Related = { all: string[]; direct: number };
 
 /**
  * ids in batches of at most max for removal (or disabling), one after the
