@@ -203,6 +203,10 @@ export interface PreviewSkill {
   version: string;
   /** Its folder in the archive ("." at the root). */
   dir: string;
+  /** dir as a repository names it, inside the top-level folder all the
+   * archive's skills share: what an install from a source records of a
+   * skill of several (origin.dir). */
+  folder: string;
   size: number;
   fileCount: number;
   digest: string;

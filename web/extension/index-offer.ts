@@ -48,7 +48,7 @@ export async function offerItems(sk: Skillfs, preview: IndexPreview): Promise<HT
 export const mcpPreview = (p: McpPreview): ImportPreview => ({
   dropped: [],
   skills: p.skills.map((s) => ({
-    name: s.name, description: s.description, version: '', dir: s.uri.slice(0, -'/SKILL.md'.length), size: 0, fileCount: s.fileCount,
+    name: s.name, description: s.description, version: '', dir: s.uri.slice(0, -'/SKILL.md'.length), folder: '', size: 0, fileCount: s.fileCount,
     digest: s.digest, status: s.status === 'update' ? 'conflict' : s.status, installed: s.installed, diagnostics: [],
   })),
 });

@@ -11,7 +11,7 @@
 // read again). Nothing is installed before the user confirms.
 
 import { h, render } from 'preact';
-import type { ImportPreview, InstallReport, Refusal, Skillfs, UrlPreview } from '../../js/bridge.ts';
+import type { ImportPreview, InstallReport, PreviewSkill, Refusal, Skillfs, UrlPreview } from '../../js/bridge.ts';
 import { Preview, policies, type Choice } from '../ui/Preview.tsx';
 import { mcpPreview, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
 import { showError, showReport } from './install-report.ts';
@@ -88,9 +88,10 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
 
   // The skills of an archive or a server, against what is installed, with a
   // choice each; what was previewed is what installs.
-  const reviewChoices = (url: string, name: string, preview: ImportPreview, notes: string, run: (choose: Record<string, 'rename' | 'replace'>) => Promise<InstallReport>) => {
+  const reviewChoices = (url: string, name: string, preview: ImportPreview, updates: ReadonlySet<string>, notes: string,
+    run: (choose: Record<string, 'rename' | 'replace'>) => Promise<InstallReport>) => {
     const show = (busy: boolean) => render(h(Preview, {
-      name, preview, busy, onCancel: cancel,
+      name, preview, busy, updates, onCancel: cancel,
       onInstall: async (choices: Map<string, Choice>) => {
         show(true);
         if (!await install(url, () => run(policies(choices)))) show(false);
@@ -99,8 +100,17 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
     show(false);
     reviewing(notes);
   };
-  const reviewUrl = (url: string, p: UrlPreview) =>
-    reviewChoices(url, fileName(url), p, p.warnings.map((w) => `Warning: ${w.message}.`).join('\n'), (choose) => sk().registry.installFromPreview(p, { choose }));
+  // A conflict with a skill installed from this very download (its URL,
+  // and its folder in it when it recorded one) is that skill's update.
+  const reviewUrl = async (url: string, p: UrlPreview) => {
+    const mine = new Map((await sk().registry.list()).filter((m) => m.origin?.kind === 'url' && m.origin.url === p.origin.url).map((m) => [m.id, m.origin!.dir ?? '']));
+    const isUpdate = (s: PreviewSkill) => {
+      const dir = mine.get(s.installed);
+      return s.status === 'conflict' && dir !== undefined && (dir === '' || dir === s.folder);
+    };
+    const updates = new Set(p.skills.filter(isUpdate).map((s) => s.name));
+    reviewChoices(url, fileName(url), p, updates, p.warnings.map((w) => `Warning: ${w.message}.`).join('\n'), (choose) => sk().registry.installFromPreview(p, { choose }));
+  };
 
   // An index's skills to tick, as the site's are; run installs the names ticked.
   const reviewOffer = (url: string, items: HTMLLIElement[], skipped: Refusal[], run: (names: string[]) => Promise<InstallReport>) => {
@@ -127,7 +137,8 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
   };
   const reviewMcp = async (url: string) => {
     const p = await sk().registry.previewMcp(url);
-    reviewChoices(url, new URL(url).host, mcpPreview(p), skippedLines(p), (choose) => sk().registry.installFromMcp(p, { choose }));
+    const updates = new Set(p.skills.filter((s) => s.status === 'update').map((s) => s.name));
+    reviewChoices(url, new URL(url).host, mcpPreview(p), updates, skippedLines(p), (choose) => sk().registry.installFromMcp(p, { choose }));
   };
 
   go.addEventListener('click', async () => {

@@ -339,7 +339,15 @@ test('install from an address: the archive is previewed as a local one is, chose
   await page.getByRole('button', { name: 'Check for updates' }).click();
   await page.waitForFunction(() => document.getElementById('updates-section')?.dataset.state === 'done');
   assert.deepEqual(await page.locator('#updates > li').evaluateAll((lis) => lis.map((li) => [li.dataset.id, li.dataset.status]).sort()),
-    [['address-changed', 'changed'], ['address-fresh', 'changed']]);
+    [['address-changed', 'gone'], ['address-fresh', 'changed']]);
+
+  // The address previewed again: the skill installed from it is offered
+  // as its update, chosen at first.
+  const again = await fromAddress(page, `${site.url}/address-pack.zip`, 'url');
+  const fresh = again.getByRole('group', { name: 'address-pack.zip holds 1 skill' });
+  await fresh.waitFor();
+  assert.equal(await fresh.getByRole('combobox', { name: 'What to do with address-fresh' }).inputValue(), 'update');
+  assert.match(await fresh.locator('li[data-name="address-fresh"]').textContent(), /an update of address-fresh/);
 });
 
 test('install from an address: an index lists its skills to tick, as the site\'s do, and only those ticked install', { timeout: IMPORT_MS }, async (t) => {
@@ -418,9 +426,13 @@ test('install from an address: an MCP server\'s skills are previewed as an archi
   assert.equal(await group.locator('.preview-counts').textContent(), '2 new, 3 installed in another version, 1 already installed, unchanged.');
   assert.match(await group.locator('li[data-name="panel-mcp-b"]').textContent(), /already installed/);
   assert.match(await group.locator('li[data-name="panel-mcp-a"]').textContent(), /1 file · skill:\/\/panel-mcp-a/);
-  // A different choice on each row: Update, Keep both, install, Keep both (the default), Update, Skip.
+  // A different choice on each row: Update (the default), Keep both, install, Keep both (the default), Update, Skip.
   const choose = (name, label) => group.getByRole('combobox', { name: `What to do with ${name}` }).selectOption({ label });
-  await choose('panel-mcp-a', 'Update panel-mcp-a');
+  // An update from this server is chosen at first; a skill of the name
+  // of one installed from elsewhere is kept beside it.
+  const chosen = (name) => group.getByRole('combobox', { name: `What to do with ${name}` }).inputValue();
+  assert.deepEqual([await chosen('panel-mcp-a'), await chosen('panel-mcp-e'), await chosen('panel-mcp-d')], ['update', 'update', 'keep-both']);
+  assert.match(await group.locator('li[data-name="panel-mcp-a"]').textContent(), /an update of panel-mcp-a/);
   await choose('panel-mcp-b', 'Keep both (panel-mcp-b-v2)');
   await choose('panel-mcp-e', 'Update panel-mcp-e');
   await group.getByRole('checkbox', { name: 'panel-mcp-f', exact: true }).uncheck();

@@ -23,7 +23,10 @@ export type Choice = 'install' | 'update' | 'keep-both' | 'skip';
  * each; tens of thousands of nodes. */
 const ROWS = 20;
 
-const defaultChoice = (s: PreviewSkill): Choice => (s.status === 'new' ? 'install' : s.status === 'conflict' ? 'keep-both' : 'skip');
+/** Update for a later version of a skill installed from the same source
+ * (updates), Keep both for another skill of the same name. */
+const defaultChoice = (s: PreviewSkill, updates: ReadonlySet<string>): Choice =>
+  s.status === 'new' ? 'install' : s.status !== 'conflict' ? 'skip' : updates.has(s.name) ? 'update' : 'keep-both';
 
 /** The choices as ImportOptions.choose: the skills to install, each kept
  * beside ("rename") or updating ("replace") the installed one of its name. */
@@ -39,13 +42,19 @@ export interface PreviewProps {
   busy: boolean;
   onInstall(choices: Map<string, Choice>): void;
   onCancel(): void;
+  /** The conflicting skills that are a later version of the one installed
+   * from the same source (an MCP server's update, a download fetched
+   * again): Update is chosen for them at first. */
+  updates?: ReadonlySet<string>;
 }
 
-export function Preview({ name, preview, busy, onInstall, onCancel }: PreviewProps) {
+const NONE: ReadonlySet<string> = new Set();
+
+export function Preview({ name, preview, busy, onInstall, onCancel, updates = NONE }: PreviewProps) {
   // Only the skills that can be installed have a choice (by name, unique among them).
   const skills = preview.skills.filter((s) => !s.error);
   const invalid = preview.skills.length - skills.length;
-  const [choices, setChoices] = useState(() => new Map(skills.map((s) => [s.name, defaultChoice(s)])));
+  const [choices, setChoices] = useState(() => new Map(skills.map((s) => [s.name, defaultChoice(s, updates)])));
   const [validRows, setValidRows] = useState(ROWS);
   const [invalidRows, setInvalidRows] = useState(ROWS);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -109,7 +118,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel }: PreviewPro
               ) : (
                 <span class="preview-name">
                   <strong>{s.name}</strong>{' '}
-                  <span class="badge">{s.status === 'installed' ? 'already installed' : `${s.installed} is installed`}</span>{' '}
+                  <span class="badge">{s.status === 'installed' ? 'already installed' : updates.has(s.name) ? `an update of ${s.installed}` : `${s.installed} is installed`}</span>{' '}
                   <select aria-label={`What to do with ${s.name}`} value={c} onChange={(e) => set(s.name, e.currentTarget.value as Choice)}>
                     {s.status === 'conflict' && <option value="update">Update {s.installed}</option>}
                     <option value="keep-both">Keep both ({s.name}-v2)</option>
