@@ -122,17 +122,21 @@ func BenchmarkAuditEntry(b *testing.B) {
 // path of one-letter segments against a Read pattern of ** and literal
 // segments (the specifier's length times the input's), a command against
 // a Bash pattern that is a * and then text (linear, where backtracking
-// took the product: 1.2 s native for a 30 KB pattern), and a pipeline of
-// admitted commands (the parser's and the checker's cost).
+// took the product: 1.2 s native for a 30 KB pattern), a command of
+// one-letter words against a prefix of * in words, each of which has the
+// word it begins in checked (each word once), and a pipeline of admitted
+// commands (the parser's and the checker's cost).
 func BenchmarkToolCheck(b *testing.B) {
 	path := "Read(" + strings.Repeat("**/a/", (toolrule.MaxSpec-2)/5) + "x)"
 	wild := "Bash(*" + strings.Repeat("a", toolrule.MaxSpec-2) + "b)"
+	words := "Bash(x " + strings.Repeat("*a", (toolrule.MaxSpec-8)/2) + ":*)"
 	for _, sc := range scales(toolrule.MaxInput) {
 		for _, c := range []struct {
 			name, rule, tool, input string
 		}{
 			{"path", path, "Read", strings.Repeat("a/", sc.n*toolrule.MaxPath/toolrule.MaxInput/2)},
 			{"wildcard", wild, "Bash", strings.Repeat("a", sc.n)},
+			{"wildcard-words", words, "Bash", "x" + strings.Repeat(" a", sc.n/2-1)},
 			{"pipeline", "Bash(git:*)", "Bash", strings.Repeat("git|", sc.n/4-1) + "git"},
 		} {
 			b.Run(c.name+"/"+sc.name, func(b *testing.B) {

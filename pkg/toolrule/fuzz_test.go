@@ -35,11 +35,7 @@ func FuzzCheck(f *testing.F) {
 		if Check([]string{"Bash(git:*)", "Write(out/**)"}, "Bash", in, "") != nil {
 			return
 		}
-		env := &readEnv{}
-		cfg := &expand.Config{Env: env, ReadDir2: func(dir string) ([]fs.DirEntry, error) {
-			env.read = append(env.read, "directory "+dir)
-			return nil, nil
-		}}
+		env, cfg := recording()
 		file, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(in), "")
 		if err != nil {
 			t.Fatalf("%q was admitted but does not parse: %v", in, err)
@@ -120,11 +116,7 @@ func FuzzCommandSpec(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Bash(%s) admitted %q, which does not parse: %v", spec, in, err)
 		}
-		env := &readEnv{}
-		cfg := &expand.Config{Env: env, ReadDir2: func(dir string) ([]fs.DirEntry, error) {
-			env.read = append(env.read, "directory "+dir)
-			return nil, nil
-		}}
+		env, cfg := recording()
 		syntax.Walk(file, func(n syntax.Node) bool {
 			if call, ok := n.(*syntax.CallExpr); ok {
 				if _, err := expand.Fields(cfg, call.Args[:min(covered, len(call.Args))]...); err != nil {
@@ -142,6 +134,16 @@ func FuzzCommandSpec(f *testing.F) {
 // readEnv is an environment in which every variable is set, and which
 // records the names read, except IFS and PWD, which every expansion reads.
 type readEnv struct{ read []string }
+
+// recording returns an expander's configuration that records, in env,
+// the variables and directories an expansion reads.
+func recording() (*readEnv, *expand.Config) {
+	env := &readEnv{}
+	return env, &expand.Config{Env: env, ReadDir2: func(dir string) ([]fs.DirEntry, error) {
+		env.read = append(env.read, "directory "+dir)
+		return nil, nil
+	}}
+}
 
 func (e *readEnv) Get(name string) expand.Variable {
 	if name != "IFS" && name != "PWD" {
@@ -177,7 +179,7 @@ func FuzzWildcard(f *testing.F) {
 			if err != nil {
 				t.Skip(err) // pattern not valid UTF-8
 			}
-			if got, want := w.match(s, c.ok), re.MatchString(s); got != want {
+			if got, want := w.match(s, c.ok, nil), re.MatchString(s); got != want {
 				t.Fatalf("%q against %q (ok %v): %v, want %v", s, pattern, c.ok != nil, got, want)
 			}
 		}
@@ -278,4 +280,45 @@ func nesting(s string) (opens, unary int, ok bool) {
 		return true
 	})
 	return opens, unary, true
+}
+
+// FuzzCommandWildcard checks, for specifiers whose * stands in the
+// program's name, that every command they admit runs a program there as
+// mvdan.cc/sh's expander reads the name (quotes, escapes, braces and all),
+// reading no variable and no directory: ./scripts/* and ./scripts/*:* one
+// in scripts/, never above it, and * --help * one named as written.
+func FuzzCommandWildcard(f *testing.F) {
+	for _, s := range []string{
+		"./scripts/build.sh x", "./scripts/../../bin/rm -rf ~", "./scripts/.{.,}/.{.,}/bin/rm", "./scripts/x'/..'/..'/y",
+		"./scripts/.?/.?/bin/rm", "./scripts/x\\/..\\/..\\/y", "./scripts/$x", "~/x --help", "$x --help", "{a,b} --help", "a* --help",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, pattern := range []string{"Bash(./scripts/*)", "Bash(./scripts/*:*)", "Bash(* --help *)"} {
+			if Check([]string{pattern}, "Bash", in, "") != nil {
+				continue
+			}
+			file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(in), "")
+			if err != nil {
+				t.Fatalf("%s admitted %q, which does not parse: %v", pattern, in, err)
+			}
+			env, cfg := recording()
+			syntax.Walk(file, func(n syntax.Node) bool {
+				call, ok := n.(*syntax.CallExpr)
+				if !ok || len(call.Args) == 0 {
+					return true
+				}
+				fields, err := expand.Fields(cfg, call.Args[0])
+				if err != nil || len(fields) == 0 || len(env.read) > 0 {
+					t.Fatalf("%s admitted %q, whose program is %q (%v, read %q)", pattern, in, fields, err, env.read)
+				}
+				if p := path.Clean(fields[0]); strings.HasPrefix(pattern, "Bash(./") && p != "scripts" && !strings.HasPrefix(p, "scripts/") ||
+					pattern == "Bash(* --help *)" && (len(fields) != 1 || fields[0] != source(call.Args[0], in)) {
+					t.Fatalf("%s admitted %q, which runs %q", pattern, in, fields)
+				}
+				return true
+			})
+		}
+	})
 }

@@ -44,14 +44,12 @@ func fileTool(tool string) bool {
 // host's placeholder such as ${CLAUDE_PLUGIN_ROOT} above all), no command
 // or process substitution, arithmetic, $'…' or extended glob, no tilde
 // that the shell would turn into a home directory (~/x, PREFIX=~/x), and
-// no glob character (?, […], and * where it is not the specifier's own
-// wildcard: in a prefix before ":*" or " *" a * is the shell's, matched
-// as text). Brace expansion ({a,b}) is left: it depends on nothing.
+// no glob character (?, […]); a * is the specifier's own wildcard, as in
+// Claude Code's permission rules, in a prefix before ":*" or " *" too
+// (git log * --oneline:*, ls *.md:*). Brace expansion ({a,b}) is left: it
+// depends on nothing.
 func commandSpec(spec string) (commandPattern, bool) {
-	body, suffix := spec, ""
-	if p, ok := strings.CutSuffix(spec, ":*"); ok {
-		body, suffix = p, ":*"
-	}
+	body, prefix := strings.CutSuffix(spec, ":*")
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(body), "")
 	if err != nil || len(f.Stmts) != 1 {
 		return commandPattern{}, false
@@ -65,51 +63,97 @@ func commandSpec(spec string) (commandPattern, bool) {
 	for i, w := range call.Args {
 		words[i] = source(w, body)
 	}
-	// Which * are wildcards, as Check documents them.
-	last := len(words)
-	wild := suffix == "" && strings.Contains(strings.Join(words, " "), "*")
-	if suffix == "" && len(words) > 1 && words[len(words)-1] == "*" {
-		last, wild = len(words)-1, false
+	// "p *" is "p:*", as Claude Code reads it: p, alone or followed by
+	// more words.
+	if !prefix && len(words) > 1 && words[len(words)-1] == "*" {
+		words, prefix = words[:len(words)-1], true
 	}
-	for _, w := range call.Args[:last] {
-		if !literalWord(w, wild) {
+	// The wildcards: the * that the shell would read as a glob, neither
+	// quoted nor escaped, at their offsets in the words joined.
+	var text strings.Builder
+	var stars []int
+	for i, w := range call.Args[:len(words)] {
+		if !literalWord(w, true) {
 			return commandPattern{}, false
 		}
+		if i > 0 {
+			text.WriteByte(' ')
+		}
+		for _, part := range w.Parts {
+			if _, lit := part.(*syntax.Lit); lit {
+				v := source(part, body)
+				for j := 0; j < len(v); j++ {
+					if v[j] == '\\' {
+						j++
+					} else if v[j] == '*' {
+						stars = append(stars, text.Len()+j)
+					}
+				}
+			}
+			text.WriteString(source(part, body))
+		}
 	}
-	text := strings.Join(words[:last], " ")
-	switch {
-	case suffix != "" || last < len(words):
-		return commandPattern{prefix: true, text: wildcard{text}}, true
-	case wild:
-		return commandPattern{text: newWildcard(text), wildName: strings.Contains(words[0], "*")}, true
+	p := commandPattern{text: cutAt(text.String(), stars)}
+	if prefix {
+		p.more = cutAt(text.String()+" *", append(stars, text.Len()+1))
 	}
-	return commandPattern{text: wildcard{text}}, true
+	// Which * stand in the program's name or in a word (see matches).
+	t := text.String()
+	for k, at := range stars {
+		if k > 0 && at == stars[k-1]+1 {
+			continue // one * with the one before
+		}
+		end := at
+		for _, next := range stars[k+1:] {
+			if next != end+1 {
+				break
+			}
+			end = next
+		}
+		p.checked = append(p.checked, at < len(words[0]) || at > 0 && t[at-1] != ' ' || end+1 < len(t) && t[end+1] != ' ')
+	}
+	return p, true
 }
 
 // commandPattern is a command specifier as commandSpec reads it: its words
-// as written, joined by one space, either the whole command (text,
-// where each * stands for anything) or, for "p:*" and "p *", its first
-// words (text, one piece), which a command has alone or followed by more.
-// wildName is set when a * stands in the program's name.
+// as written, joined by one space (text, where each * stands for
+// anything), and for "p:*" and "p *" the same followed by a space and
+// anything (more), so that p alone or followed by more words matches.
+// checked says which * stand in a word (see matches).
 type commandPattern struct {
-	prefix   bool
-	wildName bool
-	text     wildcard
+	text, more wildcard
+	checked    []bool
 }
 
 // matches reports whether the command (its words joined by one space)
-// matches p. Where a * stands in the program's name (Bash(./scripts/*)),
-// it does not stand for a parent, nor for a quote, escape or expansion
-// that could hide one: "./scripts/../../bin/rm" runs no script of
-// scripts/, and neither does "./scripts/x'/..'/..'/y".
+// matches p. A * that stands in the program's name or in a word of p
+// (./scripts/*, *.md, test*) stands for no "..", quote, escape, expansion,
+// glob or brace in the word of the command where it begins, which the
+// shell could make a parent or another name: "./scripts/../../bin/rm"
+// runs no script of scripts/, and neither does "./scripts/x'/..'/..'/y"
+// nor "./scripts/.{.,}/.{.,}/bin/rm". A * that is a word of its own past
+// the program's name (git * main) stands for any words. Each * is judged
+// where the leftmost match puts it, which keeps a match linear in the
+// command's length.
 func (p commandPattern) matches(command string) bool {
-	if p.prefix {
-		return command == p.text[0] || strings.HasPrefix(command, p.text[0]+" ")
+	start, end, ok := -1, -1, false // the word last checked, and its verdict
+	plain := func(star, at int) bool {
+		if star >= len(p.checked) || !p.checked[star] {
+			return true
+		}
+		if at < start || at > end { // each word is read once: the * come in order
+			start = strings.LastIndexByte(command[:at], ' ') + 1
+			end = strings.IndexByte(command[at:], ' ')
+			if end < 0 {
+				end = len(command) - at
+			}
+			end += at
+			word := command[start:end]
+			ok = !strings.ContainsAny(word, "'\"\\$`*?[{~") && !slices.Contains(strings.Split(word, "/"), "..")
+		}
+		return ok
 	}
-	if name, _, _ := strings.Cut(command, " "); p.wildName && (strings.ContainsAny(name, "'\"\\$`") || slices.Contains(strings.Split(name, "/"), "..")) {
-		return false
-	}
-	return p.text.match(command, nil)
+	return p.text.match(command, nil, plain) || p.more != nil && p.more.match(command, nil, plain)
 }
 
 // literalWord reports whether the shell reads w as the same text whatever
@@ -230,7 +274,7 @@ func matchSegments(pattern, segs []string) bool {
 			if pattern[i] == "**" {
 				matches[j] = prev[j] || j < len(segs) && matches[j+1] && all(segs[j], pathWildOK)
 			} else {
-				matches[j] = j < len(segs) && prev[j+1] && w.match(segs[j], pathWildOK)
+				matches[j] = j < len(segs) && prev[j+1] && w.match(segs[j], pathWildOK, nil)
 			}
 		}
 	}
@@ -251,36 +295,51 @@ type wildcard []string
 
 // newWildcard splits pattern at its *, consecutive ones as one.
 func newWildcard(pattern string) wildcard {
-	pieces := strings.Split(pattern, "*")
-	if len(pieces) <= 2 {
-		return pieces
+	var stars []int
+	for i := range len(pattern) {
+		if pattern[i] == '*' {
+			stars = append(stars, i)
+		}
 	}
-	middle := slices.DeleteFunc(pieces[1:len(pieces)-1], func(p string) bool { return p == "" })
-	return append(append(wildcard{pieces[0]}, middle...), pieces[len(pieces)-1])
+	return cutAt(pattern, stars)
+}
+
+// cutAt splits pattern at the * at the offsets stars (ascending), which
+// are its wildcards; consecutive ones are one.
+func cutAt(pattern string, stars []int) wildcard {
+	w, from := wildcard{}, 0
+	for k, at := range stars {
+		if k == 0 || at != stars[k-1]+1 {
+			w = append(w, pattern[from:at])
+		}
+		from = at + 1
+	}
+	return append(w, pattern[from:])
 }
 
 // match reports whether s matches w where each * matches only bytes ok
-// admits (any byte when ok is nil). Each piece between two * is taken
+// admits (any byte when ok is nil) and, when at is not nil, begins where
+// at(k, offset in s) admits the kth *. Each piece between two * is taken
 // at its leftmost place after the piece before, which leaves the most for
 // the pieces after; so a match costs time linear in s, not in s times
 // the pattern, as backtracking would.
-func (w wildcard) match(s string, ok func(byte) bool) bool {
+func (w wildcard) match(s string, ok func(byte) bool, at func(star, offset int) bool) bool {
 	if len(w) == 1 {
 		return s == w[0]
 	}
-	rest, found := strings.CutPrefix(s, w[0])
-	if !found {
+	if !strings.HasPrefix(s, w[0]) {
 		return false
 	}
-	for _, piece := range w[1 : len(w)-1] {
-		i := strings.Index(rest, piece)
-		if i < 0 || !all(rest[:i], ok) {
+	pos := len(w[0])
+	for k, piece := range w[1 : len(w)-1] {
+		i := strings.Index(s[pos:], piece)
+		if i < 0 || !all(s[pos:pos+i], ok) || at != nil && !at(k, pos) {
 			return false
 		}
-		rest = rest[i+len(piece):]
+		pos += i + len(piece)
 	}
 	last := w[len(w)-1]
-	return len(rest) >= len(last) && strings.HasSuffix(rest, last) && all(rest[:len(rest)-len(last)], ok)
+	return len(s)-pos >= len(last) && strings.HasSuffix(s, last) && all(s[pos:len(s)-len(last)], ok) && (at == nil || at(len(w)-2, pos))
 }
 
 // all reports whether ok admits every byte of s (any byte when ok is nil).

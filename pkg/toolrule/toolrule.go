@@ -123,6 +123,7 @@ func (r Rule) Names(tool string) bool {
 //	Bash(git:*)             git alone or followed by more words: "git status", not "gitx"
 //	Bash(git *)             the same
 //	Bash(npm * --fix)       * matches anything
+//	Bash(git log * --oneline:*)  * matches anything in a prefix too
 //	Read(./docs/**)         a path: * within a segment, ** any number of segments
 //	WebFetch(domain:example.com)    a URL on that host; domain:*.example.com for its subdomains
 //
@@ -140,9 +141,11 @@ func (r Rule) Names(tool string) bool {
 // commands): every simple command in it must be admitted by some pattern,
 // so that Bash(git:*) does not let "git status; rm -rf ~" through, and
 // anything the checker does not model is refused, and, unparsed, one
-// deeper than MaxNesting (quoted text, which nests nothing, aside). A * in the program's name stands for no "..",
-// quote or expansion (see commandPattern.matches). Any input longer than
-// MaxInput (a path: MaxPath) is refused unread.
+// deeper than MaxNesting (quoted text, which nests nothing, aside). A *
+// in the program's name or in a word (./scripts/*, *.md) stands for no
+// "..", quote, escape, expansion, glob or brace (see
+// commandPattern.matches); a quoted or escaped one is text. Any input
+// longer than MaxInput (a path: MaxPath) is refused unread.
 //
 // A specifier that depends on what a shell would expand admits nothing,
 // and the tool stays named: a command one whose words hold a parameter

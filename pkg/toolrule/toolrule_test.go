@@ -112,6 +112,57 @@ func TestCheckExpansions(t *testing.T) {
 	}
 }
 
+// TestCheckWildcardPrefix: a * is a wildcard anywhere in a Bash
+// specifier, as Claude Code's permission rules have it, in a prefix before
+// ":*" or " *" too, which admitted nothing before: "p:*" and "p *" are p
+// alone or followed by a space and more. A * in the program's name or in
+// a word stands for no "..", quote, escape, expansion, glob or brace in
+// the word of the command where it begins (the shell could make any of
+// them a parent); one that is a word of its own, for any words. A quoted
+// or escaped * is text.
+func TestCheckWildcardPrefix(t *testing.T) {
+	for _, c := range []struct {
+		pattern  string
+		admitted []string
+		refused  []string
+	}{
+		{"Bash(git log * --oneline:*)",
+			[]string{"git log -5 --oneline", "git log main -5 --oneline --graph", "git log a..b --oneline"},
+			[]string{"git log -5", "git log --oneline", "git log -5 --oneline; rm x", "git push --oneline"}},
+		{"Bash(git -C * show:*)", []string{"git -C /tmp show HEAD", "git -C /tmp show"}, []string{"git -C /tmp log"}},
+		{"Bash(ssh * uptime *)", []string{"ssh host uptime", "ssh host uptime -s"}, []string{"ssh host reboot"}},
+		{"Bash(* --help *)", []string{"npm --help", "git commit --help x"}, []string{"$x --help", "~/bin/x --help", "../x --help"}},
+		{"Bash(npm run test *)", []string{"npm run test", "npm run test --watch"}, []string{"npm run testing", "npm run"}},
+		{"Bash(ls *.md:*)",
+			[]string{"ls README.md", "ls docs/a.md -l", "ls a.md b.txt"},
+			[]string{"ls a.txt", "ls ../secret.md", "ls x'/..'/y.md", "ls $HOME/x.md", "ls *.md", "ls {..,x}/y.md", "ls ~/x.md"}},
+		{"Bash(python scripts/*.py *)",
+			[]string{"python scripts/report.py", "python scripts/report.py --out ../x.csv"},
+			[]string{"python scripts/../../evil.py", "python scripts/*.py x", "python scripts/x\\/..\\/..\\/y.py", "python other/x.py"}},
+		{"Bash(./scripts/*:*)",
+			[]string{"./scripts/build.sh", "./scripts/a/b.sh --x ../y"},
+			[]string{"./scripts/../../bin/rm -rf ~", "./scripts/.{.,}/.{.,}/bin/rm -rf ~", "./scripts/.?/.?/bin/rm", "./scripts/x'/..'/..'/y"}},
+		{"Bash(/opt/*/bin/tool:*)", []string{"/opt/v2/bin/tool x"}, []string{"/opt/*/bin/tool x", "/opt/../bin/tool"}},
+		// Before, a * in the program's name stood for a brace or glob the
+		// shell turns into "..", and for a home directory.
+		{"Bash(./scripts/*)", []string{"./scripts/a.sh"}, []string{"./scripts/.{.,}/.{.,}/bin/rm -rf ~", "./scripts/.?/.?/bin/rm"}},
+		{"Bash(* --version)", []string{"node --version"}, []string{"~/bin/node --version"}},
+		// Quoted or escaped, a * is text; before, it was a wildcard too.
+		{"Bash(echo '*' \\*:*)", []string{"echo '*' \\*", "echo '*' \\* x"}, []string{"echo 'rm' \\x", "echo '*' \\x"}},
+	} {
+		for _, in := range c.admitted {
+			if err := Check([]string{c.pattern}, "Bash", in, ""); err != nil {
+				t.Errorf("%s %q: %v, want admitted", c.pattern, in, err)
+			}
+		}
+		for _, in := range c.refused {
+			if err := Check([]string{c.pattern}, "Bash", in, ""); skillerr.CodeOf(err) != skillerr.ToolNotAllowed {
+				t.Errorf("%s %q: %v, want refused", c.pattern, in, err)
+			}
+		}
+	}
+}
+
 func TestCheck(t *testing.T) {
 	allowed := []string{
 		"Read(./docs/**)", "Edit(/skills/*/notes.md)", "Bash(git:*)", "Bash(npm run test)", "Bash(go test *)",
