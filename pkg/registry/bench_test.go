@@ -176,3 +176,30 @@ func BenchmarkEditRetains(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkToggle1000 disables and enables again one skill among 1,000:
+// the disable looks for dependents among every record, from the list's
+// cache when it is current (readLocked), as a delete does.
+func BenchmarkToggle1000(b *testing.B) {
+	ctx := context.Background()
+	db := &countingDB{Backend: benchCase.open(b)}
+	r := openReg(b, db, Options{})
+	if _, err := r.Import(ctx, benchpack.Small(1000), ImportOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	list, err := r.List(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	id := list[500].ID
+	db.metaScans.Store(0)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, on := range []bool{false, true} {
+			if _, err := r.SetEnabled(ctx, id, on); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(db.metaScans.Load())/float64(b.N), "scans/op")
+}

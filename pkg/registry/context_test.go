@@ -71,6 +71,33 @@ func testCache(t *testing.T, bc backendCase) {
 	if q := *db.lastRead.Load(); !q[0].Prefix {
 		t.Errorf("List after a gap read %v, want the whole store", q)
 	}
+
+	// A disable and a delete look for dependents among every record: from
+	// the cache, once it is at the revision they read.
+	db.metaScans.Store(0)
+	if _, err := r.SetEnabled(ctx, "y", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Remove(ctx, "y"); err != nil {
+		t.Fatal(err)
+	}
+	if n := db.metaScans.Load(); n != 0 {
+		t.Errorf("a disable and a delete read every record %d times, want none (the cache)", n)
+	}
+	// Unless another context changed them unheard, the cache current as
+	// far as this registry knows: then they are read, and a dependent it
+	// installed is found.
+	mustList(t, r)
+	db.metaScans.Store(0)
+	needsA := zipOf(t, "z", file{"SKILL.md", mdOf("z", "Needs a.", "skill_dependencies: [a]")})
+	if _, err := other.Import(ctx, needsA, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.SetEnabled(ctx, "a", false)
+	wantErr(t, "disable a, which z (installed unheard) depends on", err, skillerr.Conflict, "has-dependents")
+	if n := db.metaScans.Load(); n != 1 {
+		t.Errorf("the disable read every record %d times, want 1", n)
+	}
 }
 
 // testTwoContexts: registry B, on another handle of A's database, hears

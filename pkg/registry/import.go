@@ -250,7 +250,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 	if len(cands) == 0 {
 		return res, nil // everything was left out: nothing changes
 	}
-	done, err := r.mutate(ctx, []vfs.Query{vfs.GetPrefix(vfs.StoreMeta, ""), retainedQuery()}, func(read [][]vfs.Record) (*change, error) {
+	done, err := r.mutate(ctx, []vfs.Query{allMeta, retainedQuery()}, func(read [][]vfs.Record) (*change, error) {
 		// Only the records of replaced skills need decoding.
 		old := make(map[string]vfs.Record, len(read[0]))
 		for _, rec := range read[0] {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -504,7 +505,19 @@ func commitSkillDirectly(t testing.TB, db vfs.Backend, id string, files ...file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Commit(context.Background(), append(ops, op)...); err != nil {
+	// With a revision, as every writer of the records commits one (an
+	// older version's included): the registries' caches follow it.
+	res, err := db.Read(context.Background(), vfs.Get(vfs.StoreState, revisionKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := decodeRevision(res[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev++
+	ops = append(ops, op, vfs.Put(vfs.StoreState, revisionKey, []byte(strconv.FormatInt(rev, 10))))
+	if err := db.Commit(context.Background(), ops...); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,15 +44,11 @@ type change struct {
 func (r *Registry) mutate(ctx context.Context, qs []vfs.Query, compute func(read [][]vfs.Record) (*change, error)) (Change, error) {
 	var done Change
 	err := r.db.Lock(ctx, lockName, func(ctx context.Context) error {
-		res, err := r.db.Read(ctx, append(qs[:len(qs):len(qs)], vfs.Get(vfs.StoreState, revisionKey))...)
+		res, rev, err := r.readLocked(ctx, qs)
 		if err != nil {
 			return err
 		}
-		rev, err := decodeRevision(res[len(qs)])
-		if err != nil {
-			return err
-		}
-		c, err := compute(res[:len(qs)])
+		c, err := compute(res)
 		if err != nil || c == nil {
 			return err
 		}
@@ -82,6 +79,45 @@ func (r *Registry) mutate(ctx context.Context, qs []vfs.Query, compute func(read
 		r.opts.Bus.Publish(done)
 	}
 	return done, nil
+}
+
+// allMeta is the query of every skill's record.
+var allMeta = vfs.GetPrefix(vfs.StoreMeta, "")
+
+// readLocked reads qs, under the lock, and the revision they reflect.
+// Every skill's record (allMeta), which a delete, a disable or an import
+// needs to find dependents and conflicts, comes from the list's cache when
+// the cache is at that revision: one record read, not thousands. Another
+// context's change the bus has not told of yet leaves the cache behind the
+// revision read here, and the records are read.
+func (r *Registry) readLocked(ctx context.Context, qs []vfs.Query) ([][]vfs.Record, int64, error) {
+	all := slices.Index(qs, allMeta)
+	var cached listCache
+	ask := qs
+	if all >= 0 {
+		var err error
+		if cached, err = r.current(ctx); err != nil {
+			return nil, 0, err
+		}
+		ask = slices.Delete(slices.Clone(qs), all, all+1)
+	}
+	res, err := r.db.Read(ctx, append(ask[:len(ask):len(ask)], vfs.Get(vfs.StoreState, revisionKey))...)
+	if err != nil {
+		return nil, 0, err
+	}
+	rev, err := decodeRevision(res[len(ask)])
+	if err != nil || all < 0 {
+		return res[:len(ask)], rev, err
+	}
+	recs := cached.recs
+	if cached.rev != rev {
+		more, err := r.db.Read(ctx, allMeta)
+		if err != nil {
+			return nil, 0, err
+		}
+		recs = more[0]
+	}
+	return slices.Insert(res[:len(ask)], all, recs), rev, nil
 }
 
 // metaQuery returns the query of skill id's record.
@@ -154,9 +190,10 @@ func (r *Registry) SetEnabled(ctx context.Context, id string, on bool) (Meta, er
 // RemoveMany refuses deleting it (Conflict, reason "has-dependents");
 // enabling a skill whose dependency is disabled, or not installed, and
 // not enabled in the same batch is refused with Conflict, reason
-// "dependency-disabled" or "dependency-not-installed". A disable reads
-// every record to find the dependents, as a delete does; an enable reads
-// only the records of the dependencies outside ids.
+// "dependency-disabled" or "dependency-not-installed". A disable looks
+// through every record for the dependents, as a delete does (readLocked:
+// the cached ones, when current); an enable reads only the records of the
+// dependencies outside ids.
 func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([]Meta, error) {
 	ids, err := batch(ids)
 	if err != nil {
@@ -168,7 +205,7 @@ func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([
 	ms := make([]Meta, len(ids))
 	qs := metaQueries(ids)
 	if !on {
-		qs = append(qs, vfs.GetPrefix(vfs.StoreMeta, ""))
+		qs = append(qs, allMeta)
 	}
 	_, err = r.mutate(ctx, qs, func(read [][]vfs.Record) (*change, error) {
 		c := &change{kind: KindDisable}
@@ -230,7 +267,7 @@ func (r *Registry) RemoveMany(ctx context.Context, ids []string) error {
 	if err != nil || len(ids) == 0 {
 		return err
 	}
-	qs := append(metaQueries(ids), retainedQuery(), vfs.GetPrefix(vfs.StoreMeta, ""))
+	qs := append(metaQueries(ids), retainedQuery(), allMeta)
 	_, err = r.mutate(ctx, qs, func(read [][]vfs.Record) (*change, error) {
 		rt, err := r.retention(read[len(ids)])
 		if err != nil {

@@ -406,7 +406,9 @@ func checkGenerations(t testing.TB, r *Registry, m Meta) {
 type countingDB struct {
 	vfs.Backend
 	reads, commits, lastOps atomic.Int64
-	lastRead                atomic.Pointer[[]vfs.Query]
+	// metaScans counts the reads of every skill's record.
+	metaScans atomic.Int64
+	lastRead  atomic.Pointer[[]vfs.Query]
 	// lastCommit is the last commit's ops, when recordOps is set.
 	recordOps  bool
 	lastCommit []vfs.Op
@@ -414,6 +416,9 @@ type countingDB struct {
 
 func (c *countingDB) Read(ctx context.Context, qs ...vfs.Query) ([][]vfs.Record, error) {
 	c.reads.Add(1)
+	if slices.Contains(qs, allMeta) {
+		c.metaScans.Add(1)
+	}
 	c.lastRead.Store(&qs)
 	return c.Backend.Read(ctx, qs...)
 }
