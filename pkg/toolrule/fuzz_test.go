@@ -290,7 +290,7 @@ func nesting(s string) (opens, unary int, ok bool) {
 func FuzzCommandWildcard(f *testing.F) {
 	for _, s := range []string{
 		"./scripts/build.sh x", "./scripts/../../bin/rm -rf ~", "./scripts/.{.,}/.{.,}/bin/rm", "./scripts/x'/..'/..'/y",
-		"./scripts/.?/.?/bin/rm", "./scripts/x\\/..\\/..\\/y", "./scripts/$x", "~/x --help", "$x --help", "{a,b} --help", "a* --help",
+		"./scripts/.?/.?/bin/rm", "./scripts/x\\/..\\/..\\/y", "./scripts/$x", "~/x --help", "$x --help", "{a,b} --help", "a* --help", "0\x00 --help",
 	} {
 		f.Add(s)
 	}

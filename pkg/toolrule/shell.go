@@ -121,6 +121,11 @@ func commands(s string, allowed places) ([]string, *refusal) {
 	if strings.Contains(strings.ReplaceAll(s, "\r\n", "\n"), "\r") {
 		return nil, unsupported("a carriage return")
 	}
+	// Nor a NUL: no argument can hold one, and bash reads the line as
+	// ending there ("ls\x00 --help" runs ls), where the parser reads on.
+	if strings.ContainsRune(s, 0) {
+		return nil, unsupported("a NUL byte")
+	}
 	if r := tooDeep(s); r != nil {
 		return nil, r
 	}
