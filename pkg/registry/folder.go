@@ -84,30 +84,48 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte)
 		in[i], digests[i] = source.Installed{ID: m.ID, Origin: *m.Origin}, m.Digest
 	}
 	ups := source.CheckBytes(in, data)
-	var folders map[string]string // folder → digest of the skill in it, read once
+	var folders map[string]*candidate // the download's skills by folder, read once
 	for i := range ups {
 		u := &ups[i]
 		if u.Status != source.StatusChanged || u.Origin.Dir == "" {
 			continue
 		}
 		if folders == nil {
-			p, err := r.Preview(ctx, data, nil, "")
+			_, cands, err := r.readCandidates(data, nil, "")
 			if err != nil {
 				// Not an archive the registry reads any more: the
 				// update says why.
 				break
 			}
-			folders = make(map[string]string, len(p.Skills))
-			for _, s := range p.Skills {
-				folders[s.Folder] = s.Digest
+			folders = make(map[string]*candidate, len(cands))
+			for _, c := range cands {
+				folders[c.folder] = c
 			}
 		}
-		switch d, ok := folders[u.Origin.Dir]; {
+		switch c, ok := folders[u.Origin.Dir]; {
 		case !ok:
 			u.Status, u.Latest = source.StatusGone, ""
-		case d == digests[i]:
+		case installedDigest(c, ids[i]) == digests[i]:
 			u.Status, u.Latest = source.StatusCurrent, u.Installed
 		}
 	}
 	return ups, nil
+}
+
+// installedDigest returns the Digest skill c would have installed as id
+// (renamed, when id is not its name: see candidate.filesAs), or "" when
+// it cannot be installed so.
+func installedDigest(c *candidate, id string) string {
+	if c.s == nil {
+		return ""
+	}
+	files, err := c.filesAs(id)
+	if err != nil {
+		return ""
+	}
+	if id == c.s.Name {
+		setDigests([]*candidate{c})
+		return c.digest
+	}
+	return Digest(files)
 }

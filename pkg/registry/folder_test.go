@@ -179,3 +179,42 @@ func TestFolderReal(t *testing.T) {
 		check(t, r.Name[strings.IndexByte(r.Name, '+')+1:]+"-main", data)
 	})
 }
+
+// TestCheckDownloadRenamed: a skill of a download of several, installed
+// beside one of its name (renamed, its SKILL.md naming its id), has no
+// update while its folder is unchanged, though other folders change.
+func TestCheckDownloadRenamed(t *testing.T) {
+	e := newEnv(t, memoryCase)
+	ctx := context.Background()
+	e.importZip(t, zipOf(t, "", file{"a/SKILL.md", mdOf("a", "Mine.")}), ImportOptions{})
+	v1 := map[string]string{"a": "A one.", "b": "B one.", "c": "C one."}
+	repo := repoOf(t, "repo-main", v1)
+	o := source.Origin{Kind: source.KindURL, URL: "https://a.test/repo.zip", Type: source.TypeArchive, Digest: source.Sum(repo)}
+	res := e.importZip(t, repo, ImportOptions{Origin: &o})
+	var renamed string
+	for _, m := range res.Skills {
+		if m.Origin.Dir == "skills/a" {
+			renamed = m.ID
+		}
+	}
+	if renamed == "" || renamed == "a" {
+		t.Fatalf("skills/a installed as %q", renamed)
+	}
+	v2 := map[string]string{"a": "A one.", "b": "B two.", "c": "C one."}
+	v3 := map[string]string{"a": "A two.", "b": "B two.", "c": "C one."}
+	for _, c := range []struct {
+		data []byte
+		want string
+	}{
+		{repoOf(t, "repo-0123abc", v2), source.StatusCurrent},
+		{repoOf(t, "repo-0123abc", v3), source.StatusChanged},
+	} {
+		ups, err := e.reg.CheckDownload(ctx, []string{renamed}, c.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ups[0].Status != c.want {
+			t.Errorf("CheckDownload(%s) = %s, want %s", renamed, ups[0].Status, c.want)
+		}
+	}
+}

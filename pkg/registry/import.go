@@ -729,22 +729,33 @@ func assignIDs(cands []*candidate, installed map[string][]string, policyOf func(
 	return ids, nil
 }
 
+// filesAs returns c's files as installed with id: a skill installed
+// under another name than its own has its SKILL.md name that id.
+func (c *candidate) filesAs(id string) ([]vfs.File, error) {
+	if id == c.s.Name {
+		return c.files, nil
+	}
+	files := slices.Clone(c.files)
+	i := slices.IndexFunc(files, func(f vfs.File) bool { return f.Path == skillMD })
+	renamed, err := skill.RewriteName(files[i].Content().Copy(), id)
+	if err != nil {
+		return nil, &skillerr.Error{Code: skillerr.CodeOf(err), Reason: skillerr.ReasonOf(err), Subject: c.dir, Err: err,
+			Msg: fmt.Sprintf("cannot rename the skill %q to %q in its SKILL.md", c.s.Name, id)}
+	}
+	files[i].Data, files[i].Ext = renamed, nil
+	return files, nil
+}
+
 // install prepares c to be installed in r as id, next to the installed skills
 // old and the pack's skills pack; update says it replaces id as its update. It returns the skill's files, with the
 // name in SKILL.md rewritten when id is not the skill's name, and its
 // record, without Source, times and Enabled. Its dependencies get
 // SetDependencies' verdict.
 func (c *candidate) install(r *Registry, id string, old map[string]vfs.Record, pack []string, update bool) (Meta, []vfs.File, error) {
-	s, diags, files := c.s, c.diags, c.files
-	if id != c.s.Name {
-		files = slices.Clone(files)
-		i := slices.IndexFunc(files, func(f vfs.File) bool { return f.Path == skillMD })
-		renamed, err := skill.RewriteName(files[i].Content().Copy(), id)
-		if err != nil {
-			return Meta{}, nil, &skillerr.Error{Code: skillerr.CodeOf(err), Reason: skillerr.ReasonOf(err), Subject: c.dir, Err: err,
-				Msg: fmt.Sprintf("cannot rename the skill %q to %q in its SKILL.md", c.s.Name, id)}
-		}
-		files[i].Data, files[i].Ext = renamed, nil
+	s, diags := c.s, c.diags
+	files, err := c.filesAs(id)
+	if err != nil {
+		return Meta{}, nil, err
 	}
 	if id != c.s.Name || id != c.name {
 		// The diagnostics describe the skill as stored, in directory id.
