@@ -16,25 +16,30 @@ import (
 const ReasonNotInFolder = "not-in-folder"
 
 // inFolder returns the skills of the archive that lie in folder under ("",
-// or ".", for all of them) and the folder of each. Both name a folder as a
+// or ".", for all of them), or the one skill that under lies in (a link to
+// one of its scripts), and the folder of each. Both name a folder as a
 // repository does: its path in the archive less the top-level folder that
 // every skill of the archive lies in, if there is one — a repository
 // download's "repo-main/", whose name changes with the branch or commit
-// downloaded.
+// downloaded; a skill that is that folder (a repository whose SKILL.md is
+// at its top) is at ".".
 func inFolder(skills []zipguard.Skill, under string) ([]zipguard.Skill, []string, error) {
-	if under != "" && under != skillpath.Root {
-		clean, err := skillpath.Clean(under)
-		if err != nil || clean != under {
-			return nil, nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonNotInFolder, Subject: under,
-				Msg: "the folder to install from must be a clean relative path, such as skills/pdf"}
-		}
+	if under == "" {
+		under = skillpath.Root
+	}
+	if clean, err := skillpath.Clean(under); err != nil || clean != under {
+		return nil, nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonNotInFolder, Subject: under,
+			Msg: "the folder to install from must be a clean relative path, such as skills/pdf"}
 	}
 	top := wrapper(skills)
 	kept := make([]zipguard.Skill, 0, len(skills))
 	folders := make([]string, 0, len(skills))
 	for _, s := range skills {
-		f := strings.TrimPrefix(s.Dir, top)
-		if under != "" && under != skillpath.Root && f != under && !strings.HasPrefix(f, under+"/") {
+		f := skillpath.Root
+		if s.Dir+"/" != top {
+			f = strings.TrimPrefix(s.Dir, top)
+		}
+		if !within(f, under) && !within(under, f) {
 			continue
 		}
 		kept = append(kept, s)
@@ -47,12 +52,17 @@ func inFolder(skills []zipguard.Skill, under string) ([]zipguard.Skill, []string
 	return kept, folders, nil
 }
 
+// within reports whether folder dir is folder in or in it ("." holds
+// every folder).
+func within(dir, in string) bool {
+	return in == skillpath.Root || dir == in || strings.HasPrefix(dir, in+"/")
+}
+
 // wrapper returns the top-level folder, with its slash, that every skill
-// of the archive lies below, or "" when they do not share one (or one of
-// them is that folder itself).
+// of the archive lies below or is, or "" when they do not share one.
 func wrapper(skills []zipguard.Skill) string {
-	top, _, ok := strings.Cut(skills[0].Dir, "/")
-	if !ok {
+	top, _, _ := strings.Cut(skills[0].Dir, "/")
+	if top == skillpath.Root {
 		return ""
 	}
 	top += "/"

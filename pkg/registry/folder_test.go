@@ -218,3 +218,41 @@ func TestCheckDownloadRenamed(t *testing.T) {
 		}
 	}
 }
+
+// TestFolderInSkill: a folder inside a skill (a link to one of its
+// scripts: …/blob/main/skills/a/scripts/run.sh) installs that skill, which
+// records its own folder; a repository that is one skill (its SKILL.md at
+// the top) is that skill's folder, whatever its download's top folder is
+// named, so a folder of it installs it and its update finds it.
+func TestFolderInSkill(t *testing.T) {
+	e := newEnv(t, memoryCase)
+	ctx := context.Background()
+	repo := zipOf(t, "repo-main", file{"skills/a/SKILL.md", mdOf("a", "A.")}, file{"skills/a/scripts/run.sh", "echo a\n"},
+		file{"skills/ab/SKILL.md", mdOf("ab", "AB.")})
+	o := source.Origin{Kind: source.KindURL, URL: "https://github.com/o/repo/archive/main.zip", Type: source.TypeArchive,
+		Dir: source.Locate("https://github.com/o/repo/blob/main/skills/a/scripts/run.sh").Dir}
+	res := e.importZip(t, repo, ImportOptions{Origin: &o})
+	if len(res.Skills) != 1 || res.Skills[0].ID != "a" || res.Skills[0].Origin.Dir != "skills/a" {
+		t.Fatalf("from %s/: %s", o.Dir, jsonOf(t, res.Skills))
+	}
+
+	one := func(top, desc string) []byte {
+		return zipOf(t, top, file{"SKILL.md", mdOf("solo", desc)}, file{"scripts/run.sh", "echo solo\n"})
+	}
+	for _, dir := range []string{"scripts", ""} {
+		p, err := e.reg.Preview(ctx, one("solo-main", "One."), nil, dir)
+		if err != nil || len(p.Skills) != 1 || p.Skills[0].Folder != "." {
+			t.Fatalf("preview of %q in a one-skill repository: %+v, %v", dir, p, err)
+		}
+	}
+	so := source.Origin{Kind: source.KindURL, URL: "https://github.com/o/solo/archive/main.zip", Type: source.TypeArchive, Dir: "scripts"}
+	res = e.importZip(t, one("solo-main", "One."), ImportOptions{Origin: &so})
+	if len(res.Skills) != 1 || res.Skills[0].Origin.Dir != "." {
+		t.Fatalf("solo from scripts/: %s", jsonOf(t, res.Skills))
+	}
+	up := *res.Skills[0].Origin
+	res = e.importZip(t, one("solo-0123abc", "Two."), ImportOptions{Target: "solo", Origin: &up})
+	if len(res.Skills) != 1 || res.Skills[0].Description != "Two." {
+		t.Fatalf("update of solo: %s", jsonOf(t, res.Skills))
+	}
+}
