@@ -100,6 +100,22 @@ func testCache(t *testing.T, bc backendCase) {
 	}
 }
 
+// testEditStaleCache: a save of SKILL.md that adds a dependency checks it
+// against the records as they are under the lock, not against a list
+// cached before another context, unheard, removed the skill it names.
+func testEditStaleCache(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	e.importZip(t, packOf(t, "a", "b"), ImportOptions{})
+	mustList(t, e.reg)
+	other := openReg(t, e.db, Options{})
+	if err := other.Remove(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := e.reg.WriteFile(ctx, "a", "SKILL.md", mdOf("a", "Needs b.", "skill_dependencies: [b]"))
+	wantErr(t, "a save depending on b, removed unheard", err, skillerr.InvalidArgument, "unknown-skill")
+}
+
 // testTwoContexts: registry B, on another handle of A's database, hears
 // A's changes through the bus, drops its cache and tells its subscribers.
 func testTwoContexts(t *testing.T, bc backendCase) {

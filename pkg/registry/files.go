@@ -282,12 +282,14 @@ func (r *Registry) edit(ctx context.Context, id string, apply func(files []vfs.F
 		// Dependencies are managed with SetDependencies; an edit takes
 		// the frontmatter's only when it changes them.
 		if deps := dependenciesOf(s); before == nil || !dependenciesOf(before).equal(deps) {
-			list, err := r.cachedList(ctx)
+			// Read under the lock: the cached list may not have heard of
+			// another context's delete yet.
+			found, err := r.db.Read(ctx, metaQueries(deps.Skills)...)
 			if err != nil {
 				return nil, err
 			}
 			err = r.checkDependencies(id, deps, func(d string) bool {
-				return slices.ContainsFunc(list, func(o Meta) bool { return o.ID == d })
+				return len(found[slices.Index(deps.Skills, d)]) > 0
 			})
 			if err != nil {
 				return nil, err

@@ -111,6 +111,7 @@ func TestSuite(t *testing.T) {
 		{"RemoveDependents", testRemoveDependents},
 		{"DisableDependents", testDisableDependents},
 		{"Cache", testCache},
+		{"EditStaleCache", testEditStaleCache},
 		{"TwoContexts", testTwoContexts},
 		{"ConcurrentImports", testConcurrentImports},
 		{"Faults", testFaults},
