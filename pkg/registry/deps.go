@@ -60,6 +60,9 @@ func (r *Registry) SetDependencies(ctx context.Context, id string, deps Dependen
 		if m.Dependencies.equal(deps) {
 			return nil, nil
 		}
+		if err := checkNewDependencies(m, deps.Skills, read[1:]); err != nil {
+			return nil, err
+		}
 		m.Dependencies, m.UpdatedAt = deps, r.now()
 		op, err := metaOp(m)
 		if err != nil {

@@ -293,3 +293,30 @@ func TestDepsMarker(t *testing.T) {
 		t.Errorf("a record naming b elsewhere than its dependencies: %v", err)
 	}
 }
+
+// testDependencyDisabled: an enabled skill is not made to depend on a
+// disabled one by setting its dependencies or saving its SKILL.md, as an
+// enable of it is not (Conflict, dependency-disabled); a disabled skill
+// may be.
+func testDependencyDisabled(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	e.importZip(t, packOf(t, "a", "b"), ImportOptions{})
+	if _, err := e.reg.SetEnabled(ctx, "b", false); err != nil {
+		t.Fatal(err)
+	}
+	rev := mustRevision(t, e.reg)
+	_, err := e.reg.SetDependencies(ctx, "a", Dependencies{Skills: []string{"b"}})
+	wantErr(t, "set a's dependency on disabled b", err, skillerr.Conflict, "dependency-disabled")
+	_, err = e.reg.WriteFile(ctx, "a", "SKILL.md", mdOf("a", "Needs b.", "skill_dependencies: [b]"))
+	wantErr(t, "save a depending on disabled b", err, skillerr.Conflict, "dependency-disabled")
+	if got := mustRevision(t, e.reg); got != rev {
+		t.Errorf("refused changes moved the revision from %d to %d", rev, got)
+	}
+	if _, err := e.reg.SetEnabled(ctx, "a", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.reg.SetDependencies(ctx, "a", Dependencies{Skills: []string{"b"}}); err != nil {
+		t.Errorf("disabled a's dependency on disabled b: %v", err)
+	}
+}

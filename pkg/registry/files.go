@@ -291,6 +291,9 @@ func (r *Registry) edit(ctx context.Context, id string, apply func(files []vfs.F
 			err = r.checkDependencies(id, deps, func(d string) bool {
 				return len(found[slices.Index(deps.Skills, d)]) > 0
 			})
+			if err == nil {
+				err = checkNewDependencies(prev, deps.Skills, found)
+			}
 			if err != nil {
 				return nil, err
 			}

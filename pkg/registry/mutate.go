@@ -421,6 +421,34 @@ func (r *Registry) checkEnabling(ctx context.Context, ids []string, changed []Me
 	return nil
 }
 
+// checkNewDependencies refuses to make skill m, when it is enabled,
+// depend on a disabled skill, as enabling it would be refused (see
+// SetEnabledMany): deps are the skills it is to depend on, found their
+// records (metaQuery), read under the lock. Only the dependencies m does
+// not have yet count: one an older version left is not the change's.
+func checkNewDependencies(m Meta, deps []string, found [][]vfs.Record) error {
+	if !m.Enabled {
+		return nil
+	}
+	var bad []string
+	for i, d := range deps {
+		if len(found[i]) == 0 || slices.Contains(m.Dependencies.Skills, d) {
+			continue // not installed: checkDependencies' verdict
+		}
+		dm, err := decodeMeta(found[i][0])
+		if err != nil {
+			return err
+		}
+		if !dm.Enabled {
+			bad = append(bad, d)
+		}
+	}
+	if len(bad) > 0 {
+		return errDependencies(m.ID, bad, false)
+	}
+	return nil
+}
+
 // errDependencies is checkEnabling's refusal of enabling skill id, which
 // depends on the skills bad, not installed (missing) or disabled.
 func errDependencies(id string, bad []string, missing bool) error {

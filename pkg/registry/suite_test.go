@@ -112,6 +112,7 @@ func TestSuite(t *testing.T) {
 		{"DisableDependents", testDisableDependents},
 		{"Cache", testCache},
 		{"EditStaleCache", testEditStaleCache},
+		{"DependencyDisabled", testDependencyDisabled},
 		{"TwoContexts", testTwoContexts},
 		{"ConcurrentImports", testConcurrentImports},
 		{"Faults", testFaults},
