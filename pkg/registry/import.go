@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -198,7 +199,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		return nil, err
 	}
 	known := &installedIDs{r: r, ctx: ctx}
-	r.refuseUnmet(all, known.has)
+	r.refuseUnmet(all, known)
 	if known.err != nil {
 		return nil, known.err
 	}
@@ -570,21 +571,45 @@ type installedIDs struct {
 }
 
 func (in *installedIDs) has(id string) bool {
+	_, ok := in.find(id)
+	return ok
+}
+
+// disabled answers whether skill id is installed and disabled.
+func (in *installedIDs) disabled(id string) bool {
+	at, ok := in.find(id)
+	if !ok {
+		return false
+	}
+	var m struct {
+		Enabled bool `json:"enabled"`
+	}
+	if err := json.Unmarshal(in.recs[at].Value, &m); err != nil {
+		in.err = internal(id, err, "the skill's record is corrupt")
+	}
+	return !m.Enabled
+}
+
+// find returns where skill id's record is in recs, read on the first
+// question.
+func (in *installedIDs) find(id string) (int, bool) {
 	if !in.read {
 		var lc listCache
 		lc, in.err = in.r.current(in.ctx)
 		in.recs, in.read = lc.recs, true
 	}
-	_, ok := slices.BinarySearchFunc(in.recs, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
-	return ok
+	return slices.BinarySearchFunc(in.recs, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
 }
 
 // refuseUnmet refuses the valid candidates whose dependencies get
 // checkDependencies' verdict against the skills installed and the
 // archive's other valid skills, and those that depend on a skill so
 // refused, so that Preview, the refusal's count and SkipInvalid leave out
-// what the commit would refuse (install checks again, under the lock).
-func (r *Registry) refuseUnmet(cands []*candidate, installed func(string) bool) {
+// what the commit would refuse (install checks again, under the lock):
+// a skill that would be enabled depending on an installed one that is
+// disabled too (see checkNewDependencies), unless a disabled skill of its
+// name is installed, which it may replace and stay disabled.
+func (r *Registry) refuseUnmet(cands []*candidate, known *installedIDs) {
 	valid := make(map[string]*candidate, len(cands)) // by name
 	dependents := map[string][]*candidate{}
 	for _, c := range cands {
@@ -594,7 +619,11 @@ func (r *Registry) refuseUnmet(cands []*candidate, installed func(string) bool) 
 	}
 	var refused []*candidate
 	check := func(c *candidate) {
-		err := r.checkDependencies(c.s.Name, dependenciesOf(c.s), func(d string) bool { return valid[d] != nil || installed(d) })
+		deps := dependenciesOf(c.s)
+		err := r.checkDependencies(c.s.Name, deps, func(d string) bool { return valid[d] != nil || known.has(d) })
+		if bad := slices.DeleteFunc(slices.Clone(deps.Skills), func(d string) bool { return !known.disabled(d) }); err == nil && len(bad) > 0 && !known.disabled(c.s.Name) {
+			err = errDependencies(c.s.Name, bad, false)
+		}
 		var se *skillerr.Error
 		if errors.As(err, &se) {
 			c.refuse(err)
@@ -746,6 +775,28 @@ func (c *candidate) filesAs(id string) ([]vfs.File, error) {
 	return files, nil
 }
 
+// checkInstalledDependencies refuses to install skill id, depending on
+// the skills deps, enabled while one of them is disabled
+// (checkNewDependencies): the installed skills old keep whether they are
+// enabled, replaced or not, and id is enabled unless it replaces a
+// disabled one.
+func checkInstalledDependencies(id string, deps []string, old map[string]vfs.Record) error {
+	m := Meta{ID: id, Enabled: true}
+	if rec, ok := old[id]; ok {
+		var err error
+		if m, err = decodeMeta(rec); err != nil {
+			return err
+		}
+	}
+	found := make([][]vfs.Record, len(deps))
+	for i, d := range deps {
+		if rec, ok := old[d]; ok {
+			found[i] = []vfs.Record{rec}
+		}
+	}
+	return checkNewDependencies(m, deps, found)
+}
+
 // install prepares c to be installed in r as id, next to the installed skills
 // old and the pack's skills pack; update says it replaces id as its update. It returns the skill's files, with the
 // name in SKILL.md rewritten when id is not the skill's name, and its
@@ -778,6 +829,9 @@ func (c *candidate) install(r *Registry, id string, old map[string]vfs.Record, p
 		_, ok := old[d]
 		return ok || slices.Contains(pack, d)
 	}); err != nil {
+		return Meta{}, nil, err
+	}
+	if err := checkInstalledDependencies(id, deps.Skills, old); err != nil {
 		return Meta{}, nil, err
 	}
 	digest := c.digest

@@ -113,6 +113,7 @@ func TestSuite(t *testing.T) {
 		{"Cache", testCache},
 		{"EditStaleCache", testEditStaleCache},
 		{"DependencyDisabled", testDependencyDisabled},
+		{"ImportDependencyDisabled", testImportDependencyDisabled},
 		{"TwoContexts", testTwoContexts},
 		{"ConcurrentImports", testConcurrentImports},
 		{"Faults", testFaults},
