@@ -98,6 +98,16 @@ func testCache(t *testing.T, bc backendCase) {
 	if n := db.metaScans.Load(); n != 1 {
 		t.Errorf("the disable read every record %d times, want 1", n)
 	}
+	// A disable looks for dependents among every record: on a registry
+	// that has listed nothing, in its one read.
+	fresh := openReg(t, db, Options{})
+	db.reads.Store(0)
+	if _, err := fresh.SetEnabled(ctx, "z", false); err != nil {
+		t.Fatal(err)
+	}
+	if n := db.reads.Load(); n != 1 {
+		t.Errorf("a disable on a registry that has listed nothing made %d reads, want 1", n)
+	}
 }
 
 // testEditStaleCache: a save of SKILL.md that adds a dependency checks it

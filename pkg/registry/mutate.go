@@ -92,9 +92,15 @@ var allMeta = vfs.GetPrefix(vfs.StoreMeta, "")
 // revision read here, and the records are read.
 func (r *Registry) readLocked(ctx context.Context, qs []vfs.Query) ([][]vfs.Record, int64, error) {
 	all := slices.Index(qs, allMeta)
+	r.mu.Lock()
+	known := r.cache.valid
+	r.mu.Unlock()
 	var cached listCache
 	ask := qs
-	if all >= 0 {
+	if all >= 0 && known {
+		// Brought up to date from the changes heard: no read when current,
+		// the changed records otherwise. A cache never filled is not
+		// filled here: the records are read with the rest.
 		var err error
 		if cached, err = r.current(ctx); err != nil {
 			return nil, 0, err
@@ -106,7 +112,7 @@ func (r *Registry) readLocked(ctx context.Context, qs []vfs.Query) ([][]vfs.Reco
 		return nil, 0, err
 	}
 	rev, err := decodeRevision(res[len(ask)])
-	if err != nil || all < 0 {
+	if err != nil || len(ask) == len(qs) {
 		return res[:len(ask)], rev, err
 	}
 	recs := cached.recs
