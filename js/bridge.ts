@@ -204,8 +204,8 @@ export interface PreviewSkill {
   /** Its folder in the archive ("." at the root). */
   dir: string;
   /** dir as a repository names it, inside the top-level folder all the
-   * archive's skills share: what an install from a source records of a
-   * skill of several (origin.dir). */
+   * archive's skills share ("." for one that is the whole archive): what
+   * an install from a source records (origin.dir). */
   folder: string;
   size: number;
   fileCount: number;

@@ -21,9 +21,10 @@ export interface Origin {
   uri?: string;
   /** The artifact fetched. */
   url?: string;
-  /** For an archive of several skills (a repository's download), the
-   * skill's folder in it, below the folder they all share ("skills/pdf"):
-   * an update takes that folder of the new download. */
+  /** For a skill of an archive (a repository's download) that is not the
+   * whole of it, its folder there, below the folder all the archive's
+   * skills share ("skills/pdf"): an update takes that folder of the new
+   * download. */
   dir?: string;
   type: "skill-md" | "archive" | "files" | "";
   digest: string;
@@ -402,7 +403,7 @@ export class Sources {
         const e = plan.entries[0];
         if (!e) throw gone();
         if (e.origin.verified && e.digest === origin.digest) return { status: "current", skill: m };
-        // An entry's archive of several skills: the skill's own folder.
+        // The skill's own folder of the entry's archive, when it has one.
         res = await this.installEntry(origin.dir ? { ...e, origin: { ...e.origin, dir: origin.dir } } : e, o, m.id);
         break;
       }
@@ -431,7 +432,7 @@ export class Sources {
         const [check] = await this.value<UpdateInfo[]>("source.checkBytes", { ids: [m.id] }, got.bytes);
         if (check!.status === "current" && !o.digest) return { status: "current", skill: m };
         // A digest given now pins the new bytes as one given at install
-        // did; the skill's folder, in a download of several, is kept.
+        // did; the skill's folder in the download, if any, is kept.
         const next: Origin = { kind: "url", url: origin.url, type: origin.type, digest: o.digest ?? "", verified: !!o.digest, etag: got.etag };
         if (origin.dir) next.dir = origin.dir;
         res = await this.installBytes(next, "", got.bytes, o, m.id);

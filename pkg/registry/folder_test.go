@@ -247,12 +247,55 @@ func TestFolderInSkill(t *testing.T) {
 	}
 	so := source.Origin{Kind: source.KindURL, URL: "https://github.com/o/solo/archive/main.zip", Type: source.TypeArchive, Dir: "scripts"}
 	res = e.importZip(t, one("solo-main", "One."), ImportOptions{Origin: &so})
-	if len(res.Skills) != 1 || res.Skills[0].Origin.Dir != "." {
+	if len(res.Skills) != 1 || res.Skills[0].Origin.Dir != "" {
 		t.Fatalf("solo from scripts/: %s", jsonOf(t, res.Skills))
 	}
 	up := *res.Skills[0].Origin
 	res = e.importZip(t, one("solo-0123abc", "Two."), ImportOptions{Target: "solo", Origin: &up})
 	if len(res.Skills) != 1 || res.Skills[0].Description != "Two." {
 		t.Fatalf("update of solo: %s", jsonOf(t, res.Skills))
+	}
+}
+
+// TestFolderOneGrows: the one skill of a repository's download, below its
+// top folder, records its folder, so that when the repository adds
+// skills its update still finds it, and a change elsewhere in the
+// repository is no update of it. A skill that is the whole download needs
+// no folder.
+func TestFolderOneGrows(t *testing.T) {
+	e := newEnv(t, memoryCase)
+	ctx := context.Background()
+	v1 := zipOf(t, "repo-main", file{"skills/a/SKILL.md", mdOf("a", "A one.")}, file{"README.md", "# one\n"})
+	o := source.Origin{Kind: source.KindURL, URL: "https://github.com/o/repo/archive/HEAD.zip", Type: source.TypeArchive, Digest: source.Sum(v1)}
+	res := e.importZip(t, v1, ImportOptions{Origin: &o})
+	if len(res.Skills) != 1 || res.Skills[0].Origin.Dir != "skills/a" {
+		t.Fatalf("the one skill: %s", jsonOf(t, res.Skills))
+	}
+	grown := func(desc string) []byte {
+		return zipOf(t, "repo-0123abc", file{"skills/a/SKILL.md", mdOf("a", desc)}, file{"skills/b/SKILL.md", mdOf("b", "B.")},
+			file{"README.md", "# two\n"})
+	}
+	for _, c := range []struct {
+		data []byte
+		want string
+	}{
+		{grown("A one."), source.StatusCurrent},
+		{grown("A two."), source.StatusChanged},
+	} {
+		ups, err := e.reg.CheckDownload(ctx, []string{"a"}, c.data)
+		if err != nil || ups[0].Status != c.want {
+			t.Errorf("CheckDownload = %+v, %v; want %s", ups, err, c.want)
+		}
+	}
+	up := *res.Skills[0].Origin
+	res = e.importZip(t, grown("A two."), ImportOptions{Target: "a", Origin: &up})
+	if len(res.Skills) != 1 || res.Skills[0].Description != "A two." {
+		t.Fatalf("update of a: %s", jsonOf(t, res.Skills))
+	}
+
+	whole := zipOf(t, "solo-main", file{"SKILL.md", mdOf("solo", "Solo.")})
+	so := source.Origin{Kind: source.KindURL, URL: "https://github.com/o/solo/archive/HEAD.zip", Type: source.TypeArchive}
+	if res := e.importZip(t, whole, ImportOptions{Origin: &so}); res.Skills[0].Origin.Dir != "" {
+		t.Errorf("a skill that is the whole download records %q", res.Skills[0].Origin.Dir)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/skillpath"
 	"github.com/skillfs/skillfs/pkg/source"
 	"github.com/skillfs/skillfs/pkg/vfs"
 	"github.com/skillfs/skillfs/pkg/zipguard"
@@ -300,10 +301,11 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 			m.Source, m.CreatedAt, m.UpdatedAt, m.Enabled = opts.Source, now, now, true
 			if opts.Origin != nil {
 				o := *opts.Origin
-				// A skill's folder, to update it from: the archive's one
-				// skill needs none, wherever it lies then.
+				// A skill's folder, to update it from, also when it is
+				// the one skill of a repository that later holds more;
+				// one that is the whole download needs none.
 				o.Dir = ""
-				if len(arc.Skills) > 1 || under != "" {
+				if c.folder != skillpath.Root {
 					o.Dir = c.folder
 				}
 				m.Origin = &o

@@ -35,8 +35,9 @@ type PreviewSkill struct {
 	// Dir is its folder in the archive, "." at the root.
 	Dir string `json:"dir"`
 	// Folder is Dir as a repository names it, counted from inside the
-	// top-level folder all the archive's skills share: what an install
-	// from a source records of a skill of several (source.Origin's Dir).
+	// top-level folder all the archive's skills share ("." for one that
+	// is the whole archive): what an install from a source records
+	// (source.Origin's Dir).
 	Folder    string `json:"folder"`
 	Size      int64  `json:"size"`
 	FileCount int    `json:"fileCount"`

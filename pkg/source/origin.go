@@ -22,11 +22,11 @@ type Origin struct {
 	// URL is the artifact fetched (KindIndex, KindURL); for a skill
 	// fetched file by file, the directory its files are under.
 	URL string `json:"url,omitempty"`
-	// Dir, for an archive holding several skills (a repository's
-	// download), is the skill's folder in it, counted from inside the
-	// top-level folder all its skills share ("skills/pdf" of
+	// Dir, for a skill of an archive (a repository's download) that is
+	// not the whole of it, is the skill's folder in it, counted from
+	// inside the top-level folder all its skills share ("skills/pdf" of
 	// "repo-main/skills/pdf"): an update takes that folder of the new
-	// download. Given to an install, only the skills in that folder are
+	// download, which may hold more skills by then. Given to an install, only the skills in that folder are
 	// installed (a folder of a repository on GitHub, Locate).
 	Dir  string `json:"dir,omitempty"`
 	Type string `json:"type"` // TypeSkillMD, TypeArchive or TypeFiles
