@@ -363,4 +363,10 @@ func testImportDependencyDisabled(t *testing.T, bc backendCase) {
 	// which the preview cannot tell, refuses it.
 	_, err = e.reg.Import(ctx, zipOf(t, "c", file{"SKILL.md", mdOf("c", "Needs b, again.", "skill_dependencies: [b]")}), ImportOptions{})
 	wantErr(t, "a copy of c depending on disabled b", err, skillerr.Conflict, "dependency-disabled")
+	// An update of disabled c stays disabled, so it may too, whatever the
+	// name it comes with.
+	res = e.importZip(t, zipOf(t, "c-next", file{"SKILL.md", mdOf("c-next", "Needs b, updated.", "skill_dependencies: [b]")}), ImportOptions{Target: "c"})
+	if len(res.Skills) != 1 || res.Skills[0].ID != "c" || res.Skills[0].Enabled || res.Skills[0].Description != "Needs b, updated." {
+		t.Errorf("update of disabled c named c-next: %s", jsonOf(t, res.Skills))
+	}
 }

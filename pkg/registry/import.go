@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -200,7 +201,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		return nil, err
 	}
 	known := &installedIDs{r: r, ctx: ctx}
-	r.refuseUnmet(all, known)
+	r.refuseUnmet(all, known, opts.Target)
 	if known.err != nil {
 		return nil, known.err
 	}
@@ -610,8 +611,10 @@ func (in *installedIDs) find(id string) (int, bool) {
 // what the commit would refuse (install checks again, under the lock):
 // a skill that would be enabled depending on an installed one that is
 // disabled too (see checkNewDependencies), unless a disabled skill of its
-// name is installed, which it may replace and stay disabled.
-func (r *Registry) refuseUnmet(cands []*candidate, known *installedIDs) {
+// name is installed, which it may replace and stay disabled; or, for an
+// update, whatever its name, unless target, the skill it updates
+// (ImportOptions.Target), is disabled.
+func (r *Registry) refuseUnmet(cands []*candidate, known *installedIDs, target string) {
 	valid := make(map[string]*candidate, len(cands)) // by name
 	dependents := map[string][]*candidate{}
 	for _, c := range cands {
@@ -623,7 +626,7 @@ func (r *Registry) refuseUnmet(cands []*candidate, known *installedIDs) {
 	check := func(c *candidate) {
 		deps := dependenciesOf(c.s)
 		err := r.checkDependencies(c.s.Name, deps, func(d string) bool { return valid[d] != nil || known.has(d) })
-		if bad := slices.DeleteFunc(slices.Clone(deps.Skills), func(d string) bool { return !known.disabled(d) }); err == nil && len(bad) > 0 && !known.disabled(c.s.Name) {
+		if bad := slices.DeleteFunc(slices.Clone(deps.Skills), func(d string) bool { return !known.disabled(d) }); err == nil && len(bad) > 0 && !known.disabled(cmp.Or(target, c.s.Name)) {
 			err = errDependencies(c.s.Name, bad, false)
 		}
 		var se *skillerr.Error

@@ -78,7 +78,7 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 		return nil, err
 	}
 	known := &installedIDs{r: r, ctx: ctx}
-	r.refuseUnmet(cands, known)
+	r.refuseUnmet(cands, known, "")
 	if known.err != nil {
 		return nil, known.err
 	}
