@@ -343,11 +343,11 @@ func testImportDependencyDisabled(t *testing.T, bc backendCase) {
 	if s := p.Skills[0]; s.Name != "a" || s.Status != PreviewInvalid || s.Error.Reason != "dependency-disabled" {
 		t.Errorf("preview of a: %s", jsonOf(t, s))
 	}
-	rev := mustRevision(t, e.reg)
+	before := dump(t, e.db)
 	_, err = e.reg.Import(ctx, pack, ImportOptions{})
 	wantErr(t, "import of a, depending on disabled b", err, skillerr.Conflict, "dependency-disabled")
-	if got := mustRevision(t, e.reg); got != rev {
-		t.Errorf("a refused import moved the revision from %d to %d", rev, got)
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("a refused import changed the database")
 	}
 	res := e.importZip(t, pack, ImportOptions{SkipInvalid: true})
 	if len(res.Skills) != 1 || res.Skills[0].ID != "d" || len(res.Invalid) != 1 || res.Invalid[0].Reason != "dependency-disabled" {
@@ -368,5 +368,67 @@ func testImportDependencyDisabled(t *testing.T, bc backendCase) {
 	res = e.importZip(t, zipOf(t, "c-next", file{"SKILL.md", mdOf("c-next", "Needs b, updated.", "skill_dependencies: [b]")}), ImportOptions{Target: "c"})
 	if len(res.Skills) != 1 || res.Skills[0].ID != "c" || res.Skills[0].Enabled || res.Skills[0].Description != "Needs b, updated." {
 		t.Errorf("update of disabled c named c-next: %s", jsonOf(t, res.Skills))
+	}
+}
+
+// testDependencyDisabledBounds: testDependencyDisabled's refusals change
+// nothing stored, name every disabled skill, and read only the records of
+// the skills named; a dependency declared before, disabled behind the
+// registry's back, is not judged again.
+func testDependencyDisabledBounds(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	e.importZip(t, packOf(t, "a", "b", "c", "d", "e"), ImportOptions{})
+	if _, err := e.reg.SetEnabledMany(ctx, []string{"b", "c"}, false); err != nil {
+		t.Fatal(err)
+	}
+	db := &countingDB{Backend: e.db}
+	r := openReg(t, db, Options{})
+	before := dump(t, e.db)
+	const refused = "it depends on 'b', which is disabled: enable 'b' too, or remove the dependency first"
+	_, err := r.SetDependencies(ctx, "a", Dependencies{Skills: []string{"d", "b"}})
+	if se := wantErr(t, "SetDependencies(a, [d, b])", err, skillerr.Conflict, "dependency-disabled"); se != nil && (se.Subject != "a" || se.Msg != refused) {
+		t.Errorf("the refusal: %v", se)
+	}
+	_, err = r.WriteFile(ctx, "a", "SKILL.md", mdOf("a", "Handles a tasks.", "skill_dependencies: [b, c]"))
+	if se := wantErr(t, "a save of a depending on b, c", err, skillerr.Conflict, "dependency-disabled"); se != nil &&
+		se.Msg != "it depends on 'b', 'c', which are disabled: enable them too, or remove the dependency first" {
+		t.Errorf("the refusal: %v", se)
+	}
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("a refused declaration changed the database")
+	}
+	if n := db.metaScans.Load(); n != 0 {
+		t.Errorf("the refusals read every record %d times", n)
+	}
+	if _, err := r.WriteFile(ctx, "a", "SKILL.md", mdOf("a", "Handles a tasks.", "skill_dependencies: d")); err != nil {
+		t.Fatal(err)
+	}
+	// d disabled behind the registry's back, as an older version let it:
+	// a's dependency on it stays, and a save of a's SKILL.md that keeps it
+	// and adds e is not refused for it; a change that adds b is.
+	rec, err := e.db.Read(ctx, metaQuery("d"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := decodeMeta(rec[0][0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Enabled = false
+	op, err := metaOp(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.db.Commit(ctx, op); err != nil {
+		t.Fatal(err)
+	}
+	r = openReg(t, e.db, Options{})
+	if _, err := r.WriteFile(ctx, "a", "SKILL.md", mdOf("a", "Handles a tasks.", "skill_dependencies: [d, e]")); err != nil {
+		t.Errorf("a save keeping the dependency on d: %v", err)
+	}
+	_, err = r.SetDependencies(ctx, "a", Dependencies{Skills: []string{"d", "b"}})
+	if se := wantErr(t, "SetDependencies(a, [d, b]) with d disabled before", err, skillerr.Conflict, "dependency-disabled"); se != nil && se.Msg != refused {
+		t.Errorf("the refusal: %v", se)
 	}
 }

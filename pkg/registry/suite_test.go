@@ -114,6 +114,7 @@ func TestSuite(t *testing.T) {
 		{"EditStaleCache", testEditStaleCache},
 		{"DependencyDisabled", testDependencyDisabled},
 		{"ImportDependencyDisabled", testImportDependencyDisabled},
+		{"DependencyDisabledBounds", testDependencyDisabledBounds},
 		{"TwoContexts", testTwoContexts},
 		{"ConcurrentImports", testConcurrentImports},
 		{"Faults", testFaults},
