@@ -311,6 +311,35 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
   });
 }
 
+test('an enabled skill does not come to depend on a disabled one: the picker and a save of SKILL.md say why, and nothing stored changes', { timeout: 120_000 }, async () => {
+  const page = await openPanel(400);
+  await store(page, async (sk, b64) => {
+    await sk.registry.importZip(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)), { source: 'compass.zip' });
+    await sk.registry.setEnabled('compass', false);
+  }, Buffer.from(zipSync({ 'compass/SKILL.md': enc(skillMD('compass')) })).toString('base64'));
+  await page.getByRole('button', { name: /^(Open )?atlas$/ }).click();
+  const view = page.getByRole('region', { name: 'atlas' });
+  await view.getByRole('heading', { level: 2, name: 'atlas' }).waitFor();
+  const before = await metaOf(page, 'atlas');
+  const refused = /it depends on 'compass', which is disabled: enable 'compass' too, or remove the dependency first/;
+
+  const skills = view.getByRole('group', { name: 'Skills' });
+  await skills.getByRole('combobox', { name: 'Add a skill' }).fill('compass');
+  await skills.getByRole('button', { name: 'Add skill' }).click();
+  await skills.getByRole('alert').filter({ hasText: refused }).waitFor();
+
+  await view.getByRole('tree', { name: 'Files of atlas' }).getByRole('treeitem', { name: 'SKILL.md', exact: true }).click();
+  const md = view.getByRole('textbox', { name: 'Contents of SKILL.md' });
+  await md.waitFor();
+  const text = await readText(page, 'atlas', 'SKILL.md');
+  await typeAll(page, md, text.replace('name: atlas\n', 'name: atlas\nskill_dependencies: [compass]\n'));
+  await view.getByRole('button', { name: 'Save SKILL.md' }).click();
+  await view.getByRole('alert').filter({ hasText: 'SKILL.md was not saved, and nothing stored changed' }).filter({ hasText: refused }).waitFor();
+  assert.equal(await readText(page, 'atlas', 'SKILL.md'), text, 'the stored SKILL.md is unchanged');
+  assert.deepEqual(await metaOf(page, 'atlas'), before, 'the record is unchanged');
+  await page.close();
+});
+
 // A real download: the view holds with real skills (deep trees, fonts and
 // PDFs, a SKILL.md of tens of KB). The fixture pack above is its
 // generated counterpart, which always runs.
