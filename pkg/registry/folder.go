@@ -52,8 +52,8 @@ func inFolder(skills []zipguard.Skill, under string) ([]zipguard.Skill, []string
 	return kept, folders, nil
 }
 
-// within reports whether folder dir is folder in or in it ("." holds
-// every folder).
+// within reports whether folder dir is folder in or lies below it ("."
+// holds every folder).
 func within(dir, in string) bool {
 	return in == skillpath.Root || dir == in || strings.HasPrefix(dir, in+"/")
 }

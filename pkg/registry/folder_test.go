@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -297,5 +298,47 @@ func TestFolderOneGrows(t *testing.T) {
 	so := source.Origin{Kind: source.KindURL, URL: "https://github.com/o/solo/archive/HEAD.zip", Type: source.TypeArchive}
 	if res := e.importZip(t, whole, ImportOptions{Origin: &so}); res.Skills[0].Origin.Dir != "" {
 		t.Errorf("a skill that is the whole download records %q", res.Skills[0].Origin.Dir)
+	}
+}
+
+// TestCheckDownloadReal: the six real downloads installed side by side
+// (openai's skill-creator kept beside anthropics' as skill-creator-v2),
+// each then fetched again with bytes other than installed: every skill
+// is compared by its folder, and none has an update. (The generated
+// counterpart is TestCheckDownloadRenamed.)
+func TestCheckDownloadReal(t *testing.T) {
+	repos := realrepos.Require(t)
+	e := newEnv(t, memoryCase)
+	ctx := context.Background()
+	renamed := 0
+	for _, r := range repos {
+		data, err := os.ReadFile(r.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := source.Origin{Kind: source.KindURL, URL: "https://github.com/" + strings.Replace(r.Name, "+", "/", 1) + "/archive/HEAD.zip",
+			Type: source.TypeArchive, Digest: "sha256:" + strings.Repeat("0", 64)}
+		res := e.importZip(t, data, ImportOptions{Origin: &o, SkipInvalid: true})
+		ids := make([]string, len(res.Skills))
+		for i, m := range res.Skills {
+			ids[i] = m.ID
+			for _, d := range m.Diagnostics {
+				if d.Code == "renamed" {
+					renamed++
+				}
+			}
+		}
+		ups, err := e.reg.CheckDownload(ctx, ids, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range ups {
+			if u.Status != source.StatusCurrent {
+				t.Errorf("%s: %s is %s", r.Name, u.ID, u.Status)
+			}
+		}
+	}
+	if len(repos) == 6 && renamed == 0 {
+		t.Error("no skill was kept beside another of its name")
 	}
 }
