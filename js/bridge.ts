@@ -669,10 +669,14 @@ export class Registry {
   installFromPreview(preview: UrlPreview, opts: PreviewInstallOptions = {}): Promise<InstallReport> {
     return this.sources.installFromPreview(preview, opts);
   }
-  /** Asks the source of every installed skill that has one whether it
+  /** Asks the source of every installed skill that has one (or of the
+   * skills opts.ids names: no other source is contacted) whether it
    * publishes something else now: indexes and MCP servers by digest, so
    * nothing unchanged is downloaded; a plain URL is fetched to compare. */
-  async checkUpdates(opts: FetchOptions = {}): Promise<UpdateInfo[]> { return this.sources.checkUpdates(await this.list(), opts); }
+  async checkUpdates(opts: FetchOptions & { ids?: string[] } = {}): Promise<UpdateInfo[]> {
+    const ids = opts.ids && new Set(opts.ids);
+    return this.sources.checkUpdates((await this.list()).filter((m) => !ids || ids.has(m.id)), opts);
+  }
   /** Installs what the source of skill id publishes now, in one commit
    * that replaces it (sessions that see it go stale), unless it is what
    * is installed already. */

@@ -508,6 +508,13 @@ test('updates: found by digest without downloading what is unchanged, applied in
   // asked with the ETag it sent, and answered 304 without the artifact.
   assert.deepEqual(site.log.sort(), ['GET /.well-known/agent-skills/index.json', 'GET /.well-known/agent-skills/zip-skill.zip 304']);
   assert.deepEqual(server.log, ['skills/list']);
+  // Only the sources of the skills named are asked (the example extension
+  // checks only the sites it may reach).
+  site.log.length = 0;
+  server.log.length = 0;
+  const one = assertOk(await reg(page, 'checkUpdates', { ids: ['mcp-good'] }));
+  assert.deepEqual(one.map((u) => [u.id, u.status]), [['mcp-good', 'current']]);
+  assert.deepEqual([site.log, server.log], [[], ['skills/list']]);
 
   // The publisher changes zip-skill and an MCP file.
   const changed = zip(zipFiles('# Zip, version 2\n'));
