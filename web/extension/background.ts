@@ -23,7 +23,7 @@
 import './wasm-exec.ts'; // first: importScripts('wasm_exec.js')
 import { loadSkillfs, serveSkillfs, type ChromePort, type Skillfs } from '../../js/bridge.ts';
 import { capabilityOf, contextScopeOf } from './capability.ts';
-import { AGENT_TOOLS, chrome, PORT_NAME, type Port } from './chrome.ts';
+import { AGENT_TOOLS, chrome, PORT_NAME, type Port, type RegisteredContentScript } from './chrome.ts';
 import { offscreenRunner } from './offscreen.ts';
 
 let loading: Promise<Skillfs> | undefined;
@@ -87,6 +87,21 @@ chrome.runtime.onConnect.addListener((port) => {
     },
   );
 });
+
+/**
+ * The content script (content.ts), registered here rather than declared in
+ * the manifest so that its matches can be every http(s) page: Chrome
+ * injects it only where the extension has host access — 127.0.0.1 and
+ * localhost from install, any other site once the user has allowed it
+ * (host-access.ts). Registered once; Chrome keeps it across restarts.
+ */
+const CONTENT_SCRIPT: RegisteredContentScript = { id: 'agent', matches: ['http://*/*', 'https://*/*'], js: ['content.js'], runAt: 'document_idle' };
+
+async function registerContentScript() {
+  const [registered] = await chrome.scripting.getRegisteredContentScripts({ ids: [CONTENT_SCRIPT.id] });
+  if (!registered) await chrome.scripting.registerContentScripts([CONTENT_SCRIPT]);
+}
+registerContentScript().catch((e: unknown) => console.error('skillfs: the content script was not registered:', e));
 
 // Opening the side panel from the toolbar button.
 chrome.sidePanel?.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => {});

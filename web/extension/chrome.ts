@@ -43,12 +43,32 @@ export interface Chrome {
     onActivated: { addListener(fn: () => void): void };
     onUpdated: { addListener(fn: (tabId: number, info: { status?: string }) => void): void };
   };
+  /** Host permissions: host_permissions are granted at install; the
+   * optional ones are asked for at a click (host-access.ts). */
+  permissions: {
+    /** Shows Chrome's prompt unless every origin is granted already; false when the user declines. */
+    request(p: { origins: string[] }): Promise<boolean>;
+    contains(p: { origins: string[] }): Promise<boolean>;
+  };
+  scripting: {
+    getRegisteredContentScripts(filter?: { ids?: string[] }): Promise<RegisteredContentScript[]>;
+    registerContentScripts(scripts: RegisteredContentScript[]): Promise<void>;
+  };
   offscreen?: {
     createDocument(p: { url: string; reasons: string[]; justification: string }): Promise<void>;
   };
   sidePanel?: {
     setPanelBehavior(behavior: { openPanelOnActionClick: boolean }): Promise<void>;
   };
+}
+
+/** A content script registered at run time (chrome.scripting). */
+export interface RegisteredContentScript {
+  id: string;
+  matches?: string[];
+  js?: string[];
+  runAt?: 'document_start' | 'document_end' | 'document_idle';
+  persistAcrossSessions?: boolean;
 }
 
 export const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;

@@ -66,7 +66,7 @@ test('the host gives each sender the capability it should have', async () => {
 /** What the tests below share: the extension's id and service worker, the
  * side panel tab, the web page and what its content script wrote.
  * @type {{ extId: string, sw: import('playwright-core').Worker, panel?: import('playwright-core').Page,
- *   agent?: { page: import('playwright-core').Page, out: any } }} */
+ *   agent?: { page: import('playwright-core').Page, out: any }, elsewhere?: Awaited<ReturnType<typeof serveSite>> }} */
 let h;
 /** @type {string | undefined} */
 let site;
@@ -93,7 +93,10 @@ before(async () => {
   // --disable-extensions-except; CHROMIUM_FLAGS disable none.
   browser = await launch({
     timeoutMs: STEP_MS,
-    args: [`--disable-extensions-except=${EXT_DIR}`, `--load-extension=${EXT_DIR}`],
+    // Names under .test reach this machine's servers from sites the
+    // extension has no access to; GitHub is never reached.
+    args: [`--disable-extensions-except=${EXT_DIR}`, `--load-extension=${EXT_DIR}`,
+      '--host-resolver-rules=MAP *.test 127.0.0.1, MAP github.com ~NOTFOUND, MAP codeload.github.com ~NOTFOUND'],
   });
   const { context } = browser;
   const sw =
@@ -106,16 +109,46 @@ before(async () => {
   const m = /^chrome-extension:\/\/([a-p]{32})\/background\.js$/.exec(sw.url());
   assert.ok(m, `unexpected service worker ${sw.url()}`);
   h = { extId: m[1], sw };
+  // The worker registers the content script as it starts; pages opened
+  // before that would have none.
+  await withTimeout(sw.evaluate(async () => {
+    while (!(await chrome.scripting.getRegisteredContentScripts()).length) await new Promise((r) => setTimeout(r, 20));
+  }), STEP_MS, 'the content script registered');
 });
 
 after(async () => {
   await browser?.close(); // ends Chromium, removes the profile; bounded, never throws
   await server?.close();
+  await h?.elsewhere?.close();
   if (site) rmSync(site, { recursive: true, force: true });
 });
 
 /** Evaluate in a page or worker, within STEP_MS. */
 const ev = (target, fn, arg) => withTimeout(target.evaluate(fn, arg), STEP_MS, `evaluate(${fn.name || 'fn'})`);
+
+/** Waits until the side panel's "install from an address" is in one of states. */
+const installSettles = (states) => h.panel.waitForFunction((ss) => ss.includes(document.getElementById('install-from')?.dataset.state ?? ''), states, { timeout: STEP_MS, polling: 50 });
+
+/** What "install from an address" shows. */
+const installState = () => h.panel.evaluate(() => ({ ...document.getElementById('install-from').dataset, report: document.getElementById('source-report')?.textContent }));
+
+/** Types address into the side panel's "install from an address" as kind,
+ * clicks Install and, when it shows what it offers, installs that (or
+ * what untick leaves ticked of an index's list); what it says then. */
+async function installFrom(address, kind, untick = []) {
+  await h.panel.fill('#source-address', address, { timeout: STEP_MS });
+  await h.panel.selectOption('#source-kind', kind, { timeout: STEP_MS });
+  await h.panel.evaluate(() => (document.getElementById('install-from').dataset.state = 'idle'));
+  await h.panel.click('#source-install', { timeout: STEP_MS });
+  await installSettles(['previewed', 'done', 'error']);
+  if (await h.panel.evaluate(() => document.getElementById('install-from').dataset.state === 'previewed')) {
+    for (const name of untick) await h.panel.locator(`#source-review li[data-name="${name}"] input`).uncheck({ timeout: STEP_MS });
+    // An index's list to tick, or a server's preview (as an archive's).
+    await h.panel.locator('#source-review').getByRole('button', { name: /^Install (selected|\d+ skills?)$/ }).click({ timeout: STEP_MS });
+    await installSettles(['done', 'error']);
+  }
+  return installState();
+}
 
 test('the background service worker runs the skillfs module', { timeout: 30_000 }, async () => {
   // The module registers no global of its own; the runtime it needs is
@@ -449,20 +482,7 @@ test('the side panel installs from an MCP server the user names: what verifies, 
   ]));
   t.after(server.close);
   const before = Number(await h.panel.locator('#skills').getAttribute('data-count'));
-  const install = async (address, kind) => {
-    await h.panel.fill('#source-address', address, { timeout: STEP_MS });
-    await h.panel.selectOption('#source-kind', kind, { timeout: STEP_MS });
-    await h.panel.evaluate(() => (document.getElementById('install-from').dataset.state = 'idle'));
-    await h.panel.click('#source-install', { timeout: STEP_MS });
-    await h.panel.waitForFunction(() => ['previewed', 'done', 'error'].includes(document.getElementById('install-from')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
-    if (await h.panel.evaluate(() => document.getElementById('install-from').dataset.state === 'previewed')) {
-      // An index's list to tick, or a server's preview (as an archive's).
-      await h.panel.locator('#source-review').getByRole('button', { name: /^Install (selected|\d+ skills?)$/ }).click({ timeout: STEP_MS });
-      await h.panel.waitForFunction(() => ['done', 'error'].includes(document.getElementById('install-from')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
-    }
-    return h.panel.evaluate(() => ({ ...document.getElementById('install-from').dataset, report: document.getElementById('source-report')?.textContent }));
-  };
-  const done = await install(server.url, 'mcp');
+  const done = await installFrom(server.url, 'mcp');
   assert.equal(done.state, 'done', j(done));
   assert.equal(done.installed, 'mcp-notes');
   // The escaping skill was left out of the review, from its manifest, before any file is read.
@@ -470,6 +490,179 @@ test('the side panel installs from an MCP server the user names: what verifies, 
   await h.panel.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), before + 1, { timeout: STEP_MS, polling: 50 });
   assert.ok(!server.log.some((l) => l.includes('mcp-escape')), j(server.log));
 
-  const missing = await install(`${new URL(server.url).origin}/nothing/index.json`, 'index');
+  const missing = await installFrom(`${new URL(server.url).origin}/nothing/index.json`, 'index');
   assert.deepEqual([missing.state, missing.error], ['error', 'FetchFailed'], j(missing));
+});
+
+/** Reads the manifest the extension was loaded from. */
+const manifest = () => JSON.parse(readFileSync(join(EXT_DIR, 'manifest.json'), 'utf8'));
+
+test('the extension may reach 127.0.0.1 and localhost from install, any other site only once the user allows it', { timeout: 40_000 }, async (t) => {
+  const m = manifest();
+  assert.deepEqual(m.host_permissions, ['http://127.0.0.1/*', 'http://localhost/*']);
+  assert.deepEqual(m.optional_host_permissions, ['https://*/*', 'http://*/*']);
+  assert.deepEqual(m.permissions, ['sidePanel', 'offscreen', 'scripting']);
+  // The content script is registered at run time (every http(s) page, where Chrome lets it).
+  assert.equal(m.content_scripts, undefined);
+  const got = await ev(h.sw, async () => ({
+    granted: (await chrome.permissions.getAll()).origins,
+    scripts: (await chrome.scripting.getRegisteredContentScripts()).map(({ id, matches, js, runAt }) => ({ id, matches, js, runAt })),
+  }));
+  assert.deepEqual(got, {
+    granted: ['http://127.0.0.1/*', 'http://localhost/*'],
+    scripts: [{ id: 'agent', matches: ['http://*/*', 'https://*/*'], js: ['content.js'], runAt: 'document_idle' }],
+  });
+
+  // A site the user has not allowed: it publishes an index, but the
+  // extension cannot see the tab's address nor run a script there, so no
+  // content script looks for it.
+  const site = () => new Map([
+    ['/page.html', { body: '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>a site</title><p>x</p>\n', type: 'text/html' }],
+    ['/.well-known/agent-skills/index.json', { body: JSON.stringify({ $schema: SCHEMA_V2, skills: [] }), type: 'application/json' }],
+  ]);
+  const far = await serveSite(site());
+  t.after(far.close);
+  const page = await withTimeout(browser.context.newPage(), STEP_MS, 'new page');
+  t.after(() => page.close().catch(() => {}));
+  await page.goto(`http://shop.test:${new URL(far.url).port}/page.html`, { waitUntil: 'load', timeout: STEP_MS });
+  await page.bringToFront();
+  const seen = await ev(h.panel, async () => {
+    const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+    const run = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: () => 1 }).then(() => 'ran', (e) => String(e.message));
+    return { url: tab.url ?? null, run };
+  });
+  assert.equal(seen.url, null, j(seen));
+  assert.match(seen.run, /Cannot access contents of the page/, j(seen));
+  // A page of the same kind on 127.0.0.1, opened after it, gets the
+  // content script, which finds the index and tells the panel; by then
+  // the other page's would have too.
+  const near = await serveSite(site());
+  t.after(near.close);
+  const nearPage = await withTimeout(browser.context.newPage(), STEP_MS, 'new page');
+  t.after(() => nearPage.close().catch(() => {}));
+  await nearPage.goto(`${near.url}/page.html`, { waitUntil: 'load', timeout: STEP_MS });
+  await nearPage.bringToFront();
+  await h.panel.waitForFunction(() => document.getElementById('site-skills')?.dataset.state === 'offered', undefined, { timeout: STEP_MS, polling: 50 });
+  assert.ok(near.log.includes('GET /.well-known/agent-skills/index.json'), j(near.log));
+  assert.deepEqual(far.log, ['GET /page.html']);
+});
+
+/**
+ * Wraps chrome.permissions.request in the side panel: every call's origins
+ * are recorded in window.asked, and Chrome answers those it has granted
+ * already (no prompt). The prompt for any other origin is the one thing
+ * that cannot run here — headless Chromium shows it to no one, and the
+ * request would never settle — so the person's answer is played: they
+ * decline.
+ */
+async function declineNewSites() {
+  // In front: a page in a background tab gets few frames, which each click waits for.
+  await h.panel.bringToFront();
+  await ev(h.panel, () => {
+    const request = chrome.permissions.request.bind(chrome.permissions);
+    window.asked = [];
+    chrome.permissions.request = async (p) => {
+      window.asked.push(p.origins);
+      return (await chrome.permissions.contains(p)) ? request(p) : false;
+    };
+  });
+}
+const asked = () => ev(h.panel, () => window.asked.splice(0));
+
+test('the side panel asks for exactly the sites an address needs; declined, nothing is fetched or installed', { timeout: 60_000 }, async () => {
+  assert.ok(h.panel, 'needs the side panel test');
+  await declineNewSites();
+  const md = (name) => `---\nname: ${name}\ndescription: Elsewhere.\n---\n# ${name}\n`;
+  const local = zipSync({ 'SKILL.md': new TextEncoder().encode(md('near-skill')) });
+  const cdn = zipSync({ 'SKILL.md': new TextEncoder().encode(md('far-skill')) });
+  const files = new Map([
+    ['/near.zip', { body: local, type: 'application/zip' }],
+    ['/far.zip', { body: cdn, type: 'application/zip' }],
+  ]);
+  // Kept for the update check below; closed with the browser.
+  const pub = await serveSite(files);
+  h.elsewhere = pub;
+  const port = new URL(pub.url).port;
+  files.set('/.well-known/agent-skills/index.json', { type: 'application/json', body: JSON.stringify({ $schema: SCHEMA_V2, skills: [
+    { name: 'near-skill', type: 'archive', description: 'Here.', url: '/near.zip', digest: sha256(local) },
+    { name: 'far-skill', type: 'archive', description: 'On another site.', url: `http://cdn.test:${port}/far.zip`, digest: sha256(cdn) },
+  ] }) });
+  const count = async () => Number(await h.panel.locator('#skills').getAttribute('data-count'));
+  const before = await count();
+  const declined = (r, sites) => {
+    assert.deepEqual([r.state, r.error], ['error', 'PermissionDenied'], j(r));
+    assert.ok(r.report.includes(`not allowed to reach ${sites}, so nothing was downloaded or installed`), r.report);
+  };
+
+  // A repository's page on GitHub: its archive is served from github.com by a redirect to codeload.github.com.
+  declined(await installFrom('https://github.com/o/r/tree/main/skills/x', 'url'), 'github.com and codeload.github.com');
+  assert.deepEqual(await asked(), [['https://github.com/*', 'https://codeload.github.com/*']]);
+  // An index, and an MCP server, on sites not allowed: nothing reaches them.
+  declined(await installFrom(`http://shop.test:${port}/.well-known/agent-skills/index.json`, 'index'), 'shop.test');
+  declined(await installFrom(`http://tools.test:${port}/mcp`, 'mcp'), 'tools.test');
+  declined(await installFrom(`http://shop.test:${port}/near.zip`, 'url'), 'shop.test');
+  assert.deepEqual(await asked(), [['http://shop.test/*'], ['http://tools.test/*'], ['http://shop.test/*']]);
+  assert.deepEqual(pub.log, []);
+
+  // An index on 127.0.0.1 (granted at install) is read as before; one
+  // artifact it lists is on another site, asked for at Install: declined,
+  // neither is downloaded.
+  const both = await installFrom(`${pub.url}/.well-known/agent-skills/index.json`, 'index');
+  declined(both, 'cdn.test');
+  assert.deepEqual(await asked(), [['http://127.0.0.1/*'], ['http://127.0.0.1/*', 'http://cdn.test/*']]);
+  assert.deepEqual(pub.log, ['GET /.well-known/agent-skills/index.json']);
+  assert.equal(await count(), before);
+  // Without it, the one on 127.0.0.1 installs as it always did.
+  await h.panel.locator('#source-review li[data-name="far-skill"] input').uncheck({ timeout: STEP_MS });
+  await h.panel.locator('#source-review').getByRole('button', { name: 'Install selected' }).click({ timeout: STEP_MS });
+  await installSettles(['done']);
+  const near = await installState();
+  assert.deepEqual([near.state, near.installed], ['done', 'near-skill'], j(near));
+  assert.deepEqual(await asked(), [['http://127.0.0.1/*']]);
+  assert.deepEqual(pub.log, ['GET /.well-known/agent-skills/index.json', 'GET /near.zip']);
+
+  // And an archive on localhost (granted at install too).
+  const far = await installFrom(`http://localhost:${port}/far.zip`, 'url');
+  assert.deepEqual([far.state, far.installed], ['done', 'far-skill'], j(far));
+  assert.deepEqual(await asked(), [['http://localhost/*']]);
+  await h.panel.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), before + 2, { timeout: STEP_MS, polling: 50 });
+});
+
+test('"Check for updates" asks for the sites of the sources; one not allowed is not contacted, and said so', { timeout: 60_000 }, async (t) => {
+  assert.ok(h.panel, 'needs the side panel test');
+  await declineNewSites();
+  // far-skill came from localhost (the test above). The person withdraws
+  // the extension's access to localhost, as chrome://extensions lets them
+  // ("Site access: on specific sites", 127.0.0.1 kept).
+  const settings = await withTimeout(browser.context.newPage(), STEP_MS, 'new page');
+  const access = (hostAccess) => withTimeout(settings.evaluate(async ({ id, hostAccess }) => {
+    await chrome.developerPrivate.updateExtensionConfiguration({ extensionId: id, hostAccess });
+    if (hostAccess === 'ON_SPECIFIC_SITES') await chrome.developerPrivate.addHostPermission(id, 'http://127.0.0.1/*');
+  }, { id: h.extId, hostAccess }), STEP_MS, `site access ${hostAccess}`);
+  await settings.goto('chrome://extensions', { waitUntil: 'load', timeout: STEP_MS });
+  t.after(async () => {
+    await access('ON_ALL_SITES');
+    await settings.close().catch(() => {});
+  });
+  await access('ON_SPECIFIC_SITES');
+  const origin = await ev(h.panel, () => chrome.permissions.getAll().then((p) => p.origins));
+  assert.deepEqual(origin, ['http://127.0.0.1/*']);
+  const pub = h.elsewhere;
+  assert.ok(pub, 'needs the test above');
+  pub.log.length = 0;
+
+  await h.panel.evaluate(() => (document.getElementById('updates-section').dataset.state = 'idle'));
+  await h.panel.click('#updates-check', { timeout: STEP_MS });
+  await h.panel.waitForFunction(() => ['done', 'error'].includes(document.getElementById('updates-section')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
+  const checked = await h.panel.evaluate(() => ({ ...document.getElementById('updates-section').dataset,
+    report: document.getElementById('updates-report').textContent,
+    rows: [...document.querySelectorAll('#updates li')].map((li) => `${li.dataset.id}:${li.dataset.status}`) }));
+  // One prompt for every source's site; declined, the ones still allowed
+  // are checked (near-skill's index, current), and localhost is not contacted.
+  assert.deepEqual((await asked()).map((o) => o.sort()), [['http://127.0.0.1/*', 'http://localhost/*']]);
+  assert.equal(checked.state, 'done', j(checked));
+  assert.deepEqual(checked.rows.filter((r) => /^(far|near)-skill:/.test(r)), ['far-skill:no-access'], j(checked));
+  assert.deepEqual(pub.log, ['GET /.well-known/agent-skills/index.json']);
+  assert.equal(checked.notChecked, '1');
+  assert.match(checked.report, /; 1 not checked: the extension was not allowed to reach localhost\.$/);
 });

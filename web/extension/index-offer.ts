@@ -4,7 +4,8 @@
 // shared by "skills of the site you are on" and "install from an address";
 // an MCP server's skills as the preview of an archive (registry.previewMcp).
 
-import type { ImportPreview, IndexPreview, McpPreview, Refusal, Skillfs, SkillMeta } from '../../js/bridge.ts';
+import type { ImportPreview, IndexPreview, InstallReport, McpPreview, Refusal, Skillfs, SkillMeta } from '../../js/bridge.ts';
+import { allow, originsOfAll } from './host-access.ts';
 
 /** "127.0.0.1:8080 publishes 3 skills": the index or server at url offers n. */
 export const publishes = (url: string, n: number) => `${new URL(url).host} publishes ${n} skill${n === 1 ? '' : 's'}`;
@@ -56,6 +57,14 @@ export const mcpPreview = (p: McpPreview): ImportPreview => ({
 /** The names of the entries ticked in list. */
 export const ticked = (list: HTMLElement) =>
   [...list.querySelectorAll('li')].filter((li) => li.querySelector('input')?.checked).map((li) => li.dataset.name!);
+
+/** Installs the entries names of the index reviewed, after asking for
+ * the sites their artifacts are on (the index itself is not read again).
+ * Call it from the user's click, first. */
+export async function installTicked(sk: Skillfs, preview: IndexPreview, names: string[]): Promise<InstallReport> {
+  await allow(originsOfAll(preview.entries.filter((e) => names.includes(e.name)).map((e) => e.url)));
+  return sk.registry.installFromIndex(preview, { names });
+}
 
 /** The lines that say which skills the index or server left out, and why. */
 export const skippedLines = (preview: { skipped: Refusal[] }) => preview.skipped.map((s) => `Skipped ${s.name}: ${s.message}`).join('\n');

@@ -8,12 +8,14 @@
 // skills are shown in the same preview, with the same choices per skill;
 // an index lists its skills to tick, as "skills of the site you are on"
 // does. What installs is what was reviewed (the index or listing is not
-// read again). Nothing is installed before the user confirms.
+// read again). Nothing is installed before the user confirms, and nothing
+// is fetched from a site the user has not allowed (host-access.ts).
 
 import { h, render } from 'preact';
 import type { ImportPreview, InstallReport, PreviewSkill, Refusal, Skillfs, UrlPreview } from '../../js/bridge.ts';
 import { Preview, policies, type Choice } from '../ui/Preview.tsx';
-import { mcpPreview, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
+import { allow, originsOf } from './host-access.ts';
+import { installTicked, mcpPreview, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
 import { showError, showReport } from './install-report.ts';
 
 const KINDS = [
@@ -133,7 +135,7 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
   };
   const reviewIndex = async (url: string) => {
     const p = await sk().registry.previewIndex(url);
-    reviewOffer(url, await offerItems(sk(), p), p.skipped, (names) => sk().registry.installFromIndex(p, { names }));
+    reviewOffer(url, await offerItems(sk(), p), p.skipped, (names) => installTicked(sk(), p, names));
   };
   const reviewMcp = async (url: string) => {
     const p = await sk().registry.previewMcp(url);
@@ -149,6 +151,9 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
     section.dataset.state = 'previewing';
     report.textContent = '';
     try {
+      // The sites this address's download reaches, asked for first, while
+      // Chrome still counts the click; declined, nothing is fetched.
+      await allow(originsOf(url));
       if (kind.value === 'url') reviewUrl(url, await sk().registry.previewFromUrl(url));
       else if (kind.value === 'mcp') await reviewMcp(url);
       else await reviewIndex(url);

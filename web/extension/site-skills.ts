@@ -2,11 +2,13 @@
 // active tab publishes an Agent Skills discovery index, the panel says so
 // and lists its skills for the user to review. Nothing installs until the
 // user clicks Install, here, in an extension page: the content script (the
-// agent) only reports the index it noticed, and agents stay read-only.
+// agent) only reports the index it noticed, and agents stay read-only. It
+// runs only on sites the extension may reach, so the site's index can be
+// read; the artifacts' sites are asked for at Install (host-access.ts).
 
 import type { IndexPreview, Skillfs } from '../../js/bridge.ts';
 import { chrome } from './chrome.ts';
-import { offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
+import { installTicked, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
 import { showError, showReport } from './install-report.ts';
 
 /** The well-known paths a site publishes its index at (v0.2.0, then v0.1.0). */
@@ -86,7 +88,7 @@ export function mountSiteSkills(section: HTMLElement, sk: () => Skillfs, install
     install.disabled = true;
     section.dataset.state = 'installing';
     try {
-      showReport(section, report, await sk().registry.installFromIndex(offered, { names }));
+      showReport(section, report, await installTicked(sk(), offered, names));
       installed();
     } catch (e) {
       showError(section, report, e, `Could not install from ${new URL(current).host}`);

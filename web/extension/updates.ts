@@ -2,9 +2,14 @@
 // has one whether it publishes something else now (by digest; nothing
 // unchanged is downloaded), and updates a skill when the user clicks its
 // Update button: one commit, and agents' sessions that see it go stale.
+// The sites the sources are on are asked for at the click, in one prompt;
+// a source on a site the user did not allow is not contacted, and its
+// skills are listed as not checked (host-access.ts).
 
-import type { Skillfs } from '../../js/bridge.ts';
+import { SkillfsError, type Skillfs, type SkillMeta } from '../../js/bridge.ts';
+import { allow, checkOrigins, reachable, sites, updateOrigins } from './host-access.ts';
 import { showError } from './install-report.ts';
+import { plural } from '../ui/say.ts';
 
 /** Fills section with the check button and, after a check, one line per
  * skill whose source changed it or dropped it. */
@@ -34,10 +39,38 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, updated: (
     }
   };
 
+  /** The skills with a source, split by whether the extension may reach it
+   * now, after asking once for the sites it may not. */
+  const askForSources = async (): Promise<{ sourced: number; allowed: SkillMeta[]; denied: SkillMeta[] }> => {
+    const sourced = (await sk().registry.list()).filter((m) => m.origin);
+    const needs = new Map(sourced.map((m) => [m.id, checkOrigins(m.origin!)]));
+    try {
+      await allow([...new Set([...needs.values()].flat())]);
+    } catch (e) {
+      // Declined: the sources already allowed are still checked.
+      if (!(e instanceof SkillfsError && e.code === 'PermissionDenied')) throw e;
+    }
+    const may = new Map<string, boolean>();
+    for (const origins of needs.values()) may.set(origins.join(' '), await reachable(origins));
+    const allowed = sourced.filter((m) => may.get(needs.get(m.id)!.join(' ')));
+    const denied = sourced.filter((m) => !may.get(needs.get(m.id)!.join(' ')));
+    return { sourced: sourced.length, allowed, denied };
+  };
+
   const refresh = () => run('Could not check for updates', async () => {
-    const ups = await sk().registry.checkUpdates();
+    const { sourced, allowed, denied } = await askForSources();
+    const ups = allowed.length ? await sk().registry.checkUpdates({ ids: allowed.map((m) => m.id) }) : [];
     const shown = ups.filter((u) => u.status !== 'current');
-    list.replaceChildren(...shown.map((u) => {
+    const notChecked = denied.map((m) => {
+      const li = document.createElement('li');
+      li.dataset.id = m.id;
+      li.dataset.status = 'no-access';
+      const name = document.createElement('code');
+      name.textContent = m.id;
+      li.append(name, ` — not checked: the extension may not reach ${sites(checkOrigins(m.origin!))}`);
+      return li;
+    });
+    list.replaceChildren(...notChecked, ...shown.map((u) => {
       const li = document.createElement('li');
       li.dataset.id = u.id;
       li.dataset.status = u.status;
@@ -49,6 +82,7 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, updated: (
         b.textContent = 'Update';
         b.dataset.update = u.id;
         b.addEventListener('click', () => void run(`Could not update ${u.id}`, async () => {
+          await allow(updateOrigins(u.origin));
           const r = await sk().registry.update(u.id);
           report.textContent = r.status === 'updated' ? `Updated ${u.id}.` : `${u.id} is current.`;
           section.dataset.updated = u.id;
@@ -59,8 +93,10 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, updated: (
       }
       return li;
     }));
-    report.textContent = `${ups.length} skill${ups.length === 1 ? '' : 's'} with a source; ${shown.length} to look at.`;
+    const unreached = [...new Set(denied.flatMap((m) => checkOrigins(m.origin!)))];
+    report.textContent = `${plural(sourced, 'skill')} with a source; ${shown.length} to look at${denied.length ? `; ${denied.length} not checked: the extension was not allowed to reach ${sites(unreached)}` : ''}.`;
     section.dataset.checked = String(ups.length);
+    section.dataset.notChecked = String(denied.length);
   });
   check.addEventListener('click', () => void refresh());
 }
