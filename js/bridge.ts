@@ -602,7 +602,11 @@ export class Registry {
   }
 
   /** Installs the skills of a .zip or .skill archive: its bytes, or an
-   * ArrayBuffer such as file.arrayBuffer() gives. */
+   * ArrayBuffer such as file.arrayBuffer() gives. A skill that would
+   * depend on a disabled skill is installed disabled, with a warning
+   * (code "dependency-disabled") naming it, which previewZip shows first;
+   * an update that would so disable a skill enabled skills depend on is
+   * refused (Conflict, reason "has-dependents"). */
   async importZip(bytes: Uint8Array | ArrayBuffer, opts: ImportOptions = {}): Promise<ImportResult> {
     const [res] = await this.t.call(
       "registry.importZip",

@@ -321,56 +321,6 @@ func testDependencyDisabled(t *testing.T, bc backendCase) {
 	}
 }
 
-// testImportDependencyDisabled: an import does not install an enabled
-// skill depending on an installed skill that is disabled: the preview
-// lists it as broken (Conflict, dependency-disabled), an install that
-// skips the broken leaves it out, and one that does not installs nothing.
-// A skill replacing a disabled one stays disabled, and may.
-func testImportDependencyDisabled(t *testing.T, bc backendCase) {
-	e := newEnv(t, bc)
-	ctx := context.Background()
-	e.importZip(t, packOf(t, "b", "c"), ImportOptions{})
-	for _, id := range []string{"b", "c"} {
-		if _, err := e.reg.SetEnabled(ctx, id, false); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pack := zipOf(t, "", file{"a/SKILL.md", mdOf("a", "Needs b.", "skill_dependencies: [b]")}, file{"d/SKILL.md", mdOf("d", "Alone.")})
-	p, err := e.reg.Preview(ctx, pack, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := p.Skills[0]; s.Name != "a" || s.Status != PreviewInvalid || s.Error.Reason != "dependency-disabled" {
-		t.Errorf("preview of a: %s", jsonOf(t, s))
-	}
-	before := dump(t, e.db)
-	_, err = e.reg.Import(ctx, pack, ImportOptions{})
-	wantErr(t, "import of a, depending on disabled b", err, skillerr.Conflict, "dependency-disabled")
-	if !sameDump(before, dump(t, e.db)) {
-		t.Error("a refused import changed the database")
-	}
-	res := e.importZip(t, pack, ImportOptions{SkipInvalid: true})
-	if len(res.Skills) != 1 || res.Skills[0].ID != "d" || len(res.Invalid) != 1 || res.Invalid[0].Reason != "dependency-disabled" {
-		t.Errorf("import skipping the broken: %s", jsonOf(t, res))
-	}
-	// c, disabled, replaced by a version depending on b: it stays
-	// disabled, so it may.
-	res = e.importZip(t, zipOf(t, "c", file{"SKILL.md", mdOf("c", "Needs b.", "skill_dependencies: [b]")}), ImportOptions{OnConflict: ConflictReplace})
-	if len(res.Skills) != 1 || res.Skills[0].Enabled || !slices.Equal(res.Skills[0].Dependencies.Skills, []string{"b"}) {
-		t.Errorf("replace of disabled c: %s", jsonOf(t, res.Skills))
-	}
-	// Kept beside it instead, the copy would be enabled: the commit,
-	// which the preview cannot tell, refuses it.
-	_, err = e.reg.Import(ctx, zipOf(t, "c", file{"SKILL.md", mdOf("c", "Needs b, again.", "skill_dependencies: [b]")}), ImportOptions{})
-	wantErr(t, "a copy of c depending on disabled b", err, skillerr.Conflict, "dependency-disabled")
-	// An update of disabled c stays disabled, so it may too, whatever the
-	// name it comes with.
-	res = e.importZip(t, zipOf(t, "c-next", file{"SKILL.md", mdOf("c-next", "Needs b, updated.", "skill_dependencies: [b]")}), ImportOptions{Target: "c"})
-	if len(res.Skills) != 1 || res.Skills[0].ID != "c" || res.Skills[0].Enabled || res.Skills[0].Description != "Needs b, updated." {
-		t.Errorf("update of disabled c named c-next: %s", jsonOf(t, res.Skills))
-	}
-}
-
 // testDependencyDisabledBounds: testDependencyDisabled's refusals change
 // nothing stored, name every disabled skill, and read only the records of
 // the skills named; a dependency declared before, disabled behind the

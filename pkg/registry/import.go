@@ -1,9 +1,7 @@
 package registry
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -174,8 +172,10 @@ type candidate struct {
 // installed with the invalid ones listed in ImportResult.Invalid, the
 // import fails whole with an *InvalidSkillsError naming every one of
 // them (its causes: a *ManifestError for a SKILL.md). A name already
-// installed, in any case, is handled as opts.OnConflict says. Storage is
-// checked first (vfs.Estimate), and the whole import is one commit.
+// installed, in any case, is handled as opts.OnConflict says. A skill
+// that would depend on a disabled one is stored disabled, with a note
+// (settleEnabled). Storage is checked first (vfs.Estimate), and the whole
+// import is one commit.
 func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) (*ImportResult, error) {
 	policy := opts.OnConflict
 	switch policy {
@@ -201,7 +201,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		return nil, err
 	}
 	known := &installedIDs{r: r, ctx: ctx}
-	r.refuseUnmet(all, known, opts.Target)
+	r.refuseUnmet(all, known.has)
 	if known.err != nil {
 		return nil, known.err
 	}
@@ -344,6 +344,9 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 			p.FilesDone += len(c.files)
 			p.BytesDone += c.size
 			progress(p)
+		}
+		if err := settleEnabled(metas, old, read[0]); err != nil {
+			return nil, err
 		}
 		// Only the versions the bounds keep are read: the commit would
 		// collect the others at once, and what is read is held in Go.
@@ -574,47 +577,21 @@ type installedIDs struct {
 }
 
 func (in *installedIDs) has(id string) bool {
-	_, ok := in.find(id)
-	return ok
-}
-
-// disabled answers whether skill id is installed and disabled.
-func (in *installedIDs) disabled(id string) bool {
-	at, ok := in.find(id)
-	if !ok {
-		return false
-	}
-	var m struct {
-		Enabled bool `json:"enabled"`
-	}
-	if err := json.Unmarshal(in.recs[at].Value, &m); err != nil {
-		in.err = internal(id, err, "the skill's record is corrupt")
-	}
-	return !m.Enabled
-}
-
-// find returns where skill id's record is in recs, read on the first
-// question.
-func (in *installedIDs) find(id string) (int, bool) {
 	if !in.read {
 		var lc listCache
 		lc, in.err = in.r.current(in.ctx)
 		in.recs, in.read = lc.recs, true
 	}
-	return slices.BinarySearchFunc(in.recs, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
+	_, ok := slices.BinarySearchFunc(in.recs, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
+	return ok
 }
 
 // refuseUnmet refuses the valid candidates whose dependencies get
 // checkDependencies' verdict against the skills installed and the
 // archive's other valid skills, and those that depend on a skill so
 // refused, so that Preview, the refusal's count and SkipInvalid leave out
-// what the commit would refuse (install checks again, under the lock):
-// a skill that would be enabled depending on an installed one that is
-// disabled too (see checkNewDependencies), unless a disabled skill of its
-// name is installed, which it may replace and stay disabled; or, for an
-// update, whatever its name, unless target, the skill it updates
-// (ImportOptions.Target), is disabled.
-func (r *Registry) refuseUnmet(cands []*candidate, known *installedIDs, target string) {
+// what the commit would refuse (install checks again, under the lock).
+func (r *Registry) refuseUnmet(cands []*candidate, installed func(string) bool) {
 	valid := make(map[string]*candidate, len(cands)) // by name
 	dependents := map[string][]*candidate{}
 	for _, c := range cands {
@@ -624,11 +601,7 @@ func (r *Registry) refuseUnmet(cands []*candidate, known *installedIDs, target s
 	}
 	var refused []*candidate
 	check := func(c *candidate) {
-		deps := dependenciesOf(c.s)
-		err := r.checkDependencies(c.s.Name, deps, func(d string) bool { return valid[d] != nil || known.has(d) })
-		if bad := slices.DeleteFunc(slices.Clone(deps.Skills), func(d string) bool { return !known.disabled(d) }); err == nil && len(bad) > 0 && !known.disabled(cmp.Or(target, c.s.Name)) {
-			err = errDependencies(c.s.Name, bad, false)
-		}
+		err := r.checkDependencies(c.s.Name, dependenciesOf(c.s), func(d string) bool { return valid[d] != nil || installed(d) })
 		var se *skillerr.Error
 		if errors.As(err, &se) {
 			c.refuse(err)
@@ -658,6 +631,129 @@ func (r *Registry) refuseUnmet(cands []*candidate, known *installedIDs, target s
 			}
 		}
 	}
+}
+
+// disabledDependencies settles which of the skills an import brings are
+// stored disabled, so that no enabled skill depends on a disabled one (see
+// "Dependencies" in docs/architecture.md): ids are their ids, deps their
+// skill dependencies and on whether each would be enabled; a dependency
+// among ids is as settled here, another as enabled says of the installed
+// skill. It returns each skill's disabled dependencies, directly or
+// through others of ids (one disabled for its own disables its
+// dependents); one with any is stored disabled. The cost is linear in the
+// dependencies, and enabled is asked once per dependency outside ids.
+func disabledDependencies(ids []string, deps [][]string, on []bool, enabled func(string) (bool, error)) ([][]string, error) {
+	at := make(map[string]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	outside := map[string]bool{}
+	dependents := map[int][]int{}
+	bad := make([][]string, len(ids))
+	final := slices.Clone(on)
+	var off []int // turned disabled, to tell their dependents
+	for i := range ids {
+		pace.Step()
+		for _, d := range deps[i] {
+			if j, ok := at[d]; ok {
+				dependents[j] = append(dependents[j], i)
+				if !on[j] {
+					bad[i] = append(bad[i], d)
+				}
+				continue
+			}
+			e, asked := outside[d]
+			if !asked {
+				var err error
+				if e, err = enabled(d); err != nil {
+					return nil, err
+				}
+				outside[d] = e
+			}
+			if !e {
+				bad[i] = append(bad[i], d)
+			}
+		}
+		if final[i] && len(bad[i]) > 0 {
+			final[i], off = false, append(off, i)
+		}
+	}
+	for len(off) > 0 {
+		j := off[0]
+		off = off[1:]
+		for _, i := range dependents[j] {
+			bad[i] = append(bad[i], ids[j])
+			if final[i] {
+				final[i], off = false, append(off, i)
+			}
+		}
+	}
+	return bad, nil
+}
+
+// disabledNote is the diagnostic of a skill an import stores disabled for
+// its disabled dependencies bad, which Preview shows before.
+func disabledNote(bad []string) skill.Diagnostic {
+	is, them := isThem(bad)
+	return skill.Diagnostic{Code: codeDependencyDisabled, Severity: skill.SeverityWarning, Field: "skill_dependencies",
+		Message: fmt.Sprintf("Installed disabled, since it depends on %s, which %s disabled: enable %s, then this skill.", namedList(bad), is, them)}
+}
+
+// codeDependencyDisabled is the code of disabledNote's diagnostic, which
+// enabling the skill drops.
+const codeDependencyDisabled = "dependency-disabled"
+
+// settleEnabled stores disabled, with disabledNote, the skills of an
+// import (metas, enabled as they would be) that would depend on a
+// disabled skill (disabledDependencies; old holds the installed skills'
+// records), rather than refuse the import or enable what the user
+// disabled. A replaced skill it so disables must not leave an enabled
+// skill outside the import (among all, every installed skill's record)
+// depending on it, as a disable must not: that is refused, Conflict
+// "has-dependents".
+func settleEnabled(metas []Meta, old map[string]vfs.Record, all []vfs.Record) error {
+	ids, deps, on := make([]string, len(metas)), make([][]string, len(metas)), make([]bool, len(metas))
+	for i, m := range metas {
+		ids[i], deps[i], on[i] = m.ID, m.Dependencies.Skills, m.Enabled
+	}
+	bad, err := disabledDependencies(ids, deps, on, func(d string) (bool, error) {
+		// install found every dependency outside ids installed.
+		m, err := decodeMeta(old[d])
+		return m.Enabled, err
+	})
+	if err != nil {
+		return err
+	}
+	var off []string // replaced skills that were enabled
+	for i := range metas {
+		if m := &metas[i]; m.Enabled && len(bad[i]) > 0 {
+			m.Enabled, m.Diagnostics = false, append(m.Diagnostics, disabledNote(bad[i]))
+			if _, replaced := old[m.ID]; replaced {
+				off = append(off, m.ID)
+			}
+		}
+	}
+	if len(off) == 0 {
+		return nil
+	}
+	// The skills of the import were settled above, in their new versions.
+	at := make(map[string]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	outside := slices.DeleteFunc(slices.Clone(all), func(rec vfs.Record) bool { _, in := at[rec.Key]; return in })
+	dependents, of, err := dependentsOf(off, outside, true)
+	if err != nil || len(dependents) == 0 {
+		return err
+	}
+	is, them := isThem(bad[at[of]])
+	depend, they := "depends", "'"+dependents[0]+"'"
+	if len(dependents) > 1 {
+		depend, they = "depend", "them"
+	}
+	return &skillerr.Error{Code: skillerr.Conflict, Reason: "has-dependents", Subject: of,
+		Msg: fmt.Sprintf("this version depends on %s, which %s disabled, so it would be installed disabled, but %s, enabled, %s on it: enable %s first, or disable %s",
+			namedList(bad[at[of]]), is, namedList(dependents), depend, them, they)}
 }
 
 // needsUnchosen refuses a choice of a skill that depends on one the
@@ -780,28 +876,6 @@ func (c *candidate) filesAs(id string) ([]vfs.File, error) {
 	return files, nil
 }
 
-// checkInstalledDependencies refuses to install skill id, depending on
-// the skills deps, enabled while one of them is disabled
-// (checkNewDependencies): the installed skills old keep whether they are
-// enabled, replaced or not, and id is enabled unless it replaces a
-// disabled one.
-func checkInstalledDependencies(id string, deps []string, old map[string]vfs.Record) error {
-	m := Meta{ID: id, Enabled: true}
-	if rec, ok := old[id]; ok {
-		var err error
-		if m, err = decodeMeta(rec); err != nil {
-			return err
-		}
-	}
-	found := make([][]vfs.Record, len(deps))
-	for i, d := range deps {
-		if rec, ok := old[d]; ok {
-			found[i] = []vfs.Record{rec}
-		}
-	}
-	return checkNewDependencies(m, deps, found)
-}
-
 // install prepares c to be installed in r as id, next to the installed skills
 // old and the pack's skills pack; update says it replaces id as its update. It returns the skill's files, with the
 // name in SKILL.md rewritten when id is not the skill's name, and its
@@ -834,9 +908,6 @@ func (c *candidate) install(r *Registry, id string, old map[string]vfs.Record, p
 		_, ok := old[d]
 		return ok || slices.Contains(pack, d)
 	}); err != nil {
-		return Meta{}, nil, err
-	}
-	if err := checkInstalledDependencies(id, deps.Skills, old); err != nil {
 		return Meta{}, nil, err
 	}
 	digest := c.digest

@@ -760,3 +760,92 @@ func (c *contentReads) Read(ctx context.Context, qs ...vfs.Query) ([][]vfs.Recor
 	}
 	return c.Backend.Read(ctx, qs...)
 }
+
+// testImportDisabledDependency: an import stores disabled, with a note,
+// a skill that would depend on a disabled one, directly or through
+// another of the import, and Preview says so before; it neither refuses
+// it nor enables what the user disabled. Enabling it later drops the
+// note. An update of an enabled skill that now depends on a disabled one
+// disables it, unless enabled skills depend on it: then it is refused.
+func testImportDisabledDependency(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	e.importZip(t, zipOf(t, "", slices.Concat(skillFiles("helper", "helper"), skillFiles("base", "base"),
+		skillFiles("user", "user", "skill_dependencies: base"))...), ImportOptions{})
+	if _, err := e.reg.SetEnabled(ctx, "helper", false); err != nil {
+		t.Fatal(err)
+	}
+	const note = "Installed disabled, since it depends on 'helper', which is disabled: enable 'helper', then this skill."
+	pack := zipOf(t, "", slices.Concat(skillFiles("y", "y", "skill_dependencies: x"), skillFiles("x", "x", "skill_dependencies: [base, helper]"),
+		skillFiles("z", "z", "skill_dependencies: base"))...)
+	notes := func(diags []skill.Diagnostic) []string {
+		var out []string
+		for _, d := range diags {
+			if d.Code == "dependency-disabled" {
+				out = append(out, d.Message)
+			}
+		}
+		return out
+	}
+	p, err := e.reg.Preview(ctx, pack, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"x": {note}, "y": {"Installed disabled, since it depends on 'x', which is disabled: enable 'x', then this skill."}, "z": nil}
+	for _, s := range p.Skills {
+		if got := notes(s.Diagnostics); !slices.Equal(got, want[s.Name]) {
+			t.Errorf("preview of %s: notes %q, want %q", s.Name, got, want[s.Name])
+		}
+	}
+	res := e.importZip(t, pack, ImportOptions{})
+	for _, m := range res.Skills {
+		if got := notes(m.Diagnostics); m.Enabled != (m.ID == "z") || !slices.Equal(got, want[m.ID]) {
+			t.Errorf("imported %s: enabled %v, notes %q", m.ID, m.Enabled, got)
+		}
+		if got := mustGet(t, e.reg, m.ID); got.Enabled != m.Enabled || !slices.Equal(notes(got.Diagnostics), want[m.ID]) {
+			t.Errorf("stored %s = %s", m.ID, jsonOf(t, got))
+		}
+	}
+	ms, err := e.reg.SetEnabledMany(ctx, []string{"y", "x", "helper"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if len(notes(m.Diagnostics)) > 0 || len(notes(mustGet(t, e.reg, m.ID).Diagnostics)) > 0 {
+			t.Errorf("%s keeps the note once enabled: %+v", m.ID, m.Diagnostics)
+		}
+	}
+	if _, err := e.reg.SetEnabledMany(ctx, []string{"helper", "x", "y", "z"}, false); err != nil {
+		t.Fatal(err)
+	}
+
+	// An update of base, which user (enabled) depends on, that depends on
+	// helper: refused, as disabling base would be, and nothing changes.
+	before := dump(t, e.db)
+	update := zipOf(t, "base", file{"SKILL.md", mdOf("base", "Base, v2.", "skill_dependencies: helper")})
+	_, err = e.reg.Import(ctx, update, ImportOptions{Target: "base"})
+	if se := wantErr(t, "an update of base depending on helper", err, skillerr.Conflict, "has-dependents"); se != nil &&
+		(se.Subject != "base" || se.Msg != "this version depends on 'helper', which is disabled, so it would be installed disabled, but 'user', enabled, depends on it: enable 'helper' first, or disable 'user'") {
+		t.Errorf("the refusal: %v", se)
+	}
+	_, err = e.reg.Import(ctx, update, ImportOptions{OnConflict: ConflictReplace})
+	wantErr(t, "base replaced by one depending on helper", err, skillerr.Conflict, "has-dependents")
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("a refused update changed the database")
+	}
+	// With user disabled, or in the same import, base is updated, disabled.
+	res = e.importZip(t, zipOf(t, "", slices.Concat([]file{{"base/SKILL.md", mdOf("base", "Base, v2.", "skill_dependencies: helper")}},
+		skillFiles("user", "user", "skill_dependencies: base"))...), ImportOptions{OnConflict: ConflictReplace})
+	if len(res.Skills) != 2 || res.Skills[0].Enabled || res.Skills[1].Enabled || !slices.Equal(res.Replaced, []string{"base", "user"}) {
+		t.Errorf("base and user replaced: %s", jsonOf(t, res))
+	}
+	if got := notes(res.Skills[1].Diagnostics); !slices.Equal(got, []string{"Installed disabled, since it depends on 'base', which is disabled: enable 'base', then this skill."}) {
+		t.Errorf("user's notes: %q", got)
+	}
+	// An update of a disabled skill stays disabled, with no note, whatever
+	// name it comes with.
+	res = e.importZip(t, zipOf(t, "base-next", file{"SKILL.md", mdOf("base-next", "Base, v3.", "skill_dependencies: helper")}), ImportOptions{Target: "base"})
+	if m := res.Skills[0]; m.ID != "base" || m.Description != "Base, v3." || m.Enabled || len(notes(m.Diagnostics)) > 0 {
+		t.Errorf("base updated while disabled = %s", jsonOf(t, m))
+	}
+}

@@ -84,7 +84,9 @@ type Meta struct {
 	Always       bool     `json:"always"`
 	HostFields
 	// Diagnostics are the warnings about this version: the lenient
-	// parser's, and the registry's own from its import ("renamed").
+	// parser's, and the registry's own from its import ("renamed";
+	// "dependency-disabled" for one stored disabled, which enabling it
+	// drops).
 	Diagnostics []skill.Diagnostic `json:"diagnostics"`
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/pace"
+	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
@@ -228,6 +229,11 @@ func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([
 			if m.Enabled != on {
 				changed = append(changed, m)
 				m.Enabled, m.UpdatedAt = on, now
+				if on {
+					// The note of an import that stored it disabled
+					// (disabledNote) no longer holds.
+					m.Diagnostics = slices.DeleteFunc(m.Diagnostics, func(d skill.Diagnostic) bool { return d.Code == codeDependencyDisabled })
+				}
 				op, err := metaOp(m)
 				if err != nil {
 					return nil, err
@@ -326,15 +332,29 @@ var (
 
 // checkDependents refuses to delete or disable (how) the skills ids while
 // a skill outside them, among every installed skill's record (all),
-// depends on one of them. Only the records that name a skill as a
-// dependency are decoded.
+// depends on one of them.
 func checkDependents(ids []string, all []vfs.Record, how leaving) error {
+	dependents, on, err := dependentsOf(ids, all, how.enabledOnly)
+	switch {
+	case err != nil || len(dependents) == 0:
+		return err
+	case len(dependents) == 1:
+		return &skillerr.Error{Code: skillerr.Conflict, Reason: "has-dependents", Subject: on,
+			Msg: fmt.Sprintf("'%s' depends on it: %s '%[1]s' too, or remove the dependency from it first", dependents[0], how.verb)}
+	}
+	return &skillerr.Error{Code: skillerr.Conflict, Reason: "has-dependents", Subject: on,
+		Msg: fmt.Sprintf("%s depend on the skills to %s: %[2]s them too, or remove the dependencies from them first", namedList(dependents), how.verb)}
+}
+
+// dependentsOf returns the skills outside ids, among every installed
+// skill's record (all), that depend on one of ids, the enabled ones only
+// when enabledOnly, and the first of ids so depended on. Only the records
+// that name a skill as a dependency are decoded.
+func dependentsOf(ids []string, all []vfs.Record, enabledOnly bool) (dependents []string, on string, err error) {
 	removed := make(map[string]bool, len(ids))
 	for _, id := range ids {
 		removed[id] = true
 	}
-	var dependents []string
-	on := ""
 	for i, rec := range all {
 		pace.StepAt(i)
 		if removed[rec.Key] || !bytes.Contains(rec.Value, depsMarker) {
@@ -347,9 +367,9 @@ func checkDependents(ids []string, all []vfs.Record, how leaving) error {
 			} `json:"dependencies"`
 		}
 		if err := json.Unmarshal(rec.Value, &m); err != nil {
-			return internal(rec.Key, err, "the skill's record is corrupt")
+			return nil, "", internal(rec.Key, err, "the skill's record is corrupt")
 		}
-		if how.enabledOnly && !m.Enabled {
+		if enabledOnly && !m.Enabled {
 			continue
 		}
 		for _, d := range m.Dependencies.Skills {
@@ -362,15 +382,7 @@ func checkDependents(ids []string, all []vfs.Record, how leaving) error {
 			}
 		}
 	}
-	switch {
-	case len(dependents) == 0:
-		return nil
-	case len(dependents) == 1:
-		return &skillerr.Error{Code: skillerr.Conflict, Reason: "has-dependents", Subject: on,
-			Msg: fmt.Sprintf("'%s' depends on it: %s '%[1]s' too, or remove the dependency from it first", dependents[0], how.verb)}
-	}
-	return &skillerr.Error{Code: skillerr.Conflict, Reason: "has-dependents", Subject: on,
-		Msg: fmt.Sprintf("%s depend on the skills to %s: %[2]s them too, or remove the dependencies from them first", namedList(dependents), how.verb)}
+	return dependents, on, nil
 }
 
 // checkEnabling refuses to enable the skills changed (of the batch ids)
@@ -458,16 +470,22 @@ func checkNewDependencies(m Meta, deps []string, found [][]vfs.Record) error {
 // errDependencies is checkEnabling's refusal of enabling skill id, which
 // depends on the skills bad, not installed (missing) or disabled.
 func errDependencies(id string, bad []string, missing bool) error {
-	is, them := "is", "'"+bad[0]+"'"
-	if len(bad) > 1 {
-		is, them = "are", "them"
-	}
+	is, them := isThem(bad)
 	if missing {
 		return &skillerr.Error{Code: skillerr.Conflict, Reason: "dependency-not-installed", Subject: id,
 			Msg: fmt.Sprintf("it depends on %s, which %s not installed: install %s, or remove the dependency first", namedList(bad), is, them)}
 	}
 	return &skillerr.Error{Code: skillerr.Conflict, Reason: "dependency-disabled", Subject: id,
 		Msg: fmt.Sprintf("it depends on %s, which %s disabled: enable %s too, or remove the dependency first", namedList(bad), is, them)}
+}
+
+// isThem returns the verb and the pronoun a message about the skills ids
+// takes: "is" and the one quoted, or "are" and "them".
+func isThem(ids []string) (is, them string) {
+	if len(ids) > 1 {
+		return "are", "them"
+	}
+	return "is", "'" + ids[0] + "'"
 }
 
 // namedList quotes the first maxNamed of ids, joined, and counts the others.

@@ -48,7 +48,8 @@ type PreviewSkill struct {
 	Status string `json:"status"`
 	// Installed is the id of the installed skill of its name, if any.
 	Installed string `json:"installed"`
-	// Diagnostics are its SKILL.md's; for an invalid skill they are in
+	// Diagnostics are its SKILL.md's, and the note an import would store
+	// disabled it with (disabledNote); for an invalid skill they are in
 	// Error.Diagnostics only, not twice: an archive of thousands of
 	// broken skills would preview each list twice.
 	Diagnostics []skill.Diagnostic `json:"diagnostics"`
@@ -78,7 +79,7 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 		return nil, err
 	}
 	known := &installedIDs{r: r, ctx: ctx}
-	r.refuseUnmet(cands, known, "")
+	r.refuseUnmet(cands, known.has)
 	if known.err != nil {
 		return nil, known.err
 	}
@@ -96,6 +97,10 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 			byKey[k] = m
 		}
 	}
+	bad, err := disabledOnImport(valid, installed, byKey)
+	if err != nil {
+		return nil, err
+	}
 	p := &ImportPreview{Skills: make([]PreviewSkill, len(cands)), Dropped: append([]string{}, arc.Dropped...)}
 	for i, c := range cands {
 		ps := PreviewSkill{Dir: c.dir, Folder: c.folder, Size: c.size, FileCount: len(c.files), Digest: c.digest, Status: PreviewNew,
@@ -109,6 +114,9 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 			continue
 		}
 		ps.Diagnostics = append(ps.Diagnostics, c.diags...)
+		if b := bad[c]; len(b) > 0 {
+			ps.Diagnostics = append(ps.Diagnostics, disabledNote(b))
+		}
 		if m, ok := byKey[idKey(c.s.Name)]; ok {
 			ps.Installed, ps.Status = m.ID, PreviewConflict
 			if m.ID == c.s.Name && m.Digest == ps.Digest {
@@ -118,6 +126,36 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 		p.Skills[i] = ps
 	}
 	return p, nil
+}
+
+// disabledOnImport returns the disabled dependencies of each of the valid
+// skills of an archive for which an import would store it disabled
+// (settleEnabled), the installed skills being installed, byKey. A skill of
+// an installed skill's name starts as that one is, as an update keeps it
+// (one kept beside it starts enabled, but its dependents name the
+// installed one).
+func disabledOnImport(valid []*candidate, installed []Meta, byKey map[string]Meta) (map[*candidate][]string, error) {
+	enabled := make(map[string]bool, len(installed))
+	for _, m := range installed {
+		enabled[m.ID] = m.Enabled
+	}
+	names, deps, on := make([]string, len(valid)), make([][]string, len(valid)), make([]bool, len(valid))
+	for i, c := range valid {
+		m, ok := byKey[idKey(c.s.Name)]
+		names[i], deps[i], on[i] = c.s.Name, dependenciesOf(c.s).Skills, !ok || m.Enabled
+	}
+	bad, err := disabledDependencies(names, deps, on, func(d string) (bool, error) {
+		// refuseUnmet left out those depending on a skill not installed.
+		return enabled[d], nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[*candidate][]string, len(valid))
+	for i, c := range valid {
+		out[c] = bad[i]
+	}
+	return out, nil
 }
 
 // CheckChoose refuses a choice (ImportOptions.Choose, or an install from
