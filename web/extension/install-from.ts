@@ -154,7 +154,7 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
       // The sites this address's download reaches, asked for first, while
       // Chrome still counts the click; declined, nothing is fetched.
       await allow(originsOf(url));
-      if (kind.value === 'url') reviewUrl(url, await sk().registry.previewFromUrl(url));
+      if (kind.value === 'url') await reviewUrl(url, await sk().registry.previewFromUrl(url));
       else if (kind.value === 'mcp') await reviewMcp(url);
       else await reviewIndex(url);
     } catch (e) {
