@@ -44,7 +44,7 @@ export function cappedFetch(o: FetchOptions, maxBytes = o.maxBytes ?? DEFAULT_MA
       res = await fetch(input, { ...init, signal: ctl.signal, credentials: "omit" });
     } catch (e) {
       done();
-      throw reasonOf(ctl.signal) ?? new SkillfsError(`cannot fetch ${url}: ${(e as Error)?.message ?? e}`, "FetchFailed", "network", url);
+      throw reasonOf(ctl.signal) ?? asSkillfsError(e, url);
     }
     const tooLarge = (n: number) => new SkillfsError(`${url} is larger than the ${maxBytes} bytes allowed (${n} bytes or more)`, "TooLarge", "download-too-large", url);
     const declared = Number(res.headers.get("content-length") ?? NaN);
@@ -132,7 +132,11 @@ function reasonOf(s: AbortSignal): SkillfsError | undefined {
  * network failure. */
 export function asSkillfsError(e: unknown, url: string): SkillfsError {
   if (e instanceof SkillfsError) return e;
-  return new SkillfsError(`cannot fetch ${url}: ${(e as Error)?.message ?? e}`, "FetchFailed", "network", url);
+  // The browser says no more than "Failed to fetch" whether the server is
+  // unreachable or refuses this page its answer (CORS, as GitHub's archive
+  // host does to every page): the person is told both.
+  return new SkillfsError(`cannot fetch ${url}: the server did not answer, or does not let this page read its answer (CORS) (${(e as Error)?.message ?? e})`,
+    "FetchFailed", "network", url);
 }
 
 /** parts one after the other, total bytes in all. */

@@ -7,6 +7,7 @@
 // unchanged one is not downloaded again.
 
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
 import { SCHEMA_V2, serveMcp, serveSite, sha256, tarGz } from '../harness/publish.mjs';
 import { ALPHA, TEST_MS, assertOk, assertRejected, b64, closePage, ev, freshDB, skillMD, startBrowser, zip } from './helpers.mjs';
@@ -630,6 +631,19 @@ test('a repository on GitHub: its page, a folder or a file installs from the arc
   assert.equal(assertOk(await reg(page, 'get', 'beta')).description, 'Beta.');
   assert.equal(assertOk(await reg(page, 'update', 'beta')).status, 'current', 'its folder is unchanged');
   assert.deepEqual(await ids(page), ['alpha', 'beta', 'gamma']);
+});
+
+test('a server that does not let the page read its answer (CORS) is FetchFailed, and the message says it may be that', { timeout: TEST_MS }, async (t) => {
+  // A real server on 127.0.0.1 that answers without CORS headers, as
+  // GitHub's archive host answers every page.
+  const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/zip' }).end(Buffer.from(zip(zipFiles('# Z\n')))));
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  t.after(() => new Promise((ok) => server.close(ok)));
+  const page = await fresh(t);
+  const url = `http://127.0.0.1:${server.address().port}/skill.zip`;
+  const r = assertRejected(await reg(page, 'installFromUrl', url), { code: 'FetchFailed', reason: 'network', subject: url });
+  assert.match(r.message, /does not let this page read its answer \(CORS\)/);
+  assert.deepEqual(await ids(page), []);
 });
 
 test('an agent over a port cannot install', { timeout: TEST_MS }, async (t) => {
