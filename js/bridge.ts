@@ -674,12 +674,19 @@ export class Registry {
     return this.sources.installFromPreview(preview, opts);
   }
   /** Asks the source of every installed skill that has one (or of the
-   * skills opts.ids names: no other source is contacted) whether it
-   * publishes something else now: indexes and MCP servers by digest, so
-   * nothing unchanged is downloaded; a plain URL is fetched to compare. */
+   * skills opts.ids names: no other source is contacted, and only those
+   * are reported) whether it publishes something else now: indexes and
+   * MCP servers by digest, so nothing unchanged is downloaded; a plain URL
+   * is fetched to compare. An id that is no installed skill is refused
+   * (SkillNotFound, "not-installed"), nothing asked. */
   async checkUpdates(opts: FetchOptions & { ids?: string[] } = {}): Promise<UpdateInfo[]> {
-    const ids = opts.ids && new Set(opts.ids);
-    return this.sources.checkUpdates((await this.list()).filter((m) => !ids || ids.has(m.id)), opts);
+    const list = await this.list();
+    if (!opts.ids) return this.sources.checkUpdates(list, opts);
+    const installed = new Set(list.map((m) => m.id));
+    const missing = opts.ids.find((id) => !installed.has(id));
+    if (missing !== undefined) throw new SkillfsError("no skill with this id is installed", "SkillNotFound", "not-installed", missing);
+    const ids = new Set(opts.ids);
+    return this.sources.checkUpdates(list.filter((m) => ids.has(m.id)), opts);
   }
   /** Installs what the source of skill id publishes now, in one commit
    * that replaces it (sessions that see it go stale), unless it is what

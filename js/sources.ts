@@ -341,6 +341,7 @@ export class Sources {
     return this.report(p.url, await this.installBytes(p.origin, "", p.bytes, o, "", true), p.warnings);
   }
 
+  /** The updates of the skills of list that have a source. */
   async checkUpdates(list: SkillMeta[], o: FetchOptions = {}): Promise<UpdateInfo[]> {
     const sourced = list.filter((m) => m.origin);
     const out: UpdateInfo[] = [];
@@ -389,7 +390,10 @@ export class Sources {
         failed(ms, e);
       }
     }
-    return out;
+    // An index or server answers for every installed skill it published,
+    // named in list or not.
+    const asked = new Set(sourced.map((m) => m.id));
+    return out.filter((u) => asked.has(u.id));
   }
 
   async update(m: SkillMeta, o: InstallOptions & { digest?: string } = {}): Promise<UpdateResult> {

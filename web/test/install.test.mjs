@@ -516,6 +516,13 @@ test('updates: found by digest without downloading what is unchanged, applied in
   const one = assertOk(await reg(page, 'checkUpdates', { ids: ['mcp-good'] }));
   assert.deepEqual(one.map((u) => [u.id, u.status]), [['mcp-good', 'current']]);
   assert.deepEqual([site.log, server.log], [[], ['skills/list']]);
+  // A source that publishes several of the skills answers for them all;
+  // only the one named is reported.
+  const md = assertOk(await reg(page, 'checkUpdates', { ids: ['md-skill'] }));
+  assert.deepEqual(md.map((u) => [u.id, u.status]), [['md-skill', 'current']]);
+  // A name that is no installed skill is refused, not passed over.
+  const nope = await reg(page, 'checkUpdates', { ids: ['md-skill', 'no-such-skill'] });
+  assert.deepEqual([nope.error?.code, nope.error?.reason, nope.error?.subject], ['SkillNotFound', 'not-installed', 'no-such-skill'], JSON.stringify(nope));
 
   // The publisher changes zip-skill and an MCP file.
   const changed = zip(zipFiles('# Zip, version 2\n'));
