@@ -253,10 +253,12 @@ export interface TreeEntry {
   modTime: string;
 }
 
-/** A committed change, from this context or another of the same origin. */
+/** A committed change, from this context or another of the same origin.
+ * "origin": only where the skills came from changed (an update check
+ * found them current against a newer download), nothing a session sees. */
 export interface Change {
   revision: number;
-  kind: "import" | "replace" | "enable" | "disable" | "remove" | "edit" | "dependencies";
+  kind: "import" | "replace" | "enable" | "disable" | "remove" | "edit" | "dependencies" | "origin";
   ids: string[];
 }
 

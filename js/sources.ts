@@ -380,11 +380,13 @@ export class Sources {
     // A plain URL publishes no digest: it is asked with the ETag it sent,
     // and fetched again to compare unless it answers 304 — once for all
     // the skills of one download (a repository's), which share its ETag.
+    // Those the download finds current record it, its ETag too
+    // (Registry.CheckDownload): they are asked together next time.
     for (const [, ms] of by((m) => (m.origin!.kind === "url" ? `${m.origin!.url}\n${m.origin!.etag ?? ""}` : undefined))) {
       try {
         const got = await fetchArtifact(ms[0]!.origin!.url!, o, undefined, ms[0]!.origin!.etag);
         out.push(...(got.bytes
-          ? await this.value<UpdateInfo[]>("source.checkBytes", { ids: ms.map((m) => m.id) }, got.bytes)
+          ? await this.value<UpdateInfo[]>("source.checkBytes", { ids: ms.map((m) => m.id), etag: got.etag }, got.bytes)
           : ms.map((m): UpdateInfo => ({ id: m.id, status: "current", installed: m.origin!.digest, latest: m.origin!.digest, origin: m.origin! }))));
       } catch (e) {
         failed(ms, e);
@@ -433,7 +435,7 @@ export class Sources {
       default: {
         const got = await fetchArtifact(origin.url!, o, undefined, o.digest ? "" : origin.etag);
         if (!got.bytes) return { status: "current", skill: m };
-        const [check] = await this.value<UpdateInfo[]>("source.checkBytes", { ids: [m.id] }, got.bytes);
+        const [check] = await this.value<UpdateInfo[]>("source.checkBytes", { ids: [m.id], etag: got.etag }, got.bytes);
         if (check!.status === "current" && !o.digest) return { status: "current", skill: m };
         // A digest given now pins the new bytes as one given at install
         // did; the skill's folder in the download, if any, is kept.

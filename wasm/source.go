@@ -213,9 +213,10 @@ var sourceMethods = map[string]method{
 		return value(source.CheckMCP(in, a.Server, skills), err)
 	}),
 	"source.checkBytes": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
-		IDs []string `json:"ids"`
+		IDs  []string `json:"ids"`
+		ETag string   `json:"etag"`
 	}, r request) (result, error) {
-		return value(reg.CheckDownload(ctx, a.IDs, r.bytes))
+		return value(reg.CheckDownload(ctx, a.IDs, r.bytes, a.ETag))
 	}),
 }
 

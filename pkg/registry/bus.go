@@ -14,6 +14,9 @@ const (
 	KindRemove       = "remove"
 	KindEdit         = "edit" // WriteFile, Mkdir, RemovePath or Rename
 	KindDependencies = "dependencies"
+	// KindOrigin: only the skills' origins changed, to follow the download
+	// they were last compared with (CheckDownload); nothing a session sees.
+	KindOrigin = "origin"
 )
 
 // Change describes one committed change of the registry.

@@ -8,6 +8,7 @@ import (
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/skillpath"
 	"github.com/skillfs/skillfs/pkg/source"
+	"github.com/skillfs/skillfs/pkg/vfs"
 	"github.com/skillfs/skillfs/pkg/zipguard"
 )
 
@@ -74,13 +75,24 @@ func wrapper(skills []zipguard.Skill) string {
 	return top
 }
 
-// CheckDownload compares the installed skills ids, installed from one URL,
-// with data, the artifact fetched from it again (source.CheckBytes). A
-// skill that came from a download of several (Origin.Dir) is compared by
-// its own folder: a repository's download changes with any of its skills,
-// and only the ones whose files changed have an update; one whose folder
-// is gone is no longer published there.
-func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte) ([]source.Update, error) {
+// CheckDownload compares the installed skills ids (at most MaxBatch),
+// installed from one URL, with data, the artifact fetched from it again,
+// which its server sent with etag ("" when none). A skill that came from
+// a download of several (Origin.Dir) is compared by its own folder: a
+// repository's download changes with any of its skills, and only the ones
+// whose files changed have an update; one whose folder is gone is no
+// longer published there.
+//
+// Each skill found current whose origin names another download (another
+// digest or ETag: a sibling of the download was updated, and recorded the
+// new one) records this one (followDownload), so that the next check of
+// their URL is asked once, with the ETag the server sends now, rather than
+// downloading the archive again to find them current.
+func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte, etag string) ([]source.Update, error) {
+	ids, err := batch(ids)
+	if err != nil {
+		return nil, err
+	}
 	in := make([]source.Installed, len(ids))
 	digests := make([]string, len(ids))
 	for i, id := range ids {
@@ -93,7 +105,8 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte)
 		}
 		in[i], digests[i] = source.Installed{ID: m.ID, Origin: *m.Origin}, m.Digest
 	}
-	ups := source.CheckBytes(in, data)
+	sum := source.Sum(data)
+	ups := source.CheckDigest(in, sum)
 	var folders map[string]*candidate // the download's skills by folder, read once
 	for i := range ups {
 		u := &ups[i]
@@ -119,7 +132,81 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte)
 			u.Status, u.Latest = source.StatusCurrent, u.Installed
 		}
 	}
+	var behind []compared
+	for i, u := range ups {
+		if u.Status == source.StatusCurrent && u.Origin.Kind == source.KindURL && u.Origin != u.Origin.Follow(sum, etag) {
+			behind = append(behind, compared{id: u.ID, digest: digests[i], origin: u.Origin})
+		}
+	}
+	followed, err := r.followDownload(ctx, behind, sum, etag)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ups {
+		if o, ok := followed[ups[i].ID]; ok {
+			ups[i].Origin, ups[i].Installed, ups[i].Latest = o, o.Digest, o.Digest
+		}
+	}
 	return ups, nil
+}
+
+// compared is a skill as CheckDownload compared it: its id, the digest of
+// its files and its origin.
+type compared struct {
+	id, digest string
+	origin     source.Origin
+}
+
+// followDownload records that the skills cs, found current against one
+// download of their URL (digest sum, ETag etag), were last compared with
+// it (source.Origin.Follow), and returns the origins it recorded, by id.
+// It writes their records' origins and nothing else, in one commit under
+// the registry lock: one change of KindOrigin, which other contexts hear
+// (their lists read the records again) and sessions do not count as a
+// change of what they show. A skill changed since it was compared (its
+// files or its origin: updated, edited, removed meanwhile) is left as it
+// is: the comparison says nothing of it any more.
+func (r *Registry) followDownload(ctx context.Context, cs []compared, sum, etag string) (map[string]source.Origin, error) {
+	if len(cs) == 0 {
+		return nil, nil
+	}
+	qs := make([]vfs.Query, len(cs))
+	for i, c := range cs {
+		qs[i] = metaQuery(c.id)
+	}
+	var done map[string]source.Origin
+	_, err := r.mutate(ctx, qs, func(read [][]vfs.Record) (*change, error) {
+		done = map[string]source.Origin{}
+		c := &change{kind: KindOrigin}
+		for i, x := range cs {
+			if len(read[i]) == 0 {
+				continue
+			}
+			m, err := decodeMeta(read[i][0])
+			if err != nil {
+				return nil, err
+			}
+			if m.Digest != x.digest || m.Origin == nil || *m.Origin != x.origin {
+				continue
+			}
+			o := x.origin.Follow(sum, etag)
+			m.Origin = &o
+			op, err := metaOp(m)
+			if err != nil {
+				return nil, err
+			}
+			c.ids, c.ops = append(c.ids, x.id), append(c.ops, op)
+			done[x.id] = o
+		}
+		if len(c.ops) == 0 {
+			return nil, nil
+		}
+		return c, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return done, nil
 }
 
 // installedDigest returns the Digest skill c would have installed as id

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillfs/skillfs/internal/realrepos"
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -91,7 +92,7 @@ func testImportFolder(t *testing.T, bc backendCase) {
 		{repo, "a current, b current"},
 		{zipOf(t, "repo-main", file{"skills/a/SKILL.md", mdOf("a", "A one.")}, file{"skills/c/SKILL.md", mdOf("c", "C.")}), "a current, b gone"},
 	} {
-		ups, err := e.reg.CheckDownload(ctx, []string{"a", "b"}, c.data)
+		ups, err := e.reg.CheckDownload(ctx, []string{"a", "b"}, c.data, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,7 +211,7 @@ func TestCheckDownloadRenamed(t *testing.T) {
 		{repoOf(t, "repo-0123abc", v2), source.StatusCurrent},
 		{repoOf(t, "repo-0123abc", v3), source.StatusChanged},
 	} {
-		ups, err := e.reg.CheckDownload(ctx, []string{renamed}, c.data)
+		ups, err := e.reg.CheckDownload(ctx, []string{renamed}, c.data, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -283,7 +284,7 @@ func TestFolderOneGrows(t *testing.T) {
 		{grown("A one."), source.StatusCurrent},
 		{grown("A two."), source.StatusChanged},
 	} {
-		ups, err := e.reg.CheckDownload(ctx, []string{"a"}, c.data)
+		ups, err := e.reg.CheckDownload(ctx, []string{"a"}, c.data, "")
 		if err != nil || ups[0].Status != c.want {
 			t.Errorf("CheckDownload = %+v, %v; want %s", ups, err, c.want)
 		}
@@ -328,7 +329,7 @@ func TestCheckDownloadReal(t *testing.T) {
 				}
 			}
 		}
-		ups, err := e.reg.CheckDownload(ctx, ids, data)
+		ups, err := e.reg.CheckDownload(ctx, ids, data, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -341,4 +342,73 @@ func TestCheckDownloadReal(t *testing.T) {
 	if len(repos) == 6 && renamed == 0 {
 		t.Error("no skill was kept beside another of its name")
 	}
+}
+
+// testCheckDownloadFollows: the skills of one download found current
+// against a later download of it — by their folders, the download having
+// changed elsewhere, or byte for byte under a new ETag — record that
+// download (its digest, unverified, and its ETag) in their origins, in one
+// commit of KindOrigin naming only them, their records otherwise as they
+// were; so that the next check of the URL is asked once, with the new ETag.
+// A skill changed since it was compared is left as it is, and a check
+// that finds nothing to follow commits nothing.
+func testCheckDownloadFollows(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	v1 := repoOf(t, "repo-main", map[string]string{"a": "A one.", "b": "B one.", "c": "C one."})
+	o := source.Origin{Kind: source.KindURL, URL: "https://a.test/repo.zip", Type: source.TypeArchive, Digest: source.Sum(v1), Verified: true, ETag: `"1"`}
+	e.importZip(t, v1, ImportOptions{Origin: &o})
+	before := map[string]Meta{}
+	for _, id := range []string{"a", "b", "c"} {
+		before[id] = mustGet(t, e.reg, id)
+	}
+	rev := mustRevision(t, e.reg)
+
+	e.clock.advance(time.Minute)
+	v2 := repoOf(t, "repo-0123abc", map[string]string{"a": "A two.", "b": "B one.", "c": "C one."})
+	ups, err := e.reg.CheckDownload(ctx, []string{"a", "b", "c"}, v2, `"2"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	follows := o
+	follows.Digest, follows.Verified, follows.ETag = source.Sum(v2), false, `"2"`
+	for i, want := range []string{source.StatusChanged, source.StatusCurrent, source.StatusCurrent} {
+		id := ups[i].ID
+		after := mustGet(t, e.reg, id)
+		wantOrigin := follows
+		wantOrigin.Dir = before[id].Origin.Dir
+		if want == source.StatusChanged {
+			wantOrigin = *before[id].Origin
+		}
+		if ups[i].Status != want || ups[i].Origin != wantOrigin || *after.Origin != wantOrigin {
+			t.Errorf("%s: %s with %+v, records %+v; want %s with %+v", id, ups[i].Status, ups[i].Origin, *after.Origin, want, wantOrigin)
+		}
+		after.Origin = before[id].Origin
+		if jsonOf(t, after) != jsonOf(t, before[id]) {
+			t.Errorf("%s: its record changed beyond its origin:\n%s\n%s", id, jsonOf(t, before[id]), jsonOf(t, after))
+		}
+	}
+	if c := e.lastChange(t); c.Kind != KindOrigin || !slices.Equal(c.IDs, []string{"b", "c"}) || c.Revision != rev+1 {
+		t.Errorf("the change: %+v, want %s of b and c at %d", c, KindOrigin, rev+1)
+	}
+
+	// Checked again: nothing to follow, nothing committed.
+	if _, err := e.reg.CheckDownload(ctx, []string{"a", "b", "c"}, v2, `"2"`); err != nil || mustRevision(t, e.reg) != rev+1 {
+		t.Errorf("a check with nothing to follow: revision %d, %v", mustRevision(t, e.reg), err)
+	}
+	// The same bytes under another ETag: the ETag followed, the digest kept.
+	if _, err := e.reg.CheckDownload(ctx, []string{"b"}, v2, `"2b"`); err != nil {
+		t.Fatal(err)
+	}
+	if got := *mustGet(t, e.reg, "b").Origin; got.ETag != `"2b"` || got.Digest != follows.Digest {
+		t.Errorf("b after a new ETag: %+v", got)
+	}
+	// A skill that changed since it was compared is not followed.
+	c := mustGet(t, e.reg, "c")
+	done, err := e.reg.followDownload(ctx, []compared{{id: "c", digest: "sha256:other", origin: *c.Origin}}, source.Sum(v1), `"1"`)
+	if err != nil || len(done) != 0 || *mustGet(t, e.reg, "c").Origin != *c.Origin {
+		t.Errorf("followDownload of a changed skill: %v, %v; origin %+v", done, err, *mustGet(t, e.reg, "c").Origin)
+	}
+	_, err = e.reg.CheckDownload(ctx, make([]string, MaxBatch+1), v2, "")
+	wantErr(t, "more than MaxBatch ids", err, skillerr.TooLarge, "batch")
 }

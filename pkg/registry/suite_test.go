@@ -79,6 +79,7 @@ func TestSuite(t *testing.T) {
 		{"ImportNoncharacterEntry", testImportNoncharacterEntry},
 		{"ImportUpdate", testImportUpdate},
 		{"ImportFolder", testImportFolder},
+		{"CheckDownloadFollows", testCheckDownloadFollows},
 		{"ImportTarGz", testImportTarGz},
 		{"ImportStreamTooLarge", testImportStreamTooLarge},
 		{"ImportOutside", testImportOutside},

@@ -207,6 +207,11 @@ func (r *Resolver) snapshot(ctx context.Context, selection []string) (*snapshot,
 // changed hears every committed change of the registry, from this
 // context or, through the bus, another, and passes it to the sessions.
 func (r *Resolver) changed(c registry.Change) {
+	if c.Kind == registry.KindOrigin {
+		// Where skills came from is nothing a session shows or reads
+		// (see Sessions in docs/architecture.md): not a change to it.
+		return
+	}
 	r.mu.Lock()
 	r.epoch++
 	clear(r.snaps)

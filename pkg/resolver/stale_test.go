@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/source"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
@@ -496,4 +497,42 @@ func holders(t testing.TB, e *env, digest string) int {
 		t.Fatal(err)
 	}
 	return len(k.Holders)
+}
+
+// TestStaleOriginFollowed: a check that finds a skill of a download
+// current by its folder, while the download changed elsewhere, records
+// the download in the skill's origin (registry.KindOrigin): a session that
+// shows the skill, has it active and has read it does not go stale, and
+// still reads it.
+func TestStaleOriginFollowed(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e := newEnv(t, bc)
+		ctx := context.Background()
+		repo := func(aBody string) []byte {
+			return zipOf(t, append(skillFiles("a", aBody), skillFiles("b", "# b")...)...)
+		}
+		v1 := repo("# a")
+		o := source.Origin{Kind: source.KindURL, URL: "https://a.test/repo.zip", Type: source.TypeArchive, Digest: source.Sum(v1), ETag: `"1"`}
+		if _, err := e.reg.Import(ctx, v1, registry.ImportOptions{Origin: &o}); err != nil {
+			t.Fatal(err)
+		}
+		s := e.open(t, SessionOptions{})
+		ev := watch(s)
+		mustActivate(t, s, "b")
+		mustRead(t, s, "/skills/b/references/notes.md")
+
+		ups, err := e.reg.CheckDownload(ctx, []string{"a", "b"}, repo("# a v2"), `"2"`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ups[0].Status != source.StatusChanged || ups[1].Status != source.StatusCurrent || e.meta(t, "b").Origin.ETag != `"2"` {
+			t.Fatalf("check: %+v; b's origin %+v", ups, e.meta(t, "b").Origin)
+		}
+		if st := s.Status(); st.Stale || len(ev.list()) != 0 {
+			t.Errorf("after b's origin followed the download: %+v, events %+v", st, ev.list())
+		}
+		if got := mustRead(t, s, "/skills/b/SKILL.md"); !contains(got, "# b") {
+			t.Errorf("b's SKILL.md = %q", got)
+		}
+	})
 }

@@ -41,6 +41,19 @@ type Origin struct {
 	ETag string `json:"etag,omitempty"`
 }
 
+// Follow returns o as it records a download of its URL found to hold what
+// is installed (by its own folder, when the download changed elsewhere):
+// that download's digest sum, unverified unless it is the one o holds,
+// and its ETag, so that the next check asks with the ETag the server
+// sends now and is answered 304 while nothing changes.
+func (o Origin) Follow(sum, etag string) Origin {
+	if o.Digest != sum {
+		o.Digest, o.Verified = sum, false
+	}
+	o.ETag = etag
+	return o
+}
+
 // ForEntry returns the origin of index entry e of idx.
 func ForEntry(idx *Index, e Entry) Origin {
 	return Origin{Kind: KindIndex, Index: idx.URL, Entry: e.Name, URL: e.URL, Type: e.Type, Digest: e.Digest, Verified: e.Digest != ""}

@@ -273,9 +273,9 @@ func TestCheck(t *testing.T) {
 	if got != "current changed true gone 3\n" {
 		t.Errorf("updates = %s: %+v", got, ups)
 	}
-	if u := CheckBytes([]Installed{{ID: "u", Origin: Origin{Kind: KindURL, Digest: d1}}, {ID: "v", Origin: Origin{Kind: KindURL, Digest: Sum([]byte("two"))}}},
-		[]byte("one")); len(u) != 2 || u[0].Status != StatusCurrent || u[1].Status != StatusChanged || u[1].Latest != d1 {
-		t.Errorf("CheckBytes = %+v", u)
+	if u := CheckDigest([]Installed{{ID: "u", Origin: Origin{Kind: KindURL, Digest: d1}}, {ID: "v", Origin: Origin{Kind: KindURL, Digest: Sum([]byte("two"))}}},
+		Sum([]byte("one"))); len(u) != 2 || u[0].Status != StatusCurrent || u[1].Status != StatusChanged || u[1].Latest != d1 {
+		t.Errorf("CheckDigest = %+v", u)
 	}
 }
 

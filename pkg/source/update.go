@@ -81,11 +81,10 @@ func CheckMCP(installed []Installed, server string, skills []MCPSkill) []Update 
 	return out
 }
 
-// CheckBytes compares installed skills with the artifact data fetched
-// again from the URL they were installed from (the skills of one
-// repository's download share it), hashed once.
-func CheckBytes(in []Installed, data []byte) []Update {
-	sum := Sum(data)
+// CheckDigest compares installed skills with the artifact fetched again
+// from the URL they were installed from (the skills of one repository's
+// download share it), whose digest (Sum) is sum.
+func CheckDigest(in []Installed, sum string) []Update {
 	out := make([]Update, len(in))
 	for i, s := range in {
 		out[i] = compare(s, sum, true)

@@ -640,6 +640,43 @@ test('a repository on GitHub: its page, a folder or a file installs from the arc
   assert.deepEqual(await ids(page), ['alpha', 'beta', 'gamma']);
 });
 
+test('a download of several skills: once one is updated, those its new download finds current follow it, and the next check downloads nothing; a session that shows them stays fresh', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  const repo = (alpha) => zip({
+    'skills-main/skills/alpha/SKILL.md': skillMD('alpha', alpha),
+    'skills-main/skills/beta/SKILL.md': skillMD('beta', 'Beta.'),
+    'skills-main/tools/gamma/SKILL.md': skillMD('gamma', 'Gamma.'),
+  });
+  const url = `${site.url}/o/skills.zip`;
+  site.files.set('/o/skills.zip', { body: repo('Alpha 1.'), type: 'application/zip' });
+  assertOk(await reg(page, 'installFromUrl', url));
+
+  // The publisher changes alpha, which is updated: it records the new
+  // download's ETag; beta and gamma, not compared, keep the old one.
+  site.files.set('/o/skills.zip', { body: repo('Alpha 2.'), type: 'application/zip' });
+  assert.equal(assertOk(await reg(page, 'update', 'alpha')).status, 'updated');
+  await ev(page, async () => {
+    window.s = await sk.openSession({ contextId: 'c' });
+    await s.activate('beta');
+  });
+  // The first check asks once per ETag: the download again for beta and
+  // gamma, found current by their folders, which then record it.
+  site.log.length = 0;
+  const first = assertOk(await reg(page, 'checkUpdates'));
+  assert.deepEqual(first.map((u) => [u.id, u.status]).sort(), [['alpha', 'current'], ['beta', 'current'], ['gamma', 'current']]);
+  assert.deepEqual(site.log.sort(), ['GET /o/skills.zip', 'GET /o/skills.zip 304']);
+  const etags = new Set(assertOk(await reg(page, 'list')).map((m) => m.origin.etag));
+  assert.equal(etags.size, 1, 'one ETag for the three skills of the download');
+  // The next check is one request, answered 304: nothing downloaded.
+  site.log.length = 0;
+  assert.deepEqual(assertOk(await reg(page, 'checkUpdates')).map((u) => u.status), ['current', 'current', 'current']);
+  assert.deepEqual(site.log, ['GET /o/skills.zip 304']);
+  // Where beta came from changed, not beta: the session is not stale.
+  assert.equal((await ev(page, () => s.status())).stale, false);
+});
+
 test('a server that does not let the page read its answer (CORS) is FetchFailed, and the message says it may be that', { timeout: TEST_MS }, async (t) => {
   // A real server on 127.0.0.1 that answers without CORS headers, as
   // GitHub's archive host answers every page.
