@@ -13,10 +13,13 @@ import { chrome } from './chrome.ts';
 /** GitHub serves a repository's archive (…/archive/<ref>.zip, what
  * source.Locate makes of a repository's page) from github.com by a
  * redirect to codeload.github.com, and neither answers a cross-origin
- * request: a download from github.com needs both. */
+ * request: a download from github.com needs both. One from www.github.com
+ * (an address Locate leaves as it is) starts there and is redirected to
+ * github.com; it is asked for even when Locate turns the page into
+ * github.com's archive, as this cannot tell. */
 const REDIRECTS: Record<string, string[]> = {
   'github.com': ['https://github.com/*', 'https://codeload.github.com/*'],
-  'www.github.com': ['https://github.com/*', 'https://codeload.github.com/*'],
+  'www.github.com': ['https://www.github.com/*', 'https://github.com/*', 'https://codeload.github.com/*'],
 };
 
 /** The host permissions (match patterns, any port) a download from url
