@@ -133,8 +133,9 @@ export interface McpPreview {
 }
 
 /** What to install from an MCP server, decided against the skills
- * installed when the install runs: the skills named (by name or URI; all
- * when neither skills nor choose is given), and a person's choice after
+ * installed when the install runs: the skills named (by name or URI, each
+ * once however often named; all when neither skills nor choose is given),
+ * and a person's choice after
  * previewMcp (as installFromPreview's): without skills, only the skills
  * chosen are installed, each kept beside ("rename") or replacing
  * ("replace") an installed one of its name — the one installed from this

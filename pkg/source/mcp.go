@@ -156,22 +156,33 @@ func parseMCPSkill(rs rawSkill) (MCPSkill, error) {
 }
 
 // SelectMCP returns the skills named in want (by name or URI), in its
-// order, or all of them when want is empty; each one not listed is
-// refused.
+// order, each once however often and however it is named (an install
+// that named a skill twice would install it twice), or all of them when
+// want is empty; each name not listed is refused, once.
 func SelectMCP(skills []MCPSkill, want []string) ([]MCPSkill, []Refusal) {
 	if len(want) == 0 {
 		return slices.Clone(skills), nil
 	}
+	// The first skill of each name or URI, as a search from the start finds it.
+	at := make(map[string]int, 2*len(skills))
+	for i := len(skills) - 1; i >= 0; i-- {
+		at[skills[i].URI], at[skills[i].Name] = i, i
+	}
 	var out []MCPSkill
 	var refused []Refusal
+	seen := make(map[int]bool, len(want))
+	unlisted := map[string]bool{}
 	for _, w := range want {
-		i := slices.IndexFunc(skills, func(s MCPSkill) bool { return s.Name == w || s.URI == w })
-		if i < 0 {
+		i, ok := at[w]
+		switch {
+		case !ok && !unlisted[w]:
+			unlisted[w] = true
 			refused = append(refused, Refusal{Name: w, Code: skillerr.SkillNotFound, Reason: ReasonNotListed,
 				Message: "the server does not list a usable skill of this name or URI"})
-			continue
+		case ok && !seen[i]:
+			seen[i] = true
+			out = append(out, skills[i])
 		}
-		out = append(out, skills[i])
 	}
 	return out, refused
 }

@@ -338,6 +338,8 @@ func TestChooseMCP(t *testing.T) {
 			"fresh:replace:||gone:SkillNotFound:not-listed"},
 		{"selected by URI, chosen by name", []string{"skill://taken/SKILL.md", "gone"}, map[string]policy{"taken": "replace", "gone": "rename"},
 			"taken:replace:||gone:SkillNotFound:not-listed"},
+		{"a skill named twice, by its name and by its URI, and a name not listed twice: each once", []string{"fresh", "skill://fresh/SKILL.md", "gone", "fresh", "gone"}, nil,
+			"fresh:rename:||gone:SkillNotFound:not-listed"},
 	} {
 		out, left, refused, err := ChooseMCP(server, skills, offers, c.want, c.choose, "rename", "replace")
 		if err != nil {
