@@ -44,7 +44,10 @@ export function cappedFetch(o: FetchOptions, maxBytes = o.maxBytes ?? DEFAULT_MA
       res = await fetch(input, { ...init, signal: ctl.signal, credentials: "omit" });
     } catch (e) {
       done();
-      throw reasonOf(ctl.signal) ?? asSkillfsError(e, url);
+      // The browser says no more than "Failed to fetch" whether the server
+      // is unreachable or refuses this page its answer (CORS, as GitHub's
+      // archive host does to every page): the person is told both.
+      throw reasonOf(ctl.signal) ?? asSkillfsError(e, url, "the server did not answer, or does not let this page read its answer (CORS)");
     }
     const tooLarge = (n: number) => new SkillfsError(`${url} is larger than the ${maxBytes} bytes allowed (${n} bytes or more)`, "TooLarge", "download-too-large", url);
     const declared = Number(res.headers.get("content-length") ?? NaN);
@@ -119,7 +122,8 @@ export async function fetchArtifact(url: string, o: FetchOptions, maxBytes?: num
       total += value.byteLength;
     }
   } catch (e) {
-    throw asSkillfsError(e, url);
+    // The server answered, and let this page read it: not CORS.
+    throw asSkillfsError(e, url, "the download stopped before the whole answer arrived");
   }
   return { bytes: concat(parts, total), etag: res.headers.get("etag") ?? "" };
 }
@@ -129,14 +133,12 @@ function reasonOf(s: AbortSignal): SkillfsError | undefined {
 }
 
 /** e as a SkillfsError: the TooLarge or Timeout that cut a body off, or a
- * network failure. */
-export function asSkillfsError(e: unknown, url: string): SkillfsError {
+ * network failure, which why, if given, says what it means where it
+ * happened. */
+export function asSkillfsError(e: unknown, url: string, why = ""): SkillfsError {
   if (e instanceof SkillfsError) return e;
-  // The browser says no more than "Failed to fetch" whether the server is
-  // unreachable or refuses this page its answer (CORS, as GitHub's archive
-  // host does to every page): the person is told both.
-  return new SkillfsError(`cannot fetch ${url}: the server did not answer, or does not let this page read its answer (CORS) (${(e as Error)?.message ?? e})`,
-    "FetchFailed", "network", url);
+  const msg = String((e as Error)?.message ?? e);
+  return new SkillfsError(`cannot fetch ${url}: ${why ? `${why} (${msg})` : msg}`, "FetchFailed", "network", url);
 }
 
 /** parts one after the other, total bytes in all. */

@@ -690,6 +690,23 @@ test('a server that does not let the page read its answer (CORS) is FetchFailed,
   assert.deepEqual(await ids(page), []);
 });
 
+test('a download cut off after the server answered is FetchFailed, and the message does not blame CORS', { timeout: TEST_MS }, async (t) => {
+  // The answer's headers let the page read it; half its body arrives, then the connection drops.
+  const body = Buffer.from(zip({ ...zipFiles('# Z\n'), 'big.bin': noise(64 << 10) }));
+  const server = createServer((_, res) => {
+    res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'application/zip', 'content-length': String(body.length) });
+    res.write(body.subarray(0, body.length >> 1), () => res.destroy());
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  t.after(() => new Promise((ok) => server.close(ok)));
+  const page = await fresh(t);
+  const url = `http://127.0.0.1:${server.address().port}/skill.zip`;
+  const r = assertRejected(await reg(page, 'installFromUrl', url), { code: 'FetchFailed', reason: 'network', subject: url });
+  assert.doesNotMatch(r.message, /CORS|did not answer/);
+  assert.match(r.message, /stopped before the whole answer arrived/);
+  assert.deepEqual(await ids(page), []);
+});
+
 test('an agent over a port cannot install', { timeout: TEST_MS }, async (t) => {
   const site = await publisher();
   t.after(site.close);
