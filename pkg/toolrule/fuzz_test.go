@@ -27,7 +27,7 @@ func FuzzCheck(f *testing.F) {
 		"git log ${x:1} ${a[i]}", "(git status) && { git log; }", "git a #\\\nrm", "git status\r#; rm",
 		"git log &>/dev/null rm -rf ~", "X=1 git log", "git commit -m \"$(id)\"", "git log <<EOF\nx\nEOF", "git log <<'E'\n$(id)\nE", "git log <<-E\n\tx\n\tE\nrm", "git log <<'E'\n" + strings.Repeat("((", 200) + "\nE\n",
 		"git log > out/a.txt", "git log > out/.\\./.\\./x", "git log > ~/x", "git log > out/.?/x", "git log >out/../x",
-		"{ git log\n# a \\\n}", "(git log # a \\\n)", "git log && # a \\\n git x", "git log | git x # a \\\nrm",
+		"{ git log\n# a \\\n}", "(git log # a \\\n)", "git log && # a \\\n git x", "git log | git x # a \\\nrm", "git <<''E\n$()E",
 	} {
 		f.Add(s)
 	}

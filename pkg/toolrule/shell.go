@@ -629,7 +629,10 @@ func givesText(st *syntax.Stmt) bool {
 // quoted or not (so the parser and the shells end it on the same line),
 // and its body, when the delimiter is not quoted and the shell expands
 // the body, holds no $, ` or \ (so nothing in it runs, and no line
-// continuation moves where it ends). A quoted delimiter's body is text.
+// continuation moves where it ends). A quoted delimiter's body is text,
+// to bash; where the parser reads it as expanded all the same (<<''E,
+// whose quotes are empty), the two disagree, and it is held to the
+// unquoted rule.
 func (c *checker) heredoc(r *syntax.Redirect) {
 	delim := source(r.Word, c.src)
 	name := strings.NewReplacer("'", "", `"`, "").Replace(delim)
@@ -637,7 +640,10 @@ func (c *checker) heredoc(r *syntax.Redirect) {
 		c.refuse(unsupported("a here-document whose delimiter is not a plain name"))
 		return
 	}
-	if r.Hdoc != nil && len(r.Hdoc.Parts) > 0 && name == delim && strings.ContainsAny(source(r.Hdoc, c.src), "$`\\") {
+	expanded := func() bool {
+		return name == delim || slices.ContainsFunc(r.Hdoc.Parts, func(p syntax.WordPart) bool { _, lit := p.(*syntax.Lit); return !lit })
+	}
+	if r.Hdoc != nil && len(r.Hdoc.Parts) > 0 && expanded() && strings.ContainsAny(source(r.Hdoc, c.src), "$`\\") {
 		c.refuse(unsupported("a here-document whose delimiter is not quoted and whose text holds $, ` or \\ (quote the delimiter: <<'EOF')"))
 	}
 }
