@@ -210,9 +210,11 @@ export interface PreviewSkill {
   size: number;
   fileCount: number;
   digest: string;
-  /** new; conflict (another skill of its name is installed: installed);
-   * installed (that skill, byte for byte); invalid (it cannot be
-   * installed: error says why, and name may be ""). */
+  /** new; conflict (another skill of its name is installed: installed;
+   * of an address previewed, the one installed from the same folder of its
+   * download, whatever its id, when there is one); installed (that skill,
+   * byte for byte); invalid (it cannot be installed: error says why, and
+   * name may be ""). */
   status: "new" | "conflict" | "installed" | "invalid";
   installed: string;
   /** Its SKILL.md's diagnostics; an invalid skill's are in error only. */

@@ -54,7 +54,7 @@ var methods = map[string]method{
 		}))
 	})),
 	"registry.previewZip": outside(adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, r request) (result, error) {
-		return value(reg.Preview(ctx, nil, r.held, ""))
+		return value(reg.Preview(ctx, nil, r.held, nil))
 	})),
 	"registry.list": adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, _ request) (result, error) {
 		b, err := reg.ListJSON(ctx) // the records as stored: JSON.parse decodes them faster than Go

@@ -164,7 +164,7 @@ var sourceMethods = map[string]method{
 		if err != nil {
 			return result{}, err
 		}
-		p, err := reg.Preview(ctx, zb, nil, o.Dir)
+		p, err := reg.Preview(ctx, zb, nil, &o)
 		if err != nil {
 			return result{}, err
 		}

@@ -1,10 +1,14 @@
 package registry
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/skillpath"
 	"github.com/skillfs/skillfs/pkg/source"
@@ -225,4 +229,71 @@ func installedDigest(c *candidate, id string) string {
 		return c.digest
 	}
 	return Digest(files)
+}
+
+// fromDownload returns, for each candidate of a download of url that a
+// skill installed from url's same folder (Origin.Dir) would be updated by,
+// the record of that skill, among the installed ones ms: the one of its name
+// when that is one of them (as without this), else the first by id (one
+// kept beside another of its name: openai's skill-creator installed as
+// skill-creator-v2 beside anthropics'). Not one named as another skill of
+// the download is: each candidate has an id of its own. Preview reports
+// it as the skill installed (PreviewSkill.Installed), and an import that
+// replaces replaces it, whatever its id.
+func fromDownload(cands []*candidate, ms []Meta, url string) map[*candidate]Meta {
+	byFolder := map[string][]Meta{}
+	for _, m := range ms {
+		if o := m.Origin; o != nil && o.Kind == source.KindURL && o.URL == url && o.Dir != "" {
+			byFolder[o.Dir] = append(byFolder[o.Dir], m)
+		}
+	}
+	if len(byFolder) == 0 {
+		return nil
+	}
+	names := make(map[string]bool, len(cands))
+	for _, c := range cands {
+		if c.s != nil {
+			names[idKey(c.s.Name)] = true
+		}
+	}
+	out := map[*candidate]Meta{}
+	for _, c := range cands {
+		mine := byFolder[c.folder]
+		if c.s == nil || len(mine) == 0 {
+			continue
+		}
+		m := slices.MinFunc(mine, func(a, b Meta) int { return strings.Compare(a.ID, b.ID) })
+		if i := slices.IndexFunc(mine, func(x Meta) bool { return x.ID == c.s.Name }); i >= 0 {
+			m = mine[i]
+		}
+		if m.ID == c.s.Name || !names[idKey(m.ID)] {
+			out[c] = m
+		}
+	}
+	return out
+}
+
+// urlMarker is how metaOp (encoding/json) writes an origin's url: the
+// records that hold it are the only ones fromDownload needs decoded.
+func urlMarker(url string) []byte {
+	b, _ := json.Marshal(url) // a string always encodes
+	return append([]byte(`"url":`), b...)
+}
+
+// metasFrom decodes the records among recs that name url (urlMarker).
+func metasFrom(recs []vfs.Record, url string) ([]Meta, error) {
+	marker := urlMarker(url)
+	var ms []Meta
+	for i, rec := range recs {
+		pace.StepAt(i)
+		if !bytes.Contains(rec.Value, marker) {
+			continue
+		}
+		m, err := decodeMeta(rec)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
+	return ms, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/skillfs/skillfs/internal/realrepos"
+	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/source"
 )
@@ -38,7 +39,7 @@ func testImportFolder(t *testing.T, bc backendCase) {
 	repo := repoOf(t, "repo-main", v1)
 	o := source.Origin{Kind: source.KindURL, URL: "https://a.test/repo.zip", Type: source.TypeArchive, Digest: source.Sum(repo), Dir: "skills"}
 
-	p, err := e.reg.Preview(ctx, repo, nil, "skills")
+	p, err := e.reg.Preview(ctx, repo, nil, &source.Origin{Dir: "skills"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestFolderReal(t *testing.T) {
 	check := func(t *testing.T, name string, data []byte) {
 		e := newEnv(t, memoryCase)
 		ctx := context.Background()
-		all, err := e.reg.Preview(ctx, data, nil, "")
+		all, err := e.reg.Preview(ctx, data, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +171,7 @@ func TestFolderReal(t *testing.T) {
 			if i != 0 && i != len(res.Skills)/2 && i != len(res.Skills)-1 {
 				continue
 			}
-			one, err := e.reg.Preview(ctx, data, nil, dir)
+			one, err := e.reg.Preview(ctx, data, nil, &source.Origin{Dir: dir})
 			if err != nil || len(one.Skills) != 1 || one.Skills[0].Dir != name+"/"+dir {
 				t.Errorf("preview of %s/: %+v, %v", dir, one, err)
 			}
@@ -242,7 +243,7 @@ func TestFolderInSkill(t *testing.T) {
 		return zipOf(t, top, file{"SKILL.md", mdOf("solo", desc)}, file{"scripts/run.sh", "echo solo\n"})
 	}
 	for _, dir := range []string{"scripts", ""} {
-		p, err := e.reg.Preview(ctx, one("solo-main", "One."), nil, dir)
+		p, err := e.reg.Preview(ctx, one("solo-main", "One."), nil, &source.Origin{Dir: dir})
 		if err != nil || len(p.Skills) != 1 || p.Skills[0].Folder != "." {
 			t.Fatalf("preview of %q in a one-skill repository: %+v, %v", dir, p, err)
 		}
@@ -305,8 +306,10 @@ func TestFolderOneGrows(t *testing.T) {
 // TestCheckDownloadReal: the six real downloads installed side by side
 // (openai's skill-creator kept beside anthropics' as skill-creator-v2),
 // each then fetched again with bytes other than installed: every skill
-// is compared by its folder, and none has an update. (The generated
-// counterpart is TestCheckDownloadRenamed.)
+// is compared by its folder, and none has an update; previewed again, each
+// is its folder's skill installed byte for byte, whatever its id. (The
+// generated counterparts are TestCheckDownloadRenamed and
+// testUpdateKeptBeside.)
 func TestCheckDownloadReal(t *testing.T) {
 	repos := realrepos.Require(t)
 	e := newEnv(t, memoryCase)
@@ -336,6 +339,25 @@ func TestCheckDownloadReal(t *testing.T) {
 		for _, u := range ups {
 			if u.Status != source.StatusCurrent {
 				t.Errorf("%s: %s is %s", r.Name, u.ID, u.Status)
+			}
+		}
+		// Previewed again, each skill is the one installed from its
+		// folder, byte for byte, whatever its id.
+		p, err := e.reg.Preview(ctx, data, nil, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byFolder := map[string]string{}
+		for _, m := range res.Skills {
+			byFolder[m.Origin.Dir] = m.ID
+		}
+		for _, s := range p.Skills {
+			want, ok := byFolder[s.Folder]
+			if !ok {
+				want = s.Name // left out of the install: installed byte for byte from elsewhere
+			}
+			if s.Error == nil && (s.Status != PreviewInstalled || s.Installed != want) {
+				t.Errorf("%s: %s previewed %s as %q, installed as %q", r.Name, s.Folder, s.Status, s.Installed, want)
 			}
 		}
 	}
@@ -411,4 +433,71 @@ func testCheckDownloadFollows(t *testing.T, bc backendCase) {
 	}
 	_, err = e.reg.CheckDownload(ctx, make([]string, MaxBatch+1), v2, "")
 	wantErr(t, "more than MaxBatch ids", err, skillerr.TooLarge, "batch")
+}
+
+// testUpdateKeptBeside: a skill of a download installed beside another
+// of its name (a, kept as a-v2) is, to a preview of a later download of
+// that URL, the skill each of its folder's versions is compared with
+// (installed while unchanged, in conflict once changed), and an import of
+// it that replaces replaces a-v2, in place, not the a installed from
+// elsewhere. Without the URL (a local archive), a is still the one of its
+// name.
+func testUpdateKeptBeside(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	e.importZip(t, zipOf(t, "", file{"a/SKILL.md", mdOf("a", "Mine.")}), ImportOptions{})
+	mine := mustGet(t, e.reg, "a")
+	v1 := repoOf(t, "repo-main", map[string]string{"a": "A one.", "b": "B one.", "c": "C one."})
+	o := source.Origin{Kind: source.KindURL, URL: "https://a.test/repo.zip", Type: source.TypeArchive, Digest: source.Sum(v1)}
+	e.importZip(t, v1, ImportOptions{Origin: &o})
+	kept := mustGet(t, e.reg, "a-v2")
+	if kept.Origin == nil || kept.Origin.Dir != "skills/a" {
+		t.Fatalf("a-v2: %s", jsonOf(t, kept))
+	}
+	v2 := repoOf(t, "repo-0123abc", map[string]string{"a": "A two.", "b": "B one.", "c": "C one."})
+	statuses := func(data []byte, origin *source.Origin) string {
+		p, err := e.reg.Preview(ctx, data, nil, origin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range p.Skills {
+			got = append(got, s.Name+":"+s.Status+":"+s.Installed)
+		}
+		return strings.Join(got, " ")
+	}
+	for _, c := range []struct {
+		what   string
+		data   []byte
+		origin *source.Origin
+		want   string
+	}{
+		{"the download again", v1, &o, "a:installed:a-v2 b:installed:b c:installed:c"},
+		{"a later download", v2, &o, "a:conflict:a-v2 b:installed:b c:installed:c"},
+		{"a local archive", v2, nil, "a:conflict:a b:installed:b c:installed:c"},
+	} {
+		if got := statuses(c.data, c.origin); got != c.want {
+			t.Errorf("preview of %s: %s, want %s", c.what, got, c.want)
+		}
+	}
+
+	next := o
+	next.Digest = source.Sum(v2)
+	res := e.importZip(t, v2, ImportOptions{Origin: &next, Choose: map[string]ConflictPolicy{"a": ConflictReplace}})
+	if len(res.Skills) != 1 || res.Skills[0].ID != "a-v2" || !slices.Equal(res.Replaced, []string{"a-v2"}) {
+		t.Fatalf("update of a: %s", jsonOf(t, res))
+	}
+	up := mustGet(t, e.reg, "a-v2")
+	if up.Description != "A two." || up.Instance != kept.Instance || up.Origin.Dir != "skills/a" ||
+		!slices.ContainsFunc(up.Diagnostics, func(d skill.Diagnostic) bool { return strings.HasPrefix(d.Message, "This update of 'a-v2'") }) {
+		t.Errorf("a-v2 after its update: %s", jsonOf(t, up))
+	}
+	if got := mustGet(t, e.reg, "a"); jsonOf(t, got) != jsonOf(t, mine) {
+		t.Errorf("the a installed from elsewhere changed: %s", jsonOf(t, got))
+	}
+	// Keep both: a copy beside both.
+	res = e.importZip(t, v2, ImportOptions{Origin: &next, Choose: map[string]ConflictPolicy{"a": ConflictRename}})
+	if len(res.Skills) != 1 || res.Skills[0].ID != "a-v3" {
+		t.Errorf("a kept beside: %s", jsonOf(t, res.Skills))
+	}
 }

@@ -78,7 +78,9 @@ type ImportOptions struct {
 	// Choose, when not nil, is a person's choice after Preview: only the
 	// archive's skills named here (by the name in their SKILL.md) are
 	// installed, each under its own policy, ConflictRename or
-	// ConflictReplace, in place of OnConflict; the others are listed in
+	// ConflictReplace, in place of OnConflict (a skill that replaces, from
+	// a download of a URL, replaces the one installed from the same
+	// folder of it, whatever its id, when there is one: fromDownload); the others are listed in
 	// ImportResult.Skipped, and those that cannot be installed in
 	// ImportResult.Invalid. A name the archive does not hold fails the
 	// import with InvalidArgument; the name of a skill that cannot be
@@ -273,7 +275,15 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 				return nil, nil // nothing to install: nothing changes
 			}
 		}
-		ids, err := assignIDs(cands, installed, policyOf)
+		var viaFolder map[*candidate]Meta
+		if o := opts.Origin; o != nil && o.Kind == source.KindURL && opts.Target == "" {
+			ms, err := metasFrom(read[0], opts.Origin.URL)
+			if err != nil {
+				return nil, err
+			}
+			viaFolder = fromDownload(cands, ms, opts.Origin.URL)
+		}
+		ids, err := assignIDs(cands, installed, viaFolder, policyOf)
 		if opts.Target != "" {
 			if _, ok := old[opts.Target]; !ok {
 				return nil, notInstalled(opts.Target)
@@ -295,7 +305,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		now := r.now()
 		for i, c := range cands {
 			pace.Step()
-			m, files, err := c.install(r, ids[i], old, ids, opts.Target != "")
+			m, files, err := c.install(r, ids[i], old, ids, opts.Target != "" || ids[i] == viaFolder[c].ID)
 			if err != nil {
 				return nil, err
 			}
@@ -815,8 +825,10 @@ func byKey(old map[string]vfs.Record) map[string][]string {
 // installed skills by key (byKey). Ids are compared folded
 // (zipguard.FoldKey), so that no two installed skills differ only in
 // case; parseArchive has checked that the candidates' names are distinct
-// folded.
-func assignIDs(cands []*candidate, installed map[string][]string, policyOf func(*candidate) ConflictPolicy) ([]string, error) {
+// folded. A candidate that replaces, and that a skill installed from the
+// same download's folder would be updated by (viaFolder, fromDownload),
+// replaces that skill, whatever its id.
+func assignIDs(cands []*candidate, installed map[string][]string, viaFolder map[*candidate]Meta, policyOf func(*candidate) ConflictPolicy) ([]string, error) {
 	taken := make(map[string]bool, len(installed)+len(cands)) // folded ids
 	for k := range installed {
 		taken[k] = true
@@ -827,6 +839,10 @@ func assignIDs(cands []*candidate, installed map[string][]string, policyOf func(
 	ids := make([]string, len(cands))
 	for i, c := range cands {
 		id := c.s.Name
+		if mine, ok := viaFolder[c]; ok && policyOf(c) == ConflictReplace {
+			ids[i] = mine.ID
+			continue
+		}
 		if same := installed[idKey(id)]; len(same) > 0 {
 			switch policyOf(c) {
 			case ConflictFail:

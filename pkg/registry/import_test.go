@@ -787,7 +787,7 @@ func testImportDisabledDependency(t *testing.T, bc backendCase) {
 		}
 		return out
 	}
-	p, err := e.reg.Preview(ctx, pack, nil, "")
+	p, err := e.reg.Preview(ctx, pack, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func testImportInvalidSkills(t *testing.T, bc backendCase) {
 	e := newEnv(t, bc)
 	ctx := context.Background()
 	pack := mixedPack(t)
-	p, err := e.reg.Preview(ctx, pack, nil, "")
+	p, err := e.reg.Preview(ctx, pack, nil, nil)
 	if err != nil {
 		t.Fatalf("Preview: %v", err)
 	}
@@ -130,7 +130,7 @@ func testImportManyInvalid(t *testing.T, bc backendCase) {
 	if msg := err.Error(); len(msg) > 2000 || !strings.Contains(msg, "and 995 more") || !strings.Contains(msg, "bad-0004/") || strings.Contains(msg, "bad-0005/") {
 		t.Errorf("message of %d bytes: %.300q", len(msg), msg)
 	}
-	p, err := e.reg.Preview(ctx, pack, nil, "")
+	p, err := e.reg.Preview(ctx, pack, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func testImportBrokenDownload(t *testing.T, bc backendCase) {
 		e := newEnv(t, bc)
 		ctx := context.Background()
 		broken, dir := breakOne(t, data)
-		p, err := e.reg.Preview(ctx, broken, nil, "")
+		p, err := e.reg.Preview(ctx, broken, nil, nil)
 		if err != nil {
 			t.Fatalf("Preview: %v", err)
 		}
@@ -282,7 +282,7 @@ func testImportBrokenNamed(t *testing.T, bc backendCase) {
 	ctx := context.Background()
 	noDescription := "---\nname: pdf\n---\n# PDF\n"
 	pack := zipOf(t, "", append(mixedPack3(t), file{"pdf/SKILL.md", noDescription})...)
-	p, err := e.reg.Preview(ctx, pack, nil, "")
+	p, err := e.reg.Preview(ctx, pack, nil, nil)
 	if err != nil {
 		t.Fatalf("Preview: %v", err)
 	}
@@ -367,7 +367,7 @@ func testImportUnmetDependencies(t *testing.T, bc backendCase) {
 		}
 		return got
 	}
-	p, err := e.reg.Preview(ctx, pack, nil, "")
+	p, err := e.reg.Preview(ctx, pack, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,7 +417,7 @@ func testImportUnmetDependencies(t *testing.T, bc backendCase) {
 	// With b installed and the tool registered, all but the broken b can be.
 	e.importZip(t, zipOf(t, "b", skillFiles("", "b")...), ImportOptions{})
 	e.reg.RegisterTools([]string{"WebFetch"})
-	if p, err = e.reg.Preview(ctx, pack, nil, ""); err != nil {
+	if p, err = e.reg.Preview(ctx, pack, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	want = map[string]string{"a": PreviewNew, "b": "description-missing", "c": PreviewNew, "good": PreviewInstalled, "d": PreviewInstalled, "t": PreviewNew}
@@ -476,7 +476,7 @@ func testImportBrokenKinds(t *testing.T, bc backendCase) {
 	check := func(t *testing.T, data []byte) {
 		e := newEnv(t, bc)
 		ctx := context.Background()
-		orig, err := e.reg.Preview(ctx, data, nil, "")
+		orig, err := e.reg.Preview(ctx, data, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -499,7 +499,7 @@ func testImportBrokenKinds(t *testing.T, bc backendCase) {
 		wantInvalid := map[string]string{sk[0].Dir: "yaml-invalid", sk[1].Dir: "description-missing", sk[2].Dir: "not-utf8",
 			sk[3].Dir: "unknown-skill", sk[4].Dir + "-again": "duplicate-skill"}
 
-		p, err := e.reg.Preview(ctx, broken, nil, "")
+		p, err := e.reg.Preview(ctx, broken, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/source"
 	"github.com/skillfs/skillfs/pkg/zipguard"
 )
 
@@ -46,7 +47,10 @@ type PreviewSkill struct {
 	// Status is PreviewNew, PreviewConflict, PreviewInstalled or
 	// PreviewInvalid.
 	Status string `json:"status"`
-	// Installed is the id of the installed skill of its name, if any.
+	// Installed is the id of the installed skill it would update, if any:
+	// the one installed from the same folder of a download of the URL
+	// previewed (Preview's origin), whatever its id, else the one of its
+	// name.
 	Installed string `json:"installed"`
 	// Diagnostics are its SKILL.md's, and the note an import would store
 	// disabled it with (disabledNote); for an invalid skill they are in
@@ -71,9 +75,16 @@ type ImportPreview struct {
 // skill of one name, dependencies the commit would refuse) included, each with its error. It stores nothing. An
 // archive Import refuses whole whatever is chosen (not an archive, over a
 // limit) is refused here with the same error. data and outside are as
-// Import's data and ImportOptions.Outside; under, when set, is the folder
-// whose skills alone are previewed, as ImportOptions.Origin's Dir.
-func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Outside, under string) (*ImportPreview, error) {
+// Import's data and ImportOptions.Outside; origin, when set, is the
+// origin an install from the archive would record (ImportOptions.Origin):
+// only the skills of its Dir are previewed, and a skill installed from the
+// same folder of a download of its URL is the one a skill of the archive
+// is compared with and would update, whatever its id (fromDownload).
+func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Outside, origin *source.Origin) (*ImportPreview, error) {
+	under := ""
+	if origin != nil {
+		under = origin.Dir
+	}
 	arc, cands, err := r.readCandidates(data, outside, under)
 	if err != nil {
 		return nil, err
@@ -97,6 +108,10 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 			byKey[k] = m
 		}
 	}
+	var viaFolder map[*candidate]Meta
+	if origin != nil && origin.Kind == source.KindURL {
+		viaFolder = fromDownload(valid, installed, origin.URL)
+	}
 	bad, err := disabledOnImport(valid, installed, byKey)
 	if err != nil {
 		return nil, err
@@ -117,7 +132,12 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 		if b := bad[c]; len(b) > 0 {
 			ps.Diagnostics = append(ps.Diagnostics, disabledNote(b))
 		}
-		if m, ok := byKey[idKey(c.s.Name)]; ok {
+		if m, ok := viaFolder[c]; ok {
+			ps.Installed, ps.Status = m.ID, PreviewConflict
+			if installedDigest(c, m.ID) == m.Digest {
+				ps.Status = PreviewInstalled
+			}
+		} else if m, ok := byKey[idKey(c.s.Name)]; ok {
 			ps.Installed, ps.Status = m.ID, PreviewConflict
 			if m.ID == c.s.Name && m.Digest == ps.Digest {
 				ps.Status = PreviewInstalled

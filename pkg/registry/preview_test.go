@@ -25,7 +25,7 @@ func testImportPreview(t *testing.T, bc backendCase) {
 	e := newEnv(t, bc)
 	pack := previewPack(t, e)
 	rev := e.lastChange(t).Revision
-	p, err := e.reg.Preview(context.Background(), pack, nil, "")
+	p, err := e.reg.Preview(context.Background(), pack, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func testImportPreview(t *testing.T, bc backendCase) {
 		t.Errorf("a preview changed the registry: %+v", c)
 	}
 	// What Import refuses, Preview refuses the same way.
-	if _, err := e.reg.Preview(context.Background(), []byte("not a zip"), nil, ""); skillerr.CodeOf(err) != skillerr.InvalidArchive {
+	if _, err := e.reg.Preview(context.Background(), []byte("not a zip"), nil, nil); skillerr.CodeOf(err) != skillerr.InvalidArchive {
 		t.Errorf("not a zip: %v", err)
 	}
 }

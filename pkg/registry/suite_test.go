@@ -80,6 +80,7 @@ func TestSuite(t *testing.T) {
 		{"ImportUpdate", testImportUpdate},
 		{"ImportFolder", testImportFolder},
 		{"CheckDownloadFollows", testCheckDownloadFollows},
+		{"UpdateKeptBeside", testUpdateKeptBeside},
 		{"ImportTarGz", testImportTarGz},
 		{"ImportStreamTooLarge", testImportStreamTooLarge},
 		{"ImportOutside", testImportOutside},

@@ -103,7 +103,9 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
     reviewing(notes);
   };
   // A conflict with a skill installed from this very download (its URL,
-  // and its folder in it when it recorded one) is that skill's update.
+  // and its folder in it when it recorded one) is that skill's update;
+  // the preview names that skill whatever its id (one kept beside another
+  // of its name, as name-v2), and Update replaces it.
   const reviewUrl = async (url: string, p: UrlPreview) => {
     const mine = new Map((await sk().registry.list()).filter((m) => m.origin?.kind === 'url' && m.origin.url === p.origin.url).map((m) => [m.id, m.origin!.dir ?? '']));
     const isUpdate = (s: PreviewSkill) => {

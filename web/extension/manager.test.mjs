@@ -350,6 +350,43 @@ test('install from an address: the archive is previewed as a local one is, chose
   assert.match(await fresh.locator('li[data-name="address-fresh"]').textContent(), /an update of address-fresh/);
 });
 
+test('install from an address: a skill of the download kept beside another of its name is offered, by its folder, as its update, and Update updates it, not the other', { timeout: IMPORT_MS }, async (t) => {
+  const page = await openPanel(400);
+  t.after(() => page.close());
+  const local = join(mkdtempSync(join(tmpdir(), 'skillfs-beside-')), 'beside-local.zip');
+  writeFileSync(local, zipOf({ 'beside-creator/SKILL.md': md('beside-creator', 'Mine, from elsewhere.') }));
+  assert.equal((await importFile(page, local)).ok, true);
+  const repo = (desc) => ({ type: 'application/zip', body: zipOf({
+    'repo-main/skills/beside-creator/SKILL.md': md('beside-creator', desc),
+    'repo-main/skills/beside-other/SKILL.md': md('beside-other', 'The other.'),
+  }) });
+  const files = new Map([['/beside.zip', repo('Version 1.')]]);
+  const site = await serveSite(files);
+  t.after(site.close);
+
+  // Installed beside the one of its name: as beside-creator-v2.
+  const first = (await fromAddress(page, `${site.url}/beside.zip`, 'url')).getByRole('group', { name: 'beside.zip holds 2 skills' });
+  await first.waitFor();
+  assert.equal(await first.getByRole('combobox', { name: 'What to do with beside-creator' }).inputValue(), 'keep-both');
+  await first.getByRole('button', { name: 'Install 2 skills', exact: true }).click();
+  const installed = await outcome(page);
+  assert.equal(installed.state, 'done', installed.report);
+  assert.deepEqual(installed.installed.split(' ').sort(), ['beside-creator-v2', 'beside-other']);
+
+  // A later download: beside-creator-v2 is the one its folder updates.
+  files.set('/beside.zip', repo('Version 2.'));
+  const again = (await fromAddress(page, `${site.url}/beside.zip`, 'url')).getByRole('group', { name: 'beside.zip holds 2 skills' });
+  await again.waitFor();
+  const row = again.locator('li[data-name="beside-creator"]');
+  assert.equal(await again.getByRole('combobox', { name: 'What to do with beside-creator' }).inputValue(), 'update');
+  assert.match(await row.textContent(), /an update of beside-creator-v2/);
+  await again.getByRole('button', { name: 'Install 1 skill', exact: true }).click();
+  const updated = await outcome(page);
+  assert.equal(updated.state, 'done', updated.report);
+  await page.waitForFunction(() => /Version 2\./.test(document.querySelector('li[data-id="beside-creator-v2"]')?.textContent ?? ''));
+  assert.match(await list(page).locator('li[data-id="beside-creator"]').textContent(), /Mine, from elsewhere\./);
+});
+
 test('install from an address: an index lists its skills to tick, as the site\'s do, and only those ticked install', { timeout: IMPORT_MS }, async (t) => {
   const page = await openPanel(400);
   t.after(() => page.close());
