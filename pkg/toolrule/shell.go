@@ -630,7 +630,7 @@ func givesText(st *syntax.Stmt) bool {
 // and its body, when the delimiter is not quoted and the shell expands
 // the body, holds no $, ` or \ (so nothing in it runs, and no line
 // continuation moves where it ends). A quoted delimiter's body is text,
-// to bash; where the parser reads it as expanded all the same (<<''E,
+// to bash; where the parser reads it as expanded all the same (<<""E,
 // whose quotes are empty), the two disagree, and it is held to the
 // unquoted rule.
 func (c *checker) heredoc(r *syntax.Redirect) {
