@@ -396,6 +396,7 @@ test('when Chrome stops the idle worker, a content script wakes it and the side 
 
 test('the side panel offers the skills of the site you are on; only the user\'s click installs them', { timeout: 50_000 }, async (t) => {
   assert.ok(h.panel, 'needs the side panel test');
+  await declineNewSites();
   const md = (name, d) => `---\nname: ${name}\ndescription: ${d}\n---\n# ${name}\n`;
   const shopMD = md('shop-search', 'Search the shop.');
   const cart = zipSync({ 'SKILL.md': new TextEncoder().encode(md('shop-cart', 'Fill the cart.')), 'references/api.md': new TextEncoder().encode('API\n') });
@@ -469,6 +470,8 @@ test('the side panel offers the skills of the site you are on; only the user\'s 
   assert.deepEqual([up.state, up.updated, up.report], ['done', 'shop-cart', 'Updated shop-cart.'], j(up));
   assert.deepEqual(pub.log, ['GET /.well-known/agent-skills/index.json', 'GET /.well-known/agent-skills/index.json', 'GET /.well-known/agent-skills/shop-cart.zip']);
   await h.panel.waitForFunction(() => document.querySelector('#skills li[data-id="shop-cart"]')?.textContent?.includes('faster'), undefined, { timeout: STEP_MS, polling: 50 });
+  // Install, Check for updates and Update each asked for the shop's site (granted at install), in its click.
+  assert.deepEqual(await asked(), [['http://127.0.0.1/*'], ['http://127.0.0.1/*'], ['http://127.0.0.1/*']]);
 });
 
 test('the side panel installs from an MCP server the user names: what verifies, nothing else', { timeout: 40_000 }, async (t) => {
@@ -492,6 +495,8 @@ test('the side panel installs from an MCP server the user names: what verifies, 
 
   const missing = await installFrom(`${new URL(server.url).origin}/nothing/index.json`, 'index');
   assert.deepEqual([missing.state, missing.error], ['error', 'FetchFailed'], j(missing));
+  // Each Install asked for the server's site in its click; the preview's Install fetches nothing new.
+  assert.deepEqual(await asked(), [['http://127.0.0.1/*'], ['http://127.0.0.1/*']]);
 });
 
 /** Reads the manifest the extension was loaded from. */
@@ -548,26 +553,44 @@ test('the extension may reach 127.0.0.1 and localhost from install, any other si
 });
 
 /**
- * Wraps chrome.permissions.request in the side panel: every call's origins
- * are recorded in window.asked, and Chrome answers those it has granted
- * already (no prompt). The prompt for any other origin is the one thing
- * that cannot run here — headless Chromium shows it to no one, and the
- * request would never settle — so the person's answer is played: they
- * decline.
+ * Wraps chrome.permissions.request in the side panel (once): every call's
+ * origins are recorded in window.asked, and in window.late the ones asked
+ * for after the click that led to them was dispatched — Chrome shows its
+ * prompt only during the click's user gesture, which an await of the
+ * worker (one Chrome may have to start) can outlast. A capture-phase click
+ * listener on the window marks the dispatch; a bubble-phase one unmarks
+ * it, and runs after the button's listener and the microtasks it queued
+ * (a click from input runs them between listeners), so before anything
+ * that awaited a reply from the worker: no timing. Chrome answers those
+ * origins it has granted already (no prompt). The prompt for any other
+ * origin is the one thing that cannot run here — headless Chromium shows
+ * it to no one, and the request would never settle — so the person's
+ * answer is played: they decline.
  */
 async function declineNewSites() {
   // In front: a page in a background tab gets few frames, which each click waits for.
   await h.panel.bringToFront();
   await ev(h.panel, () => {
+    if (window.asked) return;
     const request = chrome.permissions.request.bind(chrome.permissions);
     window.asked = [];
+    window.late = [];
+    let inClick = false;
+    addEventListener('click', () => (inClick = true), { capture: true });
+    addEventListener('click', () => (inClick = false));
     chrome.permissions.request = async (p) => {
       window.asked.push(p.origins);
+      if (!inClick) window.late.push(p.origins);
       return (await chrome.permissions.contains(p)) ? request(p) : false;
     };
   });
 }
-const asked = () => ev(h.panel, () => window.asked.splice(0));
+/** The origins asked for since the last call, each asked for during its click. */
+const asked = async () => {
+  const { origins, late } = await ev(h.panel, () => ({ origins: window.asked.splice(0), late: window.late.splice(0) }));
+  assert.deepEqual(late, [], `asked for after its click, when Chrome may no longer show its prompt: ${j(late)}`);
+  return origins;
+};
 
 test('the side panel asks for exactly the sites an address needs; declined, nothing is fetched or installed', { timeout: 60_000 }, async () => {
   assert.ok(h.panel, 'needs the side panel test');

@@ -11,7 +11,7 @@
 // where they were, in the extension's IndexedDB.
 
 import { render } from 'preact';
-import { connectSkillfs, SkillfsError, type Change, type Skillfs } from '../../js/bridge.ts';
+import { connectSkillfs, SkillfsError, type Change, type Skillfs, type SkillMeta } from '../../js/bridge.ts';
 import { App } from '../ui/App.tsx';
 import './sources.css';
 import { AGENT_TOOLS, chrome, PORT_NAME } from './chrome.ts';
@@ -113,11 +113,18 @@ const live = new Proxy({} as Skillfs, {
   },
 });
 
+/** The installed skills as the app last read them: what "Check for updates"
+ * asks about, with no read of its own before Chrome's prompt. */
+let installed: SkillMeta[] = [];
+const keepSkills = (skills: SkillMeta[]) => {
+  installed = skills;
+};
+
 const sources = document.getElementById('sources')!;
 // The sections use the app's connection too: reads retried, a stopped worker said in words.
 mountSiteSkills(document.getElementById('site-skills')!, () => live, changed);
 mountInstallFrom(document.getElementById('install-from')!, () => live, changed);
-mountUpdates(document.getElementById('updates-section')!, () => live, changed);
+mountUpdates(document.getElementById('updates-section')!, () => live, () => installed, changed);
 
 async function samplePack(): Promise<Uint8Array> {
   const res = await fetch(chrome.runtime.getURL('sample-pack.zip'));
@@ -125,4 +132,4 @@ async function samplePack(): Promise<Uint8Array> {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-render(<App sk={live} tools={AGENT_TOOLS} contextId="sidepanel" samplePack={samplePack} extras={sources} />, document.getElementById('app')!);
+render(<App sk={live} tools={AGENT_TOOLS} contextId="sidepanel" samplePack={samplePack} extras={sources} onSkills={keepSkills} />, document.getElementById('app')!);

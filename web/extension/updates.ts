@@ -2,7 +2,10 @@
 // has one whether it publishes something else now (by digest; nothing
 // unchanged is downloaded), and updates a skill when the user clicks its
 // Update button: one commit, and agents' sessions that see it go stale.
-// The sites the sources are on are asked for at the click, in one prompt;
+// The sites the sources are on are asked for at the click, in one prompt,
+// from the list the panel holds (a read first would be a round trip to the
+// worker, which Chrome may have to start, and the click would no longer
+// count by then: host-access.ts);
 // a source on a site the user did not allow is not contacted, and its
 // skills are listed as not checked (host-access.ts).
 
@@ -12,8 +15,9 @@ import { showError } from './install-report.ts';
 import { plural } from '../ui/say.ts';
 
 /** Fills section with the check button and, after a check, one line per
- * skill whose source changed it or dropped it. */
-export function mountUpdates(section: HTMLElement, sk: () => Skillfs, updated: () => void) {
+ * skill whose source changed it or dropped it. installed gives the list of
+ * the installed skills the panel holds; updated is called after an update. */
+export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed: () => SkillMeta[], updated: () => void) {
   const title = document.createElement('h2');
   title.textContent = 'Updates';
   const check = document.createElement('button');
@@ -42,7 +46,7 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, updated: (
   /** The skills with a source, split by whether the extension may reach it
    * now, after asking once for the sites it may not. */
   const askForSources = async (): Promise<{ sourced: number; allowed: SkillMeta[]; denied: SkillMeta[] }> => {
-    const sourced = (await sk().registry.list()).filter((m) => m.origin);
+    const sourced = installed().filter((m) => m.origin);
     const needs = new Map(sourced.map((m) => [m.id, checkOrigins(m.origin!)]));
     try {
       await allow([...new Set([...needs.values()].flat())]);

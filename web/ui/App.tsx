@@ -23,11 +23,14 @@ export interface AppProps {
   samplePack: () => Promise<Uint8Array>;
   /** DOM the page keeps, shown under the import (plain DOM sections). */
   extras?: Node;
+  /** Called with every list of the installed skills the app reads: a page
+   * that needs it at a click (the side panel's updates) keeps it from here. */
+  onSkills?: (skills: SkillMeta[]) => void;
 }
 
 type Status = { text: string; state: 'busy' | 'ready' | 'error' };
 
-export function App({ sk, tools, contextId, samplePack, extras }: AppProps) {
+export function App({ sk, tools, contextId, samplePack, extras, onSkills }: AppProps) {
   const [skills, setSkills] = useState<SkillMeta[]>();
   const [revision, setRevision] = useState(0);
   const [status, setStatus] = useState<Status>({ text: 'Connecting…', state: 'busy' });
@@ -35,11 +38,15 @@ export function App({ sk, tools, contextId, samplePack, extras }: AppProps) {
   /** The skill open in the skill view, in place of the manager. */
   const [open, setOpen] = useState<string>();
   const extrasHost = useRef<HTMLDivElement>(null);
+  // The latest onSkills, so that a new function each render reads no list again.
+  const skillsSeen = useRef(onSkills);
+  skillsSeen.current = onSkills;
 
   const refresh = useCallback(async () => {
     try {
       const [list, rev] = await Promise.all([sk.registry.list(), sk.registry.revision()]);
       setSkills(list);
+      skillsSeen.current?.(list);
       setRevision(rev);
       const on = list.filter((s) => s.enabled).length;
       setStatus({ text: `${plural(list.length, 'skill')} installed, ${on.toLocaleString('en')} enabled.`, state: 'ready' });
