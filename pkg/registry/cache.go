@@ -4,8 +4,8 @@ import (
 	"context"
 	"runtime"
 	"slices"
-	"strings"
 
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
@@ -166,36 +166,38 @@ func (r *Registry) patchList(ctx context.Context, c listCache) (listCache, bool,
 	if rev, err := decodeRevision(res[len(ids)]); err != nil || rev != c.want {
 		return c, false, err
 	}
-	next := listCache{recs: slices.Clone(c.recs), metas: slices.Clone(c.metas), rev: c.want, valid: true}
-	for i, id := range ids {
-		at, found := slices.BinarySearchFunc(next.recs, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
-		switch {
-		case len(res[i]) == 0 && found:
-			next.recs = slices.Delete(next.recs, at, at+1)
+	// One merge of the two sorted lists: a change of thousands of skills
+	// (a batch delete) patched one by one moved the whole list for each,
+	// with no turn for the host between (its pings went unanswered).
+	next := listCache{recs: make([]vfs.Record, 0, len(c.recs)+len(ids)), rev: c.want, valid: true}
+	if c.metas != nil {
+		next.metas = make([]Meta, 0, len(c.recs)+len(ids))
+	}
+	for i, j := 0, 0; i < len(c.recs) || j < len(ids); {
+		pace.StepAt(i + j)
+		if j == len(ids) || i < len(c.recs) && c.recs[i].Key < ids[j] {
+			next.recs = append(next.recs, c.recs[i])
 			if next.metas != nil {
-				next.metas = slices.Delete(next.metas, at, at+1)
+				next.metas = append(next.metas, c.metas[i])
 			}
-		case len(res[i]) == 0:
-		default:
-			rec := res[i][0]
-			var m Meta
+			i++
+			continue
+		}
+		if i < len(c.recs) && c.recs[i].Key == ids[j] {
+			i++ // replaced or removed
+		}
+		if len(res[j]) > 0 {
+			rec := res[j][0]
+			next.recs = append(next.recs, rec)
 			if next.metas != nil {
-				if m, err = decodeMeta(rec); err != nil {
+				m, err := decodeMeta(rec)
+				if err != nil {
 					return c, false, err
 				}
-			}
-			if found {
-				next.recs[at] = rec
-				if next.metas != nil {
-					next.metas[at] = m
-				}
-			} else {
-				next.recs = slices.Insert(next.recs, at, rec)
-				if next.metas != nil {
-					next.metas = slices.Insert(next.metas, at, m)
-				}
+				next.metas = append(next.metas, m)
 			}
 		}
+		j++
 	}
 	return next, true, nil
 }

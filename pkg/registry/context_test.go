@@ -98,6 +98,25 @@ func testCache(t *testing.T, bc backendCase) {
 	if n := db.metaScans.Load(); n != 1 {
 		t.Errorf("the disable read every record %d times, want 1", n)
 	}
+	// A change of several skills at once (removed, added, changed) patches
+	// the list to what a fresh read gives.
+	e.importZip(t, packOf(t, "p1", "p2", "p3", "p4"), ImportOptions{})
+	mustList(t, r)
+	if err := r.RemoveMany(ctx, []string{"p1", "p3"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Import(ctx, packOf(t, "p0", "p5"), ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.SetEnabledMany(ctx, []string{"p2", "p5"}, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ids(mustList(t, r)), ids(mustList(t, openReg(t, e.db, Options{}))); !slices.Equal(got, want) {
+		t.Errorf("the list patched: %v; read afresh: %v", got, want)
+	}
+	if m := mustGet(t, r, "p2"); m.Enabled {
+		t.Errorf("p2 from the patched list: enabled")
+	}
 	// A disable looks for dependents among every record: on a registry
 	// that has listed nothing, in its one read.
 	fresh := openReg(t, db, Options{})

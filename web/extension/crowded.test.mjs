@@ -50,6 +50,16 @@ async function panel() {
     if (!existsSync(join(EXT_DIR, f))) throw new Error(`${join(EXT_DIR, f)} is missing: run \`make extension-build\``);
   }
   const browser = await launch({ timeoutMs: STEP_MS, args: [`--disable-extensions-except=${EXT_DIR}`, `--load-extension=${EXT_DIR}`] });
+  // The worker's errors and its stops, in the test's output: a stop no
+  // test asked for (one CI run saw the worker stop in a batch delete)
+  // then says there what the worker said before it.
+  const watch = (w) => {
+    if (!w.url().startsWith('chrome-extension://')) return;
+    w.on('console', (m) => ['error', 'warning'].includes(m.type()) && console.log(`[worker ${m.type()}] ${m.text()}`));
+    w.on('close', () => console.log(`[worker] stopped at ${new Date().toISOString()}`));
+  };
+  browser.context.serviceWorkers().forEach(watch);
+  browser.context.on('serviceworker', watch);
   const sw = browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
     (await browser.context.waitForEvent('serviceworker', { timeout: STEP_MS, predicate: (w) => w.url().startsWith('chrome-extension://') }));
   const page = await browser.context.newPage();
