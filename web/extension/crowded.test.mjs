@@ -50,9 +50,9 @@ async function panel() {
     if (!existsSync(join(EXT_DIR, f))) throw new Error(`${join(EXT_DIR, f)} is missing: run \`make extension-build\``);
   }
   const browser = await launch({ timeoutMs: STEP_MS, args: [`--disable-extensions-except=${EXT_DIR}`, `--load-extension=${EXT_DIR}`] });
-  // The worker's errors and its stops, in the test's output: a stop no
-  // test asked for (one CI run saw the worker stop in a batch delete)
-  // then says there what the worker said before it.
+  // The worker's errors and its stops, in the test's output: when the
+  // panel reports the worker gone, this tells a real stop (what the worker
+  // said before it) from a host that only did not answer in time.
   const watch = (w) => {
     if (!w.url().startsWith('chrome-extension://')) return;
     w.on('console', (m) => ['error', 'warning'].includes(m.type()) && console.log(`[worker ${m.type()}] ${m.text()}`));
