@@ -1,6 +1,7 @@
 package toolrule
 
 import (
+	"errors"
 	"net/url"
 	"path"
 	"slices"
@@ -47,17 +48,22 @@ func fileTool(tool string) bool {
 // no glob character (?, […]); a * is the specifier's own wildcard, as in
 // Claude Code's permission rules, in a prefix before ":*" or " *" too
 // (git log * --oneline:*, ls *.md:*). Brace expansion ({a,b}) is left: it
-// depends on nothing.
-func commandSpec(spec string) (commandPattern, bool) {
+// depends on nothing. A ":*" before the end, whose * is a wildcard
+// (Bash(git:* push)), is errPrefixNotAtEnd: Claude Code's rules take
+// ":*" only at the end and match nothing with it elsewhere, and read as a
+// ':' and a wildcard it would admit "git:x push", never the "git push"
+// its author meant. Any other specifier that admits nothing is
+// errAdmitsNothing.
+func commandSpec(spec string) (commandPattern, error) {
 	body, prefix := strings.CutSuffix(spec, ":*")
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(body), "")
 	if err != nil || len(f.Stmts) != 1 {
-		return commandPattern{}, false
+		return commandPattern{}, errAdmitsNothing
 	}
 	st := f.Stmts[0]
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 || len(st.Redirs) > 0 || st.Negated || st.Background || st.Coprocess || st.Disown {
-		return commandPattern{}, false
+		return commandPattern{}, errAdmitsNothing
 	}
 	words := make([]string, len(call.Args))
 	for i, w := range call.Args {
@@ -74,7 +80,7 @@ func commandSpec(spec string) (commandPattern, bool) {
 	var stars []int
 	for i, w := range call.Args[:len(words)] {
 		if !literalWord(w, true) {
-			return commandPattern{}, false
+			return commandPattern{}, errAdmitsNothing
 		}
 		if i > 0 {
 			text.WriteByte(' ')
@@ -86,6 +92,9 @@ func commandSpec(spec string) (commandPattern, bool) {
 					if v[j] == '\\' {
 						j++
 					} else if v[j] == '*' {
+						if j > 0 && v[j-1] == ':' {
+							return commandPattern{}, errPrefixNotAtEnd
+						}
 						stars = append(stars, text.Len()+j)
 					}
 				}
@@ -112,8 +121,14 @@ func commandSpec(spec string) (commandPattern, bool) {
 		}
 		p.checked = append(p.checked, at < len(words[0]) || at > 0 && t[at-1] != ' ' || end+1 < len(t) && t[end+1] != ' ')
 	}
-	return p, true
+	return p, nil
 }
+
+// Why commandSpec finds that a specifier admits nothing.
+var (
+	errPrefixNotAtEnd = errors.New(`":*" before the end`)
+	errAdmitsNothing  = errors.New("not a plain simple command")
+)
 
 // commandPattern is a command specifier as commandSpec reads it: its words
 // as written, joined by one space (text, where each * stands for

@@ -39,6 +39,10 @@ const (
 	// pattern lists: a Write or Edit path pattern for output, a Read one
 	// for input (/dev/null and descriptor copies such as 2>&1 are free).
 	ReasonRedirection = "redirection"
+	// ReasonPrefixNotAtEnd: patterns name the tool, but none admits the
+	// call's input, and one of them has ":*" before its end, which admits
+	// nothing (see commandSpec): most likely the one meant to admit it.
+	ReasonPrefixNotAtEnd = "prefix-not-at-end"
 )
 
 // MaxInput bounds, in bytes, the input that Check reads when patterns vet
@@ -182,14 +186,17 @@ func Check(allowedTools []string, name, input, dir string) error {
 		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonInputTooLong, Subject: name,
 			Msg: fmt.Sprintf("the input is %d bytes; the active skills' patterns for this tool read at most %d", len(input), limit)}
 	}
-	reason, what, dead := inputAllowed(name, named, rules, input, dir)
+	reason, what, dead, misplaced := inputAllowed(name, named, rules, input, dir)
 	if reason == "" {
 		return nil
+	}
+	if reason == ReasonInputNotMatched && len(misplaced) > 0 {
+		reason = ReasonPrefixNotAtEnd
 	}
 	var live []string
 	relative := false // a live path pattern is relative, where input is not
 	for _, r := range named {
-		if !slices.Contains(dead, r.Source) {
+		if !slices.Contains(dead, r.Source) && !slices.Contains(misplaced, r.Source) {
 			live = append(live, r.Source)
 			relative = relative || isPathSpec(name, r.Spec) && !rooted(r.Spec) && rooted(input)
 		}
@@ -213,6 +220,14 @@ func Check(allowedTools []string, name, input, dir string) error {
 	} else if len(dead) > 1 {
 		msg += "; " + skillerr.Clip(strings.Join(dead, ", ")) + " admit nothing: they depend on what a shell would expand, or are too long or deep to read"
 	}
+	if len(misplaced) > 0 {
+		admit := " admits nothing"
+		if len(misplaced) > 1 {
+			admit = " admit nothing"
+		}
+		msg += "; " + skillerr.Clip(strings.Join(misplaced, ", ")) + admit + `: ":*" stands for "and anything after it" only at the end of a pattern; ` +
+			"elsewhere write * alone: Bash(git * push), not Bash(git:* push)"
+	}
 	if what != "" {
 		msg = "the command has " + what + ", which no allowed-tools pattern vets; " + msg
 	}
@@ -226,10 +241,11 @@ func notListed(name string) error {
 
 // inputAllowed returns "" when one of the patterns named admits input,
 // and otherwise the reason for refusing it, for a command line what in it
-// was refused, and the patterns (as written) that admit nothing at all.
+// was refused, and the patterns (as written) that admit nothing at all:
+// those with ":*" before their end (misplaced), and the others (dead).
 // name is the tool; rules are all the patterns in force, for the paths a
 // command may redirect to.
-func inputAllowed(name string, named, rules []Rule, input, dir string) (reason, what string, dead []string) {
+func inputAllowed(name string, named, rules []Rule, input, dir string) (reason, what string, dead, misplaced []string) {
 	var commandSpecs []commandPattern
 	for _, r := range named {
 		spec := r.Spec
@@ -240,38 +256,41 @@ func inputAllowed(name string, named, rules []Rule, input, dir string) (reason, 
 			if expands(spec) {
 				dead = append(dead, r.Source)
 			} else if domainMatches(spec[len("domain:"):], input) {
-				return "", "", nil
+				return "", "", nil, nil
 			}
 		case isPathSpec(name, spec):
 			if expands(spec) {
 				dead = append(dead, r.Source)
 			} else if pathMatches(spec, input, dir) {
-				return "", "", nil
+				return "", "", nil, nil
 			}
 		default:
-			if c, ok := commandSpec(spec); ok {
+			switch c, err := commandSpec(spec); err {
+			case nil:
 				commandSpecs = append(commandSpecs, c)
-			} else {
+			case errPrefixNotAtEnd:
+				misplaced = append(misplaced, r.Source)
+			default:
 				dead = append(dead, r.Source)
 			}
 		}
 	}
 	if len(commandSpecs) == 0 {
-		return ReasonInputNotMatched, "", dead
+		return ReasonInputNotMatched, "", dead, misplaced
 	}
 	cmds, refused := commands(input, redirectionRules(rules, dir))
 	if refused != nil {
-		return refused.reason, refused.what, dead
+		return refused.reason, refused.what, dead, misplaced
 	}
 	if len(cmds) == 0 {
-		return ReasonInputNotMatched, "", dead
+		return ReasonInputNotMatched, "", dead, misplaced
 	}
 	for _, c := range cmds {
 		if !anyCommandMatches(commandSpecs, c) {
-			return ReasonInputNotMatched, "", dead
+			return ReasonInputNotMatched, "", dead, misplaced
 		}
 	}
-	return "", "", nil
+	return "", "", nil, nil
 }
 
 // expands reports whether a path or domain specifier holds what a shell

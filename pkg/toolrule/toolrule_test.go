@@ -163,6 +163,32 @@ func TestCheckWildcardPrefix(t *testing.T) {
 	}
 }
 
+// TestCheckPrefixNotAtEnd: ":*" means "alone or followed by more" only
+// at the end of a pattern, as in Claude Code, whose rules with it
+// elsewhere match nothing. Read as a ':' and a wildcard, Bash(git:* push)
+// admitted "git:x push" and refused "git push" with no word on why; it
+// admits nothing, and a refusal says so with its own reason.
+func TestCheckPrefixNotAtEnd(t *testing.T) {
+	for _, in := range []string{"git push", "git:x push", "git:* push", "git origin push"} {
+		err := Check([]string{"Bash(git:* push)"}, "Bash", in, "")
+		if skillerr.ReasonOf(err) != ReasonPrefixNotAtEnd {
+			t.Errorf("%q: %v, want %s", in, err, ReasonPrefixNotAtEnd)
+		}
+	}
+	err := Check([]string{"Bash(git:* push)", "Bash(npm test)"}, "Bash", "git push", "")
+	if got, want := err.Error(), "Bash: the active skills allow this tool only as Bash(npm test); Bash(git:* push) admits nothing: "+
+		`":*" stands for "and anything after it" only at the end of a pattern; elsewhere write * alone: Bash(git * push), not Bash(git:* push)`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// Quoted or escaped, the * is text, and so is the ':' before it; at
+	// the end, ":*" is the prefix.
+	for pattern, in := range map[string]string{"Bash(grep ':*' x)": "grep ':*' x", `Bash(echo a:\* b)`: `echo a:\* b`, "Bash(git push:*)": "git push origin"} {
+		if err := Check([]string{pattern}, "Bash", in, ""); err != nil {
+			t.Errorf("%s %q: %v, want admitted", pattern, in, err)
+		}
+	}
+}
+
 func TestCheck(t *testing.T) {
 	allowed := []string{
 		"Read(./docs/**)", "Edit(/skills/*/notes.md)", "Bash(git:*)", "Bash(npm run test)", "Bash(go test *)",
