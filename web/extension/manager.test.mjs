@@ -387,6 +387,48 @@ test('install from an address: a skill of the download kept beside another of it
   assert.match(await list(page).locator('li[data-id="beside-creator"]').textContent(), /Mine, from elsewhere\./);
 });
 
+test('"Check for updates" asks about the skills installed now: not one removed in another tab while this panel was disconnected, and one installed there', { timeout: IMPORT_MS }, async (t) => {
+  // A profile of its own: the skills the other tests installed from
+  // servers they have closed would be checked too.
+  const own = await start();
+  t.after(() => own.browser.close());
+  const files = new Map(['stale-gone', 'stale-new'].map((n) => [`/${n}.zip`, { type: 'application/zip', body: zipOf({ [`${n}/SKILL.md`]: md(n, 'Published.') }) }]));
+  const site = await serveSite(files);
+  t.after(site.close);
+  const installFrom = async (page, name) => {
+    const group = (await fromAddress(page, `${site.url}/${name}.zip`, 'url')).getByRole('group', { name: `${name}.zip holds 1 skill` });
+    await group.getByRole('button', { name: 'Install 1 skill', exact: true }).click();
+    const done = await outcome(page);
+    assert.equal(done.state, 'done', done.report);
+  };
+  const panel = await openPanel(400, own);
+  await installFrom(panel, 'stale-gone');
+  await panel.waitForFunction(() => document.getElementById('skills')?.dataset.count === '1');
+
+  // Chrome stops the idle worker (DevTools does it now), which closes the
+  // panel's port: it hears of no change until its next call.
+  const cdp = await panel.context().newCDPSession(panel);
+  t.after(() => cdp.detach().catch(() => {}));
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await panel.waitForFunction(() => document.body.dataset.connected === 'false');
+
+  // Another tab (which starts the worker again) installs one and removes the other.
+  const other = await openPanel(400, own);
+  await installFrom(other, 'stale-new');
+  await list(other).getByRole('button', { name: 'Delete stale-gone', exact: true }).click();
+  await other.getByRole('dialog', { name: 'Delete stale-gone?' }).getByRole('button', { name: 'Delete stale-gone', exact: true }).click();
+  await other.locator('#skills > li[data-id="stale-gone"]').waitFor({ state: 'detached' });
+  assert.equal(await panel.locator('#skills').getAttribute('data-count'), '1', 'the first panel still shows what it last read');
+
+  site.log.length = 0;
+  await panel.getByRole('button', { name: 'Check for updates' }).click();
+  await panel.waitForFunction(() => ['done', 'error'].includes(document.getElementById('updates-section')?.dataset.state ?? ''));
+  const checked = await panel.locator('#updates-section').evaluate((s) => ({ ...s.dataset, report: document.getElementById('updates-report').textContent }));
+  assert.deepEqual([checked.state, checked.checked, checked.report], ['done', '1', '1 skill with a source; 0 to look at.'], JSON.stringify(checked));
+  assert.deepEqual(site.log, ['GET /stale-new.zip 304']);
+});
+
 test('install from an address: an index lists its skills to tick, as the site\'s do, and only those ticked install', { timeout: IMPORT_MS }, async (t) => {
   const page = await openPanel(400);
   t.after(() => page.close());

@@ -113,8 +113,9 @@ const live = new Proxy({} as Skillfs, {
   },
 });
 
-/** The installed skills as the app last read them: what "Check for updates"
- * asks about, with no read of its own before Chrome's prompt. */
+/** The installed skills as the app last read them: those whose sites
+ * "Check for updates" asks for, with no read of its own before Chrome's
+ * prompt (it checks the skills installed when it has asked). */
 let installed: SkillMeta[] = [];
 const keepSkills = (skills: SkillMeta[]) => {
   installed = skills;

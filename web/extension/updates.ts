@@ -5,9 +5,12 @@
 // The sites the sources are on are asked for at the click, in one prompt,
 // from the list the panel holds (a read first would be a round trip to the
 // worker, which Chrome may have to start, and the click would no longer
-// count by then: host-access.ts);
-// a source on a site the user did not allow is not contacted, and its
-// skills are listed as not checked (host-access.ts).
+// count by then: host-access.ts); what is checked is then what is
+// installed now, read after the prompt: the panel's list misses what
+// another tab changed while the panel's port was closed (a removed skill
+// made the check fail whole, SkillNotFound). A source on a site the user
+// did not allow (or was not asked about: a skill installed elsewhere
+// since) is not contacted, and its skills are listed as not checked.
 
 import { SkillfsError, type Skillfs, type SkillMeta } from '../../js/bridge.ts';
 import { allow, checkOrigins, reachable, sites, updateOrigins } from './host-access.ts';
@@ -16,7 +19,8 @@ import { plural } from '../ui/say.ts';
 
 /** Fills section with the check button and, after a check, one line per
  * skill whose source changed it or dropped it. installed gives the list of
- * the installed skills the panel holds; updated is called after an update. */
+ * the installed skills the panel holds, whose sites are asked for; updated
+ * is called after an update. */
 export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed: () => SkillMeta[], updated: () => void) {
   const title = document.createElement('h2');
   title.textContent = 'Updates';
@@ -43,17 +47,18 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
     }
   };
 
-  /** The skills with a source, split by whether the extension may reach it
-   * now, after asking once for the sites it may not. */
+  /** The skills installed now with a source, split by whether the
+   * extension may reach it, after asking once for the sites of those in
+   * the panel's list that it may not. */
   const askForSources = async (): Promise<{ sourced: number; allowed: SkillMeta[]; denied: SkillMeta[] }> => {
-    const sourced = installed().filter((m) => m.origin);
-    const needs = new Map(sourced.map((m) => [m.id, checkOrigins(m.origin!)]));
     try {
-      await allow([...new Set([...needs.values()].flat())]);
+      await allow([...new Set(installed().flatMap((m) => (m.origin ? checkOrigins(m.origin) : [])))]);
     } catch (e) {
       // Declined: the sources already allowed are still checked.
       if (!(e instanceof SkillfsError && e.code === 'PermissionDenied')) throw e;
     }
+    const sourced = (await sk().registry.list()).filter((m) => m.origin);
+    const needs = new Map(sourced.map((m) => [m.id, checkOrigins(m.origin!)]));
     const may = new Map<string, boolean>();
     for (const origins of needs.values()) may.set(origins.join(' '), await reachable(origins));
     const allowed = sourced.filter((m) => may.get(needs.get(m.id)!.join(' ')));
