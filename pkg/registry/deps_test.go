@@ -321,6 +321,67 @@ func testDependencyDisabled(t *testing.T, bc backendCase) {
 	}
 }
 
+// testDisabledNoteKept: a skill an import stored disabled for a disabled
+// dependency keeps the note saying so (disabledNote) in a new version,
+// saved or imported, while it depends on a disabled skill: before, a
+// save of its SKILL.md, any edit of its files, or an update dropped it,
+// and the skill stayed disabled with nothing saying why. The note names
+// the dependencies disabled now, and goes once none is. A skill disabled
+// by hand gets none.
+func testDisabledNoteKept(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	e.importZip(t, packOf(t, "b", "c"), ImportOptions{})
+	if _, err := e.reg.SetEnabledMany(ctx, []string{"b", "c"}, false); err != nil {
+		t.Fatal(err)
+	}
+	e.importZip(t, zipOf(t, "a", file{"SKILL.md", mdOf("a", "Needs b.", "skill_dependencies: [b]")}), ImportOptions{})
+	noteOn := func(bad string) []string {
+		return []string{"Installed disabled, since it depends on " + bad + ", which is disabled: enable " + bad + ", then this skill."}
+	}
+	notes := func(what string, m Meta, want []string) {
+		t.Helper()
+		var got []string
+		for _, d := range m.Diagnostics {
+			if d.Code == "dependency-disabled" {
+				got = append(got, d.Message)
+			}
+		}
+		if stored := mustGet(t, e.reg, m.ID); m.Enabled || stored.Enabled || !slices.Equal(got, want) || !slices.Equal(stored.Diagnostics, m.Diagnostics) {
+			t.Errorf("%s: enabled %v, notes %q (stored %s), want disabled, notes %q", what, m.Enabled, got, jsonOf(t, stored), want)
+		}
+	}
+	notes("a as imported", mustGet(t, e.reg, "a"), noteOn("'b'"))
+	m, err := e.reg.WriteFile(ctx, "a", "SKILL.md", mdOf("a", "Needs b, said better.", "skill_dependencies: [b]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes("a saved", m, noteOn("'b'"))
+	if m, err = e.reg.Mkdir(ctx, "a", "notes"); err != nil {
+		t.Fatal(err)
+	}
+	notes("a given a folder", m, noteOn("'b'"))
+	// A dependency changed: the note names the disabled one now.
+	if m, err = e.reg.WriteFile(ctx, "a", "SKILL.md", mdOf("a", "Needs c.", "skill_dependencies: [c]")); err != nil {
+		t.Fatal(err)
+	}
+	notes("a saved depending on c", m, noteOn("'c'"))
+	update := zipOf(t, "a", file{"SKILL.md", mdOf("a", "Needs c, v2.", "skill_dependencies: [c]")})
+	res := e.importZip(t, update, ImportOptions{Target: "a"})
+	notes("a updated", res.Skills[0], noteOn("'c'"))
+	// No disabled dependency: no note, and a stays disabled until enabled.
+	if m, err = e.reg.WriteFile(ctx, "a", "SKILL.md", mdOf("a", "Needs nothing.")); err != nil {
+		t.Fatal(err)
+	}
+	notes("a saved depending on nothing", m, nil)
+	// Disabled by hand, a skill that depends on a disabled one gets no note.
+	if m, err = e.reg.WriteFile(ctx, "a", "SKILL.md", mdOf("a", "Needs c again.", "skill_dependencies: [c]")); err != nil {
+		t.Fatal(err)
+	}
+	notes("a, disabled by hand, saved depending on c", m, nil)
+	notes("a, disabled by hand, updated", e.importZip(t, update, ImportOptions{Target: "a"}).Skills[0], nil)
+}
+
 // testDependencyDisabledBounds: testDependencyDisabled's refusals change
 // nothing stored, name every disabled skill, and read only the records of
 // the skills named; a dependency declared before, disabled behind the

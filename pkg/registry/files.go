@@ -281,11 +281,11 @@ func (r *Registry) edit(ctx context.Context, id string, apply func(files []vfs.F
 		m.UpdatedAt = now
 		// Dependencies are managed with SetDependencies; an edit takes
 		// the frontmatter's only when it changes them.
+		var found [][]vfs.Record // the records of m's skill dependencies, once read
 		if deps := dependenciesOf(s); before == nil || !dependenciesOf(before).equal(deps) {
 			// Read under the lock: the cached list may not have heard of
 			// another context's delete yet.
-			found, err := r.db.Read(ctx, metaQueries(deps.Skills)...)
-			if err != nil {
+			if found, err = r.db.Read(ctx, metaQueries(deps.Skills)...); err != nil {
 				return nil, err
 			}
 			err = r.checkDependencies(id, deps, func(d string) bool {
@@ -298,6 +298,21 @@ func (r *Registry) edit(ctx context.Context, id string, apply func(files []vfs.F
 				return nil, err
 			}
 			m.Dependencies = deps
+		}
+		// describe took the diagnostics from SKILL.md alone.
+		if hasDisabledNote(prev) && len(m.Dependencies.Skills) > 0 {
+			if found == nil {
+				if found, err = r.db.Read(ctx, metaQueries(m.Dependencies.Skills)...); err != nil {
+					return nil, err
+				}
+			}
+			bad, err := disabledIn(m.Dependencies.Skills, found, nil)
+			if err != nil {
+				return nil, err
+			}
+			if len(bad) > 0 {
+				m.Diagnostics = append(m.Diagnostics, disabledNote(bad))
+			}
 		}
 		ops, err := replaceTree(id, m.Digest, files)
 		if err != nil {

@@ -713,6 +713,15 @@ func disabledNote(bad []string) skill.Diagnostic {
 // enabling the skill drops.
 const codeDependencyDisabled = "dependency-disabled"
 
+// hasDisabledNote reports whether m carries disabledNote. A new version
+// of such a skill, saved or imported, carries it again while it depends
+// on a disabled skill (naming those disabled then): it is why the skill
+// is disabled, and the version's SKILL.md alone does not say it. A skill
+// disabled by hand gets none.
+func hasDisabledNote(m Meta) bool {
+	return slices.ContainsFunc(m.Diagnostics, func(d skill.Diagnostic) bool { return d.Code == codeDependencyDisabled })
+}
+
 // settleEnabled stores disabled, with disabledNote, the skills of an
 // import (metas, enabled as they would be) that would depend on a
 // disabled skill (disabledDependencies; old holds the installed skills'
@@ -736,10 +745,25 @@ func settleEnabled(metas []Meta, old map[string]vfs.Record, all []vfs.Record) er
 	}
 	var off []string // replaced skills that were enabled
 	for i := range metas {
-		if m := &metas[i]; m.Enabled && len(bad[i]) > 0 {
+		m := &metas[i]
+		if len(bad[i]) == 0 {
+			continue
+		}
+		rec, replaced := old[m.ID]
+		if m.Enabled {
 			m.Enabled, m.Diagnostics = false, append(m.Diagnostics, disabledNote(bad[i]))
-			if _, replaced := old[m.ID]; replaced {
+			if replaced {
 				off = append(off, m.ID)
+			}
+			continue
+		}
+		if replaced {
+			prev, err := decodeMeta(rec)
+			if err != nil {
+				return err
+			}
+			if hasDisabledNote(prev) {
+				m.Diagnostics = append(m.Diagnostics, disabledNote(bad[i]))
 			}
 		}
 	}

@@ -448,23 +448,31 @@ func checkNewDependencies(m Meta, deps []string, found [][]vfs.Record) error {
 	if !m.Enabled {
 		return nil
 	}
+	bad, err := disabledIn(deps, found, m.Dependencies.Skills)
+	if err == nil && len(bad) > 0 {
+		err = errDependencies(m.ID, bad, false)
+	}
+	return err
+}
+
+// disabledIn returns the skills of deps, but for those of old, that are
+// installed and disabled: found holds their records (metaQuery), in
+// order. One not installed is left to checkDependencies' verdict.
+func disabledIn(deps []string, found [][]vfs.Record, old []string) ([]string, error) {
 	var bad []string
 	for i, d := range deps {
-		if len(found[i]) == 0 || slices.Contains(m.Dependencies.Skills, d) {
-			continue // not installed: checkDependencies' verdict
+		if len(found[i]) == 0 || slices.Contains(old, d) {
+			continue
 		}
 		dm, err := decodeMeta(found[i][0])
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !dm.Enabled {
 			bad = append(bad, d)
 		}
 	}
-	if len(bad) > 0 {
-		return errDependencies(m.ID, bad, false)
-	}
-	return nil
+	return bad, nil
 }
 
 // errDependencies is checkEnabling's refusal of enabling skill id, which

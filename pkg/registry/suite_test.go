@@ -116,6 +116,7 @@ func TestSuite(t *testing.T) {
 		{"EditStaleCache", testEditStaleCache},
 		{"DependencyDisabled", testDependencyDisabled},
 		{"DependencyDisabledBounds", testDependencyDisabledBounds},
+		{"DisabledNoteKept", testDisabledNoteKept},
 		{"ImportDisabledDependency", testImportDisabledDependency},
 		{"TwoContexts", testTwoContexts},
 		{"ConcurrentImports", testConcurrentImports},
