@@ -439,9 +439,10 @@ export class Sources {
         const [check] = await this.value<UpdateInfo[]>("source.checkBytes", { ids: [m.id], etag: got.etag }, got.bytes);
         if (check!.status === "current" && !o.digest) return { status: "current", skill: m };
         // A digest given now pins the new bytes as one given at install
-        // did; the skill's folder in the download, if any, is kept.
+        // did; the skill's folder in the download, if any, is the one the
+        // check found it in (another, when it moved).
         const next: Origin = { kind: "url", url: origin.url, type: origin.type, digest: o.digest ?? "", verified: !!o.digest, etag: got.etag };
-        if (origin.dir) next.dir = origin.dir;
+        if (check!.origin.dir) next.dir = check!.origin.dir;
         res = await this.installBytes(next, "", got.bytes, o, m.id);
       }
     }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -84,21 +85,29 @@ func wrapper(skills []zipguard.Skill) string {
 // which its server sent with etag ("" when none). A skill that came from
 // a download of several (Origin.Dir) is compared by its own folder: a
 // repository's download changes with any of its skills, and only the ones
-// whose files changed have an update; one whose folder is gone is no
-// longer published there.
+// whose files changed have an update. One whose folder is gone has moved
+// when the download holds it elsewhere (movedTo): it is compared there,
+// and its Update's Origin names that folder, which its update takes;
+// otherwise it is no longer published there.
+//
+// Data that changed must be something an update can install: a web page
+// or an archive the registry cannot read (a sign-in page, a server's error
+// sent with 200, a download cut short) fails the check with that error,
+// rather than offering every skill an update that would fail.
 //
 // Each skill found current whose origin names another download (another
 // digest or ETag: a sibling of the download was updated, and recorded the
-// new one) records this one (followDownload), so that the next check of
-// their URL is asked once, with the ETag the server sends now, rather than
-// downloading the archive again to find them current.
+// new one; or another folder: it moved) records this one
+// (followDownload), so that the next check of their URL is asked once,
+// with the ETag the server sends now, rather than downloading the archive
+// again to find them current.
 func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte, etag string) ([]source.Update, error) {
 	ids, err := batch(ids)
 	if err != nil {
 		return nil, err
 	}
 	in := make([]source.Installed, len(ids))
-	digests := make([]string, len(ids))
+	metas := make([]Meta, len(ids))
 	for i, id := range ids {
 		m, err := r.Get(ctx, id)
 		if err != nil {
@@ -107,42 +116,50 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 		if m.Origin == nil {
 			return nil, skillerr.New(skillerr.InvalidArgument, id, "the skill was imported from bytes, not installed from a source")
 		}
-		in[i], digests[i] = source.Installed{ID: m.ID, Origin: *m.Origin}, m.Digest
+		in[i], metas[i] = source.Installed{ID: m.ID, Origin: *m.Origin}, m
 	}
 	sum := source.Sum(data)
 	ups := source.CheckDigest(in, sum)
 	var folders map[string]*candidate // the download's skills by folder, read once
+	var claimed map[string]bool       // the folders of the skills checked
 	for i := range ups {
 		u := &ups[i]
-		if u.Status != source.StatusChanged || u.Origin.Dir == "" {
+		if u.Status != source.StatusChanged {
 			continue
 		}
 		if folders == nil {
-			_, cands, err := r.readCandidates(data, nil, "")
-			if err != nil {
-				// Not an archive the registry reads any more: the
-				// update says why.
-				break
-			}
-			folders = make(map[string]*candidate, len(cands))
-			for _, c := range cands {
-				folders[c.folder] = c
+			if folders, err = r.downloadFolders(u.Origin, data); err != nil {
+				return nil, err
 			}
 		}
-		switch c, ok := folders[u.Origin.Dir]; {
-		case !ok:
-			u.Status, u.Latest = source.StatusGone, ""
-		case installedDigest(c, ids[i]) == digests[i]:
+		if u.Origin.Dir == "" {
+			continue
+		}
+		c, ok := folders[u.Origin.Dir]
+		if !ok {
+			if claimed == nil {
+				claimed = make(map[string]bool, len(in))
+				for _, x := range in {
+					claimed[x.Origin.Dir] = true
+				}
+			}
+			if c = movedTo(folders, claimed, metas[i]); c == nil {
+				u.Status, u.Latest = source.StatusGone, ""
+				continue
+			}
+			u.Origin.Dir, claimed[c.folder] = c.folder, true
+		}
+		if installedDigest(c, ids[i]) == metas[i].Digest {
 			u.Status, u.Latest = source.StatusCurrent, u.Installed
 		}
 	}
 	var behind []compared
 	for i, u := range ups {
-		if u.Status == source.StatusCurrent && u.Origin.Kind == source.KindURL && u.Origin != u.Origin.Follow(sum, etag) {
-			behind = append(behind, compared{id: u.ID, digest: digests[i], origin: u.Origin})
+		if next := u.Origin.Follow(sum, etag); u.Status == source.StatusCurrent && u.Origin.Kind == source.KindURL && in[i].Origin != next {
+			behind = append(behind, compared{id: u.ID, digest: metas[i].Digest, origin: in[i].Origin, next: next})
 		}
 	}
-	followed, err := r.followDownload(ctx, behind, sum, etag)
+	followed, err := r.followDownload(ctx, behind)
 	if err != nil {
 		return nil, err
 	}
@@ -154,23 +171,65 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 	return ups, nil
 }
 
+// downloadFolders reads data, a download of o's URL, as an update would
+// (source.ArtifactOf, then the archive's skills), and returns its skills
+// by folder; an error when an update could not read it.
+func (r *Registry) downloadFolders(o source.Origin, data []byte) (map[string]*candidate, error) {
+	zb, _, err := source.ArtifactOf(o, "", data)
+	if err != nil {
+		return nil, err
+	}
+	_, cands, err := r.readCandidates(zb, nil, "")
+	if err != nil {
+		return nil, err
+	}
+	folders := make(map[string]*candidate, len(cands))
+	for _, c := range cands {
+		folders[c.folder] = c
+	}
+	return folders, nil
+}
+
+// movedTo returns the skill of a download (folders) that m, installed
+// from a folder the download no longer has, moved to: the one valid skill
+// there of m's name or in a folder of the same last name ("skills/pdf"
+// moved to "document-skills/pdf"), in a folder none of the skills checked
+// with it was installed from (claimed); nil when there is none, or more
+// than one to choose from.
+func movedTo(folders map[string]*candidate, claimed map[string]bool, m Meta) *candidate {
+	base := path.Base(m.Origin.Dir)
+	var found *candidate
+	for folder, c := range folders {
+		if c.s == nil || claimed[folder] || (c.s.Name != m.Name && path.Base(folder) != base) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = c
+	}
+	return found
+}
+
 // compared is a skill as CheckDownload compared it: its id, the digest of
-// its files and its origin.
+// its files, its origin and the origin that records the download.
 type compared struct {
 	id, digest string
-	origin     source.Origin
+	// origin is what it records, next what it is to record.
+	origin, next source.Origin
 }
 
 // followDownload records that the skills cs, found current against one
-// download of their URL (digest sum, ETag etag), were last compared with
-// it (source.Origin.Follow), and returns the origins it recorded, by id.
+// download of their URL, were last compared with it (their next origins:
+// source.Origin.Follow, and the folder a skill moved to), and returns the
+// origins it recorded, by id.
 // It writes their records' origins and nothing else, in one commit under
 // the registry lock: one change of KindOrigin, which other contexts hear
 // (their lists read the records again) and sessions do not count as a
 // change of what they show. A skill changed since it was compared (its
 // files or its origin: updated, edited, removed meanwhile) is left as it
 // is: the comparison says nothing of it any more.
-func (r *Registry) followDownload(ctx context.Context, cs []compared, sum, etag string) (map[string]source.Origin, error) {
+func (r *Registry) followDownload(ctx context.Context, cs []compared) (map[string]source.Origin, error) {
 	if len(cs) == 0 {
 		return nil, nil
 	}
@@ -193,7 +252,7 @@ func (r *Registry) followDownload(ctx context.Context, cs []compared, sum, etag 
 			if m.Digest != x.digest || m.Origin == nil || *m.Origin != x.origin {
 				continue
 			}
-			o := x.origin.Follow(sum, etag)
+			o := x.next
 			m.Origin = &o
 			op, err := metaOp(m)
 			if err != nil {

@@ -427,7 +427,7 @@ func testCheckDownloadFollows(t *testing.T, bc backendCase) {
 	}
 	// A skill that changed since it was compared is not followed.
 	c := mustGet(t, e.reg, "c")
-	done, err := e.reg.followDownload(ctx, []compared{{id: "c", digest: "sha256:other", origin: *c.Origin}}, source.Sum(v1), `"1"`)
+	done, err := e.reg.followDownload(ctx, []compared{{id: "c", digest: "sha256:other", origin: *c.Origin, next: c.Origin.Follow(source.Sum(v1), `"1"`)}})
 	if err != nil || len(done) != 0 || *mustGet(t, e.reg, "c").Origin != *c.Origin {
 		t.Errorf("followDownload of a changed skill: %v, %v; origin %+v", done, err, *mustGet(t, e.reg, "c").Origin)
 	}
@@ -499,5 +499,116 @@ func testUpdateKeptBeside(t *testing.T, bc backendCase) {
 	res = e.importZip(t, v2, ImportOptions{Origin: &next, Choose: map[string]ConflictPolicy{"a": ConflictRename}})
 	if len(res.Skills) != 1 || res.Skills[0].ID != "a-v3" {
 		t.Errorf("a kept beside: %s", jsonOf(t, res.Skills))
+	}
+}
+
+// repoInstalled returns a registry with repoOf's download installed from
+// its URL (a, b and c, each recording its folder), the download and its
+// origin.
+func repoInstalled(t *testing.T) (*env, []byte, source.Origin) {
+	e := newEnv(t, memoryCase)
+	v1 := repoOf(t, "repo-main", map[string]string{"a": "A one.", "b": "B one.", "c": "C one."})
+	o := source.Origin{Kind: source.KindURL, URL: "https://a.test/repo.zip", Type: source.TypeArchive, Digest: source.Sum(v1)}
+	e.importZip(t, v1, ImportOptions{Origin: &o})
+	return e, v1, o
+}
+
+// TestCheckDownloadMoved: a skill whose folder a later download no longer
+// has, but which it holds in another folder (of the skill's name, or of
+// its folder's last name), has moved, not gone: unchanged, it is current
+// and records its new folder; changed, its update names the new folder,
+// and an update from there replaces it in place. A folder another
+// installed skill came from is not one to move to; two to choose from,
+// or none, leave it gone.
+func TestCheckDownloadMoved(t *testing.T) {
+	e, v1, o := repoInstalled(t)
+	ctx := context.Background()
+	check := func(data []byte) map[string]string {
+		t.Helper()
+		ups, err := e.reg.CheckDownload(ctx, []string{"a", "b", "c"}, data, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, u := range ups {
+			got[u.ID] = u.Status + " " + u.Origin.Dir
+		}
+		return got
+	}
+	for _, c := range []struct {
+		what  string
+		files []file
+		want  map[string]string
+	}{
+		{"a to another folder of its last name; b removed; c to a folder and a name of its own",
+			[]file{{"skills/x/a/SKILL.md", mdOf("a", "A one.")}, {"tools/cc/SKILL.md", mdOf("cee", "C one.")}},
+			map[string]string{"a": "current skills/x/a", "b": "gone skills/b", "c": "gone tools/c"}},
+		{"a to b's folder (b's is another skill's)",
+			[]file{{"skills/b/SKILL.md", mdOf("a", "A one.")}, {"tools/c/SKILL.md", mdOf("c", "C one.")}},
+			map[string]string{"a": "gone skills/a", "b": "changed skills/b", "c": "current tools/c"}},
+		{"two folders of a's last name",
+			[]file{{"x/a/SKILL.md", mdOf("a", "A one.")}, {"y/a/SKILL.md", mdOf("ay", "A y.")}, {"skills/b/SKILL.md", mdOf("b", "B one.")}, {"tools/c/SKILL.md", mdOf("c", "C one.")}},
+			map[string]string{"a": "gone skills/a", "b": "current skills/b", "c": "current tools/c"}},
+	} {
+		if got := check(zipOf(t, "repo-0123abc", c.files...)); !mapsEqual(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.what, got, c.want)
+		}
+		// Checked against the first download again: nothing moved.
+		e.importZip(t, v1, ImportOptions{Origin: &o, OnConflict: ConflictReplace})
+	}
+
+	// a moved by its name, and changed; b and c moved by their folders' names.
+	v2 := zipOf(t, "repo-0123abc", file{"skills/alpha/SKILL.md", mdOf("a", "A two.")},
+		file{"skills/more/b/SKILL.md", mdOf("b", "B one.")}, file{"tools/more/c/SKILL.md", mdOf("c", "C one.")})
+	want := map[string]string{"a": "changed skills/alpha", "b": "current skills/more/b", "c": "current tools/more/c"}
+	if got := check(v2); !mapsEqual(got, want) {
+		t.Fatalf("moved: %v, want %v", got, want)
+	}
+	// The current ones recorded their new folders; the changed one did not.
+	for id, dir := range map[string]string{"a": "skills/a", "b": "skills/more/b", "c": "tools/more/c"} {
+		if got := mustGet(t, e.reg, id).Origin.Dir; got != dir {
+			t.Errorf("%s records %q, want %q", id, got, dir)
+		}
+	}
+	next := o
+	next.Digest, next.Dir = source.Sum(v2), "skills/alpha"
+	res := e.importZip(t, v2, ImportOptions{Target: "a", Origin: &next})
+	if len(res.Skills) != 1 || res.Skills[0].Description != "A two." || res.Skills[0].Origin.Dir != "skills/alpha" {
+		t.Fatalf("update of a: %s", jsonOf(t, res.Skills))
+	}
+	if got := check(v2); !mapsEqual(got, map[string]string{"a": "current skills/alpha", "b": "current skills/more/b", "c": "current tools/more/c"}) {
+		t.Errorf("after the update: %v", got)
+	}
+}
+
+// TestCheckDownloadUnreadable: a download that changed into something no
+// update can install — a web page, an archive cut short — fails the check
+// with the error the update would meet, for a skill of a folder or the
+// whole of a download, and changes nothing stored.
+func TestCheckDownloadUnreadable(t *testing.T) {
+	e, v1, _ := repoInstalled(t)
+	ctx := context.Background()
+	solo := zipOf(t, "", file{"SKILL.md", mdOf("solo", "Solo.")})
+	so := source.Origin{Kind: source.KindURL, URL: "https://a.test/solo.zip", Type: source.TypeArchive, Digest: source.Sum(solo)}
+	e.importZip(t, solo, ImportOptions{Origin: &so})
+	before := dump(t, e.db)
+	for _, c := range []struct {
+		what   string
+		data   []byte
+		code   skillerr.Code
+		reason string
+	}{
+		{"a web page", []byte("<!doctype html><html><body>Sign in to continue</body></html>"), skillerr.InvalidArchive, source.ReasonWebPage},
+		{"an archive cut short", v1[:len(v1)/2], skillerr.InvalidArchive, ""},
+	} {
+		for _, ids := range [][]string{{"a", "b", "c"}, {"solo"}} {
+			ups, err := e.reg.CheckDownload(ctx, ids, c.data, `"2"`)
+			if skillerr.CodeOf(err) != c.code || (c.reason != "" && skillerr.ReasonOf(err) != c.reason) {
+				t.Errorf("%s, %v: %+v, %v; want %s %s", c.what, ids, ups, err, c.code, c.reason)
+			}
+		}
+	}
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("a failed check changed the database")
 	}
 }

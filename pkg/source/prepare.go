@@ -1,9 +1,11 @@
 package source
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/zipguard"
 )
 
 // PrepareArtifact verifies data, the artifact fetched for origin o, before
@@ -17,17 +19,35 @@ func PrepareArtifact(o Origin, dir string, data []byte) ([]byte, Origin, error) 
 	} else if err := Verify(data, o.Digest, subjectOf(o)); err != nil {
 		return nil, o, err
 	}
-	return artifactOf(o, dir, data)
+	return ArtifactOf(o, dir, data)
 }
 
-// artifactOf is PrepareArtifact once data's digest is o's: the archive to
-// import, and o with the type data show when it has none.
-func artifactOf(o Origin, dir string, data []byte) ([]byte, Origin, error) {
+// ArtifactOf is PrepareArtifact once data's digest is o's: the archive to
+// import, and o with the type data show when it has none. A web page
+// (a sign-in page, a repository's page not recognised, a server's error
+// page sent with 200) is neither an archive nor a SKILL.md, which starts
+// with its frontmatter: it is refused as such (ReasonWebPage), not read
+// as a SKILL.md whose frontmatter is missing.
+func ArtifactOf(o Origin, dir string, data []byte) ([]byte, Origin, error) {
+	if zipguard.Sniff(data) == "" && isMarkup(data) {
+		return nil, o, &skillerr.Error{Code: skillerr.InvalidArchive, Reason: ReasonWebPage, Subject: subjectOf(o),
+			Msg: "the address answered with a web page, not an archive or a SKILL.md: give the address of the .zip or of the SKILL.md itself, or of a repository or folder on GitHub"}
+	}
 	if o.Type == "" {
 		o.Type = typeOf(data)
 	}
 	zb, err := Artifact(o.Type, dir, data)
 	return zb, o, err
+}
+
+// ReasonWebPage: an artifact's bytes are a web page (HTML or XML).
+const ReasonWebPage = "web-page"
+
+// isMarkup reports whether data, past a byte order mark and white space,
+// starts with '<': HTML or XML, which no SKILL.md does.
+func isMarkup(data []byte) bool {
+	data = bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
+	return len(data) > 0 && data[0] == '<'
 }
 
 // ReasonChangedSincePreview: the bytes given to install a preview are not
@@ -43,7 +63,7 @@ func PreparePreviewed(o Origin, dir string, data []byte) ([]byte, Origin, error)
 		return nil, o, err
 	}
 	// Checked to be o.Digest: hashed once, not again as PrepareArtifact would.
-	return artifactOf(o, dir, data)
+	return ArtifactOf(o, dir, data)
 }
 
 // CheckPreviewed returns nil when data, given to install what a person

@@ -177,6 +177,29 @@ func TestArtifactSkillMD(t *testing.T) {
 	}
 }
 
+// TestArtifactWebPage: a web page where an archive or a SKILL.md was
+// expected (whatever type the origin records, verified or not) is refused
+// as one, naming the address, not read as a SKILL.md without frontmatter.
+func TestArtifactWebPage(t *testing.T) {
+	for _, c := range []struct {
+		page string
+		o    Origin
+	}{
+		{"\n\n<!DOCTYPE html>\n<html><body>Sign in</body></html>", Origin{Kind: KindURL, URL: "https://a.test/s.zip"}},
+		{"\xef\xbb\xbf<?xml version=\"1.0\"?><Error>AccessDenied</Error>", Origin{Kind: KindURL, URL: "https://a.test/s.zip", Type: TypeArchive}},
+		{"<html></html>", Origin{Kind: KindURL, URL: "https://a.test/SKILL.md", Type: TypeSkillMD}},
+	} {
+		_, _, err := PrepareArtifact(c.o, "", []byte(c.page))
+		if skillerr.CodeOf(err) != skillerr.InvalidArchive || skillerr.ReasonOf(err) != ReasonWebPage || !strings.Contains(err.Error(), c.o.URL) {
+			t.Errorf("%q: %v", c.page, err)
+		}
+	}
+	// A SKILL.md after white space and a byte order mark is still one.
+	if _, o, err := PrepareArtifact(Origin{Kind: KindURL, URL: "u"}, "", []byte("\xef\xbb\xbf\n"+md)); err != nil || o.Type != TypeSkillMD {
+		t.Errorf("a SKILL.md: %+v, %v", o, err)
+	}
+}
+
 func mcpList(t *testing.T, skills ...any) []byte {
 	t.Helper()
 	b, err := json.Marshal(map[string]any{"skills": skills})

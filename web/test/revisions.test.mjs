@@ -1,0 +1,109 @@
+// A repository's download installed from its URL, then revised on its
+// server as repositories are — a skill moved to another folder, one moved
+// and changed, one removed — and then answered by a web page instead (a
+// sign-in page, an error page sent with 200): what "check for updates"
+// and update say and do, in real Chromium through js/bridge.ts against a
+// real HTTP server on 127.0.0.1. The generated download always runs; the
+// real ones when they are here (web/harness/realrepos.mjs).
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { serveSite } from '../harness/publish.mjs';
+import { realRepos } from '../harness/realrepos.mjs';
+import { REPO, assertOk, assertRejected, closePage, ev, freshDB, startBrowser } from './helpers.mjs';
+
+const IMPORT_MS = 120_000;
+const GENERATED = join(REPO, 'internal/realrepos/testdata/generated+skills.zip');
+const { repos, skipReason } = realRepos();
+
+/** @type {Awaited<ReturnType<typeof startBrowser>>} */
+let b;
+before(async () => {
+  b = await startBrowser();
+});
+after(async () => {
+  await b?.close();
+});
+
+const reg = (page, method, ...args) => ev(page, ([m, a]) => T.outcome(sk.registry[m](...a)), [method, args], IMPORT_MS);
+
+/** The download's files (below its top folder, top) with each folder of moves (below the download's
+ * top folder) at its new place, and each SKILL.md of edits with a line
+ * added, and the folders of removes gone. */
+function revise(files, top, { moves = {}, edits = [], removes = [] }) {
+  const out = {};
+  for (const [p, bytes] of Object.entries(files)) {
+    if (p.endsWith('/')) continue;
+    let rel = p.slice(top.length);
+    if (removes.some((d) => rel.startsWith(`${d}/`))) continue;
+    let body = bytes;
+    if (edits.some((d) => rel === `${d}/SKILL.md`)) body = strToU8(`${strFromU8(bytes)}\nRevised by its publisher.\n`);
+    for (const [from, to] of Object.entries(moves)) if (rel.startsWith(`${from}/`)) rel = to + rel.slice(from.length);
+    out[top + rel] = body;
+  }
+  return zipSync(out);
+}
+
+async function revised(t, data) {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  await ev(page, async (db) => {
+    window.sk = await T.load(db);
+  }, freshDB('revisions'));
+  const site = await serveSite(new Map([['/repo.zip', { body: data, type: 'application/zip' }]]));
+  t.after(site.close);
+  const url = `${site.url}/repo.zip`;
+  const installed = assertOk(await reg(page, 'installFromUrl', url, { maxBytes: 30 << 20 })).installed;
+  const files = unzipSync(data);
+  const top = `${Object.keys(files)[0].split('/')[0]}/`;
+  // Three skills of folders of their own: one moved, one moved and
+  // changed, one removed.
+  const [moved, changed, removed] = installed.filter((m) => m.origin.dir).slice(1, 4);
+  const to = (m) => `moved/${m.origin.dir}`;
+  site.files.set('/repo.zip', { type: 'application/zip', body: revise(files, top, {
+    moves: { [moved.origin.dir]: to(moved), [changed.origin.dir]: to(changed) }, edits: [changed.origin.dir], removes: [removed.origin.dir],
+  }) });
+
+  // The download is fetched once for all; the moved skills are where they
+  // moved to, not gone.
+  site.log.length = 0;
+  const ups = assertOk(await reg(page, 'checkUpdates'));
+  assert.deepEqual(site.log, ['GET /repo.zip']);
+  const status = Object.fromEntries(ups.map((u) => [u.id, `${u.status} ${u.origin.dir ?? ''}`]));
+  for (const m of installed) {
+    const want = m === moved ? `current ${to(m)}` : m === changed ? `changed ${to(m)}` : m === removed ? `gone ${m.origin.dir}` : `current ${m.origin.dir ?? ''}`;
+    assert.equal(status[m.id], want, m.id);
+  }
+  // The changed one updates from the folder it moved to, in place.
+  const up = assertOk(await reg(page, 'update', changed.id));
+  assert.deepEqual([up.status, up.skill.id, up.skill.instance, up.skill.origin.dir], ['updated', changed.id, changed.instance, to(changed)]);
+  assert.match(assertOk(await reg(page, 'readText', changed.id, 'SKILL.md')), /Revised by its publisher\./);
+  assert.equal(assertOk(await reg(page, 'get', moved.id)).origin.dir, to(moved), 'the moved one records its new folder');
+  assert.deepEqual(assertOk(await reg(page, 'checkUpdates', { ids: [moved.id, changed.id] })).map((u) => u.status), ['current', 'current']);
+
+  // The server answers a web page now: every skill of the download is an
+  // error that says so, with its code, and none is offered an update; an
+  // update is refused the same way, and nothing stored changes.
+  const before = assertOk(await reg(page, 'list'));
+  site.files.set('/repo.zip', { type: 'text/html', body: '\n<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Sign in to continue</body></html>\n' });
+  const page2 = assertOk(await reg(page, 'checkUpdates'));
+  assert.equal(page2.length, installed.length);
+  for (const u of page2) {
+    assert.deepEqual([u.status, u.code], ['error', 'InvalidArchive'], u.id);
+    assert.match(u.message, /answered with a web page, not an archive or a SKILL\.md/);
+  }
+  assertRejected(await reg(page, 'update', moved.id), { code: 'InvalidArchive', reason: 'web-page', subject: url });
+  assertRejected(await reg(page, 'previewFromUrl', url), { code: 'InvalidArchive', reason: 'web-page', subject: url });
+  assert.deepEqual(assertOk(await reg(page, 'list')), before);
+}
+
+test('a download revised: a moved skill is current where it moved to, a moved and changed one updates from there, a removed one is gone; a web page in its place is an error, never an update', { timeout: IMPORT_MS }, async (t) => {
+  await revised(t, readFileSync(GENERATED));
+});
+
+test('the real downloads revised so, each', { skip: skipReason, timeout: repos.length * IMPORT_MS }, async (t) => {
+  for (const r of repos) await t.test(r.name, async (t) => revised(t, readFileSync(r.path)));
+});
