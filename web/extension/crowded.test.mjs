@@ -62,6 +62,17 @@ async function panel() {
   browser.context.on('serviceworker', watch);
   const sw = browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
     (await browser.context.waitForEvent('serviceworker', { timeout: STEP_MS, predicate: (w) => w.url().startsWith('chrome-extension://') }));
+  // The worker's event loop: every gap over 200 ms between the ticks of a
+  // 50 ms timer, when the host could answer no ping.
+  await sw.evaluate(() => {
+    globalThis.gaps = [];
+    let last = Date.now();
+    setInterval(() => {
+      const now = Date.now();
+      if (now - last > 200) globalThis.gaps.push(`${now - last} ms to ${new Date(now).toISOString()}`);
+      last = now;
+    }, 50);
+  });
   const page = await browser.context.newPage();
   page.setDefaultTimeout(STEP_MS);
   await page.setViewportSize({ width: 400, height: 900 });
@@ -74,6 +85,9 @@ async function panel() {
     // Every call the panel sends to the host, by method (and a bulk
     // call's number of skills): what one click costs the registry.
     globalThis.calls = [];
+    // The liveness pings the panel sent and the answers it got, and what
+    // the test was doing, for a failure that says the host is gone.
+    globalThis.heard = [];
     globalThis.batchSizes = [];
     // The host's answers held while hold is true, until release(): a
     // commit that takes as long as the test needs, to act meanwhile.
@@ -88,12 +102,14 @@ async function panel() {
       const port = connect(...a);
       const post = port.postMessage.bind(port);
       port.postMessage = (m) => {
+        if (m?.t === 'ping') globalThis.heard.push(`ping ${new Date().toISOString()}`);
         if (m?.t === 'call') globalThis.calls.push(m.method);
         if (m?.t === 'call' && Array.isArray(m.args?.ids)) globalThis.batchSizes.push(m.args.ids.length);
         post(m);
       };
       const listen = port.onMessage.addListener.bind(port.onMessage);
       port.onMessage.addListener = (f) => listen((m, ...rest) => {
+        if (m?.t === 'pong') globalThis.heard.push(`pong ${new Date().toISOString()}`);
         if (globalThis.hold && (m?.t === 'result' || m?.t === 'error')) held.push(() => f(m, ...rest));
         else f(m, ...rest);
       });
@@ -103,11 +119,17 @@ async function panel() {
   await page.goto(`chrome-extension://${new URL(sw.url()).host}/sidepanel.html`, { waitUntil: 'load' });
   await page.waitForFunction(() => document.getElementById('status')?.dataset.state === 'ready', undefined, { polling: 50 });
   const cdp = await page.context().newCDPSession(page);
-  return { browser, page, cdp };
+  // What the host's liveness looked like from both ends, for a failure.
+  const liveness = async () => `worker's event loop gaps: ${(await sw.evaluate(() => globalThis.gaps.slice(-20)).catch((e) => [e.message])).join('; ') || 'none'}\n` +
+    `panel's pings and pongs: ${(await page.evaluate(() => globalThis.heard.slice(-40))).join('; ') || 'none'}`;
+  return { browser, page, cdp, liveness };
 }
 
 /** Names what the test does next, for the long-task log. */
-const doing = (page, what) => page.evaluate((w) => (globalThis.doing = w), what);
+const doing = (page, what) => page.evaluate((w) => {
+  globalThis.doing = w;
+  globalThis.heard.push(`${w} from ${new Date().toISOString()}`);
+}, what);
 
 /** Chooses path with "Import…"; the preview. */
 async function preview(page, path) {
@@ -723,6 +745,9 @@ test('5,100 generated skills, more than one registry call takes: disabled, stopp
     await page.waitForFunction(() => document.getElementById('status')?.textContent === '1 skill installed, 1 enabled.', undefined, { timeout: IMPORT_MS });
     assert.deepEqual(await page.locator('#skills > li').evaluateAll((lis) => lis.map((li) => li.dataset.id)), [kept]);
     console.log(`long tasks: ${(await page.evaluate(() => globalThis.longTasks)).join('; ') || 'none'}`);
+  } catch (e) {
+    console.log(await p.liveness());
+    throw e;
   } finally {
     await p.browser.close();
   }
