@@ -189,8 +189,13 @@ async function crowdedList(p, n) {
   // Each row decides whether its description needs "more"; that must be
   // one layout for all the rows, not one layout per row.
   await doing(page, `opening ${first}`);
+  const [files, size] = (await page.locator(`#skills > li[data-id="${first}"] .meta`).textContent()).split(' · ');
   await page.getByRole('button', { name: `Open ${first}`, exact: true }).click();
   await page.getByRole('heading', { level: 2, name: first }).waitFor();
+  // Its size reads the same in the list and in its details.
+  const details = page.getByRole('region', { name: 'Details' });
+  const sized = details.locator('div', { has: page.getByRole('term').filter({ hasText: /^Size$/ }) }).getByRole('definition');
+  assert.equal(await sized.textContent(), `${size} in ${files}`);
   await doing(page, 'going back to the list');
   const back = await renderingWork(p, async () => {
     await page.getByRole('button', { name: 'Back to the list' }).click();

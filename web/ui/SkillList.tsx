@@ -15,7 +15,7 @@ import { BulkBar } from './Bulk.tsx';
 import { listing, SORTS, STATES, type Query, type Sort, type State } from './listing.ts';
 import { related } from './dependents.ts';
 import { andRelated, DependentsNote, VERB, type Verb } from './Dependents.tsx';
-import { codeOf, download, failed, plural } from './say.ts';
+import { codeOf, download, failed, formatSize, plural } from './say.ts';
 import { Dialog } from './skill/Dialog.tsx';
 
 const PAGE = 50;
@@ -247,12 +247,6 @@ function useSelection(skills: SkillMeta[], shown: SkillMeta[]) {
   }, [select]);
 
   return { selected, hidden, has: (id: string) => ids.has(id), select, pick, clear: () => setIds(new Set()), deleted, onKeyDown };
-}
-
-export function formatSize(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /**

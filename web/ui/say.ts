@@ -26,6 +26,16 @@ export function codeOf(e: unknown): string {
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
+/** "1,234 bytes", "12.3 KB", "4.5 MB": decimal units, as the browser's
+ * storage figures and the import's limits are given. One wording for the
+ * list, a skill's details and its files, so that a size reads the same
+ * wherever it is shown. */
+export function formatSize(n: number): string {
+  if (n < 10_000) return plural(n, 'byte');
+  if (n < 1_000_000) return `${(n / 1000).toFixed(1)} KB`;
+  return `${(n / 1_000_000).toFixed(1)} MB`;
+}
+
 /** Offers bytes as a file download (an <a download> click: no permission needed). */
 export function download(name: string, bytes: Uint8Array, type = 'application/zip') {
   const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type }));

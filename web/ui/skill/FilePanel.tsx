@@ -5,8 +5,9 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { SkillfsError, type Diagnostic, type SkillMeta, type Skillfs } from '../../../js/bridge.ts';
+import { formatSize } from '../say.ts';
 import type { TextEditor } from './editor.ts';
-import { asText, binaryMediaType, formatSize } from './files.ts';
+import { asText, binaryMediaType } from './files.ts';
 import { fixOf } from './fixes.ts';
 
 type EditorModule = typeof import('./editor.ts');

@@ -7,11 +7,12 @@
 
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import type { SkillMeta, Skillfs, TreeEntry } from '../../../js/bridge.ts';
+import { formatSize, plural } from '../say.ts';
 import { Dependencies } from './Dependencies.tsx';
 import { Dialog } from './Dialog.tsx';
 import { FilePanel, messageOf } from './FilePanel.tsx';
 import { FileTree } from './FileTree.tsx';
-import { buildTree, folderOf, formatSize, type Node } from './files.ts';
+import { buildTree, folderOf, type Node } from './files.ts';
 import { fixOf } from './fixes.ts';
 import './skill-view.css';
 
@@ -263,7 +264,7 @@ function Details({ m }: { m: SkillMeta }) {
     ['Source', m.origin ? `${m.source} (${m.origin.kind})` : m.source || 'unknown'],
     ['Version', m.version || 'not given'],
     ['Digest', m.digest],
-    ['Size', `${formatSize(m.size)} in ${m.fileCount} file${m.fileCount === 1 ? '' : 's'}`],
+    ['Size', `${formatSize(m.size)} in ${plural(m.fileCount, 'file')}`],
     ['State', m.enabled ? 'enabled' : 'disabled'],
   ];
   return (

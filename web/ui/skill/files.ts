@@ -65,9 +65,3 @@ export function binaryMediaType(path: string): string {
   return (dot > path.lastIndexOf('/') && MEDIA_TYPES[path.slice(dot + 1).toLowerCase()]) || 'application/octet-stream';
 }
 
-/** "1,234 bytes", "12.3 KB", "4.5 MB". */
-export function formatSize(n: number): string {
-  if (n < 10_000) return `${n.toLocaleString('en')} byte${n === 1 ? '' : 's'}`;
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1)} KB`;
-  return `${(n / 1_000_000).toFixed(1)} MB`;
-}
