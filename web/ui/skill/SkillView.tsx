@@ -294,6 +294,7 @@ function Diagnostics({ m, onShow }: { m: SkillMeta; onShow(line: number): void }
             <li key={i} class={d.severity}>
               <span class="severity">{d.severity}</span> {d.message} <span class="code">({d.code})</span>
               {fixOf(d) && <span class="fix"> Fix: {fixOf(d)}</span>}
+              {d.line && ' '}
               {d.line && (
                 <button type="button" class="link" onClick={() => onShow(d.line!)}>
                   Show line {d.line} of SKILL.md

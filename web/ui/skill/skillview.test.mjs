@@ -122,7 +122,7 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
     assert.equal(await detail('Size'), `${meta0.size} bytes in 4 files`);
     // The unknown field's warning, with its fix and its line.
     const diags = view.getByRole('region', { name: 'Diagnostics' });
-    assert.match(await diags.getByRole('listitem').first().textContent(), /warning.*'foo'.*unknown-field.*Fix: Remove the field/);
+    assert.match(await diags.getByRole('listitem').first().textContent(), /warning.*'foo'.*unknown-field.*Fix: Remove the field.*\. Show line 8 of SKILL\.md$/);
     await diags.getByRole('button', { name: 'Show line 8 of SKILL.md' }).waitFor();
     assert.equal(editorRequests.length, 0, 'the editor is not loaded before a text file is opened');
 
