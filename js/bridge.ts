@@ -217,6 +217,10 @@ export interface PreviewSkill {
    * name may be ""). */
   status: "new" | "conflict" | "installed" | "invalid";
   installed: string;
+  /** Of an address previewed: installed is the skill installed from this
+   * skill's folder of a download of it (or from the folder it moved
+   * from), not only one of its name, so replacing it is this one's update. */
+  update?: boolean;
   /** Its SKILL.md's diagnostics; an invalid skill's are in error only. */
   diagnostics: Diagnostic[];
   error?: SkillError;

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -191,24 +192,29 @@ func (r *Registry) downloadFolders(o source.Origin, data []byte) (map[string]*ca
 }
 
 // movedTo returns the skill of a download (folders) that m, installed
-// from a folder the download no longer has, moved to: the one valid skill
-// there of m's name or in a folder of the same last name ("skills/pdf"
-// moved to "document-skills/pdf"), in a folder none of the skills checked
-// with it was installed from (claimed); nil when there is none, or more
-// than one to choose from.
+// from a folder the download no longer has, moved to, among the valid
+// skills in folders none of the skills installed from the download was
+// installed from (claimed): the one of m's name (names are distinct in a
+// download), else the one in a folder of the same last name ("skills/pdf"
+// moved to "document-skills/pdf") when there is one only; else nil.
 func movedTo(folders map[string]*candidate, claimed map[string]bool, m Meta) *candidate {
 	base := path.Base(m.Origin.Dir)
-	var found *candidate
+	var byBase *candidate
+	n := 0
 	for folder, c := range folders {
-		if c.s == nil || claimed[folder] || (c.s.Name != m.Name && path.Base(folder) != base) {
-			continue
+		switch {
+		case c.s == nil || claimed[folder]:
+		case c.s.Name == m.Name:
+			return c
+		case path.Base(folder) == base:
+			byBase = c
+			n++
 		}
-		if found != nil {
-			return nil
-		}
-		found = c
 	}
-	return found
+	if n != 1 {
+		return nil
+	}
+	return byBase
 }
 
 // compared is a skill as CheckDownload compared it: its id, the digest of
@@ -296,10 +302,13 @@ func installedDigest(c *candidate, id string) string {
 // when that is one of them (as without this), else the first by id (one
 // kept beside another of its name: openai's skill-creator installed as
 // skill-creator-v2 beside anthropics'). Not one named as another skill of
-// the download is: each candidate has an id of its own. Preview reports
-// it as the skill installed (PreviewSkill.Installed), and an import that
+// the download is: each candidate has an id of its own. A skill whose
+// folder, below under (the folder read: all of the download when ""), the
+// download no longer has (among all the skills read) is the one of the
+// folder it moved to (movedTo), as a check finds it. Preview reports it
+// as the skill installed (PreviewSkill.Installed), and an import that
 // replaces replaces it, whatever its id.
-func fromDownload(cands []*candidate, ms []Meta, url string) map[*candidate]Meta {
+func fromDownload(cands, all []*candidate, ms []Meta, url, under string) map[*candidate]Meta {
 	byFolder := map[string][]Meta{}
 	for _, m := range ms {
 		if o := m.Origin; o != nil && o.Kind == source.KindURL && o.URL == url && o.Dir != "" {
@@ -316,6 +325,11 @@ func fromDownload(cands []*candidate, ms []Meta, url string) map[*candidate]Meta
 		}
 	}
 	out := map[*candidate]Meta{}
+	take := func(c *candidate, m Meta) {
+		if m.ID == c.s.Name || !names[idKey(m.ID)] {
+			out[c] = m
+		}
+	}
 	for _, c := range cands {
 		mine := byFolder[c.folder]
 		if c.s == nil || len(mine) == 0 {
@@ -325,8 +339,29 @@ func fromDownload(cands []*candidate, ms []Meta, url string) map[*candidate]Meta
 		if i := slices.IndexFunc(mine, func(x Meta) bool { return x.ID == c.s.Name }); i >= 0 {
 			m = mine[i]
 		}
-		if m.ID == c.s.Name || !names[idKey(m.ID)] {
-			out[c] = m
+		take(c, m)
+	}
+	folders := make(map[string]*candidate, len(all))
+	for _, c := range all {
+		folders[c.folder] = c
+	}
+	claimed := make(map[string]bool, len(byFolder))
+	var moved []Meta
+	for dir, mine := range byFolder {
+		claimed[dir] = true
+		if folders[dir] == nil && within(dir, cmp.Or(under, skillpath.Root)) {
+			moved = append(moved, mine...)
+		}
+	}
+	slices.SortFunc(moved, func(a, b Meta) int { return strings.Compare(a.ID, b.ID) })
+	chosen := make(map[*candidate]bool, len(cands))
+	for _, c := range cands {
+		chosen[c] = true
+	}
+	for _, m := range moved {
+		if c := movedTo(folders, claimed, m); c != nil && chosen[c] {
+			claimed[c.folder] = true
+			take(c, m)
 		}
 	}
 	return out

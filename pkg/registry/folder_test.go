@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -514,8 +515,8 @@ func repoInstalled(t *testing.T) (*env, []byte, source.Origin) {
 }
 
 // TestCheckDownloadMoved: a skill whose folder a later download no longer
-// has, but which it holds in another folder (of the skill's name, or of
-// its folder's last name), has moved, not gone: unchanged, it is current
+// has, but which it holds in another folder (the skill of its name, or
+// the one in a folder of its folder's last name), has moved, not gone: unchanged, it is current
 // and records its new folder; changed, its update names the new folder,
 // and an update from there replaces it in place. A folder another
 // installed skill came from is not one to move to; two to choose from,
@@ -546,8 +547,8 @@ func TestCheckDownloadMoved(t *testing.T) {
 		{"a to b's folder (b's is another skill's)",
 			[]file{{"skills/b/SKILL.md", mdOf("a", "A one.")}, {"tools/c/SKILL.md", mdOf("c", "C one.")}},
 			map[string]string{"a": "gone skills/a", "b": "changed skills/b", "c": "current tools/c"}},
-		{"two folders of a's last name",
-			[]file{{"x/a/SKILL.md", mdOf("a", "A one.")}, {"y/a/SKILL.md", mdOf("ay", "A y.")}, {"skills/b/SKILL.md", mdOf("b", "B one.")}, {"tools/c/SKILL.md", mdOf("c", "C one.")}},
+		{"two folders of a's last name, neither of its name",
+			[]file{{"x/a/SKILL.md", mdOf("ax", "A one.")}, {"y/a/SKILL.md", mdOf("ay", "A y.")}, {"skills/b/SKILL.md", mdOf("b", "B one.")}, {"tools/c/SKILL.md", mdOf("c", "C one.")}},
 			map[string]string{"a": "gone skills/a", "b": "current skills/b", "c": "current tools/c"}},
 	} {
 		if got := check(zipOf(t, "repo-0123abc", c.files...)); !mapsEqual(got, c.want) {
@@ -610,5 +611,46 @@ func TestCheckDownloadUnreadable(t *testing.T) {
 	}
 	if !sameDump(before, dump(t, e.db)) {
 		t.Error("a failed check changed the database")
+	}
+}
+
+// TestPreviewMoved: previewed again from its URL, a download whose skill
+// moved to another folder and changed offers it as the update of the
+// skill installed from the folder it left (PreviewSkill.Update), and an
+// import that replaces it updates that skill in place, recording its new
+// folder, rather than keeping a copy beside it. A folder outside the one
+// read (a folder of the repository on GitHub) is not taken for gone.
+func TestPreviewMoved(t *testing.T) {
+	e, _, o := repoInstalled(t)
+	ctx := context.Background()
+	v2 := zipOf(t, "repo-0123abc", file{"skills/x/a/SKILL.md", mdOf("a", "A two.")}, file{"skills/b/SKILL.md", mdOf("b", "B one.")},
+		file{"tools/c/SKILL.md", mdOf("c", "C one.")}, file{"tools/a/SKILL.md", mdOf("tools-a", "Another a.")})
+	statuses := func(origin source.Origin) string {
+		t.Helper()
+		p, err := e.reg.Preview(ctx, v2, nil, &origin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range p.Skills {
+			got = append(got, fmt.Sprintf("%s:%s:%s:%v", s.Folder, s.Status, s.Installed, s.Update))
+		}
+		return strings.Join(got, " ")
+	}
+	if got, want := statuses(o), "skills/b:installed:b:true skills/x/a:conflict:a:true tools/a:new::false tools/c:installed:c:true"; got != want {
+		t.Errorf("preview: %s, want %s", got, want)
+	}
+	tools := o
+	tools.Dir = "tools"
+	if got, want := statuses(tools), "tools/a:new::false tools/c:installed:c:true"; got != want {
+		t.Errorf("preview of tools/: %s, want %s", got, want)
+	}
+	before := mustGet(t, e.reg, "a")
+	next := o
+	next.Digest = source.Sum(v2)
+	res := e.importZip(t, v2, ImportOptions{Origin: &next, Choose: map[string]ConflictPolicy{"a": ConflictReplace}})
+	if len(res.Skills) != 1 || res.Skills[0].ID != "a" || res.Skills[0].Instance != before.Instance || res.Skills[0].Origin.Dir != "skills/x/a" ||
+		res.Skills[0].Description != "A two." {
+		t.Fatalf("a replaced: %s", jsonOf(t, res))
 	}
 }

@@ -281,7 +281,7 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 			if err != nil {
 				return nil, err
 			}
-			viaFolder = fromDownload(cands, ms, opts.Origin.URL)
+			viaFolder = fromDownload(cands, all, ms, opts.Origin.URL, under)
 		}
 		ids, err := assignIDs(cands, installed, viaFolder, policyOf)
 		if opts.Target != "" {

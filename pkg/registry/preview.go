@@ -52,6 +52,10 @@ type PreviewSkill struct {
 	// previewed (Preview's origin), whatever its id, else the one of its
 	// name.
 	Installed string `json:"installed"`
+	// Update: Installed is that skill installed from the same folder of
+	// a download of the URL previewed, or from the folder it moved from
+	// (fromDownload), not only one of its name: replacing it is its update.
+	Update bool `json:"update,omitempty"`
 	// Diagnostics are its SKILL.md's, and the note an import would store
 	// disabled it with (disabledNote); for an invalid skill they are in
 	// Error.Diagnostics only, not twice: an archive of thousands of
@@ -110,7 +114,7 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 	}
 	var viaFolder map[*candidate]Meta
 	if origin != nil && origin.Kind == source.KindURL {
-		viaFolder = fromDownload(valid, installed, origin.URL)
+		viaFolder = fromDownload(valid, cands, installed, origin.URL, under)
 	}
 	bad, err := disabledOnImport(valid, installed, byKey)
 	if err != nil {
@@ -133,7 +137,7 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 			ps.Diagnostics = append(ps.Diagnostics, disabledNote(b))
 		}
 		if m, ok := viaFolder[c]; ok {
-			ps.Installed, ps.Status = m.ID, PreviewConflict
+			ps.Installed, ps.Status, ps.Update = m.ID, PreviewConflict, true
 			if installedDigest(c, m.ID) == m.Digest {
 				ps.Status = PreviewInstalled
 			}

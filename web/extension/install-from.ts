@@ -102,16 +102,14 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
     show(false);
     reviewing(notes);
   };
-  // A conflict with a skill installed from this very download (its URL,
-  // and its folder in it when it recorded one) is that skill's update;
-  // the preview names that skill whatever its id (one kept beside another
-  // of its name, as name-v2), and Update replaces it.
+  // A conflict with a skill installed from this very download is that
+  // skill's update: one from the same folder, or the folder it moved from
+  // (the preview says so, and names that skill whatever its id: one kept
+  // beside another of its name, as name-v2), or the whole of it; Update
+  // replaces it.
   const reviewUrl = async (url: string, p: UrlPreview) => {
-    const mine = new Map((await sk().registry.list()).filter((m) => m.origin?.kind === 'url' && m.origin.url === p.origin.url).map((m) => [m.id, m.origin!.dir ?? '']));
-    const isUpdate = (s: PreviewSkill) => {
-      const dir = mine.get(s.installed);
-      return s.status === 'conflict' && dir !== undefined && (dir === '' || dir === s.folder);
-    };
+    const whole = new Set((await sk().registry.list()).filter((m) => m.origin?.kind === 'url' && m.origin.url === p.origin.url && !m.origin.dir).map((m) => m.id));
+    const isUpdate = (s: PreviewSkill) => s.status === 'conflict' && (!!s.update || whole.has(s.installed));
     const updates = new Set(p.skills.filter(isUpdate).map((s) => s.name));
     reviewChoices(url, fileName(url), p, updates, p.warnings.map((w) => `Warning: ${w.message}.`).join('\n'), (choose) => sk().registry.installFromPreview(p, { choose }));
   };

@@ -429,6 +429,36 @@ test('"Check for updates" asks about the skills installed now: not one removed i
   assert.deepEqual(site.log, ['GET /stale-new.zip 304']);
 });
 
+test('install from an address: a skill its repository moved to another folder and changed is offered as the update of the one installed, and Update updates it, with no copy beside', { timeout: IMPORT_MS }, async (t) => {
+  const page = await openPanel(400);
+  t.after(() => page.close());
+  const v1 = { type: 'application/zip', body: zipOf({
+    'moved-main/skills/moved-pdf/SKILL.md': md('moved-pdf', 'Version 1.'),
+    'moved-main/skills/moved-docx/SKILL.md': md('moved-docx', 'Docx.'),
+  }) };
+  const files = new Map([['/moved.zip', v1]]);
+  const site = await serveSite(files);
+  t.after(site.close);
+  const first = (await fromAddress(page, `${site.url}/moved.zip`, 'url')).getByRole('group', { name: 'moved.zip holds 2 skills' });
+  await first.getByRole('button', { name: 'Install 2 skills', exact: true }).click();
+  assert.equal((await outcome(page)).state, 'done');
+
+  // The publisher moves moved-pdf into a folder of document skills, and changes it.
+  files.set('/moved.zip', { type: 'application/zip', body: zipOf({
+    'moved-main/document-skills/moved-pdf/SKILL.md': md('moved-pdf', 'Version 2.'),
+    'moved-main/skills/moved-docx/SKILL.md': md('moved-docx', 'Docx.'),
+  }) });
+  const again = (await fromAddress(page, `${site.url}/moved.zip`, 'url')).getByRole('group', { name: 'moved.zip holds 2 skills' });
+  await again.waitFor();
+  assert.equal(await again.getByRole('combobox', { name: 'What to do with moved-pdf' }).inputValue(), 'update');
+  assert.match(await again.locator('li[data-name="moved-pdf"]').textContent(), /an update of moved-pdf/);
+  await again.getByRole('button', { name: 'Install 1 skill', exact: true }).click();
+  const done = await outcome(page);
+  assert.equal(done.state, 'done', done.report);
+  await page.waitForFunction(() => /Version 2\./.test(document.querySelector('li[data-id="moved-pdf"]')?.textContent ?? ''));
+  assert.deepEqual((await ids(page)).filter((id) => id.startsWith('moved-pdf')), ['moved-pdf'], 'no copy beside it');
+});
+
 test('install from an address: an index lists its skills to tick, as the site\'s do, and only those ticked install', { timeout: IMPORT_MS }, async (t) => {
   const page = await openPanel(400);
   t.after(() => page.close());

@@ -77,6 +77,11 @@ async function revised(t, data) {
     const want = m === moved ? `current ${to(m)}` : m === changed ? `changed ${to(m)}` : m === removed ? `gone ${m.origin.dir}` : `current ${m.origin.dir ?? ''}`;
     assert.equal(status[m.id], want, m.id);
   }
+  // Previewed again from its address, the moved and changed one is the
+  // update of the skill installed from the folder it left, not another of
+  // its name.
+  const again = assertOk(await reg(page, 'previewFromUrl', url)).skills.find((s) => s.folder === to(changed));
+  assert.deepEqual([again.status, again.installed, again.update], ['conflict', changed.id, true]);
   // The changed one updates from the folder it moved to, in place.
   const up = assertOk(await reg(page, 'update', changed.id));
   assert.deepEqual([up.status, up.skill.id, up.skill.instance, up.skill.origin.dir], ['updated', changed.id, changed.instance, to(changed)]);
