@@ -105,6 +105,14 @@ test('typing /skill:name args offers completions with hints and gives the skill 
   assert.match(block, /Scope: api\. What the user said the change does: Add retry to the upload client/);
 });
 
+test('a skill with no argument hint still gets what follows its name, as the hint says', async () => {
+  await h.page.getByRole('combobox', { name: /Run a skill as the user would type it/ }).fill('/skill:pdf-tools fill in form.pdf');
+  assert.equal(await h.page.locator('#invoke-hint').textContent(), '/skill:pdf-tools (no argument hint; what follows the name is passed on as ARGUMENTS)');
+  await h.page.getByRole('button', { name: 'Run' }).click();
+  await h.page.waitForFunction(() => document.querySelector('#invoke-result')?.textContent.includes('name="pdf-tools"'));
+  assert.match(await h.page.locator('#invoke-result').textContent(), /\n\nARGUMENTS: fill in form\.pdf\n/);
+});
+
 test('a skill the user may not invoke is refused in one sentence', async () => {
   await h.page.getByRole('combobox', { name: /Run a skill/ }).fill('/skill:citation-style');
   await h.page.getByRole('button', { name: 'Run' }).click();

@@ -180,7 +180,7 @@ function Invoke({ withSession, commands }: { withSession: WithSession; commands:
       </datalist>
       <p id="invoke-hint" class="hint">
         {cmd
-          ? `${cmd.invocation} ${cmd.argumentHint || '(takes no arguments)'}${cmd.disableModelInvocation ? ' · only you can run it, the agent cannot' : ''}`
+          ? `${cmd.invocation} ${cmd.argumentHint || '(no argument hint; what follows the name is passed on as ARGUMENTS)'}${cmd.disableModelInvocation ? ' · only you can run it, the agent cannot' : ''}`
           : `${plural(commands.length, 'skill')} you can run; type to complete.`}
       </p>
       {out &&
