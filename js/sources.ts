@@ -380,12 +380,16 @@ export class Sources {
     }
     // A plain URL publishes no digest: it is asked with the ETag it sent,
     // and fetched again to compare unless it answers 304 — once for all
-    // the skills of one download (a repository's), which share its ETag.
-    // Those the download finds current record it, its ETag too
-    // (Registry.CheckDownload): they are asked together next time.
-    for (const [, ms] of by((m) => (m.origin!.kind === "url" ? `${m.origin!.url}\n${m.origin!.etag ?? ""}` : undefined))) {
+    // the skills of one download (a repository's). Those the download
+    // finds current record it, its ETag too (Registry.CheckDownload). Its
+    // skills may still record several ETags (one updated since, another
+    // changed and not): then it is downloaded once, without one, for all
+    // of them, not once per ETag, since all but one ETag would be
+    // answered with the whole download anyway.
+    for (const [url, ms] of by((m) => (m.origin!.kind === "url" ? m.origin!.url : undefined))) {
+      const etags = new Set(ms.map((m) => m.origin!.etag ?? ""));
       try {
-        const got = await fetchArtifact(ms[0]!.origin!.url!, o, undefined, ms[0]!.origin!.etag);
+        const got = await fetchArtifact(url, o, undefined, etags.size === 1 ? ms[0]!.origin!.etag : "");
         out.push(...(got.bytes
           ? await this.value<UpdateInfo[]>("source.checkBytes", { ids: ms.map((m) => m.id), etag: got.etag }, got.bytes)
           : ms.map((m): UpdateInfo => ({ id: m.id, status: "current", installed: m.origin!.digest, latest: m.origin!.digest, origin: m.origin! }))));
