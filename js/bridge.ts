@@ -221,8 +221,12 @@ export interface PreviewSkill {
    * skill's folder of a download of it (or from the folder it moved
    * from), not only one of its name, so replacing it is this one's update. */
   update?: boolean;
-  /** Its SKILL.md's diagnostics; an invalid skill's are in error only. */
+  /** Its SKILL.md's diagnostics, and the note (code "dependency-disabled")
+   * an importZip with no choice would store it with (for a choice,
+   * previewNotes); an invalid skill's are in error only. */
   diagnostics: Diagnostic[];
+  /** The skills it depends on (skill_dependencies). */
+  dependencies: string[];
   error?: SkillError;
 }
 
@@ -230,6 +234,9 @@ export interface ImportPreview {
   skills: PreviewSkill[];
   /** The entries an import leaves out. */
   dropped: string[];
+  /** The installed skills the archive's skills name (as a dependency, or
+   * as the one they would update), by id: what previewNotes reads. */
+  installedSkills: Record<string, { enabled: boolean; noted: boolean }>;
 }
 
 export interface ImportResult {
@@ -632,6 +639,19 @@ export class Registry {
   async previewZip(bytes: Uint8Array | ArrayBuffer, opts: CallOptions = {}): Promise<ImportPreview> {
     const [v] = await this.t.call("registry.previewZip", {}, asBytes(bytes, "registry.previewZip"), undefined, opts.signal);
     return v as ImportPreview;
+  }
+
+  /** The note (code "dependency-disabled") with which an import of the
+   * archive previewed would store each skill, by name, under choose and
+   * copy (as importZip's; without choose, every skill under "rename"): a
+   * skill that updates an installed one starts as it is and is the one its
+   * dependents in the archive get, one kept beside it starts enabled and
+   * leaves them the installed one. For a preview to say what each choice
+   * does; nothing is read but preview. */
+  previewNotes(preview: ImportPreview, choose?: Record<string, "rename" | "replace">, copy = false): Promise<Record<string, Diagnostic>> {
+    // Only what the notes depend on crosses: not the diagnostics, nor the skills that cannot be installed.
+    const skills = preview.skills.filter((s) => !s.error).map(({ name, status, installed, dependencies }) => ({ name, status, installed, dependencies }));
+    return this.value("registry.previewNotes", { preview: { skills, installedSkills: preview.installedSkills }, ...(choose ? { choose } : {}), copy });
   }
 
   /**

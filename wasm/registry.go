@@ -56,6 +56,13 @@ var methods = map[string]method{
 	"registry.previewZip": outside(adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, r request) (result, error) {
 		return value(reg.Preview(ctx, nil, r.held, nil))
 	})),
+	"registry.previewNotes": adminMethod(func(_ context.Context, _ *registry.Registry, a struct {
+		Preview registry.ImportPreview             `json:"preview"`
+		Choose  map[string]registry.ConflictPolicy `json:"choose"`
+		Copy    bool                               `json:"copy"`
+	}, _ request) (result, error) {
+		return value(registry.PreviewNotes(&a.Preview, a.Choose, a.Copy))
+	}),
 	"registry.list": adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, _ request) (result, error) {
 		b, err := reg.ListJSON(ctx) // the records as stored: JSON.parse decodes them faster than Go
 		return result{json: b}, err

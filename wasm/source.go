@@ -168,7 +168,7 @@ var sourceMethods = map[string]method{
 		if err != nil {
 			return result{}, err
 		}
-		return value(map[string]any{"skills": p.Skills, "dropped": p.Dropped, "origin": o}, nil)
+		return value(map[string]any{"skills": p.Skills, "dropped": p.Dropped, "installedSkills": p.InstalledSkills, "origin": o}, nil)
 	}),
 	"registry.installArtifact": adminMethod(func(ctx context.Context, reg *registry.Registry, a installArgs, r request) (result, error) {
 		prepare := source.PrepareArtifact

@@ -648,10 +648,12 @@ func (r *Registry) refuseUnmet(cands []*candidate, installed func(string) bool) 
 // "Dependencies" in docs/architecture.md): ids are their ids, deps their
 // skill dependencies and on whether each would be enabled; a dependency
 // among ids is as settled here, another as enabled says of the installed
-// skill. It returns each skill's disabled dependencies, directly or
-// through others of ids (one disabled for its own disables its
-// dependents); one with any is stored disabled. The cost is linear in the
-// dependencies, and enabled is asked once per dependency outside ids.
+// skill; an id "" is one no dependency names (a skill kept beside
+// another under a new id, in a preview). It returns each skill's disabled
+// dependencies, directly or through others of ids (one disabled for its
+// own disables its dependents); one with any is stored disabled. The cost
+// is linear in the dependencies, and enabled is asked once per dependency
+// outside ids.
 func disabledDependencies(ids []string, deps [][]string, on []bool, enabled func(string) (bool, error)) ([][]string, error) {
 	at := make(map[string]int, len(ids))
 	for i, id := range ids {
@@ -713,6 +715,14 @@ func disabledNote(bad []string) skill.Diagnostic {
 // enabling the skill drops.
 const codeDependencyDisabled = "dependency-disabled"
 
+// storedWithNote reports whether an import stores a skill that would
+// depend on the disabled skills bad (disabledDependencies) with
+// disabledNote: when it would be enabled (it is stored disabled), or when
+// it replaces a skill that carries the note (noted, hasDisabledNote).
+func storedWithNote(enabled, noted bool, bad []string) bool {
+	return len(bad) > 0 && (enabled || noted)
+}
+
 // hasDisabledNote reports whether m carries disabledNote. A new version
 // of such a skill, saved or imported, carries it again while it depends
 // on a disabled skill (naming those disabled then): it is why the skill
@@ -746,26 +756,23 @@ func settleEnabled(metas []Meta, old map[string]vfs.Record, all []vfs.Record) er
 	var off []string // replaced skills that were enabled
 	for i := range metas {
 		m := &metas[i]
-		if len(bad[i]) == 0 {
-			continue
-		}
 		rec, replaced := old[m.ID]
-		if m.Enabled {
-			m.Enabled, m.Diagnostics = false, append(m.Diagnostics, disabledNote(bad[i]))
-			if replaced {
-				off = append(off, m.ID)
-			}
-			continue
-		}
-		if replaced {
+		noted := false
+		if replaced && !m.Enabled && len(bad[i]) > 0 {
 			prev, err := decodeMeta(rec)
 			if err != nil {
 				return err
 			}
-			if hasDisabledNote(prev) {
-				m.Diagnostics = append(m.Diagnostics, disabledNote(bad[i]))
-			}
+			noted = hasDisabledNote(prev)
 		}
+		if !storedWithNote(m.Enabled, noted, bad[i]) {
+			continue
+		}
+		m.Diagnostics = append(m.Diagnostics, disabledNote(bad[i]))
+		if m.Enabled && replaced {
+			off = append(off, m.ID)
+		}
+		m.Enabled = false
 	}
 	if len(off) == 0 {
 		return nil

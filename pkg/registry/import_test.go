@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -849,4 +850,91 @@ func testImportDisabledDependency(t *testing.T, bc backendCase) {
 	if m := res.Skills[0]; m.ID != "base" || m.Description != "Base, v3." || m.Enabled || !slices.Equal(notes(m.Diagnostics), []string{note}) {
 		t.Errorf("base updated while disabled = %s", jsonOf(t, m))
 	}
+}
+
+// testPreviewNotes: the dependency-disabled notes a preview gives are
+// those the import stores, under the choice made: updating a skill with
+// one that depends on a disabled skill disables it and its dependents;
+// keeping it beside the installed one (a new id, enabled) or skipping it
+// leaves its dependents on the installed one; a skill an import disabled
+// for a dependency keeps its note when updated. Before, the preview said
+// what an update of every installed skill would do, whatever the choice,
+// and the import's own default (rename) stored other notes than it said.
+func testPreviewNotes(t *testing.T, bc backendCase) {
+	const helper, base = "Installed disabled, since it depends on 'helper', which is disabled: enable 'helper', then this skill.",
+		"Installed disabled, since it depends on 'base', which is disabled: enable 'base', then this skill."
+	pack := func(t *testing.T) []byte {
+		return zipOf(t, "", slices.Concat(skillFiles("base", "base", "skill_dependencies: helper"), skillFiles("user", "user", "skill_dependencies: base"),
+			skillFiles("kept", "kept", "skill_dependencies: helper"), skillFiles("fresh", "fresh"))...)
+	}
+	for _, c := range []struct {
+		name   string
+		choose map[string]ConflictPolicy
+		want   map[string]string // by id as installed: the note, if any
+	}{
+		{"default", nil, map[string]string{"base-v2": helper, "kept-v2": helper}},
+		{"update", map[string]ConflictPolicy{"base": ConflictReplace, "user": ConflictRename, "kept": ConflictReplace, "fresh": ConflictRename},
+			map[string]string{"base": helper, "user": base, "kept": helper}},
+		{"keep both", map[string]ConflictPolicy{"base": ConflictRename, "user": ConflictRename}, map[string]string{"base-v2": helper}},
+		{"skip", map[string]ConflictPolicy{"user": ConflictRename, "kept": ConflictReplace}, map[string]string{"kept": helper}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, bc)
+			ctx := context.Background()
+			e.importZip(t, packOf(t, "helper", "base"), ImportOptions{})
+			if _, err := e.reg.SetEnabled(ctx, "helper", false); err != nil {
+				t.Fatal(err)
+			}
+			e.importZip(t, zipOf(t, "kept", file{"SKILL.md", mdOf("kept", "Kept.", "skill_dependencies: helper")}), ImportOptions{})
+			p, err := e.reg.Preview(ctx, pack(t), nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := e.importZip(t, pack(t), ImportOptions{Choose: c.choose})
+			stored := map[string]string{}
+			for _, m := range res.Skills {
+				if n := notesOf(m.Diagnostics); len(n) > 0 {
+					stored[m.ID] = n[0]
+				}
+			}
+			if !maps.Equal(stored, c.want) {
+				t.Errorf("the import stored notes %q, want %q", stored, c.want)
+			}
+			// The preview names the skills by their SKILL.md names.
+			previewed := map[string]string{}
+			if c.choose == nil {
+				for _, s := range p.Skills {
+					if n := notesOf(s.Diagnostics); len(n) > 0 {
+						previewed[s.Name] = n[0]
+					}
+				}
+			} else {
+				notes, err := PreviewNotes(p, c.choose, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for name, d := range notes {
+					previewed[name] = d.Message
+				}
+			}
+			want := map[string]string{}
+			for id, n := range c.want {
+				want[strings.TrimSuffix(id, "-v2")] = n
+			}
+			if !maps.Equal(previewed, want) {
+				t.Errorf("the preview said %q, want %q", previewed, want)
+			}
+		})
+	}
+}
+
+// notesOf returns the messages of the dependency-disabled notes of diags.
+func notesOf(diags []skill.Diagnostic) []string {
+	var out []string
+	for _, d := range diags {
+		if d.Code == "dependency-disabled" {
+			out = append(out, d.Message)
+		}
+	}
+	return out
 }

@@ -56,11 +56,15 @@ type PreviewSkill struct {
 	// a download of the URL previewed, or from the folder it moved from
 	// (fromDownload), not only one of its name: replacing it is its update.
 	Update bool `json:"update,omitempty"`
-	// Diagnostics are its SKILL.md's, and the note an import would store
-	// disabled it with (disabledNote); for an invalid skill they are in
-	// Error.Diagnostics only, not twice: an archive of thousands of
-	// broken skills would preview each list twice.
+	// Diagnostics are its SKILL.md's, and the note an import under its
+	// default (every skill, ConflictRename) would store it with
+	// (disabledNote; under another choice, PreviewNotes); for an invalid
+	// skill they are in Error.Diagnostics only, not twice: an archive of
+	// thousands of broken skills would preview each list twice.
 	Diagnostics []skill.Diagnostic `json:"diagnostics"`
+	// Dependencies are the skills it depends on (skill_dependencies), for
+	// PreviewNotes.
+	Dependencies []string `json:"dependencies"`
 	// Error says why an invalid skill cannot be installed; nil otherwise.
 	Error *SkillError `json:"error,omitempty"`
 }
@@ -71,6 +75,18 @@ type ImportPreview struct {
 	Skills []PreviewSkill `json:"skills"`
 	// Dropped lists the entries Import would leave out (see ImportResult).
 	Dropped []string `json:"dropped"`
+	// InstalledSkills are the installed skills the archive's skills name,
+	// as a dependency or as the one they would update (Installed), by id:
+	// what PreviewNotes reads of them.
+	InstalledSkills map[string]InstalledSkill `json:"installedSkills"`
+}
+
+// InstalledSkill is what PreviewNotes needs of an installed skill.
+type InstalledSkill struct {
+	Enabled bool `json:"enabled"`
+	// Noted: it carries disabledNote (hasDisabledNote), which an update
+	// keeps.
+	Noted bool `json:"noted"`
 }
 
 // Preview reads the archive data as Import does, within the same limits,
@@ -116,14 +132,20 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 	if origin != nil && origin.Kind == source.KindURL {
 		viaFolder = fromDownload(valid, cands, installed, origin.URL, under)
 	}
-	bad, err := disabledOnImport(valid, installed, byKey)
-	if err != nil {
-		return nil, err
+	ids := make(map[string]Meta, len(installed))
+	for _, m := range installed {
+		ids[m.ID] = m
 	}
-	p := &ImportPreview{Skills: make([]PreviewSkill, len(cands)), Dropped: append([]string{}, arc.Dropped...)}
+	p := &ImportPreview{Skills: make([]PreviewSkill, len(cands)), Dropped: append([]string{}, arc.Dropped...),
+		InstalledSkills: map[string]InstalledSkill{}}
+	keep := func(id string) { // in InstalledSkills, when installed
+		if m, ok := ids[id]; ok {
+			p.InstalledSkills[id] = InstalledSkill{Enabled: m.Enabled, Noted: hasDisabledNote(m)}
+		}
+	}
 	for i, c := range cands {
 		ps := PreviewSkill{Dir: c.dir, Folder: c.folder, Size: c.size, FileCount: len(c.files), Digest: c.digest, Status: PreviewNew,
-			Diagnostics: []skill.Diagnostic{}}
+			Diagnostics: []skill.Diagnostic{}, Dependencies: []string{}}
 		if c.s != nil {
 			ps.Name, ps.Description, ps.Version = c.s.Name, c.s.Description, c.s.Version
 		}
@@ -133,8 +155,9 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 			continue
 		}
 		ps.Diagnostics = append(ps.Diagnostics, c.diags...)
-		if b := bad[c]; len(b) > 0 {
-			ps.Diagnostics = append(ps.Diagnostics, disabledNote(b))
+		ps.Dependencies = append(ps.Dependencies, dependenciesOf(c.s).Skills...)
+		for _, d := range ps.Dependencies {
+			keep(d)
 		}
 		if m, ok := viaFolder[c]; ok {
 			ps.Installed, ps.Status, ps.Update = m.ID, PreviewConflict, true
@@ -147,39 +170,75 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 				ps.Status = PreviewInstalled
 			}
 		}
+		keep(ps.Installed)
 		p.Skills[i] = ps
+	}
+	notes, err := PreviewNotes(p, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	for i := range p.Skills {
+		if d, ok := notes[p.Skills[i].Name]; ok && p.Skills[i].Error == nil {
+			p.Skills[i].Diagnostics = append(p.Skills[i].Diagnostics, d)
+		}
 	}
 	return p, nil
 }
 
-// disabledOnImport returns the disabled dependencies of each of the valid
-// skills of an archive for which an import would store it disabled
-// (settleEnabled), the installed skills being installed, byKey. A skill of
-// an installed skill's name starts as that one is, as an update keeps it
-// (one kept beside it starts enabled, but its dependents name the
-// installed one).
-func disabledOnImport(valid []*candidate, installed []Meta, byKey map[string]Meta) (map[*candidate][]string, error) {
-	enabled := make(map[string]bool, len(installed))
-	for _, m := range installed {
-		enabled[m.ID] = m.Enabled
+// PreviewNotes returns, by name, the note (disabledNote) with which an
+// import of the archive that p previews would store each of its skills
+// (see settleEnabled), under the choice choose (ImportOptions.Choose; nil
+// for Import's default, every skill under ConflictRename) and copies
+// (ImportOptions.Copy): a skill that updates an installed one starts as
+// that one is and takes its id, which the archive's skills that depend on
+// it then name; one kept beside it (a new id) starts enabled and leaves
+// them depending on the installed one, as does one not chosen. A skill
+// without a note is not in it. It reads nothing but p, so that a preview
+// can say what each change of choice does: its cost is linear in the
+// skills and their dependencies.
+func PreviewNotes(p *ImportPreview, choose map[string]ConflictPolicy, copies bool) (map[string]skill.Diagnostic, error) {
+	if err := CheckChoose(choose); err != nil {
+		return nil, err
 	}
-	names, deps, on := make([]string, len(valid)), make([][]string, len(valid)), make([]bool, len(valid))
-	for i, c := range valid {
-		m, ok := byKey[idKey(c.s.Name)]
-		names[i], deps[i], on[i] = c.s.Name, dependenciesOf(c.s).Skills, !ok || m.Enabled
+	var rows []PreviewSkill
+	policies := []ConflictPolicy{}
+	for _, s := range p.Skills {
+		policy, chosen := choose[s.Name]
+		if choose == nil {
+			policy, chosen = ConflictRename, true
+		}
+		// An identical skill kept beside itself is installed only as a copy.
+		if s.Error == nil && chosen && (s.Status != PreviewInstalled || policy == ConflictReplace || copies) {
+			rows, policies = append(rows, s), append(policies, policy)
+		}
 	}
-	bad, err := disabledDependencies(names, deps, on, func(d string) (bool, error) {
-		// refuseUnmet left out those depending on a skill not installed.
-		return enabled[d], nil
+	ids, deps, on, noted := make([]string, len(rows)), make([][]string, len(rows)), make([]bool, len(rows)), make([]bool, len(rows))
+	for i, s := range rows {
+		ids[i], deps[i], on[i] = s.Name, s.Dependencies, true
+		switch {
+		case s.Installed == "":
+		case policies[i] == ConflictReplace:
+			was := p.InstalledSkills[s.Installed]
+			ids[i], on[i], noted[i] = s.Installed, was.Enabled, was.Noted
+		default:
+			ids[i] = "" // its new id, which none of the archive's skills names
+		}
+	}
+	bad, err := disabledDependencies(ids, deps, on, func(d string) (bool, error) {
+		// One not installed either: the import refuses the skill.
+		m, ok := p.InstalledSkills[d]
+		return m.Enabled || !ok, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[*candidate][]string, len(valid))
-	for i, c := range valid {
-		out[c] = bad[i]
+	notes := map[string]skill.Diagnostic{}
+	for i, s := range rows {
+		if storedWithNote(on[i], noted[i], bad[i]) {
+			notes[s.Name] = disabledNote(bad[i])
+		}
 	}
-	return out, nil
+	return notes, nil
 }
 
 // CheckChoose refuses a choice (ImportOptions.Choose, or an install from

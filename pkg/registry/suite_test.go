@@ -118,6 +118,7 @@ func TestSuite(t *testing.T) {
 		{"DependencyDisabledBounds", testDependencyDisabledBounds},
 		{"DisabledNoteKept", testDisabledNoteKept},
 		{"ImportDisabledDependency", testImportDisabledDependency},
+		{"PreviewNotes", testPreviewNotes},
 		{"TwoContexts", testTwoContexts},
 		{"ConcurrentImports", testConcurrentImports},
 		{"Faults", testFaults},

@@ -48,9 +48,10 @@ export async function offerItems(sk: Skillfs, preview: IndexPreview): Promise<HT
  * installed. The choices install with installFromMcp's choose. */
 export const mcpPreview = (p: McpPreview): ImportPreview => ({
   dropped: [],
+  installedSkills: {},
   skills: p.skills.map((s) => ({
     name: s.name, description: s.description, version: '', dir: s.uri.slice(0, -'/SKILL.md'.length), folder: '', size: 0, fileCount: s.fileCount,
-    digest: s.digest, status: s.status === 'update' ? 'conflict' : s.status, installed: s.installed, diagnostics: [],
+    digest: s.digest, status: s.status === 'update' ? 'conflict' : s.status, installed: s.installed, diagnostics: [], dependencies: [],
   })),
 });
 

@@ -13,7 +13,7 @@
 
 import { h, render } from 'preact';
 import type { ImportPreview, InstallReport, PreviewSkill, Refusal, Skillfs, UrlPreview } from '../../js/bridge.ts';
-import { Preview, policies, type Choice } from '../ui/Preview.tsx';
+import { Preview, policies, type Choice, type PreviewProps } from '../ui/Preview.tsx';
 import { allow, originsOf } from './host-access.ts';
 import { installTicked, mcpPreview, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
 import { showError, showReport } from './install-report.ts';
@@ -91,9 +91,9 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
   // The skills of an archive or a server, against what is installed, with a
   // choice each; what was previewed is what installs.
   const reviewChoices = (url: string, name: string, preview: ImportPreview, updates: ReadonlySet<string>, notes: string,
-    run: (choose: Record<string, 'rename' | 'replace'>) => Promise<InstallReport>) => {
+    run: (choose: Record<string, 'rename' | 'replace'>) => Promise<InstallReport>, notesFor?: PreviewProps['notesFor']) => {
     const show = (busy: boolean) => render(h(Preview, {
-      name, preview, busy, updates, onCancel: cancel,
+      name, preview, busy, updates, notesFor, onCancel: cancel,
       onInstall: async (choices: Map<string, Choice>) => {
         show(true);
         if (!await install(url, () => run(policies(choices)))) show(false);
@@ -111,7 +111,8 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
     const whole = new Set((await sk().registry.list()).filter((m) => m.origin?.kind === 'url' && m.origin.url === p.origin.url && !m.origin.dir).map((m) => m.id));
     const isUpdate = (s: PreviewSkill) => s.status === 'conflict' && (!!s.update || whole.has(s.installed));
     const updates = new Set(p.skills.filter(isUpdate).map((s) => s.name));
-    reviewChoices(url, fileName(url), p, updates, p.warnings.map((w) => `Warning: ${w.message}.`).join('\n'), (choose) => sk().registry.installFromPreview(p, { choose }));
+    reviewChoices(url, fileName(url), p, updates, p.warnings.map((w) => `Warning: ${w.message}.`).join('\n'), (choose) => sk().registry.installFromPreview(p, { choose }),
+      (choices) => sk().registry.previewNotes(p, policies(choices)));
   };
 
   // An index's skills to tick, as the site's are; run installs the names ticked.

@@ -678,6 +678,59 @@ test('an archive whose skill depends on a disabled one: the preview warns that i
   await page.close();
 });
 
+test('the preview\'s warnings that a skill installs disabled follow each choice: an update takes the installed skill\'s place for the skills depending on it, a copy kept beside it or a skip does not', { timeout: IMPORT_MS }, async () => {
+  const page = await openPanel(400);
+  const dir = mkdtempSync(join(tmpdir(), 'skillfs-notes-'));
+  const first = join(dir, 'nd-first.zip');
+  writeFileSync(first, zipOf({ 'pack/nd-helper/SKILL.md': md('nd-helper', 'Helps.'), 'pack/nd-base/SKILL.md': md('nd-base', 'The base.') }));
+  assert.ok((await importFile(page, first)).ok);
+  await page.getByRole('searchbox', { name: 'Search skills' }).fill('nd-');
+  await page.getByRole('switch', { name: 'Enabled: nd-helper', exact: true }).uncheck();
+  await page.locator('#skills > li.disabled[data-id="nd-helper"]').waitFor();
+
+  const path = join(dir, 'nd-next.zip');
+  writeFileSync(path, zipOf({
+    'pack/nd-base/SKILL.md': '---\nname: nd-base\ndescription: The base, v2.\nskill_dependencies: [nd-helper]\n---\n# nd-base\n',
+    'pack/nd-user/SKILL.md': '---\nname: nd-user\ndescription: Uses the base.\nskill_dependencies: [nd-base]\n---\n# nd-user\n',
+  }));
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
+  await chooser.setFiles(path);
+  const group = page.getByRole('group', { name: 'nd-next.zip holds 2 skills' });
+  await group.waitFor({ timeout: IMPORT_MS });
+  const helper = "warning: Installed disabled, since it depends on 'nd-helper', which is disabled: enable 'nd-helper', then this skill.";
+  const base = "warning: Installed disabled, since it depends on 'nd-base', which is disabled: enable 'nd-base', then this skill.";
+  /** Waits until the rows' warnings are want (by name), then says what they are. */
+  const notes = async (want) => {
+    const shown = () => group.locator('.preview-skills > li').evaluateAll((lis) =>
+      Object.fromEntries(lis.map((li) => [li.dataset.name, [...li.querySelectorAll('.diagnostics li')].map((d) => d.textContent)])));
+    await page.waitForFunction((w) => {
+      const lis = [...document.querySelectorAll('.preview .preview-skills > li')];
+      return JSON.stringify(Object.fromEntries(lis.map((li) => [li.dataset.name, [...li.querySelectorAll('.diagnostics li')].map((d) => d.textContent)]))) === w;
+    }, JSON.stringify(want)).catch(() => {});
+    return shown();
+  };
+  const choice = group.getByRole('combobox', { name: 'What to do with nd-base' });
+  // Kept beside the installed one (the default): nd-base-v2 depends on
+  // nd-helper; nd-user keeps the installed nd-base, enabled.
+  assert.equal(await choice.inputValue(), 'keep-both');
+  assert.deepEqual(await notes({ 'nd-base': [helper], 'nd-user': [] }), { 'nd-base': [helper], 'nd-user': [] });
+  // An update disables nd-base, and nd-user with it.
+  await choice.selectOption({ label: 'Update nd-base' });
+  assert.deepEqual(await notes({ 'nd-base': [helper], 'nd-user': [base] }), { 'nd-base': [helper], 'nd-user': [base] });
+  // Skipped, nd-base is not installed: nd-user keeps the installed one.
+  await choice.selectOption({ label: 'Skip' });
+  assert.deepEqual(await notes({ 'nd-base': [], 'nd-user': [] }), { 'nd-base': [], 'nd-user': [] });
+  await choice.selectOption({ label: 'Update nd-base' });
+  assert.deepEqual(await notes({ 'nd-base': [helper], 'nd-user': [base] }), { 'nd-base': [helper], 'nd-user': [base] });
+  assert.deepEqual(await axeViolations(page), [], 'axe: warnings that follow the choices');
+  // What the preview said is what is stored.
+  await group.getByRole('button', { name: 'Install 2 skills', exact: true }).click();
+  await page.locator('.import-result > div', { hasText: 'nd-next.zip' }).waitFor({ timeout: IMPORT_MS });
+  await page.locator('#skills > li.disabled[data-id="nd-user"]').waitFor();
+  await page.locator('#skills > li.disabled[data-id="nd-base"]').waitFor();
+  await page.close();
+});
+
 test('a worker that cannot answer: a refresh says so in words, and reads the list no more than once', { timeout: 60_000 }, async () => {
   const page = await openPanel(400);
   // From now on, every connection closes at once, as when the worker

@@ -44,7 +44,7 @@ function skillfs(): Skillfs {
 const changed = () => listeners.forEach((l) => l({ revision: 0, kind: 'import', ids: [] }));
 
 /** The registry calls that read only, so are safe to repeat. */
-const READS = new Set(['list', 'get', 'revision', 'tree', 'readFile', 'readText', 'exportZip', 'checkUpdates', 'previewIndex', 'previewFromUrl', 'registered']);
+const READS = new Set(['list', 'get', 'revision', 'tree', 'readFile', 'readText', 'exportZip', 'checkUpdates', 'previewIndex', 'previewFromUrl', 'previewNotes', 'registered']);
 
 /**
  * f on the connection; once more on a fresh one when the first dropped

@@ -104,6 +104,12 @@ test('previewZip says what each skill of an archive is, stores nothing; importZi
   assert.equal(p.skills[0].digest, digestOf(ALPHA));
   assert.deepEqual(p.dropped, ['pack/.DS_Store']);
   assert.equal(await revision(page), rev, 'a preview commits nothing');
+  // The notes of a choice (none here: nothing depends on a disabled
+  // skill) are asked of the preview alone; a choice other than rename and
+  // replace is refused.
+  const notes = (choose) => ev(page, ({ p, choose }) => T.outcome(sk.registry.previewNotes(p, choose)), { p, choose });
+  assert.deepEqual(assertOk(await notes({ beta: 'replace', gamma: 'rename' }), 'previewNotes'), {});
+  assertRejected(await notes({ beta: 'fail' }), { code: 'InvalidArgument', reason: 'on-conflict', subject: 'beta' });
 
   // alpha unticked; beta kept beside the installed one; gamma installed.
   const r = assertOk(await importZip(page, bytes, { choose: { beta: 'rename', gamma: 'rename' } }), 'importZip with choose');

@@ -7,7 +7,7 @@
 
 import { useMemo, useRef, useState } from 'preact/hooks';
 import type { ImportPreview, ImportResult, SkillError, Skillfs } from '../../js/bridge.ts';
-import { Preview, policies, type Choice } from './Preview.tsx';
+import { copyOf, Preview, policies, type Choice } from './Preview.tsx';
 import { codeOf, download, failed, names as list, plural, sentence } from './say.ts';
 
 /** At most this many skills that cannot be installed get a line of the result each. */
@@ -72,13 +72,12 @@ export function Importer({ sk }: { sk: Skillfs }) {
     const { file, bytes } = pending;
     setBusy(true);
     setProgress(0);
-    // "Keep both" for an identical skill installs a copy.
-    const copy = pending.preview.skills.some((s) => s.status === 'installed' && choices.get(s.name) === 'keep-both');
     try {
       const res = await sk.registry.importZip(bytes, {
         source: file.name,
         choose: policies(choices),
-        copy,
+        // "Keep both" for an identical skill installs a copy.
+        copy: copyOf(pending.preview, choices),
         onProgress: (p) => setProgress(p.bytesTotal ? p.bytesDone / p.bytesTotal : 0),
       });
       setPending(undefined);
@@ -95,7 +94,8 @@ export function Importer({ sk }: { sk: Skillfs }) {
   // progress hundreds of times, and drawing the preview (a row a skill)
   // again for each made importing 1,000 skills take 18 s, 2,000 75 s.
   const shownPreview = useMemo(
-    () => pending && <Preview key={pending.file.name + pending.bytes.byteLength} name={pending.file.name} preview={pending.preview} busy={busy} onInstall={install} onCancel={() => setPending(undefined)} />,
+    () => pending && <Preview key={pending.file.name + pending.bytes.byteLength} name={pending.file.name} preview={pending.preview} busy={busy} onInstall={install} onCancel={() => setPending(undefined)}
+      notesFor={(choices) => sk.registry.previewNotes(pending.preview, policies(choices), copyOf(pending.preview, choices))} />,
     [pending, busy],
   );
 

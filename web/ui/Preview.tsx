@@ -11,8 +11,8 @@
 
 import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { skillErrorLabel, type ImportPreview, type PreviewSkill, type SkillError } from '../../js/bridge.ts';
-import { plural, sentence } from './say.ts';
+import { skillErrorLabel, type Diagnostic, type ImportPreview, type PreviewSkill, type SkillError } from '../../js/bridge.ts';
+import { failed, plural, sentence } from './say.ts';
 
 /** What to do with one skill of the archive. */
 export type Choice = 'install' | 'update' | 'keep-both' | 'skip';
@@ -36,6 +36,15 @@ export function policies(choices: Map<string, Choice>): Record<string, 'rename' 
   return chosen;
 }
 
+/** Whether the choices keep a skill installed byte for byte beside
+ * itself, which an import installs only as a copy (ImportOptions.copy). */
+export const copyOf = (preview: ImportPreview, choices: Map<string, Choice>) =>
+  preview.skills.some((s) => s.status === 'installed' && choices.get(s.name) === 'keep-both');
+
+/** The code of the note of a skill an import stores disabled, since it
+ * would depend on a disabled skill. */
+const DEPENDENCY_DISABLED = 'dependency-disabled';
+
 export interface PreviewProps {
   name: string;
   preview: ImportPreview;
@@ -46,11 +55,18 @@ export interface PreviewProps {
    * from the same source (an MCP server's update, a download fetched
    * again): Update is chosen for them at first. */
   updates?: ReadonlySet<string>;
+  /** The note an import under choices would store each skill with, by
+   * name (registry.previewNotes): whether it is installed disabled, since
+   * it would depend on a disabled skill, follows each choice (an update
+   * takes the installed skill's place for the skills depending on it, a
+   * copy kept beside it does not). Shown in place of the preview's own,
+   * which is for an import with no choice. */
+  notesFor?(choices: Map<string, Choice>): Promise<Record<string, Diagnostic>>;
 }
 
 const NONE: ReadonlySet<string> = new Set();
 
-export function Preview({ name, preview, busy, onInstall, onCancel, updates = NONE }: PreviewProps) {
+export function Preview({ name, preview, busy, onInstall, onCancel, updates = NONE, notesFor }: PreviewProps) {
   // Only the skills that can be installed have a choice (by name, unique among them).
   const skills = preview.skills.filter((s) => !s.error);
   const invalid = preview.skills.length - skills.length;
@@ -60,6 +76,23 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const set = (n: string, c: Choice) => setChoices(new Map(choices).set(n, c));
+  // The notes for the latest choices only: an answer to earlier ones that
+  // comes late is dropped.
+  const [notes, setNotes] = useState<{ by: Record<string, Diagnostic> } | { error: string }>();
+  const asked = useRef(0);
+  useEffect(() => {
+    if (!notesFor) return;
+    const n = ++asked.current;
+    notesFor(choices).then(
+      (by) => n === asked.current && setNotes({ by }),
+      (e: unknown) => n === asked.current && setNotes({ error: failed('Could not tell which skills would be installed disabled', e) }),
+    );
+  }, [choices]);
+  const diagnosticsOf = (s: PreviewSkill): Diagnostic[] => {
+    if (!notesFor) return s.diagnostics;
+    const note = notes && 'by' in notes ? notes.by[s.name] : undefined;
+    return [...s.diagnostics.filter((d) => d.code !== DEPENDENCY_DISABLED), ...(note ? [note] : [])];
+  };
   const count = [...choices.values()].filter((c) => c !== 'skip').length;
   // A download imported again holds hundreds of skills already installed:
   // one choice for all of them, rather than a select each.
@@ -101,6 +134,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
         </label>
       )}
       {preview.dropped.length > 0 && <p class="hint">{plural(preview.dropped.length, 'entry', 'entries')} outside every skill folder will be left out.</p>}
+      {notes && 'error' in notes && <p class="hint error">{notes.error}</p>}
       <ul class="preview-skills">
         {preview.skills.map((s) => {
           // Keyed by folder: a broken folder pdf/ and a skill named pdf
@@ -108,7 +142,8 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
           if (s.error) return bad++ < invalidRows ? <Invalid key={s.dir} s={s} e={s.error} root={name} /> : null;
           if (good++ >= validRows) return null;
           const c = choices.get(s.name) ?? 'skip';
-          const warnings = s.diagnostics.length;
+          const diagnostics = diagnosticsOf(s);
+          const warnings = diagnostics.length;
           return (
             <li key={s.dir} data-name={s.name} class={c === 'skip' ? 'skipped' : ''}>
               {s.status === 'new' ? (
@@ -132,7 +167,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
               </p>
               {warnings > 0 && (
                 <ul class="diagnostics" aria-label={`Warnings for ${s.name}`}>
-                  {s.diagnostics.map((d, i) => (
+                  {diagnostics.map((d, i) => (
                     <li key={i} class={d.severity}>
                       {d.severity}: {d.message}
                     </li>
