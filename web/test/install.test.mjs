@@ -280,6 +280,8 @@ test('a plain URL previewed: what it holds against what is installed, nothing st
     ['repo-main/skills/same', 'same', 'installed', 'same', ''],
   ]);
   assert.deepEqual(p.origin, { kind: 'url', url, type: 'archive', digest: sha256(body), verified: false, etag: `"${sha256(body).slice(7, 39)}"` });
+  // What previewNotes reads of the installed skills the download's name (here, the two it would update).
+  assert.deepEqual(p.installedSkills, { changed: { enabled: true, noted: false }, same: { enabled: true, noted: false } });
   assert.equal(p.bytes, body.length);
   assert.deepEqual(codes(p.warnings), { [url]: 'Integrity/unverified' });
   assert.deepEqual(await ids(page), ['changed', 'same'], 'a preview stores nothing');
