@@ -26,6 +26,9 @@ var last time.Time
 // yielded. Its first call after Go has been idle yields at once, since Go
 // cannot tell how long the task that called it has run.
 func Step() {
+	if observer != nil {
+		observer()
+	}
 	if !yields {
 		return
 	}
@@ -33,6 +36,18 @@ func Step() {
 		yield()
 		last = time.Now()
 	}
+}
+
+// observer, when set, is called by every Step (Observe).
+var observer func()
+
+// Observe calls fn at every Step, whether it yields or not, until stop is
+// called: a test counts the steps of a loop over thousands of items to
+// know that it gives the host turns without timing it (how long a slice
+// takes is a benchmark's figure). Not for use while other work runs.
+func Observe(fn func()) (stop func()) {
+	observer = fn
+	return func() { observer = nil }
 }
 
 // stride is how many iterations of a loop of cheap ones run between two

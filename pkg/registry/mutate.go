@@ -172,6 +172,19 @@ func metaQueries(ids []string) []vfs.Query {
 	return qs
 }
 
+// recordOf returns, as metaQuery's result, skill id's record among every
+// skill's (all, sorted by id as a read returns them). A batch takes its
+// skills' records from there: a query per skill, thousands, would be
+// issued in one task of the host (IndexedDB ends a transaction at the end
+// of a task that issued nothing).
+func recordOf(all []vfs.Record, id string) []vfs.Record {
+	i, ok := slices.BinarySearchFunc(all, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
+	if !ok {
+		return nil
+	}
+	return all[i : i+1]
+}
+
 // SetEnabled enables or disables skill id and returns its record. A
 // disabled skill stays stored, and manageable, but is hidden from every
 // agent-facing read.
@@ -197,10 +210,9 @@ func (r *Registry) SetEnabled(ctx context.Context, id string, on bool) (Meta, er
 // RemoveMany refuses deleting it (Conflict, reason "has-dependents");
 // enabling a skill whose dependency is disabled, or not installed, and
 // not enabled in the same batch is refused with Conflict, reason
-// "dependency-disabled" or "dependency-not-installed". A disable looks
-// through every record for the dependents, as a delete does (readLocked:
-// the cached ones, when current); an enable reads only the records of the
-// dependencies outside ids.
+// "dependency-disabled" or "dependency-not-installed". Both take the
+// records of ids, the dependents and the dependencies from every record,
+// as a delete does (readLocked: the cached ones, when current).
 func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([]Meta, error) {
 	ids, err := batch(ids)
 	if err != nil {
@@ -210,11 +222,8 @@ func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([
 		return []Meta{}, nil
 	}
 	ms := make([]Meta, len(ids))
-	qs := metaQueries(ids)
-	if !on {
-		qs = append(qs, allMeta)
-	}
-	_, err = r.mutate(ctx, qs, func(read [][]vfs.Record) (*change, error) {
+	_, err = r.mutate(ctx, []vfs.Query{allMeta}, func(read [][]vfs.Record) (*change, error) {
+		all := read[0]
 		c := &change{kind: KindDisable}
 		if on {
 			c.kind = KindEnable
@@ -222,7 +231,8 @@ func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([
 		now := r.now()
 		var changed []Meta
 		for i, id := range ids {
-			m, err := installed(id, read[i])
+			pace.StepAt(i) // a record decoded and encoded again, thousands of times
+			m, err := installed(id, recordOf(all, id))
 			if err != nil {
 				return nil, err
 			}
@@ -246,11 +256,11 @@ func (r *Registry) SetEnabledMany(ctx context.Context, ids []string, on bool) ([
 			return nil, nil
 		}
 		if on {
-			return c, r.checkEnabling(ctx, ids, changed)
+			return c, checkEnabling(ids, changed, all)
 		}
 		// Only the skills that were enabled leave: a dependent of one
 		// already disabled was left so by an older version.
-		return c, checkDependents(c.ids, read[len(ids)], disabling)
+		return c, checkDependents(c.ids, all, disabling)
 	})
 	if err != nil {
 		return nil, err
@@ -279,19 +289,20 @@ func (r *Registry) RemoveMany(ctx context.Context, ids []string) error {
 	if err != nil || len(ids) == 0 {
 		return err
 	}
-	qs := append(metaQueries(ids), retainedQuery(), allMeta)
-	_, err = r.mutate(ctx, qs, func(read [][]vfs.Record) (*change, error) {
-		rt, err := r.retention(read[len(ids)])
+	_, err = r.mutate(ctx, []vfs.Query{retainedQuery(), allMeta}, func(read [][]vfs.Record) (*change, error) {
+		rt, err := r.retention(read[0])
 		if err != nil {
 			return nil, err
 		}
-		if err := checkDependents(ids, read[len(ids)+1], deleting); err != nil {
+		all := read[1]
+		if err := checkDependents(ids, all, deleting); err != nil {
 			return nil, err
 		}
 		var ops []vfs.Op
 		for i, id := range ids {
-			if _, err := installed(id, read[i]); err != nil {
-				return nil, err
+			pace.StepAt(i)
+			if recordOf(all, id) == nil {
+				return nil, notInstalled(id)
 			}
 			tree, err := vfs.DeleteSkill(id)
 			if err != nil {
@@ -386,10 +397,10 @@ func dependentsOf(ids []string, all []vfs.Record, enabledOnly bool) (dependents 
 }
 
 // checkEnabling refuses to enable the skills changed (of the batch ids)
-// while one depends on a skill that is neither enabled nor in ids. It
-// reads the records of those dependencies, under the registry lock that
-// mutate holds, so that nothing changes them before the commit.
-func (r *Registry) checkEnabling(ctx context.Context, ids []string, changed []Meta) error {
+// while one depends on a skill that is neither enabled nor in ids, among
+// every skill's record (all), read under the registry lock that mutate
+// holds, so that nothing changes them before the commit.
+func checkEnabling(ids []string, changed []Meta, all []vfs.Record) error {
 	inBatch := make(map[string]bool, len(ids))
 	for _, id := range ids {
 		inBatch[id] = true
@@ -407,16 +418,13 @@ func (r *Registry) checkEnabling(ctx context.Context, ids []string, changed []Me
 	if len(outside) == 0 {
 		return nil
 	}
-	read, err := r.db.Read(ctx, metaQueries(outside)...)
-	if err != nil {
-		return err
-	}
 	present, enabled := map[string]bool{}, map[string]bool{}
-	for i, d := range outside {
-		if len(read[i]) == 0 {
+	for _, d := range outside {
+		rec := recordOf(all, d)
+		if rec == nil {
 			continue
 		}
-		m, err := decodeMeta(read[i][0])
+		m, err := decodeMeta(rec[0])
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,79 @@
+package registry
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/skillfs/skillfs/pkg/pace"
+	"github.com/skillfs/skillfs/pkg/vfs"
+)
+
+// stepsBy runs fn and counts its pace.Steps by the function that called
+// them (StepAt's caller for StepAt), by name.
+func stepsBy(fn func()) map[string]int {
+	steps := map[string]int{}
+	stop := pace.Observe(func() {
+		pcs := make([]uintptr, 16)
+		frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+		for {
+			f, more := frames.Next()
+			if !strings.HasPrefix(f.Function, "github.com/skillfs/skillfs/pkg/pace.") || !more {
+				steps[strings.TrimPrefix(f.Function, "github.com/skillfs/skillfs/pkg/registry.")]++
+				return
+			}
+		}
+	})
+	defer stop()
+	fn()
+	return steps
+}
+
+// TestBatchesStep: a batch of thousands of skills (the side panel's
+// "select all") gives the host turns in its own loop over the skills,
+// and reads their records with every record (from the list's cache), not
+// with a query per skill, which would be issued in one task. Counted, not
+// timed: the time is web/bench/calls.mjs's.
+func TestBatchesStep(t *testing.T) {
+	e := newEnv(t, memoryCase)
+	ctx := context.Background()
+	const n = 320
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("s%03d", i)
+	}
+	e.importZip(t, packOf(t, names...), ImportOptions{})
+	db := &countingDB{Backend: e.db}
+	r := openReg(t, db, Options{})
+	mustList(t, r)
+	batches := []struct {
+		name, loop string
+		run        func() error
+	}{
+		{"disable", "(*Registry).SetEnabledMany.func1", func() error { _, err := r.SetEnabledMany(ctx, names, false); return err }},
+		{"enable", "(*Registry).SetEnabledMany.func1", func() error { _, err := r.SetEnabledMany(ctx, names, true); return err }},
+		{"remove", "(*Registry).RemoveMany.func1", func() error { return r.RemoveMany(ctx, names) }},
+	}
+	for _, b := range batches {
+		db.reads.Store(0)
+		var err error
+		steps := stepsBy(func() { err = b.run() })
+		if err != nil {
+			t.Fatalf("%s: %v", b.name, err)
+		}
+		if got, want := steps[b.loop], n/16; got < want {
+			t.Errorf("%s of %d skills: %d steps in its loop over them, want %d or more (all steps: %v)", b.name, n, got, want, steps)
+		}
+		for _, q := range *db.lastRead.Load() {
+			if q.Store == vfs.StoreMeta && !q.Prefix {
+				t.Errorf("%s of %d skills: a query of one skill's record (%s), want every record in one", b.name, n, q.Key)
+				break
+			}
+		}
+		if got := db.reads.Load(); got > 2 {
+			t.Errorf("%s of %d skills: %d reads, want at most 2 (the revision, the list's changes)", b.name, n, got)
+		}
+	}
+}
