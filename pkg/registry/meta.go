@@ -288,6 +288,7 @@ func decodeMeta(rec vfs.Record) (Meta, error) {
 func decodeMetas(recs []vfs.Record) ([]Meta, error) {
 	out := make([]Meta, len(recs))
 	for i, rec := range recs {
+		pace.StepAt(i) // thousands of records take longer than a task should
 		var err error
 		if out[i], err = decodeMeta(rec); err != nil {
 			return nil, err

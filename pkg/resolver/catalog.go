@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
@@ -145,6 +146,7 @@ func visibleEntries(skills []Skill, relevant []string) []entry {
 	}
 	entries := make([]entry, len(visible))
 	for k, i := range visible {
+		pace.StepAt(k)
 		s := skills[i]
 		// Invalid UTF-8 would make character counts and JSON ambiguous.
 		e := entry{Entry: skill.Entry{Name: plainAngles(validUTF8(s.Name)), Description: plainAngles(validUTF8(s.Description)), Location: validUTF8(s.Location())}}
@@ -198,7 +200,10 @@ const maxRelevant = 32
 // choice is checked against the catalog rendered, so that the budget is
 // met exactly, never by an estimate.
 func fit(f catalogFormat, entries []entry, mode CatalogMode, budget int) string {
-	if mode != ModeNames {
+	// The full catalog holds every name and description at least as
+	// written: when they alone exceed the budget it is not rendered (with
+	// thousands of skills, megabytes in one task of the host).
+	if mode != ModeNames && (budget == 0 || textLen(entries) <= budget) {
 		sorted := slices.Clone(entries)
 		sort.SliceStable(sorted, func(i, j int) bool {
 			a, b := sorted[i], sorted[j]
@@ -269,8 +274,9 @@ func fit(f catalogFormat, entries []entry, mode CatalogMode, budget int) string 
 func cut(f catalogFormat, entries []entry, budget int) string {
 	n := len(entries)
 	at := func(k int) string { return render(f, entries[:k], make([]tier, k), n) }
-	// The catalog grows with the names it keeps: find the most that fit.
-	lo, hi := -1, n-1 // at(lo) fits (lo = -1: nothing does), at(hi+1) does not
+	// The catalog grows with the names it keeps: find the most that fit,
+	// of at most budget (each name takes a character or more).
+	lo, hi := -1, min(n, budget)-1 // at(lo) fits (lo = -1: nothing does), at(hi+1) does not
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
 		if runeLen(at(mid)) <= budget {
@@ -290,3 +296,13 @@ func cut(f catalogFormat, entries []entry, budget int) string {
 func firstSentenceOf(desc string) string { return truncate(firstSentence(desc), maxSentence) }
 
 func runeLen(s string) int { return utf8.RuneCountInString(s) }
+
+// textLen is how many characters the names and descriptions of entries
+// hold.
+func textLen(entries []entry) int {
+	n := 0
+	for _, e := range entries {
+		n += runeLen(e.Name) + runeLen(e.Description)
+	}
+	return n
+}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
@@ -303,4 +304,18 @@ func TestCatalogCost(t *testing.T) {
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
+}
+
+// TestCatalogSteps: the catalog of a thousand skills fitted to a budget
+// gives the host turns (pace.Step) in its loop over the skills and
+// between its renderings. Counted, not timed: BenchmarkCatalog1000 and
+// web/bench/calls.mjs time it.
+func TestCatalogSteps(t *testing.T) {
+	skills := generatedSkills(1000)
+	steps := 0
+	defer pace.Observe(func() { steps++ })()
+	mustCatalog(t, skills, CatalogOptions{Budget: 8000})
+	if want := len(skills)/16 + 2; steps < want {
+		t.Errorf("the catalog of %d skills stepped %d times, want %d or more", len(skills), steps, want)
+	}
 }

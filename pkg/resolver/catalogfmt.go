@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skill"
 )
 
@@ -43,6 +44,9 @@ type catalogFormat interface {
 // the entries) lists its names in the entries' order: the most relevant
 // are the ones it kept.
 func render(f catalogFormat, entries []entry, levels []tier, total int) string {
+	// Fitting a budget renders the catalog again and again: each in a
+	// task of its own (with thousands of skills, milliseconds each).
+	pace.Step()
 	cutting := total > len(entries)
 	described := 0
 	for _, t := range levels {

@@ -122,8 +122,15 @@ func readsFrom(s, want string) bool {
 // catalog values cannot hold look-alike tags, and text without such
 // characters is left as it is (the skills-ref form stays byte-identical).
 func plainAngles(s string) string {
+	// Every one is outside ASCII (as disarmTag assumes): ASCII text, most
+	// descriptions, is passed by a scan of its bytes, not a map look-up a
+	// character (thousands of skills' catalog spent most of its time there).
+	ascii := 0
+	for ascii < len(s) && s[ascii] < utf8.RuneSelf {
+		ascii++
+	}
 	angles := angles()
-	if !strings.ContainsFunc(s, func(r rune) bool { return angles[r] != 0 }) {
+	if !strings.ContainsFunc(s[ascii:], func(r rune) bool { return angles[r] != 0 }) {
 		return s
 	}
 	return strings.Map(func(r rune) rune {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"golang.org/x/text/unicode/norm"
 )
@@ -163,6 +164,9 @@ func newLexicon(skills []Skill, same []int) lexicon {
 	for f, fd := range fields {
 		at[f] = make([]int, len(skills)+1)
 		for i := range skills {
+			// Normalised and split into terms: thousands of skills take
+			// longer than a task of the host should.
+			pace.StepAt(i)
 			switch {
 			case !indexed(i):
 			case f == descriptionField:
@@ -206,6 +210,7 @@ func newLexicon(skills []Skill, same []int) lexicon {
 	var names []string
 	nameAt := make([]int, len(skills)+1)
 	for i := range skills {
+		pace.StepAt(i)
 		nameAt[i] = len(names)
 		if !indexed(i) {
 			continue
@@ -250,6 +255,7 @@ func newLexicon(skills []Skill, same []int) lexicon {
 		next[e.id]++
 	}
 	for id, t := range in.texts {
+		pace.StepAt(id)
 		if start[id+1] == start[id] {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -287,6 +288,7 @@ func NewIndex(skills []Skill) *Index {
 	ix.copies = map[int][]int{}
 	first := map[string]int{}
 	for i, s := range ix.skills {
+		pace.StepAt(i)
 		k := routingText(s)
 		if j, ok := first[k]; ok && !s.DisableModelInvocation {
 			ix.same[i] = j

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -170,5 +171,18 @@ func TestRouteCopyOfHidden(t *testing.T) {
 	}
 	if len(r.Candidates) != 1 || r.Candidates[0].ID != "cleanup-v2" || len(r.Candidates[0].Identical) != 0 {
 		t.Errorf("candidates %+v, want cleanup-v2 alone", r.Candidates)
+	}
+}
+
+// TestIndexSteps: indexing a thousand skills gives the host turns
+// (pace.Step) in its loops over them. Counted, not timed:
+// BenchmarkIndexVocabulary and web/bench/calls.mjs time it.
+func TestIndexSteps(t *testing.T) {
+	skills := benchSkills(1000, 2)
+	steps := 0
+	defer pace.Observe(func() { steps++ })()
+	NewIndex(skills)
+	if want := 2 * len(skills) / 16; steps < want {
+		t.Errorf("indexing %d skills stepped %d times, want %d or more", len(skills), steps, want)
 	}
 }
