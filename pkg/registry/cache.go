@@ -147,14 +147,25 @@ func (r *Registry) readList(ctx context.Context) (listCache, error) {
 	return listCache{recs: res[0], rev: rev, valid: true}, err
 }
 
+// maxPatch is the most stale records patchList reads one by one: each is
+// a request of its own, all issued in one task of the host (IndexedDB
+// ends a transaction at the end of a task that issued nothing), and the
+// records of thousands (an import, a batch) cost more that way than all
+// of them read in one request.
+const maxPatch = 256
+
 // patchList reads the stale records of c and applies them, reporting
-// false when c cannot be patched: nothing cached, or another change
-// committed since the ones c knows of.
+// false when c cannot be patched: nothing cached, another change
+// committed since the ones c knows of, or more than maxPatch records to
+// read.
 func (r *Registry) patchList(ctx context.Context, c listCache) (listCache, bool, error) {
 	if !c.valid {
 		return c, false, nil
 	}
 	ids := slices.Compact(slices.Sorted(slices.Values(c.stale)))
+	if len(ids) > maxPatch {
+		return c, false, nil
+	}
 	qs := make([]vfs.Query, 0, len(ids)+1)
 	for _, id := range ids {
 		qs = append(qs, metaQuery(id))
