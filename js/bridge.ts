@@ -1206,30 +1206,54 @@ function executor(mod: ModuleAPI, runner: () => WasiRunner) {
   };
 }
 
-function directTransport(mod: ModuleAPI, capability: Capability, listeners: Set<(c: Change) => void>, runner: () => WasiRunner): Transport & { capability(c: Capability): Transport } {
+/** A call's result as the module encoded it: JSON text ("" for none) and bytes. */
+type RawResult = [string, Uint8Array | undefined];
+
+/** What serveSkillfs serves a port with: the module's answers as JSON
+ * text, which the port carries as it is, for the other end to parse (see
+ * serveSkillfs). */
+interface RawTransport {
+  raw(method: string, args: Args, bytes?: Uint8Array, onProgress?: (p: unknown) => void, signal?: AbortSignal): Promise<RawResult>;
+}
+
+/** The value of a result's JSON text ("": none). */
+const parsed = (json: string): unknown => (json === "" ? undefined : JSON.parse(json));
+
+function directTransport(mod: ModuleAPI, capability: Capability, listeners: Set<(c: Change) => void>, runner: () => WasiRunner): Transport & { capability(c: Capability): Transport & RawTransport } {
   const execute = executor(mod, runner);
-  const make = (cap: Capability): Transport => ({
-    async call(method, args, bytes, onProgress, signal) {
+  const make = (cap: Capability): Transport & RawTransport => {
+    const raw = (method: string, args: Args, bytes?: Uint8Array, onProgress?: (p: unknown) => void, signal?: AbortSignal): Promise<RawResult> => {
       signal?.throwIfAborted();
-      const settled = (async (): Promise<[unknown, Uint8Array | undefined]> => {
+      const settled = (async (): Promise<RawResult> => {
         try {
           if (method === "session.execute") {
             if (cap === "none") throw new SkillfsError("this port may not call skillfs", "PermissionDenied", "", method);
-            return [await execute(args, cap === "agent", signal), undefined];
+            return [JSON.stringify(await execute(args, cap === "agent", signal)), undefined];
           }
           const [json, out] = await mod.call(method, cap, JSON.stringify(args, finite), bytes, onProgress, signal);
-          return [json === "" ? undefined : JSON.parse(json), out ?? undefined];
+          return [json, out ?? undefined];
         } catch (e) {
           throw toSkillfsError(e);
         }
       })();
       return abortable(settled, signal);
-    },
-    onChange(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  });
+    };
+    return {
+      raw,
+      async call(method, args, bytes, onProgress, signal) {
+        const [json, out] = await raw(method, args, bytes, onProgress, signal);
+        try {
+          return [parsed(json), out];
+        } catch (e) {
+          throw toSkillfsError(e);
+        }
+      },
+      onChange(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+  };
   return { ...make(capability), capability: make };
 }
 
@@ -1343,7 +1367,7 @@ type Wire =
   | { t: "call"; id: number; method: string; args: Args; bytes?: WireBytes; progress: boolean }
   | { t: "cancel"; id: number }
   | { t: "progress"; id: number; value: unknown }
-  | { t: "result"; id: number; value: unknown; bytes?: WireBytes }
+  | { t: "result"; id: number; json: string; bytes?: WireBytes }
   | { t: "error"; id: number; message: string; code: ErrorCode; reason: string; subject: string; diagnostics: Diagnostic[]; invalid?: SkillError[] }
   | { t: "change"; change: Change }
   | { t: "ping" }
@@ -1485,7 +1509,7 @@ export function connectSkillfs(port: AnyPort, opts: ConnectOptions = {}): Skillf
       return;
     }
     try {
-      p.resolve([m.value, unpackBytes(m.bytes, "")]);
+      p.resolve([parsed(m.json), unpackBytes(m.bytes, "")]);
     } catch (e) {
       p.reject(toSkillfsError(e));
     }
@@ -1637,7 +1661,7 @@ function nextTask(fn: () => void): void {
  * disconnects or serving stops. */
 export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): () => void {
   const l = link(port);
-  const t = (sk as unknown as { transport: Transport & { capability?(c: Capability): Transport } }).transport;
+  const t = (sk as unknown as { transport: Transport & { capability?(c: Capability): Transport & RawTransport } }).transport;
   if (!t.capability) throw new SkillfsError("serveSkillfs needs a skillfs loaded in this context", "InvalidArgument");
   const scoped = t.capability(opts.capability);
   // A port that may call nothing is left to the module, which refuses.
@@ -1648,7 +1672,7 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
   }
   const sessions = opts.capability === "admin" || opts.capability === "agent"
     ? portSessions(scoped, opts.maxSessions ?? 8, shared, opts.contextScope)
-    : { call: scoped.call, closeAll() {} };
+    : { raw: scoped.raw, closeAll() {} };
   const agent = opts.capability === "agent";
   let serving = true;
   const calls = new Map<unknown, AbortController>();
@@ -1695,12 +1719,15 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
     const ctl = new AbortController();
     const mine = !calls.has(id);
     if (mine) calls.set(id, ctl);
+    // The answer goes as the module's JSON text: the host neither parses
+    // nor clones the value (a list of thousands of skills is megabytes),
+    // the other end parses it on its own thread.
     const run = () => Promise.resolve()
-      .then(() => sessions.call(String(m.method), m.args ?? {}, unpackBytes(m.bytes, String(m.method)), progress, ctl.signal))
+      .then(() => sessions.raw(String(m.method), m.args ?? {}, unpackBytes(m.bytes, String(m.method)), progress, ctl.signal))
       .finally(() => {
         if (mine) calls.delete(id);
       })
-      .then(([value, bytes]) => l.send({ t: "result", id, value, bytes: packBytes(l, bytes) }), fail);
+      .then(([json, bytes]) => l.send({ t: "result", id, json, bytes: packBytes(l, bytes) }), fail);
     if (!agent) {
       void run();
       return;
@@ -1749,7 +1776,7 @@ const maxAgentSessions = 32;
 /** The calls of one served port: session calls only on the sessions it
  * opened, at most max of them open at a time; shared holds all agent
  * ports' sessions when this port is one. */
-function portSessions(t: Transport, max: number, shared?: Set<string>, scope?: string) {
+function portSessions(t: Transport & RawTransport, max: number, shared?: Set<string>, scope?: string) {
   const open: string[] = []; // the port's sessions, oldest first
   let opening: Promise<unknown> = Promise.resolve(); // opens run one at a time
   let closed = false;
@@ -1762,7 +1789,7 @@ function portSessions(t: Transport, max: number, shared?: Set<string>, scope?: s
     return t.call("session.close", { session: id }).catch(() => {});
   };
   return {
-    call(method: string, args: Args, bytes?: Uint8Array, onProgress?: (p: unknown) => void, signal?: AbortSignal): ReturnType<Transport["call"]> {
+    raw(method: string, args: Args, bytes?: Uint8Array, onProgress?: (p: unknown) => void, signal?: AbortSignal): Promise<RawResult> {
       if (method === "resolver.openSession") {
         if (scope !== undefined && typeof args.contextId === "string") args = { ...args, contextId: `${scope} ${args.contextId}` };
         const res = opening.then(async () => {
@@ -1772,8 +1799,8 @@ function portSessions(t: Transport, max: number, shared?: Set<string>, scope?: s
           if (shared && shared.size >= maxAgentSessions) {
             throw new SkillfsError(`the ${maxAgentSessions} sessions agents may hold are open; close one of yours first`, "TooLarge", "session-pool-full", method);
           }
-          const r = await t.call(method, args, bytes, onProgress, signal);
-          const id = (r[0] as { session?: unknown } | undefined)?.session;
+          const r = await t.raw(method, args, bytes, onProgress, signal);
+          const id = (parsed(r[0]) as { session?: unknown } | undefined)?.session;
           if (typeof id === "string") {
             if (closed) {
               await close(id);
@@ -1799,9 +1826,9 @@ function portSessions(t: Transport, max: number, shared?: Set<string>, scope?: s
         args = { ...args, session: id };
         // A session is forgotten once the module has closed it, never
         // on a close it refused: it would still hold a place in the pool.
-        if (method === "session.close") return t.call(method, args, bytes, onProgress).then((r) => (forget(id), r));
+        if (method === "session.close") return t.raw(method, args, bytes, onProgress).then((r) => (forget(id), r));
       }
-      return t.call(method, args, bytes, onProgress, signal);
+      return t.raw(method, args, bytes, onProgress, signal);
     },
     closeAll() {
       closed = true;

@@ -273,6 +273,12 @@ for (const platform of [true, false]) test(`chrome.runtime.Port shape, "admin": 
   assert.equal(call.m.progress, true);
   const results = wire.filter((w) => w.m.t === 'result' && w.m.bytes);
   assert.ok(results.length >= 3 && results.every((w) => typeof w.m.bytes.b64 === 'string'), 'bytes come back as {b64}');
+  // Values come back as the module's JSON text, which the host neither
+  // parses nor serialises again (a list of thousands of skills is
+  // megabytes of its thread): the client parses it.
+  const answers = wire.filter((w) => w.m.t === 'result');
+  assert.ok(answers.every((w) => w.from === 'host' && typeof w.m.json === 'string' && !('value' in w.m)), 'values come back as JSON text');
+  assert.deepEqual(JSON.parse(answers.find((w) => w.m.id === call.m.id).m.json).skills.map((s) => s.id), ['gamma']);
   const progress = wire.filter((w) => w.m.t === 'progress' && w.m.id === call.m.id).map((w) => w.m.value.phase);
   assert.deepEqual(progress, ['prepare', 'commit', 'done']);
 
