@@ -171,11 +171,9 @@ try {
     const longest = tasks.reduce((a, t) => (t.dur > (a?.dur ?? -1) ? t : a), undefined);
     const cpu = Math.max(...tasks.map((t) => t.tdur ?? 0)) / 1000;
     const over = tasks.filter((t) => t.dur > 50_000).length;
-    if (values.profile) {
-      const { profile } = await cdp.send('Profiler.stop');
-      if (cpu > 30) console.log(heaviest(profile, longest));
-    }
+    const profile = values.profile && (await cdp.send('Profiler.stop')).profile;
     console.log(`${label.padEnd(44)} ${f(result.ms).padStart(8)} ms | longest task ${f(longest.dur / 1000).padStart(7)} wall ${f(cpu).padStart(7)} CPU | ${String(over).padStart(3)} over 50 ms | ${result.value}`);
+    if (profile && cpu > 30) console.log(heaviest(profile, tasks.reduce((a, t) => ((t.tdur ?? 0) > (a.tdur ?? 0) ? t : a))));
   };
   console.log(`${n} skills (longPack(${n}, 'many')), ${panels} panels and an agent on ports of a host page; ${values.dist}`);
   console.log(`${'call'.padEnd(44)} ${'took'.padStart(11)} | host's longest task (ms)`);
