@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skillfs/skillfs/pkg/callargs"
+	"github.com/skillfs/skillfs/pkg/pacedjson"
 	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/zipguard"
@@ -108,7 +109,7 @@ func (m *module) call(args []js.Value) js.Value {
 		}
 		out := res.json
 		if out == nil {
-			if out, err = json.Marshal(res.value); err != nil {
+			if out, err = pacedjson.Marshal(res.value); err != nil {
 				return js.Value{}, skillerr.Wrap(skillerr.Internal, name, err, "cannot encode the result")
 			}
 		}

@@ -1,0 +1,165 @@
+// Package pacedjson encodes a call's result as encoding/json does, byte
+// for byte, stepping (pace.StepAt) between the elements of its lists: a
+// result of thousands of skills' records (an import's, a batch's) is
+// megabytes of JSON, too long for one task of the host's thread.
+package pacedjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/skillfs/skillfs/pkg/pace"
+)
+
+var marshaler = reflect.TypeFor[json.Marshaler]()
+
+// Marshal returns json.Marshal(v). Pointers, interfaces, structs and maps
+// with string keys are walked down to their lists, whose elements are
+// encoded one at a time by json.Marshal; anything else, and a struct with
+// a field whose encoding this does not repeat (embedded, ",string",
+// ",omitzero"), goes to json.Marshal whole.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := encode(&b, reflect.ValueOf(v)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func encode(b *bytes.Buffer, v reflect.Value) error {
+	if !v.IsValid() || v.Type().Implements(marshaler) || reflect.PointerTo(v.Type()).Implements(marshaler) {
+		return whole(b, v)
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			b.WriteString("null")
+			return nil
+		}
+		return encode(b, v.Elem())
+	case reflect.Slice:
+		if v.IsNil() || v.Type().Elem().Kind() == reflect.Uint8 {
+			return whole(b, v) // null, or base64
+		}
+		b.WriteByte('[')
+		for i := range v.Len() {
+			pace.StepAt(i)
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := whole(b, v.Index(i)); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+		return nil
+	case reflect.Struct:
+		return encodeStruct(b, v)
+	case reflect.Map:
+		if v.IsNil() || v.Type().Key() != reflect.TypeFor[string]() {
+			return whole(b, v)
+		}
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, c reflect.Value) int { return strings.Compare(a.String(), c.String()) })
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := field(b, k.String(), v.MapIndex(k)); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+		return nil
+	}
+	return whole(b, v)
+}
+
+// encodeStruct writes the exported fields of v in their order, under
+// their JSON names, as encoding/json does.
+func encodeStruct(b *bytes.Buffer, v reflect.Value) error {
+	t := v.Type()
+	type named struct {
+		i         int
+		name      string
+		omitEmpty bool
+	}
+	var fields []named
+	seen := map[string]bool{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, opts, _ := strings.Cut(tag, ",")
+		switch {
+		case f.Anonymous || strings.Contains(","+opts+",", ",string,") || strings.Contains(","+opts+",", ",omitzero,"):
+			return whole(b, v)
+		case !f.IsExported() || tag == "-":
+			continue
+		case name == "":
+			name = f.Name
+		}
+		if seen[name] {
+			return whole(b, v) // encoding/json's rule for names that clash
+		}
+		seen[name] = true
+		fields = append(fields, named{i, name, strings.Contains(","+opts+",", ",omitempty,")})
+	}
+	b.WriteByte('{')
+	first := true
+	for _, f := range fields {
+		fv := v.Field(f.i)
+		if f.omitEmpty && empty(fv) {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		if err := field(b, f.name, fv); err != nil {
+			return err
+		}
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+// field writes "name":value.
+func field(b *bytes.Buffer, name string, v reflect.Value) error {
+	if err := whole(b, reflect.ValueOf(name)); err != nil {
+		return err
+	}
+	b.WriteByte(':')
+	return encode(b, v)
+}
+
+// empty is encoding/json's test for omitempty.
+func empty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+// whole writes json.Marshal of v, through its address where it has one,
+// as encoding/json reaches a MarshalJSON with a pointer receiver.
+func whole(b *bytes.Buffer, v reflect.Value) error {
+	var x any
+	switch {
+	case v.CanAddr():
+		x = v.Addr().Interface()
+	case v.IsValid():
+		x = v.Interface()
+	}
+	out, err := json.Marshal(x)
+	b.Write(out)
+	return err
+}
