@@ -194,7 +194,18 @@ export interface ImportOptions extends CallOptions {
    * Without it, an archive with a skill that cannot be installed is
    * refused whole (SkillfsError.invalid lists them). */
   choose?: Record<string, "rename" | "replace">;
+  /** The preview choose was made from (previewZip's): a skill chosen that
+   * would now be compared with another installed skill than the one it
+   * was shown against (updated, edited, installed or removed since) makes
+   * the import fail, Conflict "changed-since-preview", nothing installed. */
+  preview?: ImportPreview;
 }
+
+/** What an import with choose after preview p is given to check that
+ * each skill chosen is still compared with the installed skill p showed
+ * (ImportOptions.preview): the digest of that one by name, "" for none. */
+export const comparedIn = (p: ImportPreview, choose: Record<string, unknown>): Record<string, string> =>
+  Object.fromEntries(p.skills.filter((s) => s.status !== "invalid" && Object.hasOwn(choose, s.name)).map((s) => [s.name, s.installedDigest ?? ""]));
 
 /** One skill of an archive, as previewZip reads it. */
 export interface PreviewSkill {
@@ -221,6 +232,8 @@ export interface PreviewSkill {
    * skill's folder of a download of it (or from the folder it moved
    * from), not only one of its name, so replacing it is this one's update. */
   update?: boolean;
+  /** The digest of installed, as compared (ImportOptions.preview). */
+  installedDigest?: string;
   /** Its SKILL.md's diagnostics, and the note (code "dependency-disabled")
    * an importZip with no choice would store it with (for a choice,
    * previewNotes); an invalid skill's are in error only. */
@@ -625,7 +638,10 @@ export class Registry {
   async importZip(bytes: Uint8Array | ArrayBuffer, opts: ImportOptions = {}): Promise<ImportResult> {
     const [res] = await this.t.call(
       "registry.importZip",
-      { onConflict: opts.onConflict ?? "rename", source: opts.source ?? "", copy: opts.copy ?? false, ...(opts.choose ? { choose: opts.choose } : {}) },
+      {
+        onConflict: opts.onConflict ?? "rename", source: opts.source ?? "", copy: opts.copy ?? false,
+        ...(opts.choose ? { choose: opts.choose, ...(opts.preview ? { compared: comparedIn(opts.preview, opts.choose) } : {}) } : {}),
+      },
       asBytes(bytes, "registry.importZip"),
       opts.onProgress as ((p: unknown) => void) | undefined,
       opts.signal,

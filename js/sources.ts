@@ -4,7 +4,7 @@
 // parses, resolves, checks containment and verifies every digest before
 // the registry installs anything, in one commit per skill.
 
-import { SkillfsError, skillErrorLabel, type ConflictPolicy, type ErrorCode, type ImportPreview, type ImportProgress, type ImportResult, type SkillMeta } from "./bridge.js";
+import { SkillfsError, comparedIn, skillErrorLabel, type ConflictPolicy, type ErrorCode, type ImportPreview, type ImportProgress, type ImportResult, type SkillMeta } from "./bridge.js";
 import { DEFAULT_MAX_BYTES, MAX_INDEX_BYTES, concat, fetchArtifact, fetchBytes, type FetchOptions } from "./fetch.js";
 
 export type { FetchOptions } from "./fetch.js";
@@ -242,11 +242,14 @@ export class Sources {
     return this.installBytes(origin, dir, await fetchBytes(url, o), o, target);
   }
 
-  /** previewed: bytes are those a preview gave origin's digest for, and must still be. */
-  private installBytes(origin: Origin, dir: string, bytes: Uint8Array, o: PreviewInstallOptions, target = "", previewed = false): Promise<ImportResult> {
+  /** preview: bytes are those it gave origin's digest for, and must
+   * still be; the skills chosen are still compared with the installed
+   * skills it showed (ImportOptions.preview). */
+  private installBytes(origin: Origin, dir: string, bytes: Uint8Array, o: PreviewInstallOptions, target = "", preview?: ImportPreview): Promise<ImportResult> {
     // A download with a broken skill installs the others; the report says which were refused.
     return this.value<ImportResult>("registry.installArtifact", {
-      origin, dir, target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "", previewed, ...(o.choose ? { choose: o.choose } : {}),
+      origin, dir, target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "", previewed: !!preview,
+      ...(o.choose ? { choose: o.choose, ...(preview ? { compared: comparedIn(preview, o.choose) } : {}) } : {}),
     }, bytes, o.onProgress, o.signal);
   }
 
@@ -339,7 +342,7 @@ export class Sources {
   }
 
   async installFromPreview(p: UrlPreview, o: PreviewInstallOptions = {}): Promise<InstallReport> {
-    return this.report(p.url, await this.installBytes(p.origin, "", p.bytes, o, "", true), p.warnings);
+    return this.report(p.url, await this.installBytes(p.origin, "", p.bytes, o, "", p), p.warnings);
   }
 
   /** The updates of the skills of list that have a source. */

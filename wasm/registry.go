@@ -45,11 +45,12 @@ var methods = map[string]method{
 		Source     string                             `json:"source"`
 		Copy       bool                               `json:"copy"`
 		Choose     map[string]registry.ConflictPolicy `json:"choose"`
+		Compared   map[string]string                  `json:"compared"`
 	}, r request) (result, error) {
 		// The archive, and the files as they are inflated, stay in
 		// JavaScript until stored: the module's memory never shrinks.
 		return value(reg.Import(ctx, nil, registry.ImportOptions{
-			OnConflict: a.OnConflict, Source: a.Source, Copy: a.Copy, Choose: a.Choose, Progress: progressTo(r),
+			OnConflict: a.OnConflict, Source: a.Source, Copy: a.Copy, Choose: a.Choose, Compared: a.Compared, Progress: progressTo(r),
 			Outside: r.held,
 		}))
 	})),

@@ -24,6 +24,9 @@ type installArgs struct {
 	// Choose is a person's choice after source.previewArtifact (see
 	// registry.ImportOptions.Choose).
 	Choose map[string]registry.ConflictPolicy `json:"choose"`
+	// Compared: what the preview compared each skill chosen with
+	// (registry.ImportOptions.Compared).
+	Compared map[string]string `json:"compared"`
 	// Previewed: the bytes are those previewed, whose digest Origin has
 	// (source.PreparePreviewed).
 	Previewed bool `json:"previewed"`
@@ -34,7 +37,7 @@ func (a installArgs) importOptions(o source.Origin, r request) registry.ImportOp
 	// updates follow, so the same bytes from another source are another
 	// install, not the one already there.
 	return registry.ImportOptions{OnConflict: a.OnConflict, Source: originURL(o), Origin: &o, Target: a.Target, Copy: true,
-		SkipInvalid: a.SkipInvalid, Choose: a.Choose, Progress: progressTo(r)}
+		SkipInvalid: a.SkipInvalid, Choose: a.Choose, Compared: a.Compared, Progress: progressTo(r)}
 }
 
 // originURL is what Meta.Source shows of an origin.

@@ -88,6 +88,16 @@ type ImportOptions struct {
 	// leaves out and that is not installed, with InvalidArgument
 	// "unknown-skill" naming that one.
 	Choose map[string]ConflictPolicy
+	// Compared, with Choose, holds for skills chosen (by name) the digest
+	// of the installed skill Preview compared each with
+	// (PreviewSkill.InstalledDigest; "" when it was new). When a skill
+	// chosen to replace, or one that was new, would now be compared with
+	// another (the skill was updated, edited, installed or removed
+	// since), the import fails whole with Conflict,
+	// ReasonChangedSincePreview, naming it: the choice was made for what
+	// is no longer so (an Update chosen against one version would replace
+	// a newer one with an older; a new skill would be kept as a copy).
+	Compared map[string]string
 	// SkipInvalid, without Choose and Target, installs the archive's
 	// valid skills under OnConflict and lists those that cannot be
 	// installed in ImportResult.Invalid rather than refusing the archive:
@@ -282,6 +292,9 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 				return nil, err
 			}
 			viaFolder = fromDownload(cands, all, ms, opts.Origin.URL, under)
+		}
+		if err := sinceCompared(cands, opts.Compared, policyOf, viaFolder, installed, old); err != nil {
+			return nil, err
 		}
 		ids, err := assignIDs(cands, installed, viaFolder, policyOf)
 		if opts.Target != "" {
@@ -850,6 +863,54 @@ func byKey(old map[string]vfs.Record) map[string][]string {
 		installed[k] = append(installed[k], id)
 	}
 	return installed
+}
+
+// ReasonChangedSincePreview: a skill chosen after a preview is compared
+// with an installed skill other than the one the preview compared it
+// with (ImportOptions.Compared).
+const ReasonChangedSincePreview = "changed-since-preview"
+
+// sinceCompared refuses the import when a candidate of cands that
+// compared names is compared now with an installed skill (the one of its
+// folder of the download, viaFolder, else the one of its name among
+// installed, whose records are old) whose digest is not the one
+// compared holds for it, and that makes a difference: it replaces that
+// skill, or it was new and would be kept beside one now. (Kept beside a
+// skill that changed, it is still kept beside it.)
+func sinceCompared(cands []*candidate, compared map[string]string, policyOf func(*candidate) ConflictPolicy,
+	viaFolder map[*candidate]Meta, installed map[string][]string, old map[string]vfs.Record) error {
+	for _, c := range cands {
+		want, ok := compared[c.s.Name]
+		if !ok || (want != "" && policyOf(c) != ConflictReplace) {
+			continue
+		}
+		id, now := "", ""
+		if m, ok := viaFolder[c]; ok {
+			id, now = m.ID, m.Digest
+		} else if same := installed[idKey(c.s.Name)]; len(same) > 0 {
+			id = same[0]
+			if slices.Contains(same, c.s.Name) {
+				id = c.s.Name
+			}
+			m, err := decodeMeta(old[id])
+			if err != nil {
+				return err
+			}
+			now = m.Digest
+		}
+		if now == want {
+			continue
+		}
+		msg := fmt.Sprintf("%q was installed since the preview; nothing was installed: preview again to choose", id)
+		switch {
+		case want != "" && now == "":
+			msg = fmt.Sprintf("the installed skill the preview compared %q with was removed since; nothing was installed: preview again to choose", c.s.Name)
+		case want != "":
+			msg = fmt.Sprintf("%q changed since the preview (updated or edited); nothing was installed: preview again to choose", id)
+		}
+		return &skillerr.Error{Code: skillerr.Conflict, Reason: ReasonChangedSincePreview, Subject: c.s.Name, Msg: msg}
+	}
+	return nil
 }
 
 // assignIDs returns the id each candidate is installed as, given the

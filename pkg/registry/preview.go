@@ -56,6 +56,10 @@ type PreviewSkill struct {
 	// a download of the URL previewed, or from the folder it moved from
 	// (fromDownload), not only one of its name: replacing it is its update.
 	Update bool `json:"update,omitempty"`
+	// InstalledDigest is the digest of Installed, compared with: given
+	// back as ImportOptions.Compared, an import refuses to act on a
+	// choice made against a version no longer installed.
+	InstalledDigest string `json:"installedDigest,omitempty"`
 	// Diagnostics are its SKILL.md's, and the note an import under its
 	// default (every skill, ConflictRename) would store it with
 	// (disabledNote; under another choice, PreviewNotes); for an invalid
@@ -160,12 +164,12 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 			keep(d)
 		}
 		if m, ok := viaFolder[c]; ok {
-			ps.Installed, ps.Status, ps.Update = m.ID, PreviewConflict, true
+			ps.Installed, ps.InstalledDigest, ps.Status, ps.Update = m.ID, m.Digest, PreviewConflict, true
 			if installedDigest(c, m.ID) == m.Digest {
 				ps.Status = PreviewInstalled
 			}
 		} else if m, ok := byKey[idKey(c.s.Name)]; ok {
-			ps.Installed, ps.Status = m.ID, PreviewConflict
+			ps.Installed, ps.InstalledDigest, ps.Status = m.ID, m.Digest, PreviewConflict
 			if m.ID == c.s.Name && m.Digest == ps.Digest {
 				ps.Status = PreviewInstalled
 			}

@@ -103,3 +103,54 @@ func testImportChoose(t *testing.T, bc backendCase) {
 		t.Error("a refused choice changed the registry")
 	}
 }
+
+// TestImportSincePreview: a choice made from a preview (ImportOptions
+// Compared: the installed skill each was compared with) is refused whole,
+// nothing stored, when a skill chosen to replace would now replace
+// another version (updated or removed since), or one that was new would
+// now be kept beside one installed since; a copy chosen beside a skill
+// that changed is still made, and a choice whose skills are as
+// previewed installs.
+func TestImportSincePreview(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, memoryCase)
+	pack := previewPack(t, e) // y installed, another y and a new z in the pack
+	p, err := e.reg.Preview(ctx, pack, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared := map[string]string{}
+	for _, s := range p.Skills {
+		compared[s.Name] = s.InstalledDigest
+	}
+	if compared["y"] != mustGet(t, e.reg, "y").Digest || compared["z"] != "" {
+		t.Fatalf("the preview compared with %v", compared)
+	}
+	// y is updated since, z installed elsewhere.
+	e.importZip(t, zipOf(t, "y", file{"SKILL.md", mdOf("y", "A newer y.")}), ImportOptions{OnConflict: ConflictReplace})
+	e.importZip(t, zipOf(t, "z", file{"SKILL.md", mdOf("z", "Another z.")}), ImportOptions{})
+	before := dump(t, e.db)
+	for _, choose := range []map[string]ConflictPolicy{{"y": ConflictReplace}, {"z": ConflictRename}, {"y": ConflictRename, "z": ConflictRename}} {
+		_, err := e.reg.Import(ctx, pack, ImportOptions{Choose: choose, Compared: compared})
+		wantErr(t, "a choice made before a change", err, skillerr.Conflict, ReasonChangedSincePreview)
+	}
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("a refused choice changed the database")
+	}
+	res := e.importZip(t, pack, ImportOptions{Choose: map[string]ConflictPolicy{"y": ConflictRename}, Compared: compared})
+	if len(res.Skills) != 1 || res.Skills[0].ID != "y-v2" {
+		t.Errorf("y kept beside the newer y: %s", jsonOf(t, res.Skills))
+	}
+	// y removed since: its replacement is refused; as previewed again, it installs.
+	if err := e.reg.Remove(ctx, "y"); err != nil {
+		t.Fatal(err)
+	}
+	compared["y"] = mustGet(t, e.reg, "y-v2").Digest
+	_, err = e.reg.Import(ctx, pack, ImportOptions{Choose: map[string]ConflictPolicy{"y": ConflictReplace}, Compared: compared})
+	wantErr(t, "y removed since", err, skillerr.Conflict, ReasonChangedSincePreview)
+	compared["y"] = ""
+	res = e.importZip(t, pack, ImportOptions{Choose: map[string]ConflictPolicy{"y": ConflictReplace}, Compared: compared})
+	if len(res.Skills) != 1 || res.Skills[0].ID != "y" {
+		t.Errorf("y as previewed again: %s", jsonOf(t, res.Skills))
+	}
+}

@@ -459,6 +459,35 @@ test('install from an address: a skill its repository moved to another folder an
   assert.deepEqual((await ids(page)).filter((id) => id.startsWith('moved-pdf')), ['moved-pdf'], 'no copy beside it');
 });
 
+test('install from an address: a preview left open while its skill is updated from "Check for updates" does not install the older version over it, and says why', { timeout: IMPORT_MS }, async (t) => {
+  const page = await openPanel(400);
+  t.after(() => page.close());
+  const version = (n) => ({ type: 'application/zip', body: zipOf({ 'stale-main/skills/stale-skill/SKILL.md': md('stale-skill', `Version ${n}.`) }) });
+  const files = new Map([['/stale.zip', version(1)]]);
+  const site = await serveSite(files);
+  t.after(site.close);
+  const first = (await fromAddress(page, `${site.url}/stale.zip`, 'url')).getByRole('group', { name: 'stale.zip holds 1 skill' });
+  await first.getByRole('button', { name: 'Install 1 skill', exact: true }).click();
+  assert.equal((await outcome(page)).state, 'done');
+
+  // Version 2 is previewed, Update chosen; the preview stays open.
+  files.set('/stale.zip', version(2));
+  const preview = (await fromAddress(page, `${site.url}/stale.zip`, 'url')).getByRole('group', { name: 'stale.zip holds 1 skill' });
+  assert.equal(await preview.getByRole('combobox', { name: 'What to do with stale-skill' }).inputValue(), 'update');
+  // Meanwhile the publisher releases version 3, which "Check for updates" installs.
+  files.set('/stale.zip', version(3));
+  await page.getByRole('button', { name: 'Check for updates' }).click();
+  await page.locator('#updates button[data-update="stale-skill"]').click();
+  await page.waitForFunction(() => /Version 3\./.test(document.querySelector('li[data-id="stale-skill"]')?.textContent ?? ''));
+
+  // The preview's Install would put version 2 back: refused, nothing changed, and said.
+  await preview.getByRole('button', { name: 'Install 1 skill', exact: true }).click();
+  const done = await outcome(page);
+  assert.deepEqual([done.state, done.error], ['error', 'Conflict'], done.report);
+  assert.match(done.report, /"stale-skill" changed since the preview \(updated or edited\); nothing was installed: preview again to choose/);
+  assert.match(await list(page).locator('li[data-id="stale-skill"]').textContent(), /Version 3\./);
+});
+
 test('install from an address: an index lists its skills to tick, as the site\'s do, and only those ticked install', { timeout: IMPORT_MS }, async (t) => {
   const page = await openPanel(400);
   t.after(() => page.close());

@@ -116,6 +116,12 @@ test('previewZip says what each skill of an archive is, stores nothing; importZi
   assert.deepEqual(r.skills.map((s) => s.id), ['beta-v2', 'gamma']);
   assert.deepEqual(r.skipped, ['alpha']);
   assertRejected(await importZip(page, bytes, { choose: { delta: 'rename' } }), { code: 'InvalidArgument', reason: 'not-in-archive', subject: 'delta' });
+  // Given the preview the choice was made from, a choice that no longer
+  // holds (beta, to update, was changed since) installs nothing.
+  assertOk(await importZip(page, zip(under('beta/', { 'SKILL.md': skillMD('beta', 'Changed since.') })), { onConflict: 'replace' }));
+  const rev2 = await revision(page);
+  assertRejected(await importZip(page, bytes, { choose: { beta: 'replace' }, preview: p }), { code: 'Conflict', reason: 'changed-since-preview', subject: 'beta' });
+  assert.equal(await revision(page), rev2);
   const bad = await preview(new TextEncoder().encode('not a zip'));
   assert.equal(bad.error?.code, 'InvalidArchive', JSON.stringify(bad));
 });

@@ -76,6 +76,7 @@ export function Importer({ sk }: { sk: Skillfs }) {
       const res = await sk.registry.importZip(bytes, {
         source: file.name,
         choose: policies(choices),
+        preview: pending.preview,
         // "Keep both" for an identical skill installs a copy.
         copy: copyOf(pending.preview, choices),
         onProgress: (p) => setProgress(p.bytesTotal ? p.bytesDone / p.bytesTotal : 0),
