@@ -108,3 +108,23 @@ test('an adapter with a working directory judges absolute paths below it by rela
   assert.match(r.approvals[1].reason, /working directory \/home\/u\/proj, and the path is outside it/);
   assert.equal((await run('home/u/proj/')).code, 'InvalidArgument');
 });
+
+// A host tool the user approves each call of keeps asking under the
+// adapter, whichever way the SDK lets the host ask: the adapter's
+// toolApproval replaces the SDK's own resolution, so it must consult the
+// tool's needsApproval, or the host's toolApproval given to it, for the
+// calls the skills allow. A call the skills refuse is denied, never put
+// to the user.
+for (const how of ['tool', 'call']) {
+  test(`AI SDK: a host tool that needs the user's approval (${how === 'tool' ? 'needsApproval' : 'toolApproval'}) still asks for the calls the skills allow`, { timeout: TEST_MS }, async (t) => {
+    const page = await b.openPage();
+    t.after(() => closePage(page));
+    const r = await ev(page, async ([pack, db, how]) => {
+      const m = await import('/dist/frameworks.js');
+      return m.aiSdkApprovals(m.agentSide(await m.installed([T.fromB64(pack)], db)), how);
+    }, [PACK, freshDB(`approval-${how}`), how]);
+    assert.deepEqual(r.ran, [], 'nothing ran without the user');
+    assert.deepEqual(r.asked, ['python scripts/extract.py report.pdf']);
+    assert.deepEqual(r.denied, ['c2'], 'the refused call was denied without asking');
+  });
+}
