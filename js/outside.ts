@@ -451,6 +451,36 @@ export function commit(
   return status;
 }
 
+/** How many records a prefix read asks for at a time: each reply is read
+ * (its values deserialised) in a task of its own, so that every skill's
+ * record, thousands of them, is not one task of the host (5,100 records
+ * took ~25 ms of it). */
+export const readChunk = 512;
+
+/**
+ * A prefix read of store over [lower, upper]: getAllKeys and getAll of at
+ * most readChunk records at a time, each next pair issued from the reply
+ * to the last, in the one transaction. The keys and values gather in the
+ * object returned, whole once the transaction completes (records lays
+ * them out).
+ */
+export function readRange(store: IDBObjectStore, lower: string, upper: string): { keys: unknown[]; values: unknown[] } {
+  const got = { keys: [] as unknown[], values: [] as unknown[] };
+  const next = (range: IDBKeyRange) => {
+    const keys = store.getAllKeys(range, readChunk);
+    const values = store.getAll(range, readChunk);
+    // The keys' reply comes first: requests are answered in order.
+    values.onsuccess = () => {
+      const ks = keys.result;
+      got.keys.push(...ks);
+      got.values.push(...values.result);
+      if (ks.length === readChunk) next(IDBKeyRange.bound(ks[ks.length - 1], upper, true));
+    };
+  };
+  next(IDBKeyRange.bound(lower, upper));
+  return got;
+}
+
 const utf8 = new TextEncoder();
 
 /**

@@ -35,10 +35,7 @@ type IndexedDB struct {
 	onChange js.Func
 }
 
-var (
-	jsUint8Array  = js.Global().Get("Uint8Array")
-	jsIDBKeyRange = js.Global().Get("IDBKeyRange")
-)
+var jsUint8Array = js.Global().Get("Uint8Array")
 
 // OpenIndexedDB opens (creating or upgrading as needed) the database called
 // name with every store of this package.
@@ -142,8 +139,10 @@ func adopt(name string, db js.Value) *IndexedDB {
 }
 
 // Read implements Backend: one readonly transaction, every request issued
-// before the single await (a prefix query is a getAllKeys and a getAll over
-// the same key range).
+// before the single await. A prefix query is getAllKeys and getAll over
+// its key range, a few hundred records at a time (readRange in
+// js/outside.ts): every skill's record, thousands, read in one reply
+// held the host's thread for tens of milliseconds.
 func (d *IndexedDB) Read(ctx context.Context, qs ...Query) ([][]Record, error) {
 	if err := checkQueries(qs); err != nil {
 		return nil, err
@@ -155,16 +154,18 @@ func (d *IndexedDB) Read(ctx context.Context, qs ...Query) ([][]Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	type pending struct{ keys, values js.Value }
-	reqs := make([]pending, len(qs))
+	// A get's request, or what readRange gathers: {keys, values}.
+	reqs := make([]js.Value, len(qs))
 	err = catch(func() {
 		for i, q := range qs {
 			st := tx.Call("objectStore", q.Store)
 			if q.Prefix {
-				r := prefixRange(q.Key)
-				reqs[i] = pending{keys: st.Call("getAllKeys", r), values: st.Call("getAll", r)}
+				// The range is exact because no key contains U+FFFF
+				// (checkQuery), and every other UTF-16 code unit sorts
+				// below it.
+				reqs[i] = external.Host().Call("readRange", st, q.Key, q.Key+"\uffff")
 			} else {
-				reqs[i] = pending{values: st.Call("get", q.Key)}
+				reqs[i] = st.Call("get", q.Key)
 			}
 		}
 	})
@@ -177,9 +178,8 @@ func (d *IndexedDB) Read(ctx context.Context, qs ...Query) ([][]Record, error) {
 	}
 	out := make([][]Record, len(qs))
 	for i, q := range qs {
-		values := reqs[i].values.Get("result")
 		if !q.Prefix {
-			if !values.IsUndefined() {
+			if values := reqs[i].Get("result"); !values.IsUndefined() {
 				v, err := bytesOf(q.Key, values)
 				if err != nil {
 					return nil, err
@@ -188,7 +188,7 @@ func (d *IndexedDB) Read(ctx context.Context, qs ...Query) ([][]Record, error) {
 			}
 			continue
 		}
-		if out[i], err = d.recordsOf(reqs[i].keys.Get("result"), values); err != nil {
+		if out[i], err = d.recordsOf(reqs[i].Get("keys"), reqs[i].Get("values")); err != nil {
 			return nil, err
 		}
 		sortRecords(out[i])
@@ -375,13 +375,6 @@ func (d *IndexedDB) transaction(stores []string, mode string) (js.Value, error) 
 		return js.Value{}, idbErr(d.subject(), err)
 	}
 	return tx, nil
-}
-
-// prefixRange returns the key range of the keys starting with prefix. It is
-// exact because no key contains U+FFFF (checkQuery), and every other UTF-16
-// code unit sorts below it.
-func prefixRange(prefix string) js.Value {
-	return jsIDBKeyRange.Call("bound", prefix, prefix+"\uffff")
 }
 
 // recordsOf copies the results of a prefix query's getAllKeys and getAll

@@ -408,3 +408,48 @@ func TestAdoptIndexedDB(t *testing.T) {
 		t.Errorf("an open that never answers: %v, want Timeout", err)
 	}
 }
+
+// TestReadInChunks: a prefix read of more records than one request asks
+// for (readChunk in js/outside.ts, 512) takes several, each issued from
+// the reply to the last, so that no reply of thousands is read in one
+// task of the host; every record comes once, in order, and the records
+// just past the prefix and the other queries' are not mixed in.
+func TestReadInChunks(t *testing.T) {
+	ctx := context.Background()
+	db := openIndexedDB(t).(*IndexedDB)
+	const n = 2*512 + 7
+	ops := []Op{Put(StoreMeta, "k", []byte("the prefix itself")), Put(StoreMeta, "l", []byte("past it"))}
+	for i := range n - 1 {
+		ops = append(ops, Put(StoreMeta, fmt.Sprintf("k%05d", i), []byte(fmt.Sprint(i))))
+	}
+	if err := db.Commit(ctx, ops...); err != nil {
+		t.Fatal(err)
+	}
+	counter := js.Global().Call("eval", `(() => {
+		const p = IDBObjectStore.prototype, getAll = p.getAll;
+		let n = 0;
+		p.getAll = function (...a) { n++; return getAll.apply(this, a); };
+		return { count: () => n, restore: () => { p.getAll = getAll; } };
+	})()`)
+	res, err := db.Read(ctx, GetPrefix(StoreMeta, "k"), Get(StoreMeta, "l"), GetPrefix(StoreMeta, "l"))
+	calls := counter.Call("count").Int()
+	counter.Call("restore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := n/512 + 1 + 1; calls != want {
+		t.Errorf("%d records read in %d requests, want %d (and one for the other prefix)", n, calls, want)
+	}
+	got := res[0]
+	if len(got) != n || got[0].Key != "k" || string(got[0].Value) != "the prefix itself" {
+		t.Fatalf("%d records, the first %v; want %d, k", len(got), got[:min(len(got), 1)], n)
+	}
+	for i, rec := range got[1:] {
+		if want := fmt.Sprintf("k%05d", i); rec.Key != want || string(rec.Value) != fmt.Sprint(i) {
+			t.Fatalf("record %d: %s=%q, want %s", i+1, rec.Key, rec.Value, want)
+		}
+	}
+	if len(res[1]) != 1 || len(res[2]) != 1 || string(res[2][0].Value) != "past it" {
+		t.Errorf("the other queries: %v, %v", res[1], res[2])
+	}
+}
