@@ -22,6 +22,10 @@ const (
 	ReasonNotInstalled = "not-installed"
 	// ReasonOutsideRoot (PathRejected): an absolute path outside /skills.
 	ReasonOutsideRoot = "outside-root"
+	// ReasonRelative (PathRejected): a path relative to a loaded skill's
+	// directory, read as if its first segment were a skill; the message
+	// gives the paths to read instead.
+	ReasonRelative = "relative"
 	// ReasonNoSkill (InvalidArgument): a path that names no skill, such
 	// as "/skills" itself.
 	ReasonNoSkill = "no-skill"

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -45,6 +47,9 @@ func (s *Session) readFile(ctx context.Context, path string, ent *AuditEntry) ([
 	}
 	ent.Skill, ent.Path = id, rel
 	if sn.metas[id] == nil {
+		if err := s.relativeToLoaded(ctx, sn, path, id, rel); err != nil {
+			return nil, err
+		}
 		return nil, s.r.whyNot(ctx, id)
 	}
 	ent.Digest = sn.metas[id].Digest
@@ -65,6 +70,43 @@ func (s *Session) readFile(ctx context.Context, path string, ent *AuditEntry) ([
 		s.activate(id)
 	}
 	return data, nil
+}
+
+// maxRelativeHints bounds the paths a ReasonRelative error lists.
+const maxRelativeHints = 4
+
+// relativeToLoaded returns a PathRejected error (ReasonRelative) when
+// id/rel, whose id is no visible skill, is a file of skills loaded in
+// this session: a model that follows a loaded skill's block ("relative
+// paths in this skill are relative to the skill directory") reads
+// "references/forms.md", and must learn the path to read, not that no
+// skill "references" is installed. nil when no loaded skill has it.
+func (s *Session) relativeToLoaded(ctx context.Context, sn *snapshot, path, id, rel string) error {
+	file := id
+	if rel != skillpath.Root {
+		file += "/" + rel
+	}
+	var hints []string
+	for _, a := range s.Activated() {
+		if sn.metas[a] == nil {
+			continue
+		}
+		p, err := s.parsed(ctx, sn, a)
+		if err != nil {
+			continue // this skill's own error is for a read of it
+		}
+		if _, found := slices.BinarySearch(p.resources, file); found {
+			hints = append(hints, Root+"/"+a+"/"+file)
+			if len(hints) == maxRelativeHints {
+				break
+			}
+		}
+	}
+	if len(hints) == 0 {
+		return nil
+	}
+	return &skillerr.Error{Code: skillerr.PathRejected, Reason: ReasonRelative, Subject: path,
+		Msg: "the path is relative to a loaded skill's directory; read " + strings.Join(hints, " or ")}
 }
 
 // read returns the file rel of the visible skill id as the snapshot's

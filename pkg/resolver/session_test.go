@@ -582,6 +582,38 @@ func TestReadErrors(t *testing.T) {
 	})
 }
 
+// TestReadRelativeToLoadedSkill: a loaded skill's block says its paths
+// are relative to its directory, so a model reads "references/notes.md".
+// Read as "<id>/<path>", that names a skill "references"; the refusal
+// must give the path to read instead, not say that no skill "references"
+// is installed.
+func TestReadRelativeToLoadedSkill(t *testing.T) {
+	e := newEnv(t, testBackends[0])
+	e.installSkills(t, "pdf", "docx")
+	s := e.open(t, SessionOptions{})
+	ctx := context.Background()
+	// Before any skill is loaded the path means what it says.
+	_, err := s.ReadFile(ctx, "references/notes.md")
+	wantErr(t, "before a load", err, skillerr.SkillNotFound, ReasonNotInstalled)
+	for _, id := range []string{"pdf", "docx"} {
+		if _, err := s.Activate(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"references/notes.md", "/skills/references/notes.md", "./references/notes.md"} {
+		_, err := s.ReadFile(ctx, p)
+		wantErr(t, p, err, skillerr.PathRejected, ReasonRelative)
+		for _, want := range []string{"/skills/pdf/references/notes.md", "/skills/docx/references/notes.md"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("ReadFile(%s): %v; want it to name %s", p, err, want)
+			}
+		}
+	}
+	// A file no loaded skill has keeps its error.
+	_, err = s.ReadFile(ctx, "references/other.md")
+	wantErr(t, "a file no skill has", err, skillerr.SkillNotFound, ReasonNotInstalled)
+}
+
 // TestSessionsBounded: the resolver closes its least recently used
 // session to stay within MaxSessions, and the cache stays within its
 // bytes.
