@@ -158,19 +158,26 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
       name: read,
       description:
         "Read a file of a loaded skill, such as a reference it mentions: the path is the skill's base directory " +
-        "(/skills/<name>/) followed by the file's path in it.",
+        "(/skills/<name>/) followed by the file's path in it. A long file comes in parts: the answer then ends " +
+        "with the line to read on from, as offset.",
       parameters: {
         type: "object",
-        properties: { path: { type: "string", description: "/skills/<name>/<path in the skill>" } },
-        required: ["path"],
+        properties: {
+          path: { type: "string", description: "/skills/<name>/<path in the skill>" },
+          offset: { type: ["integer", "null"], description: "The line to start at, 1 for the first; null for the start." },
+          limit: { type: ["integer", "null"], description: "How many lines to read at most; null for as many as fit." },
+        },
+        required: ["path", "offset", "limit"],
         additionalProperties: false,
       },
       execute: (input, o) =>
         answer(async () => {
-          const { path } = object(input, read);
+          const { path, offset, limit } = object(input, read);
           if (typeof path !== "string") throw new SkillfsError("path must be a string", "InvalidArgument", "", read);
+          const from = lineNumber(offset, "offset", read);
+          const count = lineNumber(limit, "limit", read);
           const f = await session.readFile(path, o);
-          if (f.isText) return f.text();
+          if (f.isText) return page(f.text(), from, count, read);
           return `${path} is not text: ${f.mediaType}, ${f.bytes.length} bytes. Tell the user where it is rather than reading it.`;
         }, o),
     },
@@ -249,6 +256,44 @@ function head(s: string, max: number): string {
   let end = max;
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
   return new TextDecoder().decode(bytes.subarray(0, end));
+}
+
+/** The most of a file one read_skill_file answer gives, in characters
+ * (about 12,000 tokens): a skill's file may be up to 10 MB, and a model's
+ * context is not. Longer files are read in parts. */
+const MAX_READ_CHARS = 50_000;
+
+/** A positive line number or count from the model, or undefined for null. */
+function lineNumber(v: unknown, field: string, tool: string): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
+    throw new SkillfsError(`${field} must be a whole number from 1, or null`, "InvalidArgument", "", tool);
+  }
+  return v;
+}
+
+/** The lines of text from line from (1-based) on, at most count of them
+ * and MAX_READ_CHARS characters; the whole text byte for byte when it
+ * fits. A part ends with a note of the lines it holds and where to read
+ * on; a single line longer than the bound is cut. */
+function page(text: string, from = 1, count = Infinity, tool: string): string {
+  if (from === 1 && count === Infinity && text.length <= MAX_READ_CHARS) return text;
+  const lines = text.split(/(?<=\n)/);
+  if (from > lines.length) {
+    throw new SkillfsError(`offset ${from} is past the end: the file has ${lines.length} lines`, "InvalidArgument", "", tool);
+  }
+  let out = "";
+  let end = from - 1; // lines[from-1 .. end-1] are in out
+  while (end < lines.length && end - from + 1 < count && out.length + lines[end].length <= MAX_READ_CHARS) out += lines[end++];
+  if (end === from - 1) {
+    // One line over the bound: its start, cut between characters.
+    let cut = MAX_READ_CHARS;
+    if (/[\uDC00-\uDFFF]/.test(lines[end][cut] ?? "")) cut--;
+    return `${lines[end].slice(0, cut)}\n[${tool}: line ${from} of ${lines.length} is longer than ${MAX_READ_CHARS} characters and was cut]`;
+  }
+  if (from === 1 && end === lines.length) return out;
+  const more = end < lines.length ? `; read on with offset ${end + 1}` : "";
+  return `${out}${out.endsWith("\n") ? "" : "\n"}[${tool}: lines ${from}-${end} of ${lines.length}${more}]`;
 }
 
 function object(input: unknown, tool: string): Record<string, unknown> {

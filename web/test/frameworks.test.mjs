@@ -128,3 +128,59 @@ for (const how of ['tool', 'call']) {
     assert.deepEqual(r.denied, ['c2'], 'the refused call was denied without asking');
   });
 }
+
+// A skill's file may be up to 10 MB; read_skill_file gives at most 50,000
+// characters at a time, in whole lines, each part saying where to read on,
+// and the parts put back together are the file. Both frameworks take the
+// tool's schema (offset and limit, nullable, in strict mode) and the model
+// gets a bounded first part.
+test('a long skill file reaches the model in bounded parts that make up the file', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  const lines = [];
+  for (let i = 1; i <= 4000; i++) lines.push(`${i}: ${'表格 field value '.repeat(1 + (i % 7))}é\n`);
+  const big = lines.join('');
+  const pack = b64(zip(under('pack/', {
+    'big-ref/SKILL.md': '---\nname: big-ref\ndescription: A reference too long to read at once. Use for big references.\n---\n# Big\n\nRead references/big.md.\n',
+    'big-ref/references/big.md': big,
+    'big-ref/references/min.json': JSON.stringify({ rows: Array.from({ length: 6000 }, (_, i) => `row ${i} 😀`) }),
+  })));
+  const script = [['load_skill', { name: 'big-ref', arguments: null }], ['read_skill_file', { path: '/skills/big-ref/references/big.md', offset: null, limit: null }]];
+  const r = await ev(page, async ([pack, db, script]) => {
+    const m = await import('/dist/frameworks.js');
+    const host = await m.installed([T.fromB64(pack)], db);
+    return {
+      read: await m.readInParts(m.agentSide(host), 'big-ref', '/skills/big-ref/references/big.md'),
+      min: await m.readInParts(m.agentSide(host), 'big-ref', '/skills/big-ref/references/min.json'),
+      ai: await m.aiSdkRun(m.agentSide(host), { script, prompt: 'read the big reference' }),
+      agents: await m.openaiAgentsRun(m.agentSide(host), { script, prompt: 'read the big reference' }),
+    };
+  }, [pack, freshDB('parts'), script]);
+  const { parts, past } = r.read;
+  assert.ok(big.length > 200_000 && parts.length >= 4, `${parts.length} parts of ${big.length} characters`);
+  let whole = '';
+  let line = 1;
+  for (const [i, part] of parts.entries()) {
+    const m = /\n\[read_skill_file: lines (\d+)-(\d+) of 4000(?:; read on with offset (\d+))?\]$/.exec(part);
+    assert.ok(m, `part ${i} ends with its note: …${part.slice(-120)}`);
+    const text = part.slice(0, m.index + 1);
+    assert.ok(text.length <= 50_000, `part ${i}: ${text.length} characters`);
+    assert.equal(Number(m[1]), line, `part ${i} starts where the last ended`);
+    line = Number(m[2]) + 1;
+    assert.equal(m[3] === undefined, i === parts.length - 1, `only the last part has no offset to read on: ${m[0]}`);
+    whole += text;
+  }
+  assert.equal(whole, big, 'the parts make up the file');
+  assert.match(past, /^Error: InvalidArgument: offset 1000000 is past the end: the file has 4000 lines/);
+  // One line longer than a part (minified JSON) is cut, between characters.
+  const [min] = r.min.parts;
+  assert.equal(r.min.parts.length, 1);
+  const cut = min.indexOf('\n[read_skill_file: line 1 of 1 is longer than 50000 characters and was cut]');
+  assert.ok(cut > 49_990 && cut <= 50_000, `cut at ${cut}`);
+  assert.ok(!/[\ud800-\udbff]$/.test(min.slice(0, cut)), 'no half of a surrogate pair');
+  for (const [label, run] of [['AI SDK', r.ai], ['OpenAI Agents SDK', r.agents]]) {
+    assert.equal(run.results.length, 2, label);
+    assert.equal(run.results[1], parts[0], `${label}: the model got the first part`);
+    assert.equal(run.text, 'done', label);
+  }
+});

@@ -19,6 +19,7 @@ import { ScriptedModel, assistantMessage, functionCall, modelResponder } from "@
 import { connectSkillfs, loadSkillfs, serveSkillfs, type Skillfs } from "../../js/bridge.ts";
 import { aiSdkSkills } from "../../js/ai-sdk.ts";
 import { openaiAgentsSkills } from "../../js/openai-agents.ts";
+import { openSkillsAgent } from "../../js/agent.ts";
 
 /** The model's calls, in order: [tool name, input]. */
 export const SCRIPT: [string, Record<string, unknown>][] = [
@@ -237,4 +238,25 @@ export async function readApprovals(sk: Skillfs, load: string, dir: string, path
   }
   await skills.agent.close();
   return { approvals };
+}
+
+/** The answers of read_skill_file for the file at path of the skill
+ * named load, read in parts as a model does: each part's closing note
+ * gives the offset to read on from. Then the answer to an offset past the
+ * end. */
+export async function readInParts(sk: Skillfs, load: string, path: string): Promise<{ parts: string[]; past: string }> {
+  const agent = await openSkillsAgent(sk, { contextId: "chat-parts", tools: [] });
+  const [loadSkill, readFile] = agent.tools;
+  await loadSkill!.execute({ name: load, arguments: null });
+  const parts: string[] = [];
+  let offset: number | null = null;
+  do {
+    const part: string = await readFile!.execute({ path, offset, limit: null });
+    parts.push(part);
+    const next = / read on with offset (\d+)\]$/.exec(part);
+    offset = next ? Number(next[1]) : null;
+  } while (offset !== null && parts.length < 100);
+  const past = await readFile!.execute({ path, offset: 1_000_000, limit: null });
+  await agent.close();
+  return { parts, past };
 }
