@@ -153,7 +153,9 @@ export interface UpdateInfo {
   id: string;
   /** current: the source publishes what is installed; changed: something
    * else (latest); gone: no longer; unknown: it publishes no digest;
-   * error: it could not be asked (code, message). */
+   * error: it could not be asked, or what it publishes now could not be
+   * installed by an update (a SKILL.md broken, a dependency not
+   * installed): code and message say why. */
   status: "current" | "changed" | "gone" | "unknown" | "error";
   installed: string;
   latest: string;

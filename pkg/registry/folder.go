@@ -91,6 +91,13 @@ func wrapper(skills []zipguard.Skill) string {
 // and its Update's Origin names that folder, which its update takes;
 // otherwise it is no longer published there.
 //
+// A skill that is the whole download is compared by its files too (the
+// same skill in other bytes is current), and needs the download to hold
+// one skill still. A skill whose version there an update could not
+// install (its SKILL.md broken, a dependency not installed: what Import
+// with Target refuses) is source.StatusError, with that refusal's code
+// and message, not an update to offer.
+//
 // Data that changed must be something an update can install: a web page
 // or an archive the registry cannot read (a sign-in page, a server's error
 // sent with 200, a download cut short) fails the check with that error,
@@ -123,6 +130,7 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 	ups := source.CheckDigest(in, sum)
 	var folders map[string]*candidate // the download's skills by folder, read once
 	var claimed map[string]bool       // the folders of the skills checked
+	known := &installedIDs{r: r, ctx: ctx}
 	for i := range ups {
 		u := &ups[i]
 		if u.Status != source.StatusChanged {
@@ -133,11 +141,17 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 				return nil, err
 			}
 		}
-		if u.Origin.Dir == "" {
-			continue
-		}
 		c, ok := folders[u.Origin.Dir]
-		if !ok {
+		switch {
+		case u.Origin.Dir == "":
+			// The skill is the whole download, which an update needs to
+			// hold one skill still.
+			if c = soleSkill(folders); c == nil {
+				u.Status, u.Latest, u.Code = source.StatusError, "", skillerr.InvalidArchive
+				u.Message = fmt.Sprintf("the download holds %d skills now; an update of one skill takes a download that holds only it", len(folders))
+				continue
+			}
+		case !ok:
 			if claimed == nil {
 				claimed = make(map[string]bool, len(in))
 				for _, x := range in {
@@ -150,7 +164,19 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 			}
 			u.Origin.Dir, claimed[c.folder] = c.folder, true
 		}
-		if installedDigest(c, ids[i]) == metas[i].Digest {
+		// What the update's commit would refuse: a SKILL.md broken now, a
+		// skill it depends on now that is not installed.
+		if c.invalid == nil {
+			r.refuseUnmet([]*candidate{c}, known.has)
+			if known.err != nil {
+				return nil, known.err
+			}
+		}
+		switch {
+		case c.invalid != nil:
+			u.Status, u.Latest, u.Code = source.StatusError, "", c.invalid.Code
+			u.Message = "the version published now cannot be installed: " + c.invalid.Message
+		case installedDigest(c, ids[i]) == metas[i].Digest:
 			u.Status, u.Latest = source.StatusCurrent, u.Installed
 		}
 	}
@@ -189,6 +215,18 @@ func (r *Registry) downloadFolders(o source.Origin, data []byte) (map[string]*ca
 		folders[c.folder] = c
 	}
 	return folders, nil
+}
+
+// soleSkill returns the one skill of a download (folders), or nil when it
+// holds more or none.
+func soleSkill(folders map[string]*candidate) *candidate {
+	if len(folders) != 1 {
+		return nil
+	}
+	for _, c := range folders {
+		return c
+	}
+	return nil
 }
 
 // movedTo returns the skill of a download (folders) that m, installed

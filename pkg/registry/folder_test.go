@@ -654,3 +654,48 @@ func TestPreviewMoved(t *testing.T) {
 		t.Fatalf("a replaced: %s", jsonOf(t, res))
 	}
 }
+
+// TestCheckDownloadCannotInstall: a skill whose version published now an
+// update could not install — its SKILL.md broken, or depending on a skill
+// not installed (a new one of the same download, which an update does not
+// install) — is an error that says so, not an update to offer. A skill
+// that is the whole of its download is compared by its files, not the
+// download's bytes: the same skill downloaded in other bytes is current,
+// and a download that holds several skills now is an error.
+func TestCheckDownloadCannotInstall(t *testing.T) {
+	e, _, _ := repoInstalled(t)
+	ctx := context.Background()
+	v2 := zipOf(t, "repo-0123abc", file{"skills/a/SKILL.md", "---\nname: [a\n---\n"}, file{"skills/b/SKILL.md", mdOf("b", "B two.", "skill_dependencies: [d]")},
+		file{"skills/d/SKILL.md", mdOf("d", "D.")}, file{"tools/c/SKILL.md", mdOf("c", "C one.")})
+	ups, err := e.reg.CheckDownload(ctx, []string{"a", "b", "c"}, v2, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, u := range ups {
+		got[u.ID] = fmt.Sprintf("%s %s %s", u.Status, u.Code, u.Message)
+	}
+	if !strings.HasPrefix(got["a"], "error InvalidManifest the version published now cannot be installed: ") ||
+		!strings.HasPrefix(got["b"], "error InvalidArgument the version published now cannot be installed: ") || !strings.Contains(got["b"], "d: 'b' depends on it") ||
+		got["c"] != "current  " {
+		t.Errorf("CheckDownload: %q", got)
+	}
+
+	solo := zipOf(t, "", file{"SKILL.md", mdOf("solo", "Solo.")})
+	so := source.Origin{Kind: source.KindURL, URL: "https://a.test/solo.zip", Type: source.TypeArchive, Digest: source.Sum(solo)}
+	e.importZip(t, solo, ImportOptions{Origin: &so})
+	for _, c := range []struct {
+		what string
+		data []byte
+		want string
+	}{
+		{"the same skill in other bytes", zipOf(t, "solo-main", file{"SKILL.md", mdOf("solo", "Solo.")}), "current "},
+		{"another version", zipOf(t, "", file{"SKILL.md", mdOf("solo", "Solo two.")}), "changed "},
+		{"two skills", zipOf(t, "", file{"solo/SKILL.md", mdOf("solo", "Solo.")}, file{"duo/SKILL.md", mdOf("duo", "Duo.")}), "error InvalidArchive"},
+	} {
+		ups, err := e.reg.CheckDownload(ctx, []string{"solo"}, c.data, "")
+		if err != nil || fmt.Sprintf("%s %s", ups[0].Status, ups[0].Code) != c.want {
+			t.Errorf("%s: %+v, %v; want %s", c.what, ups, err, c.want)
+		}
+	}
+}

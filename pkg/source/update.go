@@ -1,6 +1,10 @@
 package source
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
 
 // The statuses of Update.
 const (
@@ -10,6 +14,10 @@ const (
 	// StatusUnknown: the source publishes no digest to compare; only
 	// fetching it again would tell.
 	StatusUnknown = "unknown"
+	// StatusError: it publishes something else, which an update could not
+	// install (a SKILL.md broken, a dependency not installed): Code and
+	// Message say why.
+	StatusError = "error"
 )
 
 // Installed is an installed skill with the origin it was installed from.
@@ -27,6 +35,9 @@ type Update struct {
 	Installed string `json:"installed"`
 	Latest    string `json:"latest"`
 	Origin    Origin `json:"origin"`
+	// Code and Message, of StatusError, say why.
+	Code    skillerr.Code `json:"code,omitempty"`
+	Message string        `json:"message,omitempty"`
 }
 
 func compare(in Installed, latest string, listed bool) Update {

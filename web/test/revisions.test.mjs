@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { serveSite } from '../harness/publish.mjs';
 import { realRepos } from '../harness/realrepos.mjs';
-import { REPO, assertOk, assertRejected, closePage, ev, freshDB, startBrowser } from './helpers.mjs';
+import { REPO, assertOk, assertRejected, closePage, ev, freshDB, skillMD, startBrowser, zip } from './helpers.mjs';
 
 const IMPORT_MS = 120_000;
 const GENERATED = join(REPO, 'internal/realrepos/testdata/generated+skills.zip');
@@ -111,4 +111,38 @@ test('a download revised: a moved skill is current where it moved to, a moved an
 
 test('the real downloads revised so, each', { skip: skipReason, timeout: repos.length * IMPORT_MS }, async (t) => {
   for (const r of repos) await t.test(r.name, async (t) => revised(t, readFileSync(r.path)));
+});
+
+test('a version published that an update could not install (its SKILL.md broken, a new dependency not installed) is an error saying so, not an update; the same skill in other bytes is current, not updated', { timeout: IMPORT_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  await ev(page, async (db) => {
+    window.sk = await T.load(db);
+  }, freshDB('cannot-install'));
+  const site = await serveSite(new Map([
+    ['/repo.zip', { type: 'application/zip', body: zip({ 'r-main/skills/alpha/SKILL.md': skillMD('alpha', 'A1.'), 'r-main/skills/beta/SKILL.md': skillMD('beta', 'B1.') }) }],
+    ['/solo.zip', { type: 'application/zip', body: zip({ 'SKILL.md': skillMD('solo', 'Solo.') }) }],
+  ]));
+  t.after(site.close);
+  assertOk(await reg(page, 'installFromUrl', `${site.url}/repo.zip`));
+  assertOk(await reg(page, 'installFromUrl', `${site.url}/solo.zip`));
+  const before = assertOk(await reg(page, 'list'));
+
+  site.files.set('/repo.zip', { type: 'application/zip', body: zip({
+    'r-main/skills/alpha/SKILL.md': '---\nname: [alpha\n---\n',
+    'r-main/skills/beta/SKILL.md': `---\nname: beta\ndescription: B2.\nskill_dependencies: [gamma]\n---\n# beta\n`,
+    'r-main/skills/gamma/SKILL.md': skillMD('gamma', 'G.'),
+  }) });
+  // The same skill, zipped again inside a folder: other bytes, the same files.
+  site.files.set('/solo.zip', { type: 'application/zip', body: zip({ 'solo-main/SKILL.md': skillMD('solo', 'Solo.') }) });
+  const ups = Object.fromEntries(assertOk(await reg(page, 'checkUpdates')).map((u) => [u.id, u]));
+  assert.deepEqual([ups.alpha.status, ups.alpha.code], ['error', 'InvalidManifest']);
+  assert.match(ups.alpha.message, /^the version published now cannot be installed: /);
+  assert.deepEqual([ups.beta.status, ups.beta.code], ['error', 'InvalidArgument']);
+  assert.match(ups.beta.message, /gamma: 'beta' depends on it, but no skill with this id is installed/);
+  assert.equal(ups.solo.status, 'current');
+  assert.equal(assertOk(await reg(page, 'update', 'solo')).status, 'current', 'nothing to update');
+  assertRejected(await reg(page, 'update', 'alpha'), { code: 'InvalidManifest', reason: 'yaml-invalid', subject: 'r-main/skills/alpha' });
+  const after = assertOk(await reg(page, 'list'));
+  assert.deepEqual(after.map((m) => [m.id, m.digest, m.updatedAt]), before.map((m) => [m.id, m.digest, m.updatedAt]));
 });
