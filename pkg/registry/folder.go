@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -175,7 +176,7 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 		switch {
 		case c.invalid != nil:
 			u.Status, u.Latest, u.Code = source.StatusError, "", c.invalid.Code
-			u.Message = "the version published now cannot be installed: " + c.invalid.Message
+			u.Message = cannotUpdate(c)
 		case installedDigest(c, ids[i]) == metas[i].Digest:
 			u.Status, u.Latest = source.StatusCurrent, u.Installed
 		}
@@ -215,6 +216,18 @@ func (r *Registry) downloadFolders(o source.Origin, data []byte) (map[string]*ca
 		folders[c.folder] = c
 	}
 	return folders, nil
+}
+
+// cannotUpdate says why c, the version of an installed skill a download
+// publishes now, cannot be installed by its update: for a skill it now
+// depends on that is not installed, which one, and what to do.
+func cannotUpdate(c *candidate) string {
+	var se *skillerr.Error
+	if errors.As(c.err, &se) && se.Reason == "unknown-skill" {
+		return fmt.Sprintf("the version published now depends on '%s', which is not installed: install '%s' first (from this address, if it is there), then update",
+			skillerr.Clip(se.Subject), skillerr.Clip(se.Subject))
+	}
+	return "the version published now cannot be installed: " + c.invalid.Message
 }
 
 // soleSkill returns the one skill of a download (folders), or nil when it

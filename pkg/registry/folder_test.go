@@ -676,7 +676,7 @@ func TestCheckDownloadCannotInstall(t *testing.T) {
 		got[u.ID] = fmt.Sprintf("%s %s %s", u.Status, u.Code, u.Message)
 	}
 	if !strings.HasPrefix(got["a"], "error InvalidManifest the version published now cannot be installed: ") ||
-		!strings.HasPrefix(got["b"], "error InvalidArgument the version published now cannot be installed: ") || !strings.Contains(got["b"], "d: 'b' depends on it") ||
+		got["b"] != "error InvalidArgument the version published now depends on 'd', which is not installed: install 'd' first (from this address, if it is there), then update" ||
 		got["c"] != "current  " {
 		t.Errorf("CheckDownload: %q", got)
 	}
