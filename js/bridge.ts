@@ -6,11 +6,11 @@
 
 import * as outside from "./outside.js";
 import { workerRunner, type Execution, type WasiOutcome, type WasiRunner } from "./wasi.js";
-import { Sources, type FetchOptions, type IndexPreview, type InstallOptions, type InstallReport, type McpInstallOptions, type McpPreview, type Origin, type PreviewInstallOptions, type UpdateInfo, type UpdateResult, type UrlPreview } from "./sources.js";
+import { Sources, type FetchOptions, type IndexPreview, type InstallOptions, type InstallReport, type McpInstallOptions, type McpPreview, type Origin, type PreviewInstallOptions, type UpdateInfo, type UpdateOutcome, type UpdateResult, type UrlPreview } from "./sources.js";
 
 export { workerRunner } from "./wasi.js";
 export type { Execution, WasiOutcome, WasiRunner } from "./wasi.js";
-export type { FetchOptions, IndexEntry, IndexPreview, InstallOptions, InstallReport, McpInstallOptions, McpOffer, McpPreview, Origin, PreviewInstallOptions, Refusal, UpdateInfo, UpdateResult, UrlPreview } from "./sources.js";
+export type { FetchOptions, IndexEntry, IndexPreview, InstallOptions, InstallReport, McpInstallOptions, McpOffer, McpPreview, Origin, PreviewInstallOptions, Refusal, UpdateInfo, UpdateOutcome, UpdateResult, UrlPreview } from "./sources.js";
 
 /** Stable error codes; see pkg/skillerr. */
 export type ErrorCode =
@@ -737,6 +737,17 @@ export class Registry {
    * is installed already. */
   async update(id: string, opts: InstallOptions & { digest?: string } = {}): Promise<UpdateResult> {
     return this.sources.update(await this.get(id), opts);
+  }
+  /** Updates the skills ids as update() would, each in its own commit,
+   * and says what became of each (one that cannot be updated is left as
+   * it was, with why); the skills of one download are updated from one
+   * download of it. An id that is no installed skill is refused
+   * (SkillNotFound, not-installed) before anything is downloaded. */
+  async updateMany(ids: string[], opts: InstallOptions = {}): Promise<UpdateOutcome[]> {
+    const byID = new Map((await this.list()).map((m) => [m.id, m]));
+    const missing = ids.find((id) => !byID.has(id));
+    if (missing !== undefined) throw new SkillfsError("no skill with this id is installed", "SkillNotFound", "not-installed", missing);
+    return this.sources.updateMany([...new Set(ids)].map((id) => byID.get(id)!), opts);
   }
 
   list(): Promise<SkillMeta[]> { return this.value("registry.list"); }

@@ -170,6 +170,16 @@ export interface UpdateResult {
   skill: SkillMeta;
 }
 
+/** What updateMany did to one skill: updated, found current, or not
+ * updated (error: code and message say why; nothing of it changed). */
+export interface UpdateOutcome {
+  id: string;
+  status: "updated" | "current" | "error";
+  skill?: SkillMeta;
+  code?: ErrorCode;
+  message?: string;
+}
+
 type Call = (method: string, args: Record<string, unknown>, bytes?: Uint8Array, onProgress?: (p: unknown) => void, signal?: AbortSignal) => Promise<[unknown, Uint8Array | undefined]>;
 
 interface FileRef { path: string; url: string; digest: string; size: number }
@@ -447,14 +457,74 @@ export class Sources {
         if (!got.bytes) return { status: "current", skill: m };
         const [check] = await this.value<UpdateInfo[]>("source.checkBytes", { ids: [m.id], etag: got.etag }, got.bytes);
         if (check!.status === "current" && !o.digest) return { status: "current", skill: m };
-        // A digest given now pins the new bytes as one given at install
-        // did; the skill's folder in the download, if any, is the one the
-        // check found it in (another, when it moved).
-        const next: Origin = { kind: "url", url: origin.url, type: origin.type, digest: o.digest ?? "", verified: !!o.digest, etag: got.etag };
-        if (check!.origin.dir) next.dir = check!.origin.dir;
-        res = await this.installBytes(next, "", got.bytes, o, m.id);
+        res = await this.installDownload(m, check!, got, o);
       }
     }
     return { status: "updated", skill: res.skills[0] };
+  }
+
+  /** Installs skill m's version of a download of its URL (got), as the
+   * check of it found it (check: its folder there, another when it
+   * moved), replacing m in one commit. A digest given now pins the new
+   * bytes as one given at install did. */
+  private installDownload(m: SkillMeta, check: UpdateInfo, got: { bytes?: Uint8Array; etag: string }, o: InstallOptions & { digest?: string }): Promise<ImportResult> {
+    const next: Origin = { kind: "url", url: m.origin!.url, type: m.origin!.type, digest: o.digest ?? "", verified: !!o.digest, etag: got.etag };
+    if (check.origin.dir) next.dir = check.origin.dir;
+    return this.installBytes(next, "", got.bytes!, o, m.id);
+  }
+
+  /** Updates each skill of ms as update() would, each in its own commit,
+   * and says what became of each; one that fails leaves it as it was and
+   * the others go on. The skills installed from one download (a
+   * repository's) are updated from one download of it, not one each. */
+  async updateMany(ms: SkillMeta[], o: InstallOptions = {}): Promise<UpdateOutcome[]> {
+    const out: UpdateOutcome[] = [];
+    const failed = (id: string, e: unknown) => {
+      if (fatal(e)) throw e;
+      const r = refusalOf(id, e);
+      out.push({ id, status: "error", code: r.code, message: r.message });
+    };
+    const byURL = new Map<string, SkillMeta[]>();
+    for (const m of ms) {
+      if (m.origin?.kind !== "url") {
+        try {
+          const r = await this.update(m, o);
+          out.push({ id: m.id, status: r.status, skill: r.skill });
+        } catch (e) {
+          failed(m.id, e);
+        }
+        continue;
+      }
+      byURL.set(m.origin.url!, [...(byURL.get(m.origin.url!) ?? []), m]);
+    }
+    for (const [url, group] of byURL) {
+      let got: { bytes?: Uint8Array; etag: string };
+      let checks: UpdateInfo[];
+      try {
+        const etags = new Set(group.map((m) => m.origin!.etag ?? ""));
+        got = await fetchArtifact(url, o, undefined, etags.size === 1 ? group[0]!.origin!.etag : "");
+        checks = got.bytes ? await this.value<UpdateInfo[]>("source.checkBytes", { ids: group.map((m) => m.id), etag: got.etag }, got.bytes) : [];
+      } catch (e) {
+        for (const m of group) failed(m.id, e);
+        continue;
+      }
+      for (const [i, m] of group.entries()) {
+        const check = checks[i];
+        if (!check || check.status === "current") {
+          out.push({ id: m.id, status: "current", skill: m });
+        } else if (check.status === "gone") {
+          out.push({ id: m.id, status: "error", code: "SkillNotFound", message: "the source no longer publishes this skill" });
+        } else if (check.status === "error") {
+          out.push({ id: m.id, status: "error", code: check.code, message: check.message });
+        } else {
+          try {
+            out.push({ id: m.id, status: "updated", skill: (await this.installDownload(m, check, got, o)).skills[0] });
+          } catch (e) {
+            failed(m.id, e);
+          }
+        }
+      }
+    }
+    return out;
   }
 }

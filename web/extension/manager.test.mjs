@@ -488,6 +488,34 @@ test('install from an address: a preview left open while its skill is updated fr
   assert.match(await list(page).locator('li[data-id="stale-skill"]').textContent(), /Version 3\./);
 });
 
+test('"Check for updates" offers "Update all" for several skills of one download: one download of it updates them all, and the rows go', { timeout: IMPORT_MS }, async (t) => {
+  // A profile of its own: the skills other tests installed from servers they closed would be checked too.
+  const own = await start();
+  t.after(() => own.browser.close());
+  const page = await openPanel(400, own);
+  const repo = (v) => ({ type: 'application/zip', body: zipOf(Object.fromEntries(['many-a', 'many-b', 'many-c'].map((n) => [`many-main/skills/${n}/SKILL.md`, md(n, `Version ${v}.`)]))) });
+  const files = new Map([['/many.zip', repo(1)]]);
+  const site = await serveSite(files);
+  t.after(site.close);
+  const first = (await fromAddress(page, `${site.url}/many.zip`, 'url')).getByRole('group', { name: 'many.zip holds 3 skills' });
+  await first.getByRole('button', { name: 'Install 3 skills', exact: true }).click();
+  assert.equal((await outcome(page)).state, 'done');
+
+  files.set('/many.zip', repo(2));
+  await page.getByRole('button', { name: 'Check for updates' }).click();
+  const all = page.getByRole('button', { name: 'Update all 3', exact: true });
+  await all.waitFor();
+  site.log.length = 0;
+  await all.click();
+  await page.waitForFunction(() => document.getElementById('updates-report')?.textContent === 'Updated 3 skills.');
+  assert.deepEqual(site.log, ['GET /many.zip'], 'downloaded once for the three');
+  assert.equal(await page.locator('#updates > li').count(), 0);
+  assert.equal(await all.isHidden(), true);
+  for (const n of ['many-a', 'many-b', 'many-c']) {
+    await page.waitForFunction((n) => /Version 2\./.test(document.querySelector(`li[data-id="${n}"]`)?.textContent ?? ''), n);
+  }
+});
+
 test('install from an address: an index lists its skills to tick, as the site\'s do, and only those ticked install', { timeout: IMPORT_MS }, async (t) => {
   const page = await openPanel(400);
   t.after(() => page.close());

@@ -29,13 +29,16 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
   check.textContent = 'Check for updates';
   const list = document.createElement('ul');
   list.id = 'updates';
+  const all = document.createElement('button');
+  all.id = 'updates-all';
+  all.hidden = true;
   const report = document.createElement('p');
   report.id = 'updates-report';
   report.setAttribute('role', 'status');
-  section.replaceChildren(title, check, list, report);
+  section.replaceChildren(title, check, list, all, report);
 
   const run = async (action: string, what: () => Promise<void>) => {
-    check.disabled = true;
+    check.disabled = all.disabled = true;
     section.dataset.state = 'busy';
     try {
       await what();
@@ -43,7 +46,7 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
     } catch (e) {
       showError(section, report, e, action);
     } finally {
-      check.disabled = false;
+      check.disabled = all.disabled = false;
     }
   };
 
@@ -70,6 +73,14 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
     const { sourced, allowed, denied } = await askForSources();
     const ups = allowed.length ? await sk().registry.checkUpdates({ ids: allowed.map((m) => m.id) }) : [];
     const shown = ups.filter((u) => u.status !== 'current');
+    // Several to update: all at once, each skill in its own commit, and a
+    // repository's download fetched once for its skills (updateMany), not
+    // once per Update clicked.
+    const changed = shown.filter((u) => u.status === 'changed');
+    const offerAll = () => {
+      all.hidden = changed.length < 2;
+      all.textContent = `Update all ${changed.length}`;
+    };
     const notChecked = denied.map((m) => {
       const li = document.createElement('li');
       li.dataset.id = m.id;
@@ -96,12 +107,34 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
           report.textContent = r.status === 'updated' ? `Updated ${u.id}.` : `${u.id} is current.`;
           section.dataset.updated = u.id;
           li.remove();
+          changed.splice(changed.indexOf(u), 1);
+          offerAll();
           updated();
         }));
         li.append(' ', b);
       }
       return li;
     }));
+    offerAll();
+    all.onclick = () => void run('Could not update', async () => {
+      await allow([...new Set(changed.flatMap((u) => updateOrigins(u.origin)))]);
+      const outs = await sk().registry.updateMany(changed.map((u) => u.id));
+      for (const out of outs) {
+        const li = [...list.children].find((x) => (x as HTMLElement).dataset.id === out.id) as HTMLElement | undefined;
+        if (!li) continue;
+        if (out.status !== 'error') li.remove();
+        else {
+          li.dataset.status = 'error';
+          li.replaceChildren(Object.assign(document.createElement('code'), { textContent: out.id }), ` — could not update: ${out.message ?? out.code}`);
+        }
+      }
+      changed.length = 0;
+      offerAll();
+      const done = outs.filter((x) => x.status !== 'error').length;
+      const bad = outs.length - done;
+      report.textContent = `Updated ${plural(done, 'skill')}${bad ? `; ${plural(bad, 'skill')} could not be updated, as said beside each` : ''}.`;
+      updated();
+    });
     const unreached = [...new Set(denied.flatMap((m) => checkOrigins(m.origin!)))];
     report.textContent = `${plural(sourced, 'skill')} with a source; ${shown.length} to look at${denied.length ? `; ${denied.length} not checked: the extension was not allowed to reach ${sites(unreached)}` : ''}.`;
     section.dataset.checked = String(ups.length);

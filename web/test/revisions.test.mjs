@@ -28,6 +28,16 @@ after(async () => {
   await b?.close();
 });
 
+/** A page with the module loaded on a database of its own, closed after t. */
+async function fresh(t, name) {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  await ev(page, async (db) => {
+    window.sk = await T.load(db);
+  }, freshDB(name));
+  return page;
+}
+
 const reg = (page, method, ...args) => ev(page, ([m, a]) => T.outcome(sk.registry[m](...a)), [method, args], IMPORT_MS);
 
 /** The download's files (below its top folder, top) with each folder of moves (below the download's
@@ -48,11 +58,7 @@ function revise(files, top, { moves = {}, edits = [], removes = [] }) {
 }
 
 async function revised(t, data) {
-  const page = await b.openPage();
-  t.after(() => closePage(page));
-  await ev(page, async (db) => {
-    window.sk = await T.load(db);
-  }, freshDB('revisions'));
+  const page = await fresh(t, 'revisions');
   const site = await serveSite(new Map([['/repo.zip', { body: data, type: 'application/zip' }]]));
   t.after(site.close);
   const url = `${site.url}/repo.zip`;
@@ -114,11 +120,7 @@ test('the real downloads revised so, each', { skip: skipReason, timeout: repos.l
 });
 
 test('a version published that an update could not install (its SKILL.md broken, a new dependency not installed) is an error saying so, not an update; the same skill in other bytes is current, not updated', { timeout: IMPORT_MS }, async (t) => {
-  const page = await b.openPage();
-  t.after(() => closePage(page));
-  await ev(page, async (db) => {
-    window.sk = await T.load(db);
-  }, freshDB('cannot-install'));
+  const page = await fresh(t, 'cannot-install');
   const site = await serveSite(new Map([
     ['/repo.zip', { type: 'application/zip', body: zip({ 'r-main/skills/alpha/SKILL.md': skillMD('alpha', 'A1.'), 'r-main/skills/beta/SKILL.md': skillMD('beta', 'B1.') }) }],
     ['/solo.zip', { type: 'application/zip', body: zip({ 'SKILL.md': skillMD('solo', 'Solo.') }) }],
@@ -145,4 +147,31 @@ test('a version published that an update could not install (its SKILL.md broken,
   assertRejected(await reg(page, 'update', 'alpha'), { code: 'InvalidManifest', reason: 'yaml-invalid', subject: 'r-main/skills/alpha' });
   const after = assertOk(await reg(page, 'list'));
   assert.deepEqual(after.map((m) => [m.id, m.digest, m.updatedAt]), before.map((m) => [m.id, m.digest, m.updatedAt]));
+});
+
+test('updateMany: the changed skills of one download are updated from one download of it, each in its own commit; one that cannot be is said so and left as it was', { timeout: IMPORT_MS }, async (t) => {
+  const page = await fresh(t, 'update-many');
+  const repo = (v, extra = {}) => ({ type: 'application/zip', body: zip({
+    'r-main/skills/alpha/SKILL.md': skillMD('alpha', `Alpha ${v}.`),
+    'r-main/skills/beta/SKILL.md': skillMD('beta', `Beta ${v}.`),
+    'r-main/skills/gamma/SKILL.md': skillMD('gamma', `Gamma ${v}.`),
+    'r-main/skills/delta/SKILL.md': skillMD('delta', 'Delta.'),
+    ...extra,
+  }) });
+  const site = await serveSite(new Map([['/repo.zip', repo(1)]]));
+  t.after(site.close);
+  const url = `${site.url}/repo.zip`;
+  assertOk(await reg(page, 'installFromUrl', url));
+  const before = Object.fromEntries(assertOk(await reg(page, 'list')).map((m) => [m.id, m]));
+  // alpha, beta and gamma change; gamma's new version needs a skill not installed.
+  site.files.set('/repo.zip', repo(2, { 'r-main/skills/gamma/SKILL.md': `---\nname: gamma\ndescription: Gamma 2.\nskill_dependencies: [epsilon]\n---\n# gamma\n` }));
+  assertRejected(await reg(page, 'updateMany', ['alpha', 'nope']), { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' });
+  site.log.length = 0;
+  const outs = assertOk(await reg(page, 'updateMany', ['alpha', 'beta', 'gamma', 'delta']));
+  assert.deepEqual(site.log, ['GET /repo.zip'], 'one download for the four');
+  assert.deepEqual(outs.map((o) => [o.id, o.status, o.code ?? '']), [['alpha', 'updated', ''], ['beta', 'updated', ''], ['gamma', 'error', 'InvalidArgument'], ['delta', 'current', '']]);
+  assert.match(outs[2].message, /depends on 'epsilon', which is not installed/);
+  const after = Object.fromEntries(assertOk(await reg(page, 'list')).map((m) => [m.id, m]));
+  assert.deepEqual([after.alpha.description, after.beta.description, after.alpha.instance], ['Alpha 2.', 'Beta 2.', before.alpha.instance]);
+  assert.deepEqual([after.gamma.digest, after.delta.digest], [before.gamma.digest, before.delta.digest]);
 });
