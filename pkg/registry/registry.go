@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/vfs"
 	"github.com/skillfs/skillfs/pkg/zipguard"
 )
@@ -113,6 +114,7 @@ func (r *Registry) List(ctx context.Context) ([]Meta, error) {
 	}
 	out := make([]Meta, len(list))
 	for i, m := range list {
+		pace.StepAt(i)
 		out[i] = m.clone()
 	}
 	return out, nil

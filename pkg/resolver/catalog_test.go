@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillfs/skillfs/pkg/pace"
+	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
@@ -317,5 +318,23 @@ func TestCatalogSteps(t *testing.T) {
 	mustCatalog(t, skills, CatalogOptions{Budget: 8000})
 	if want := len(skills)/16 + 2; steps < want {
 		t.Errorf("the catalog of %d skills stepped %d times, want %d or more", len(skills), steps, want)
+	}
+}
+
+// TestSnapshotSteps: a session's snapshot of a thousand skills steps in
+// each of its four loops over them (their ids, the visible ones, what the
+// pure functions read of them, their names), as TestCatalogSteps.
+func TestSnapshotSteps(t *testing.T) {
+	list := make([]registry.Meta, 1000)
+	for i := range list {
+		list[i] = registry.Meta{ID: fmt.Sprintf("s-%d", i), Name: fmt.Sprintf("s-%d", i), Description: "Does things.", Enabled: true}
+	}
+	steps := 0
+	defer pace.Observe(func() { steps++ })()
+	if sn := newSnapshot(1, nil, list); len(sn.skills) != len(list) {
+		t.Fatalf("the snapshot shows %d skills of %d", len(sn.skills), len(list))
+	}
+	if want := 4 * len(list) / 16; steps < want {
+		t.Errorf("the snapshot of %d skills stepped %d times, want %d or more", len(list), steps, want)
 	}
 }

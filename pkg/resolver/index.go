@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/routing"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
@@ -105,7 +106,10 @@ func newNameTable(skills []Skill, order []int) *nameTable {
 		exactName: make(map[string]int, len(skills)), exactID: make(map[string]int, len(skills)),
 		foldName: make(map[string][]int, len(skills)), foldID: make(map[string][]int, len(skills)),
 	}
+	n := 0
 	add := func(i int) {
+		pace.StepAt(n) // a name folded and two maps grown, thousands of times
+		n++
 		s := skills[i]
 		for _, k := range []struct {
 			key    string

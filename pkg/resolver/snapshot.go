@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/skill"
 )
@@ -68,8 +69,10 @@ func newSnapshot(rev int64, selection []string, list []registry.Meta) *snapshot 
 		revision: rev, all: selection == nil,
 		metas: make(map[string]*registry.Meta), pos: make(map[string]int), wanted: make(map[string]bool),
 	}
+	// Thousands of skills: every loop over them steps.
 	byID := make(map[string]*registry.Meta, len(list))
 	for i := range list {
+		pace.StepAt(i)
 		byID[list[i].ID] = &list[i]
 	}
 	add := func(m *registry.Meta) {
@@ -81,6 +84,7 @@ func newSnapshot(rev int64, selection []string, list []registry.Meta) *snapshot 
 	}
 	if sn.all {
 		for i := range list {
+			pace.StepAt(i)
 			if list[i].Enabled {
 				add(&list[i])
 			}
@@ -109,6 +113,7 @@ func newSnapshot(rev int64, selection []string, list []registry.Meta) *snapshot 
 	}
 	sn.skills = make([]Skill, len(sn.ids))
 	for i, id := range sn.ids {
+		pace.StepAt(i)
 		sn.skills[i] = skillOf(sn.metas[id])
 	}
 	sn.names = newNameTable(sn.skills, sortedOrder(sn.skills, func(Skill) bool { return true }))
