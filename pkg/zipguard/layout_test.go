@@ -4,9 +4,12 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io/fs"
 	"slices"
 	"testing"
+
+	"github.com/skillfs/skillfs/pkg/pace"
 )
 
 // layoutCorpus holds archives that archive/zip reads but that other readers
@@ -268,5 +271,29 @@ func TestReadDropsEntriesOutsideSkills(t *testing.T) {
 		}, code: "InvalidArchive", reason: ReasonEncrypted, subject: "pdf/secret.bin"},
 	} {
 		t.Run(h.name, func(t *testing.T) { expectRefusal(t, Read, h, h.zip(t)) })
+	}
+}
+
+// TestFindSkillsSteps: finding the skills among the entries of a download
+// of a thousand skills gives the host turns (pace.Step) in its loops over
+// them. Counted, not timed: web/bench/calls.mjs times an import of 9,000.
+func TestFindSkillsSteps(t *testing.T) {
+	const n = 1000
+	ms := make([]member, n)
+	for i := range ms {
+		ms[i] = member{name: fmt.Sprintf("repo/skills/s%04d/SKILL.md", i), kind: kindFile, packed: -1}
+	}
+	ms, _, err := classify(ms, newTree(), Limits{}.withDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	defer pace.Observe(func() { steps++ })()
+	skills, err := findSkills(ms)
+	if err != nil || len(skills) != n || skills[0].path() != "repo/skills/s0000" || skills[n-1].path() != "repo/skills/s0999" {
+		t.Fatalf("findSkills: %d skills, %v", len(skills), err)
+	}
+	if want := 3 * n / 16; steps < want {
+		t.Errorf("finding %d skills stepped %d times, want %d or more", n, steps, want)
 	}
 }
