@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skillfs/skillfs/pkg/callargs"
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/pacedjson"
 	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -113,6 +114,11 @@ func (m *module) call(args []js.Value) js.Value {
 				return js.Value{}, skillerr.Wrap(skillerr.Internal, name, err, "cannot encode the result")
 			}
 		}
+		// The result crosses (a JavaScript string made of megabytes of
+		// JSON, for a list of thousands), and the caller's continuation
+		// runs, in a task of their own when the method took most of this
+		// one.
+		pace.Step()
 		pair := []any{string(out), nil}
 		if res.bytes != nil {
 			arr := js.Global().Get("Uint8Array").New(len(res.bytes))
