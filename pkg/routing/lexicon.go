@@ -353,7 +353,8 @@ func (lx *lexicon) relevance(q string, context []string) map[int]float64 {
 		// The documents that have the term, or failing that a variant
 		// of it (a longer or shorter stem of one root), each by the best.
 		clear(best)
-		for _, p := range lx.postings[t.text] {
+		for i, p := range lx.postings[t.text] {
+			pace.StepAt(i) // a common word: every skill's posting
 			best[p.doc] = p.tf / (bm25K1 + p.tf)
 		}
 		if !t.cjk {
@@ -392,21 +393,35 @@ func (lx *lexicon) relevance(q string, context []string) map[int]float64 {
 
 // top returns the k documents with the highest scores, ties in document
 // order, leaving out those skip rejects.
+//
+// The k best are kept in order as the scores are met (k is at most
+// MaxTopK): a sort of every document scored, thousands for a request of
+// common words, with two map look-ups a comparison, was most of a
+// route's time.
 func top(scores map[int]float64, k int, skip func(int) bool) []int {
-	docs := make([]int, 0, len(scores))
-	for d := range scores {
-		if !skip(d) {
-			docs = append(docs, d)
-		}
+	type scored struct {
+		doc   int
+		score float64
 	}
-	slices.SortFunc(docs, func(a, b int) int {
-		if scores[a] != scores[b] {
-			if scores[a] > scores[b] {
-				return -1
-			}
-			return 1
+	better := func(a, b scored) bool { return a.score > b.score || a.score == b.score && a.doc < b.doc }
+	best := make([]scored, 0, k+1)
+	i := 0
+	for d, s := range scores {
+		pace.StepAt(i)
+		i++
+		c := scored{d, s}
+		if k <= 0 || len(best) == k && !better(c, best[k-1]) || skip(d) {
+			continue
 		}
-		return a - b
-	})
-	return docs[:min(k, len(docs))]
+		best = append(best, c)
+		for j := len(best) - 1; j > 0 && better(best[j], best[j-1]); j-- {
+			best[j], best[j-1] = best[j-1], best[j]
+		}
+		best = best[:min(len(best), k)]
+	}
+	docs := make([]int, len(best))
+	for i, c := range best {
+		docs[i] = c.doc
+	}
+	return docs
 }

@@ -1,6 +1,9 @@
 package routing
 
 import (
+	"math/rand/v2"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -184,5 +187,49 @@ func TestIndexSteps(t *testing.T) {
 	NewIndex(skills)
 	if want := 2 * len(skills) / 16; steps < want {
 		t.Errorf("indexing %d skills stepped %d times, want %d or more", len(skills), steps, want)
+	}
+}
+
+// TestTop: the k best documents, ties in document order, as a sort of
+// all of them by score gives, skipped ones left out.
+func TestTop(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		scores := map[int]float64{}
+		for d := range rnd.IntN(60) {
+			scores[d*3] = float64(rnd.IntN(8)) / 4 // ties
+		}
+		k := rnd.IntN(12)
+		skip := func(d int) bool { return d%9 == 0 }
+		var want []int
+		for d := range scores {
+			if !skip(d) {
+				want = append(want, d)
+			}
+		}
+		sort.Slice(want, func(i, j int) bool {
+			a, b := want[i], want[j]
+			return scores[a] > scores[b] || scores[a] == scores[b] && a < b
+		})
+		want = want[:min(k, len(want))]
+		if got := top(scores, k, skip); !slices.Equal(got, want) {
+			t.Fatalf("top(%v, %d) = %v, want %v", scores, k, got, want)
+		}
+	}
+}
+
+// TestRouteSteps: routing a request of common words among a thousand
+// skills steps in its loops over their postings and scores. Counted,
+// not timed: web/bench/calls.mjs times a route among 9,000.
+func TestRouteSteps(t *testing.T) {
+	skills := benchSkills(1000, 0)
+	ix := NewIndex(skills)
+	steps := 0
+	defer pace.Observe(func() { steps++ })()
+	if _, err := ix.Route("handle the task with the files", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := 2 * len(skills) / 16; steps < want {
+		t.Errorf("a route among %d skills stepped %d times, want %d or more", len(skills), steps, want)
 	}
 }
