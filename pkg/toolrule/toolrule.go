@@ -382,7 +382,9 @@ var baseFields = map[string]string{"Glob": "path"}
 // has one and the vetted field is not absolute. A tool the patterns name whole needs no field; otherwise an
 // unknown field (ReasonNoInputField) or one absent or not a string in
 // input (ReasonInputFieldMissing) is a refusal, never an empty input,
-// but for a field the tool may leave out (optionalFields). dir is the
+// but for a field the tool may leave out (optionalFields); so is a base
+// field given as anything but a string or null. Only top-level string
+// values are read. dir is the
 // working directory, as Check takes it.
 func CheckInput(allowedTools []string, name string, input map[string]any, fields map[string]string, dir string) error {
 	named := false
@@ -414,7 +416,15 @@ func CheckInput(allowedTools []string, name string, input map[string]any, fields
 			Msg: "the active skills vet this tool's " + field + ", which the call does not give as a string"}
 	}
 	if bf := baseFields[name]; bf != "" && field == DefaultFields[name] {
-		if base, ok := input[bf].(string); ok && base != "" && !path.IsAbs(value) && !strings.HasPrefix(value, "~") {
+		base, ok := input[bf].(string)
+		if !ok && input[bf] != nil {
+			// Read as no base, it would admit the pattern below any
+			// directory; a caller that cannot pass it (js/bridge.ts, for
+			// a string over the port's limit) passes a non-string.
+			return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonInputFieldMissing, Subject: name,
+				Msg: "the active skills vet this tool's " + field + " below its " + bf + ", which the call does not give as a string"}
+		}
+		if ok && base != "" && !path.IsAbs(value) && !strings.HasPrefix(value, "~") {
 			value = base + "/" + value
 		}
 	}

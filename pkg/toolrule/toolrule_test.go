@@ -818,6 +818,10 @@ func TestCheckInput(t *testing.T) {
 		{"Glob", map[string]any{"pattern": "/src/*.go", "path": "src"}, nil, ReasonInputNotMatched},
 		{"Glob", map[string]any{"pattern": "src/{..,.}/*.go"}, nil, ReasonInputNotMatched},
 		{"Glob", map[string]any{"pattern": "src/*.go", "path": "/"}, map[string]string{"Glob": "pattern"}, ReasonInputNotMatched},
+		// A path given as something else than a string says nothing of
+		// where the pattern applies: refused, never read as no path.
+		{"Glob", map[string]any{"pattern": "src/*.go", "path": 7}, nil, ReasonInputFieldMissing},
+		{"Glob", map[string]any{"pattern": "src/*.go", "path": nil}, nil, ""},
 		{"WebFetch", map[string]any{"url": "https://example.com"}, nil, ReasonToolNotListed},
 		// Grep without a path searches the current directory.
 		{"Grep", map[string]any{"pattern": "x"}, nil, ""},
