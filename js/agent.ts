@@ -227,7 +227,20 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
         }
         arg = made;
       } else arg = input as Record<string, unknown>;
-      const d = await session.isToolAllowed(toolName, arg, { fields: fieldNames, signal: o?.signal });
+      let d;
+      try {
+        d = await session.isToolAllowed(toolName, arg, { fields: fieldNames, signal: o?.signal });
+      } catch (e) {
+        // A call that cannot be checked is refused, and the loop goes on.
+        if (o?.signal?.aborted) throw e;
+        const err = skillfsError(e);
+        return {
+          allowed: false,
+          code: err.code,
+          ...(err.reason ? { reason: err.reason } : {}),
+          message: `${err.message}. ${toolName} was not run: the call could not be checked. ${advice(err)}`,
+        };
+      }
       if (d.allowed) return { allowed: true, message: "" };
       const active = (await activeTools(o)).filter((t) => !own.includes(t));
       const err = new SkillfsError(d.message ?? "not allowed", "ToolNotAllowed", d.reason ?? "", toolName);
@@ -323,7 +336,18 @@ async function answer(fn: () => Promise<string>, o?: CallOptions): Promise<strin
     return await fn();
   } catch (e) {
     if (o?.signal?.aborted) throw e;
-    const err = e instanceof SkillfsError ? e : new SkillfsError(String((e as Error)?.message ?? e), "Internal");
-    return `Error: ${err.message}. ${next[err.code] ?? "Go on without it, or tell the user."}`;
+    const err = skillfsError(e);
+    return `Error: ${err.message}. ${advice(err)}`;
   }
+}
+
+function skillfsError(e: unknown): SkillfsError {
+  return e instanceof SkillfsError ? e : new SkillfsError(String((e as Error)?.message ?? e), "Internal");
+}
+
+/** What the model can do after err. */
+function advice(err: SkillfsError): string {
+  // A limit on the call's own input (reason "limit"), not a file's size.
+  if (err.code === "TooLarge" && err.reason === "limit") return "Call the tool again with a shorter input, or tell the user.";
+  return next[err.code] ?? "Go on without it, or tell the user.";
 }

@@ -945,15 +945,18 @@ export class Session {
    * "git status" }`), checked on the field `opts.fields` names for the tool
    * (by default Bash→command, Read/Write/Edit→file_path, Glob→pattern,
    * Grep→path, WebFetch→url, …); a missing field is refused, never read as "".
+   * Of a structured input only its top-level strings are sent (see
+   * checkedInput): a Write's long content or a deeply nested argument
+   * does not make the call too large to check.
    */
   isToolAllowed(name: string, input: ToolInput = "", opts: ToolCheckOptions = {}): Promise<ToolDecision> {
     const { signal, ...rest } = opts;
-    return this.value("session.isToolAllowed", { name, input, ...rest }, { signal });
+    return this.value("session.isToolAllowed", { name, input: checkedInput(input), ...rest }, { signal });
   }
   /** Resolves when the call is allowed; rejects with ToolNotAllowed when not (see isToolAllowed). */
   async checkTool(name: string, input: ToolInput = "", opts: ToolCheckOptions = {}): Promise<void> {
     const { signal, ...rest } = opts;
-    await this.value("session.checkTool", { name, input, ...rest }, { signal });
+    await this.value("session.checkTool", { name, input: checkedInput(input), ...rest }, { signal });
   }
   async route(query: string, opts: RouteOptions = {}): Promise<RouteResult> {
     const { signal, ...args } = opts;
@@ -1004,6 +1007,29 @@ export class Session {
     });
     return () => this.staleListeners.delete(listener);
   }
+}
+
+/** What the module reads of a structured tool input, within an agent
+ * call's limits (agentLimits): toolrule.CheckInput reads only top-level
+ * string values, and tells a non-string from an absent field (null).
+ * Strings over the string limit, and every other value, are sent as 0:
+ * still present and not a string, so a vetted field among them is
+ * refused, never checked as something else; longer keys, which name no
+ * field, are left out. */
+function checkedInput(input: ToolInput): ToolInput {
+  if (typeof input === "string" || typeof input !== "object" || input === null || Array.isArray(input)) return input;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) {
+    if (utf8Length(k) > agentLimits.string) continue;
+    out[k] = v === null || (typeof v === "string" && utf8Length(v) <= agentLimits.string) ? v : 0;
+  }
+  return out;
+}
+
+/** The UTF-8 length of s, which the module's limits count (pkg/callargs):
+ * never less than s.length, which a port's host counts. */
+function utf8Length(s: string): number {
+  return s.length > agentLimits.string ? s.length : new TextEncoder().encode(s).length;
 }
 
 /** Session under a name no agent framework uses. */

@@ -184,3 +184,38 @@ test('a long skill file reaches the model in bounded parts that make up the file
     assert.equal(run.text, 'done', label);
   }
 });
+
+// A host tool's input is checked on the field the skills vet, whatever
+// else it holds: a long string (a Write's content) or a deeply nested
+// argument elsewhere in it neither crashes the loop nor is refused; a
+// vetted field too long to check is refused; and a call that cannot be
+// checked at all (over the port's limits) is refused with the reason,
+// and the loop goes on.
+test('long and nested tool inputs are checked on their vetted field, and never end the run', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  let deep = {};
+  for (let i = 0; i < 12; i++) deep = { a: deep };
+  const echo = `echo ${'x'.repeat(20_000)}`;
+  const extract = 'python scripts/extract.py report.pdf';
+  const script = [
+    ['Bash', { command: echo }],
+    ['load_skill', { name: 'pdf-tools', arguments: null }],
+    ['Bash', { command: `python ${'x'.repeat(20_000)}` }],
+    ['Bash', { command: extract, note: 'é'.repeat(20_000), deep }],
+    ['Bash', { command: 'python ok', ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`f${i}`, 'y'.repeat(15_000)])) }],
+  ];
+  for (const fn of ['aiSdkRun', 'openaiAgentsRun']) {
+    const r = await ev(page, async ([pack, db, script, fn]) => {
+      const m = await import('/dist/frameworks.js');
+      return T.outcome(m[fn](m.agentSide(await m.installed([T.fromB64(pack)], db)), { script }));
+    }, [PACK, freshDB(`inputs-${fn}`), script, fn]);
+    assert.equal(r.ok, true, `${fn}: ${JSON.stringify(r.error)}`);
+    const { results, ran, text } = r.value;
+    assert.deepEqual(ran.map((c) => c.slice(0, 40)), [echo.slice(0, 40), extract], fn);
+    assert.match(results[2], /ToolNotAllowed \(input-field-missing\)/, fn);
+    assert.match(results[4], /TooLarge \(limit\): the arguments are larger than 262144 bytes\. Bash was not run: the call could not be checked\./, fn);
+    assert.equal(results.length, 5, fn);
+    assert.equal(text, 'done', fn);
+  }
+});
