@@ -2,7 +2,7 @@
 // skipLibCheck: the frameworks' declarations themselves do not pass
 // exactOptionalPropertyTypes (main.ts checks skillfs's without it).
 
-import { generateText, isStepCount, type LanguageModel } from "ai";
+import { generateText, isStepCount, jsonSchema, streamText, tool, ToolLoopAgent, type LanguageModel } from "ai";
 import { Agent, run, type Model } from "@openai/agents-core";
 import type { Skillfs } from "skillfs";
 import { aiSdkSkills } from "skillfs/ai-sdk";
@@ -16,4 +16,24 @@ export async function withAiSdk(sk: Skillfs, model: LanguageModel): Promise<stri
 export async function withAgents(sk: Skillfs, model: Model): Promise<unknown> {
   const skills = await openaiAgentsSkills(sk, { contextId: "chat", tools: [] });
   return (await run(new Agent({ name: "a", model, ...(await skills.turn()) }), "hi", skills.runOptions)).finalOutput;
+}
+
+// A typed host tool, with the host's own approval given to the adapter
+// (its input typed from the tool's schema), in streamText and a
+// ToolLoopAgent as in generateText.
+export async function withAiSdkApproval(sk: Skillfs, model: LanguageModel): Promise<string[]> {
+  const Bash = tool({
+    description: "Run a command.",
+    inputSchema: jsonSchema<{ command: string }>({ type: "object", properties: { command: { type: "string" } }, required: ["command"] }),
+    execute: async ({ command }) => `ran ${command}`,
+  });
+  const skills = await aiSdkSkills(sk, {
+    contextId: "chat",
+    tools: { Bash },
+    toolApproval: { Bash: (input) => (input.command.startsWith("git push") ? "user-approval" : "not-applicable") },
+  });
+  const turn = await skills.turn({ query: "hi" });
+  const streamed = streamText({ model, prompt: "hi", stopWhen: isStepCount(5), ...turn });
+  const agent = new ToolLoopAgent({ model, ...turn });
+  return [await streamed.text, (await agent.generate({ prompt: "hi" })).text];
 }
