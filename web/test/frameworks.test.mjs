@@ -31,16 +31,18 @@ function glue(fn) {
   return lines.filter((l) => l.trim() !== '');
 }
 
-for (const [fn, label] of [['aiSdkRun', 'AI SDK'], ['openaiAgentsRun', 'OpenAI Agents SDK']]) {
+// The AI SDK's run both ways: generateText, and streamText, whose tools
+// run as the stream is read.
+for (const [fn, label, stream] of [['aiSdkRun', 'AI SDK', false], ['aiSdkRun', 'AI SDK streamText', true], ['openaiAgentsRun', 'OpenAI Agents SDK', false]]) {
   test(`${label}: skills with enforcement, in at most 5 lines of glue`, { timeout: TEST_MS }, async (t) => {
     assert.ok(glue(fn).length <= 5, `glue of ${fn}: ${glue(fn).length} lines`);
     const page = await b.openPage();
     t.after(() => closePage(page));
-    const r = await ev(page, async ([fn, pack, db]) => {
+    const r = await ev(page, async ([fn, pack, db, stream]) => {
       const m = await import('/dist/frameworks.js');
       // A budget the pack's catalog does not fit, as hundreds of skills do not fit the default.
-      return m[fn](m.agentSide(await m.installed([T.fromB64(pack)], db)), { budget: 600 });
-    }, [fn, PACK, freshDB(fn)]);
+      return m[fn](m.agentSide(await m.installed([T.fromB64(pack)], db)), { budget: 600, stream });
+    }, [fn, PACK, freshDB(label), stream]);
 
     // The catalog reached the system prompt of the first call, within its
     // budget, with the full description of the skill the user's message

@@ -12,8 +12,8 @@
 // (web/test/frameworks-real.test.mjs: the real downloads). The user's
 // glue is what lies between the "glue" markers; the test counts its lines.
 
-import { generateText, isStepCount, jsonSchema, type ToolSet } from "ai";
-import { MockLanguageModelV4 } from "ai/test";
+import { generateText, isStepCount, jsonSchema, streamText, type ToolSet } from "ai";
+import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
 import { Agent, run, tool } from "@openai/agents-core";
 import { ScriptedModel, assistantMessage, functionCall, modelResponder } from "@openai/agents-core/testing";
 import { connectSkillfs, loadSkillfs, serveSkillfs, type Skillfs } from "../../js/bridge.ts";
@@ -36,11 +36,13 @@ export const SCRIPT: [string, Record<string, unknown>][] = [
 /** The user's message. */
 export const PROMPT = "Fill in the form in report.pdf";
 
-/** How a run is set up: the script, the user's message and the catalog's budget. */
+/** How a run is set up: the script, the user's message and the catalog's
+ * budget; for the AI SDK, streamText rather than generateText. */
 export interface RunOptions {
   script?: [string, Record<string, unknown>][];
   prompt?: string;
   budget?: number;
+  stream?: boolean;
 }
 
 /** What a run shows: what the model saw, what the host ran. */
@@ -89,41 +91,54 @@ const urlSchema = {
 
 const textOf = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v));
 
+type LanguageModelV4CallOptions = Parameters<MockLanguageModelV4["doGenerate"]>[0];
+type LanguageModelV4StreamPart = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
+
 /** ai/test's model, calling script's tools in order, then answering
- * "done"; report gets what each call saw and, at the end, every result. */
+ * "done", whole (doGenerate) or as a stream (doStream); report gets what
+ * each call saw and, at the end, every result. */
 function aiSdkModel(script: [string, Record<string, unknown>][], report: RunReport): MockLanguageModelV4 {
   let step = 0;
+  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  const next = (o: LanguageModelV4CallOptions) => {
+    const system = o.prompt.filter((m) => m.role === "system").map((m) => m.content).join("\n");
+    report.systems.push(system);
+    report.offered.push((o.tools ?? []).map((t) => t.name));
+    const call = script[step];
+    if (!call) {
+      // The last call's prompt holds every result the model got.
+      for (const m of o.prompt) {
+        if (m.role !== "tool") continue;
+        for (const p of m.content) {
+          if (p.type !== "tool-result") continue;
+          const out = p.output as { type: string; value?: unknown; reason?: string };
+          report.results.push(out.type === "execution-denied" ? `denied: ${out.reason ?? ""}` : textOf(out.value));
+        }
+      }
+      return undefined;
+    }
+    step++;
+    return { toolCallId: `c${step}`, toolName: call[0], input: JSON.stringify(call[1]) };
+  };
+  const stop = { unified: "stop", raw: "stop" } as const;
+  const calls = { unified: "tool-calls", raw: "tool_calls" } as const;
   return new MockLanguageModelV4({
     doGenerate: async (o) => {
-      const system = o.prompt.filter((m) => m.role === "system").map((m) => m.content).join("\n");
-      report.systems.push(system);
-      report.offered.push((o.tools ?? []).map((t) => t.name));
-      const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-      const call = script[step];
-      if (!call) {
-        // The last call's prompt holds every result the model got.
-        for (const m of o.prompt) {
-          if (m.role !== "tool") continue;
-          for (const p of m.content) {
-            if (p.type !== "tool-result") continue;
-            const out = p.output as { type: string; value?: unknown; reason?: string };
-            report.results.push(out.type === "execution-denied" ? `denied: ${out.reason ?? ""}` : textOf(out.value));
-          }
-        }
-        return { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
-      }
-      step++;
-      return {
-        content: [{ type: "tool-call", toolCallId: `c${step}`, toolName: call[0], input: JSON.stringify(call[1]) }],
-        finishReason: { unified: "tool-calls", raw: "tool_calls" },
-        usage,
-        warnings: [],
-      };
+      const call = next(o);
+      if (!call) return { content: [{ type: "text", text: "done" }], finishReason: stop, usage, warnings: [] };
+      return { content: [{ type: "tool-call", ...call }], finishReason: calls, usage, warnings: [] };
+    },
+    doStream: async (o) => {
+      const call = next(o);
+      const parts: LanguageModelV4StreamPart[] = call
+        ? [{ type: "tool-call", ...call }, { type: "finish", finishReason: calls, usage }]
+        : [{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "done" }, { type: "text-end", id: "t" }, { type: "finish", finishReason: stop, usage }];
+      return { stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([{ type: "stream-start", warnings: [] }, ...parts]) };
     },
   });
 }
 
-export async function aiSdkRun(sk: Skillfs, { script = SCRIPT, prompt = PROMPT, budget }: RunOptions = {}): Promise<RunReport> {
+export async function aiSdkRun(sk: Skillfs, { script = SCRIPT, prompt = PROMPT, budget, stream = false }: RunOptions = {}): Promise<RunReport> {
   const ran: string[] = [];
   const Bash = { description: "Run a command.", inputSchema: jsonSchema(bashSchema), execute: async ({ command }: { command: string }) => (ran.push(command), `ran ${command}`) };
   const WebFetch = { description: "Fetch a URL.", inputSchema: jsonSchema(urlSchema), execute: async () => "fetched" };
@@ -131,9 +146,9 @@ export async function aiSdkRun(sk: Skillfs, { script = SCRIPT, prompt = PROMPT, 
   const model = aiSdkModel(script, report);
   // glue: start
   const skills = await aiSdkSkills(sk, { contextId: "chat-ai-sdk", tools: { Bash, WebFetch } as ToolSet, catalog: { budget } });
-  const result = await generateText({ model, prompt, stopWhen: isStepCount(20), ...(await skills.turn({ query: prompt })) });
+  const call = { model, prompt, stopWhen: isStepCount(20), ...(await skills.turn({ query: prompt })) };
+  report.text = stream ? await streamText(call).text : (await generateText(call)).text;
   // glue: end
-  report.text = result.text;
   await skills.agent.close();
   return report;
 }
