@@ -134,24 +134,29 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
       name: load,
       description:
         "Load a skill from the available skills: returns its instructions, its base directory and the files it has. " +
-        "Call it before doing a task a skill's description matches, then follow the instructions.",
+        "Call it before doing a task a skill's description matches, then follow the instructions. Long instructions " +
+        "come in parts: the answer then ends with the line to read on from; call it again with the same name and " +
+        "arguments and that offset.",
       parameters: {
         type: "object",
         properties: {
           name: { type: "string", description: "The skill's name, as the catalog lists it." },
           arguments: { type: ["string", "null"], description: "Arguments for the skill, or null." },
+          offset: { type: ["integer", "null"], description: "The line of the instructions to start at; null for the start." },
         },
-        required: ["name", "arguments"],
+        required: ["name", "arguments", "offset"],
         additionalProperties: false,
       },
       execute: (input, o) =>
         answer(async () => {
-          const { name, arguments: args } = object(input, load);
+          const { name, arguments: args, offset } = object(input, load);
           if (typeof name !== "string" || name === "") throw new SkillfsError("name must be a skill's name", "InvalidArgument", "", load);
+          const from = lineNumber(offset, "offset", load);
           // The model's path, arguments or not: invoke is the user's, and
           // would load a skill only the user may run.
           const block = await session.activate(name, { arguments: args ? String(args) : undefined, signal: o?.signal });
-          return block.alreadyActive ? `${block.content}\n(The skill was already loaded; its instructions still apply.)` : block.content;
+          const text = page(block.content, from, undefined, load);
+          return block.alreadyActive && from === undefined ? `${text}\n(The skill was already loaded; its instructions still apply.)` : text;
         }, o),
     },
     {
@@ -271,9 +276,10 @@ function head(s: string, max: number): string {
   return new TextDecoder().decode(bytes.subarray(0, end));
 }
 
-/** The most of a file one read_skill_file answer gives, in characters
- * (about 12,000 tokens): a skill's file may be up to 10 MB, and a model's
- * context is not. Longer files are read in parts. */
+/** The most of a file or a skill's instructions one answer of
+ * read_skill_file or load_skill gives, in characters (about 12,000
+ * tokens): a skill's file, SKILL.md included, may be up to 10 MB, and a
+ * model's context is not. Longer ones are read in parts. */
 const MAX_READ_CHARS = 50_000;
 
 /** A positive line number or count from the model, or undefined for null. */
@@ -293,7 +299,7 @@ function page(text: string, from = 1, count = Infinity, tool: string): string {
   if (from === 1 && count === Infinity && text.length <= MAX_READ_CHARS) return text;
   const lines = text.split(/(?<=\n)/);
   if (from > lines.length) {
-    throw new SkillfsError(`offset ${from} is past the end: the file has ${lines.length} lines`, "InvalidArgument", "", tool);
+    throw new SkillfsError(`offset ${from} is past the end: there are ${lines.length} lines`, "InvalidArgument", "", tool);
   }
   let out = "";
   let end = from - 1; // lines[from-1 .. end-1] are in out

@@ -131,12 +131,35 @@ for (const how of ['tool', 'call']) {
   });
 }
 
-// A skill's file may be up to 10 MB; read_skill_file gives at most 50,000
-// characters at a time, in whole lines, each part saying where to read on,
-// and the parts put back together are the file. Both frameworks take the
-// tool's schema (offset and limit, nullable, in strict mode) and the model
-// gets a bounded first part.
-test('a long skill file reaches the model in bounded parts that make up the file', { timeout: TEST_MS }, async (t) => {
+/** Checks that the answers parts of tool (read_skill_file or load_skill)
+ * hold at most 50,000 characters each, in whole lines, each ending with
+ * a note of its lines of all and where to read on (but the last), and
+ * make up whole. */
+function assertParts(parts, whole, all, tool) {
+  assert.ok(whole.length > 200_000 && parts.length >= 4, `${tool}: ${parts.length} parts of ${whole.length} characters`);
+  let joined = '';
+  let line = 1;
+  for (const [i, part] of parts.entries()) {
+    const m = new RegExp(`\\n\\[${tool}: lines (\\d+)-(\\d+) of ${all}(?:; read on with offset (\\d+))?\\]$`).exec(part);
+    assert.ok(m, `${tool}: part ${i} ends with its note: …${part.slice(-120)}`);
+    const text = part.slice(0, m.index + 1);
+    assert.ok(text.length <= 50_000, `${tool}: part ${i}: ${text.length} characters`);
+    assert.equal(Number(m[1]), line, `${tool}: part ${i} starts where the last ended`);
+    line = Number(m[2]) + 1;
+    assert.equal(m[3] === undefined, i === parts.length - 1, `${tool}: only the last part has no offset to read on: ${m[0]}`);
+    joined += text;
+  }
+  // The last part gains a line break when the whole ends without one.
+  assert.equal(joined, whole.endsWith('\n') ? whole : `${whole}\n`, `${tool}: the parts make up the whole`);
+}
+
+// A skill's file, SKILL.md included, may be up to 10 MB; read_skill_file
+// and load_skill give at most 50,000 characters at a time, in whole
+// lines, each part saying where to read on, and the parts put back
+// together are the file or the skill's block. Both frameworks take the
+// tools' schemas (offset and limit, nullable, in strict mode) and the
+// model gets a bounded first part.
+test('a long skill file or skill reaches the model in bounded parts that make up the whole', { timeout: TEST_MS }, async (t) => {
   const page = await b.openPage();
   t.after(() => closePage(page));
   const lines = [];
@@ -146,6 +169,7 @@ test('a long skill file reaches the model in bounded parts that make up the file
     'big-ref/SKILL.md': '---\nname: big-ref\ndescription: A reference too long to read at once. Use for big references.\n---\n# Big\n\nRead references/big.md.\n',
     'big-ref/references/big.md': big,
     'big-ref/references/min.json': JSON.stringify({ rows: Array.from({ length: 6000 }, (_, i) => `row ${i} 😀`) }),
+    'long-skill/SKILL.md': `---\nname: long-skill\ndescription: A skill whose instructions are too long to load at once. Use for long skills.\n---\n# Long\n\n${big}`,
   })));
   const script = [['load_skill', { name: 'big-ref', arguments: null }], ['read_skill_file', { path: '/skills/big-ref/references/big.md', offset: null, limit: null }]];
   const r = await ev(page, async ([pack, db, script]) => {
@@ -154,26 +178,17 @@ test('a long skill file reaches the model in bounded parts that make up the file
     return {
       read: await m.readInParts(m.agentSide(host), 'big-ref', '/skills/big-ref/references/big.md'),
       min: await m.readInParts(m.agentSide(host), 'big-ref', '/skills/big-ref/references/min.json'),
+      loaded: await m.readInParts(m.agentSide(host), 'long-skill'),
+      block: (await (await host.openSession({ contextId: 'whole' })).activate('long-skill')).content,
       ai: await m.aiSdkRun(m.agentSide(host), { script, prompt: 'read the big reference' }),
       agents: await m.openaiAgentsRun(m.agentSide(host), { script, prompt: 'read the big reference' }),
     };
   }, [pack, freshDB('parts'), script]);
-  const { parts, past } = r.read;
-  assert.ok(big.length > 200_000 && parts.length >= 4, `${parts.length} parts of ${big.length} characters`);
-  let whole = '';
-  let line = 1;
-  for (const [i, part] of parts.entries()) {
-    const m = /\n\[read_skill_file: lines (\d+)-(\d+) of 4000(?:; read on with offset (\d+))?\]$/.exec(part);
-    assert.ok(m, `part ${i} ends with its note: …${part.slice(-120)}`);
-    const text = part.slice(0, m.index + 1);
-    assert.ok(text.length <= 50_000, `part ${i}: ${text.length} characters`);
-    assert.equal(Number(m[1]), line, `part ${i} starts where the last ended`);
-    line = Number(m[2]) + 1;
-    assert.equal(m[3] === undefined, i === parts.length - 1, `only the last part has no offset to read on: ${m[0]}`);
-    whole += text;
-  }
-  assert.equal(whole, big, 'the parts make up the file');
-  assert.match(past, /^Error: InvalidArgument: offset 1000000 is past the end: the file has 4000 lines/);
+  assertParts(r.read.parts, big, 4000, 'read_skill_file');
+  assert.match(r.read.past, /^Error: InvalidArgument: offset 1000000 is past the end: there are 4000 lines/);
+  const blockLines = r.block.split(/(?<=\n)/).length;
+  assertParts(r.loaded.parts, r.block, blockLines, 'load_skill');
+  assert.match(r.loaded.past, new RegExp(`^Error: InvalidArgument: offset 1000000 is past the end: there are ${blockLines} lines`));
   // One line longer than a part (minified JSON) is cut, between characters.
   const [min] = r.min.parts;
   assert.equal(r.min.parts.length, 1);
@@ -182,7 +197,7 @@ test('a long skill file reaches the model in bounded parts that make up the file
   assert.ok(!/[\ud800-\udbff]$/.test(min.slice(0, cut)), 'no half of a surrogate pair');
   for (const [label, run] of [['AI SDK', r.ai], ['OpenAI Agents SDK', r.agents]]) {
     assert.equal(run.results.length, 2, label);
-    assert.equal(run.results[1], parts[0], `${label}: the model got the first part`);
+    assert.equal(run.results[1], r.read.parts[0], `${label}: the model got the first part`);
     assert.equal(run.text, 'done', label);
   }
 });

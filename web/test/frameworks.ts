@@ -256,22 +256,24 @@ export async function readApprovals(sk: Skillfs, load: string, dir: string, path
 }
 
 /** The answers of read_skill_file for the file at path of the skill
- * named load, read in parts as a model does: each part's closing note
- * gives the offset to read on from. Then the answer to an offset past the
- * end. */
-export async function readInParts(sk: Skillfs, load: string, path: string): Promise<{ parts: string[]; past: string }> {
+ * named load (of load_skill for the skill, without path), read in parts
+ * as a model does: each part's closing note gives the offset to read on
+ * from. Then the answer to an offset past the end. */
+export async function readInParts(sk: Skillfs, load: string, path?: string): Promise<{ parts: string[]; past: string }> {
   const agent = await openSkillsAgent(sk, { contextId: "chat-parts", tools: [] });
   const [loadSkill, readFile] = agent.tools;
-  await loadSkill!.execute({ name: load, arguments: null });
+  const loadInput = { name: load, arguments: null };
+  if (path !== undefined) await loadSkill!.execute({ ...loadInput, offset: null });
+  const part = (offset: number | null) =>
+    path === undefined ? loadSkill!.execute({ ...loadInput, offset }) : readFile!.execute({ path, offset, limit: null });
   const parts: string[] = [];
   let offset: number | null = null;
   do {
-    const part: string = await readFile!.execute({ path, offset, limit: null });
-    parts.push(part);
-    const next = / read on with offset (\d+)\]$/.exec(part);
+    parts.push(await part(offset));
+    const next = / read on with offset (\d+)\]$/.exec(parts.at(-1)!);
     offset = next ? Number(next[1]) : null;
   } while (offset !== null && parts.length < 100);
-  const past = await readFile!.execute({ path, offset: 1_000_000, limit: null });
+  const past = await part(1_000_000);
   await agent.close();
   return { parts, past };
 }
