@@ -8,8 +8,8 @@
 // skillfs's own (strict JSON schemas), and the host's, each enabled only
 // while the active skills allow it (isEnabled, from one list computed per
 // turn and again after a skill is loaded) and checked on its real input
-// before it runs: a refused call is not run, and the model gets the
-// refusal with its code. runOptions makes a call to a tool the turn does
+// before it runs: a refused call is not run, nor put to the user by the
+// tool's needsApproval, and the model gets the refusal with its code. runOptions makes a call to a tool the turn does
 // not offer an error the model sees rather than the end of the run.
 
 import { tool, type FunctionTool, type RunContext, type ToolNotFoundBehavior } from "@openai/agents-core";
@@ -59,6 +59,11 @@ export async function openaiAgentsSkills(sk: Skillfs, opts: OpenAIAgentsSkillsOp
   const host = opts.tools.map((t): AnyFunctionTool => ({
     ...t,
     isEnabled: async (rc, ag) => (await t.isEnabled(rc, ag)) && (await activeNow()).has(t.name),
+    // The SDK asks the user before invoke: a call the skills refuse is
+    // not put to them (invoke refuses it), as the AI SDK adapter denies
+    // it without asking.
+    needsApproval: async (rc, input, callId) =>
+      (await t.needsApproval(rc, input, callId)) && (await agent.check(t.name, input, { signal })).allowed,
     invoke: async (rc, input, details) => {
       let parsed: unknown = input;
       try {

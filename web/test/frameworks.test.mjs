@@ -236,3 +236,23 @@ test('long and nested tool inputs are checked on their vetted field, and never e
     assert.equal(text, 'done', fn);
   }
 });
+
+// The Agents SDK asks the user (needsApproval) before invoke, where the
+// adapter checks the call: a call the skills refuse must not be put to
+// the user, as the AI SDK adapter denies it without asking; the model
+// gets the refusal, and the user is asked about the call they allow,
+// which runs once approved.
+test('OpenAI Agents SDK: a host tool that needs the user\'s approval is asked only for the calls the skills allow', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  const r = await ev(page, async ([pack, db]) => {
+    const m = await import('/dist/frameworks.js');
+    return m.openaiAgentsApprovals(m.agentSide(await m.installed([T.fromB64(pack)], db)));
+  }, [PACK, freshDB('approval-agents')]);
+  assert.deepEqual(r.asked, ['python scripts/extract.py report.pdf']);
+  assert.deepEqual(r.ran, ['python scripts/extract.py report.pdf'], 'the approved call ran once the run resumed');
+  const [, curl, python] = r.results;
+  assert.match(curl, /ToolNotAllowed \(input-not-matched\)/, 'the model got the refusal');
+  assert.equal(python, 'ran python scripts/extract.py report.pdf');
+  assert.equal(r.text, 'done');
+});
