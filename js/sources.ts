@@ -201,6 +201,12 @@ const refusalOf = (name: string, e: unknown): Refusal => {
 const refusalsOf = (res: ImportResult, name: string): Refusal[] =>
   res.invalid.map((e) => ({ name: skillErrorLabel(e, name), code: e.code, reason: e.reason, message: e.message }));
 
+/** The skills of an install's archive installed already from this very
+ * source, byte for byte, and so left as they are, as warnings (as an MCP
+ * server's are: source.ReviewMCP). */
+const alreadyOf = (res: ImportResult): Refusal[] =>
+  res.alreadyInstalled.map((id) => ({ name: id, code: "Conflict", reason: "already-installed", message: `installed from this source already, byte for byte, as ${id}: left as it is` }));
+
 /** Errors that end a whole call rather than one entry's install. */
 const fatal = (e: unknown) =>
   e instanceof SkillfsError ? e.code === "PermissionDenied" || e.reason === "aborted" : (e as Error)?.name === "AbortError";
@@ -286,6 +292,7 @@ export class Sources {
       const res = await run();
       report.installed.push(...res.skills);
       report.refused.push(...refusalsOf(res, name));
+      report.warnings.push(...alreadyOf(res));
     } catch (e) {
       if (fatal(e)) throw e;
       report.refused.push(refusalOf(name, e));
@@ -338,7 +345,7 @@ export class Sources {
   }
 
   private report(url: string, res: ImportResult, warnings: Refusal[]): InstallReport {
-    return { installed: res.skills, refused: refusalsOf(res, url), warnings };
+    return { installed: res.skills, refused: refusalsOf(res, url), warnings: [...warnings, ...alreadyOf(res)] };
   }
 
   async installFromUrl(url: string, o: InstallOptions & { digest?: string } = {}): Promise<InstallReport> {

@@ -699,3 +699,45 @@ func TestCheckDownloadCannotInstall(t *testing.T) {
 		}
 	}
 }
+
+// TestImportSameSourceTwice: installed from a source (Copy) a second time,
+// the skills installed from it byte for byte — from the same folder of a
+// download of the URL (whatever their ids), the same index entry — are
+// already installed, not copied; a skill byte for byte one installed from
+// elsewhere is still a copy beside it, and so is one a person chose to
+// keep beside.
+func TestImportSameSourceTwice(t *testing.T) {
+	e := newEnv(t, memoryCase)
+	e.importZip(t, zipOf(t, "", file{"b/SKILL.md", mdOf("b", "B one.")}), ImportOptions{}) // b from elsewhere
+	v1 := repoOf(t, "repo-main", map[string]string{"a": "A one.", "b": "B one.", "c": "C one."})
+	o := source.Origin{Kind: source.KindURL, URL: "https://a.test/repo.zip", Type: source.TypeArchive, Digest: source.Sum(v1)}
+	ids := func(ms []Meta) string {
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.ID)
+		}
+		return strings.Join(out, " ")
+	}
+	if res := e.importZip(t, v1, ImportOptions{Origin: &o, Copy: true}); ids(res.Skills) != "a b-v2 c" {
+		t.Fatalf("first install: %s", ids(res.Skills))
+	}
+	res := e.importZip(t, v1, ImportOptions{Origin: &o, Copy: true})
+	if len(res.Skills) != 0 || strings.Join(res.AlreadyInstalled, " ") != "a b-v2 c" {
+		t.Errorf("installed again: %s, already installed %v", ids(res.Skills), res.AlreadyInstalled)
+	}
+	res = e.importZip(t, v1, ImportOptions{Origin: &o, Copy: true, Choose: map[string]ConflictPolicy{"a": ConflictRename}})
+	if ids(res.Skills) != "a-v2" {
+		t.Errorf("a chosen to keep beside: %s", ids(res.Skills))
+	}
+	idx := zipOf(t, "", file{"SKILL.md", mdOf("d", "D.")})
+	io := source.Origin{Kind: source.KindIndex, Index: "https://a.test/index.json", Entry: "d", URL: "https://a.test/d.zip", Type: source.TypeArchive, Digest: source.Sum(idx), Verified: true}
+	e.importZip(t, idx, ImportOptions{Origin: &io, Copy: true})
+	if res := e.importZip(t, idx, ImportOptions{Origin: &io, Copy: true}); len(res.Skills) != 0 || strings.Join(res.AlreadyInstalled, " ") != "d" {
+		t.Errorf("the index entry again: %s, already installed %v", ids(res.Skills), res.AlreadyInstalled)
+	}
+	other := io
+	other.Index, other.Entry = "https://b.test/index.json", "d"
+	if res := e.importZip(t, idx, ImportOptions{Origin: &other, Copy: true}); ids(res.Skills) != "d-v2" {
+		t.Errorf("d from another index: %s", ids(res.Skills))
+	}
+}

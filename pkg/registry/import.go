@@ -277,14 +277,6 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 		cands := cands
 		installed := byKey(old)
 		setDigests(slices.DeleteFunc(slices.Clone(cands), func(c *candidate) bool { return installed[idKey(c.s.Name)] == nil }))
-		if !opts.Copy && opts.Target == "" {
-			if cands, err = res.skipInstalled(cands, old, func(c *candidate) bool { return policyOf(c) == ConflictRename }); err != nil {
-				return nil, err
-			}
-			if len(cands) == 0 {
-				return nil, nil // nothing to install: nothing changes
-			}
-		}
 		var viaFolder map[*candidate]Meta
 		if o := opts.Origin; o != nil && o.Kind == source.KindURL && opts.Target == "" {
 			ms, err := metasFrom(read[0], opts.Origin.URL)
@@ -292,6 +284,26 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 				return nil, err
 			}
 			viaFolder = fromDownload(cands, all, ms, opts.Origin.URL, under)
+		}
+		// Copy makes a copy of a skill installed from elsewhere byte for
+		// byte, but not, unless a person chose it so, of the one
+		// installed from this very source (its folder of the download):
+		// installing from an address twice is no reason for copies.
+		if opts.Target == "" && (!opts.Copy || opts.Origin != nil) {
+			same, mine := func(Meta, *candidate) bool { return true }, map[*candidate]Meta(nil)
+			if opts.Copy {
+				same = func(prev Meta, c *candidate) bool {
+					_, chosen := opts.Choose[c.s.Name]
+					return !chosen && sameSource(prev.Origin, *opts.Origin, c.folder)
+				}
+				mine = viaFolder
+			}
+			if cands, err = res.skipInstalled(cands, old, mine, func(c *candidate) bool { return policyOf(c) == ConflictRename }, same); err != nil {
+				return nil, err
+			}
+			if len(cands) == 0 {
+				return nil, nil // nothing to install: nothing changes
+			}
 		}
 		if err := sinceCompared(cands, opts.Compared, policyOf, viaFolder, installed, old); err != nil {
 			return nil, err
@@ -464,26 +476,58 @@ func setDigests(cands []*candidate) {
 	}
 }
 
-// skipInstalled returns the candidates that are not byte for byte the
-// installed skill of their name, and lists those that are in
-// AlreadyInstalled. Only a skill whose id is its name can be identical:
-// a renamed copy has its name rewritten in its SKILL.md.
-func (res *ImportResult) skipInstalled(cands []*candidate, old map[string]vfs.Record, renamed func(*candidate) bool) ([]*candidate, error) {
+// skipInstalled leaves out of cands, listing them as already installed,
+// those renamed (under ConflictRename) that are byte for byte the skill
+// installed they would be compared with — the one of their folder of the
+// same download (viaFolder), else the one of their name, among old — when
+// same says that one counts.
+func (res *ImportResult) skipInstalled(cands []*candidate, old map[string]vfs.Record, viaFolder map[*candidate]Meta,
+	renamed func(*candidate) bool, same func(Meta, *candidate) bool) ([]*candidate, error) {
 	var fresh []*candidate
 	for _, c := range cands {
-		if rec, ok := old[c.s.Name]; ok && renamed(c) {
-			prev, err := decodeMeta(rec)
-			if err != nil {
+		if !renamed(c) {
+			fresh = append(fresh, c)
+			continue
+		}
+		prev, ok := viaFolder[c]
+		digest := ""
+		if ok {
+			digest = installedDigest(c, prev.ID)
+		} else if rec, found := old[c.s.Name]; found {
+			var err error
+			if prev, err = decodeMeta(rec); err != nil {
 				return nil, err
 			}
-			if prev.Digest == c.digest {
-				res.AlreadyInstalled = append(res.AlreadyInstalled, prev.ID)
-				continue
-			}
+			ok, digest = true, c.digest
+		}
+		if ok && prev.Digest == digest && same(prev, c) {
+			res.AlreadyInstalled = append(res.AlreadyInstalled, prev.ID)
+			continue
 		}
 		fresh = append(fresh, c)
 	}
 	return fresh, nil
+}
+
+// sameSource reports whether have, an installed skill's origin, is o's
+// source for a skill of folder in its download: the same URL and folder,
+// or index entry. (An MCP server's skills reach Import as source.ChooseMCP
+// decided: one installed byte for byte is left out there unless chosen.)
+func sameSource(have *source.Origin, o source.Origin, folder string) bool {
+	if have == nil || have.Kind != o.Kind {
+		return false
+	}
+	switch o.Kind {
+	case source.KindURL:
+		dir := folder
+		if dir == skillpath.Root {
+			dir = ""
+		}
+		return have.URL == o.URL && have.Dir == dir
+	case source.KindIndex:
+		return have.Index == o.Index && have.Entry == o.Entry
+	}
+	return false
 }
 
 // estimate asks for the storage estimate now, and returns the wait for

@@ -703,6 +703,28 @@ test('a download whose skills record several ETags (one updated, another changed
   assert.equal(new Set(assertOk(await reg(page, 'list')).map((m) => m.origin.etag)).size, 3, 'each changed skill keeps the ETag of what it has, gamma follows the server');
 });
 
+test('installed a second time from the same address or index entry, what is installed from there byte for byte is left as it is, said so, not copied', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  site.files.set('/o/skills.zip', { type: 'application/zip', body: zip({
+    'skills-main/skills/alpha/SKILL.md': skillMD('alpha', 'Alpha.'),
+    'skills-main/skills/beta/SKILL.md': skillMD('beta', 'Beta.'),
+  }) });
+  const url = `${site.url}/o/skills.zip`;
+  assertOk(await reg(page, 'installFromUrl', url));
+  assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['zip-skill'] }));
+  const again = assertOk(await reg(page, 'installFromUrl', url));
+  assert.deepEqual(again.installed, []);
+  assert.deepEqual(again.warnings.filter((w) => w.reason === 'already-installed').map((w) => [w.name, w.code]), [['alpha', 'Conflict'], ['beta', 'Conflict']]);
+  const entry = assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['zip-skill'] }));
+  assert.deepEqual([entry.installed, entry.warnings.filter((w) => w.reason === 'already-installed').map((w) => w.name)], [[], ['zip-skill']]);
+  assert.deepEqual(await ids(page), ['alpha', 'beta', 'zip-skill']);
+  // The same bytes from another source are another install: a copy.
+  const other = assertOk(await reg(page, 'installFromUrl', `${site.url}/.well-known/agent-skills/zip-skill.zip`));
+  assert.deepEqual(other.installed.map((m) => m.id), ['zip-skill-v2']);
+});
+
 test('a server that does not let the page read its answer (CORS) is FetchFailed, and the message says it may be that', { timeout: TEST_MS }, async (t) => {
   // A real server on 127.0.0.1 that answers without CORS headers, as
   // GitHub's archive host answers every page.
