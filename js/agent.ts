@@ -156,7 +156,8 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
           // would load a skill only the user may run.
           const block = await session.activate(name, { arguments: args ? String(args) : undefined, signal: o?.signal });
           const text = page(block.content, from, undefined, load);
-          return block.alreadyActive && from === undefined ? `${text}\n(The skill was already loaded; its instructions still apply.)` : text;
+          // A part ends with its note, which says where to read on.
+          return block.alreadyActive && text === block.content ? `${text}\n(The skill was already loaded; its instructions still apply.)` : text;
         }, o),
     },
     {
@@ -212,7 +213,22 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
             "A loaded skill may limit which tools you can call and how: a refused call says why and what you can do instead.",
         );
       }
-      for (const b of pinned.blocks) parts.push(b.content);
+      // The pinned and always: true skills' blocks go in whole, within one
+      // part's bound in all: one that does not fit is named instead, for
+      // the model to load in parts, so that no skill fills every turn.
+      let room = MAX_READ_CHARS;
+      const named: string[] = [];
+      for (const b of pinned.blocks) {
+        if (b.content.length <= room) {
+          parts.push(b.content);
+          room -= b.content.length;
+        } else named.push(b.name);
+      }
+      if (named.length) {
+        const shown = named.slice(0, MAX_NAMED);
+        const more = named.length > shown.length ? ` and ${named.length - shown.length} more` : "";
+        parts.push(`These skills are loaded, but their instructions are too long to give here: ${shown.join(", ")}${more}. Call ${load} with a name to read its instructions before you act on it.`);
+      }
       return { instructions: parts.join("\n\n"), activeTools: active };
     },
     async check(toolName, input, o) {
@@ -281,6 +297,9 @@ function head(s: string, max: number): string {
  * tokens): a skill's file, SKILL.md included, may be up to 10 MB, and a
  * model's context is not. Longer ones are read in parts. */
 const MAX_READ_CHARS = 50_000;
+
+/** How many loaded skills whose blocks do not fit a turn are named. */
+const MAX_NAMED = 50;
 
 /** A positive line number or count from the model, or undefined for null. */
 function lineNumber(v: unknown, field: string, tool: string): number | undefined {

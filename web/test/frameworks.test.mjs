@@ -256,3 +256,31 @@ test('OpenAI Agents SDK: a host tool that needs the user\'s approval is asked on
   assert.equal(python, 'ran python scripts/extract.py report.pdf');
   assert.equal(r.text, 'done');
 });
+
+// The pinned and always: true skills' blocks go into every turn's
+// instructions; within one part's bound in all: a block that does not
+// fit is named instead, and the model loads it in parts.
+test('an always: true skill too long for a turn is named in the instructions, and loaded in parts', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  const always = (name, body) => `---\nname: ${name}\ndescription: Always there (${name}). Use for everything.\nalways: true\n---\n${body}`;
+  const pack = b64(zip(under('pack/', {
+    'house-style/SKILL.md': always('house-style', '# House style\n\nWrite plainly.\n'),
+    'handbook/SKILL.md': always('handbook', `# Handbook\n\n${'Every rule of the house, at length. '.repeat(40).concat('\n').repeat(60)}`),
+  })));
+  const script = [['load_skill', { name: 'handbook', arguments: null, offset: null }]];
+  const runs = await ev(page, async ([pack, db, script]) => {
+    const m = await import('/dist/frameworks.js');
+    const host = await m.installed([T.fromB64(pack)], db);
+    return [await m.aiSdkRun(m.agentSide(host), { script }), await m.openaiAgentsRun(m.agentSide(host), { script })];
+  }, [pack, freshDB('always'), script]);
+  for (const [label, r] of [['AI SDK', runs[0]], ['OpenAI Agents SDK', runs[1]]]) {
+    const system = r.systems[0];
+    assert.match(system, /<skill_content name="house-style">\n# House style\n\nWrite plainly\./, label);
+    assert.doesNotMatch(system, /<skill_content name="handbook">/, label);
+    assert.match(system, /their instructions are too long to give here: handbook\. Call load_skill/, label);
+    assert.ok(system.length < 20_000, `${label}: instructions of ${system.length} characters`);
+    assert.match(r.results[0], /^<skill_content name="handbook">[\s\S]*\n\[load_skill: lines 1-\d+ of \d+; read on with offset \d+\]$/, label);
+    assert.ok(r.results[0].length < 50_200, `${label}: ${r.results[0].length} characters`);
+  }
+});
