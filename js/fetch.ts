@@ -83,6 +83,15 @@ export function cappedFetch(o: FetchOptions, maxBytes = o.maxBytes ?? DEFAULT_MA
   };
 }
 
+/** What an HTTP status that is no answer means to a person asking for a
+ * download, for the commonest ones. */
+function statusMeaning(status: number): string {
+  if (status === 404 || status === 410) return "nothing is published at this address (any more)";
+  if (status === 401 || status === 403) return "the server refuses it (it may need signing in, or be private)";
+  if (status === 429) return "the server has had too many requests: try again later";
+  return status >= 500 ? "the server failed: try again later" : "";
+}
+
 /** The bytes at url, or a SkillfsError: FetchFailed (network, HTTP status,
  * abort), Timeout, TooLarge. */
 export async function fetchBytes(url: string, o: FetchOptions, maxBytes?: number): Promise<Uint8Array> {
@@ -107,7 +116,8 @@ export async function fetchArtifact(url: string, o: FetchOptions, maxBytes?: num
   }
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
-    throw new SkillfsError(`${url} answered HTTP ${res.status}`, "FetchFailed", "http-status", url);
+    const why = statusMeaning(res.status);
+    throw new SkillfsError(`${url} answered HTTP ${res.status}${why ? `: ${why}` : ""}`, "FetchFailed", "http-status", url);
   }
   // Read chunk by chunk: a reader rejects with the stream's own error
   // (TooLarge, Timeout), where arrayBuffer() would say "network error".

@@ -130,6 +130,10 @@ func ParseIndex(indexURL string, data []byte) (*Index, error) {
 	if err := checkListingSize(data, ListingIndex, indexURL); err != nil {
 		return nil, err
 	}
+	if isMarkup(data) {
+		return nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonWebPage, Subject: indexURL,
+			Msg: "the address answered with a web page, not a discovery index: give the address of the index.json itself"}
+	}
 	var raw rawIndex
 	if err := json.Unmarshal(data, &raw); err != nil || raw.Skills == nil {
 		return nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonMalformed, Subject: indexURL, Err: err,

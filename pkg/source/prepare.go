@@ -40,7 +40,8 @@ func ArtifactOf(o Origin, dir string, data []byte) ([]byte, Origin, error) {
 	return zb, o, err
 }
 
-// ReasonWebPage: an artifact's bytes are a web page (HTML or XML).
+// ReasonWebPage: what an address answered, an artifact or an index, is
+// a web page (HTML or XML).
 const ReasonWebPage = "web-page"
 
 // isMarkup reports whether data, past a byte order mark and white space,

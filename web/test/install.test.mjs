@@ -148,6 +148,10 @@ test('a v0.1.0 index installs with a warning; an unknown schema is refused', { t
   assert.deepEqual([other.error.code, other.error.reason], ['InvalidIndex', 'unknown-schema']);
   const missing = await reg(page, 'installFromIndex', `${site.url}/nothing/index.json`);
   assert.deepEqual([missing.error.code, missing.error.reason], ['FetchFailed', 'http-status']);
+  assert.match(missing.error.message, /index\.json answered HTTP 404: nothing is published at this address \(any more\)$/);
+  // A web page where the index should be (a site's own 200 "not found" page) says so.
+  site.files.set('/page/index.json', { type: 'text/html', body: '<!doctype html><title>Not found</title><p>Sorry.' });
+  assertRejected(await reg(page, 'previewIndex', `${site.url}/page/index.json`), { code: 'InvalidIndex', reason: 'web-page', subject: `${site.url}/page/index.json` });
   assert.deepEqual(await ids(page), ['legacy']);
 });
 
