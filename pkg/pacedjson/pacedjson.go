@@ -16,20 +16,23 @@ import (
 
 var marshaler = reflect.TypeFor[json.Marshaler]()
 
-// Marshal returns json.Marshal(v). Pointers, interfaces, structs and maps
-// with string keys are walked down to their lists, whose elements are
-// encoded one at a time by json.Marshal; anything else, and a struct with
+// Marshal returns json.Marshal(v). Pointers and interfaces are followed,
+// the result's own struct is walked field by field, and lists and maps
+// with string keys, at any depth, are written an element at a time, each
+// by json.Marshal, with a step every 16; anything else, and a struct with
 // a field whose encoding this does not repeat (embedded, ",string",
 // ",omitzero"), goes to json.Marshal whole.
 func Marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
-	if err := encode(&b, reflect.ValueOf(v)); err != nil {
+	if err := encode(&b, reflect.ValueOf(v), true); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
-func encode(b *bytes.Buffer, v reflect.Value) error {
+// encode writes v; a struct only when top (the result, or what it points
+// to), since walking one costs more than json.Marshal of it.
+func encode(b *bytes.Buffer, v reflect.Value, top bool) error {
 	if !v.IsValid() || v.Type().Implements(marshaler) || reflect.PointerTo(v.Type()).Implements(marshaler) {
 		return whole(b, v)
 	}
@@ -39,7 +42,7 @@ func encode(b *bytes.Buffer, v reflect.Value) error {
 			b.WriteString("null")
 			return nil
 		}
-		return encode(b, v.Elem())
+		return encode(b, v.Elem(), top)
 	case reflect.Slice:
 		if v.IsNil() || v.Type().Elem().Kind() == reflect.Uint8 {
 			return whole(b, v) // null, or base64
@@ -57,19 +60,25 @@ func encode(b *bytes.Buffer, v reflect.Value) error {
 		b.WriteByte(']')
 		return nil
 	case reflect.Struct:
-		return encodeStruct(b, v)
+		if top {
+			return encodeStruct(b, v)
+		}
 	case reflect.Map:
 		if v.IsNil() || v.Type().Key() != reflect.TypeFor[string]() {
-			return whole(b, v)
+			break
 		}
-		keys := v.MapKeys()
-		slices.SortFunc(keys, func(a, c reflect.Value) int { return strings.Compare(a.String(), c.String()) })
+		keys := make([]string, 0, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			keys = append(keys, it.Key().String())
+		}
+		slices.Sort(keys)
 		b.WriteByte('{')
 		for i, k := range keys {
+			pace.StepAt(i)
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if err := field(b, k.String(), v.MapIndex(k)); err != nil {
+			if err := field(b, k, v.MapIndex(reflect.ValueOf(k))); err != nil {
 				return err
 			}
 		}
@@ -133,7 +142,7 @@ func field(b *bytes.Buffer, name string, v reflect.Value) error {
 		return err
 	}
 	b.WriteByte(':')
-	return encode(b, v)
+	return encode(b, v, false)
 }
 
 // empty is encoding/json's test for omitempty.

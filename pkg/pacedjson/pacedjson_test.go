@@ -58,13 +58,15 @@ func TestMarshalIsJSON(t *testing.T) {
 			Origin: &source.Origin{Kind: "url", URL: "https://example.test/a.zip"}}
 	}
 	sh := shapes{Plain: "p", Kept: []string{"k"}, Bytes: []byte{1, 2, 255}, Untagged: 3, Skip: "no", Dash: "d", hidden: "h",
-		Escaped: "<&>", Any: metas[:2], Map: map[string]any{"b": 1, "a": []string{"x"}, "c": nil}, Counts: map[int]string{2: "two", 1: "one"},
+		Escaped: "<&>", Any: metas[:2], Map: map[string]any{"b": 1, "a": []string{"x"}, "c": nil, "<k>": map[string]any{"z": 1, "y": metas[:1]}}, Counts: map[int]string{2: "two", 1: "one"},
 		Ptr: &ptrText{"p"}, Field: ptrText{"f"}, Fields: []ptrText{{"e"}}, Stringy: 7, Time: at}
 	sh.Nested = map[string]shapes{"n": {Plain: "inner"}}
 	for _, v := range []any{
 		nil, 1, "s", metas, &metas, []registry.Meta{}, []registry.Meta(nil),
 		&registry.ImportResult{Skills: metas, Replaced: []string{"r"}, Revision: 9},
 		registry.ImportResult{},
+		&registry.ImportPreview{Skills: []registry.PreviewSkill{{Name: "a", Error: &registry.SkillError{Code: "x"}}, {Name: "b"}},
+			InstalledSkills: map[string]registry.InstalledSkill{"b": {Enabled: true}, "a": {Noted: true}}},
 		map[string]any{"skills": metas, "dropped": []string(nil), "origin": source.Origin{Kind: "index"}},
 		sh, &sh, []shapes{sh, {}}, embeds{shapes: sh, Own: "o"}, []any{1, "x", nil, metas[0]},
 	} {
@@ -79,17 +81,26 @@ func TestMarshalIsJSON(t *testing.T) {
 	}
 }
 
-// TestMarshalSteps: a list of a thousand records is encoded with a step
-// (pace.Step) every 16 of them. Counted, not timed: web/bench/calls.mjs
-// times an import's result of 5,100 skills.
+// TestMarshalSteps: a list of a thousand records, and a map of a
+// thousand, are encoded with a step (pace.Step) every 16 of them.
+// Counted, not timed: web/bench/calls.mjs times an import's result and a
+// preview of 5,100 skills.
 func TestMarshalSteps(t *testing.T) {
-	metas := make([]registry.Meta, 1000)
-	steps := 0
-	defer pace.Observe(func() { steps++ })()
-	if _, err := Marshal(&registry.ImportResult{Skills: metas}); err != nil {
-		t.Fatal(err)
+	const n = 1000
+	installed := map[string]registry.InstalledSkill{}
+	for i := range n {
+		installed[fmt.Sprint(i)] = registry.InstalledSkill{}
 	}
-	if want := len(metas) / 16; steps < want {
-		t.Errorf("%d records encoded with %d steps, want %d or more", len(metas), steps, want)
+	for _, v := range []any{&registry.ImportResult{Skills: make([]registry.Meta, n)}, &registry.ImportPreview{InstalledSkills: installed}} {
+		steps := 0
+		stop := pace.Observe(func() { steps++ })
+		_, err := Marshal(v)
+		stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := n / 16; steps < want {
+			t.Errorf("%T of %d encoded with %d steps, want %d or more", v, n, steps, want)
+		}
 	}
 }
