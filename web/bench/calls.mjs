@@ -71,6 +71,7 @@ const changes = [];
 const ids = (l) => l.map((s) => s.id);
 const ops = {
   install: async (url) => (await panels[0].registry.installFromUrl(url)).installed?.length ?? 'done',
+  preview: async (url) => (await panels[0].registry.previewZip(new Uint8Array(await (await fetch(url)).arrayBuffer()))).skills.length,
   list: async () => (await panels[0].registry.list()).length,
   listAll: async () => (await Promise.all(panels.map((p) => p.registry.list()))).map((l) => l.length).join(','),
   order: async () => { order = ids(await panels[0].registry.list()).sort((a, b) => a.localeCompare(b, 'en')); return order.length; },
@@ -178,6 +179,7 @@ try {
   console.log(`${n} skills (longPack(${n}, 'many')), ${panels} panels and an agent on ports of a host page; ${values.dist}`);
   console.log(`${'call'.padEnd(44)} ${'took'.padStart(11)} | host's longest task (ms)`);
   await step('installFromUrl', 'install', new URL('many.zip', h.url).href);
+  await step('previewZip of the same skills', 'preview', new URL('many.zip', h.url).href);
   await step('list (first)', 'list');
   await step('list', 'list');
   await step(`list by ${panels} panels at once`, 'listAll');
