@@ -30,13 +30,19 @@ function items(offered: Offered[]): HTMLLIElement[] {
   });
 }
 
-/** The entries of preview as list items, each with its box. */
+/** The entries of preview as list items, each with its box. One whose
+ * name a skill from elsewhere has says that it installs beside that one
+ * (as name-v2), not over it: the entry is another source. */
 export async function offerItems(sk: Skillfs, preview: IndexPreview): Promise<HTMLLIElement[]> {
-  const have = new Set((await sk.registry.list()).flatMap((m: SkillMeta) =>
+  const list = await sk.registry.list();
+  const have = new Set(list.flatMap((m: SkillMeta) =>
     m.origin?.kind === 'index' && m.origin.index === preview.url ? [m.origin.entry] : []));
+  const taken = new Set(list.map((m) => m.id.toLowerCase()));
+  const note = (e: IndexPreview['entries'][number]) => have.has(e.name) ? ' (installed)'
+    : taken.has(e.name.toLowerCase()) ? ` (a skill named ${e.name} from elsewhere is installed: this one installs beside it, as a copy of its own)` : '';
   return items(preview.entries.map((e) => ({
     name: e.name, description: e.description, installed: have.has(e.name),
-    note: `${have.has(e.name) ? ' (installed)' : ''}${e.digest ? '' : ' (unverified: the index has no digests)'}`,
+    note: `${note(e)}${e.digest ? '' : ' (unverified: the index has no digests)'}`,
   })));
 }
 

@@ -530,9 +530,16 @@ test('install from an address: an index lists its skills to tick, as the site\'s
     ] }) }],
   ]));
   t.after(site.close);
+  // An address-index-b installed from elsewhere first: the index's is another.
+  site.files.set('/elsewhere.zip', { type: 'application/zip', body: zipOf({ 'address-index-b/SKILL.md': md('address-index-b', 'From elsewhere.') }) });
+  await (await fromAddress(page, `${site.url}/elsewhere.zip`, 'url')).getByRole('button', { name: 'Install 1 skill', exact: true }).click();
+  assert.equal((await outcome(page)).state, 'done');
+  site.log.length = 0;
   const section = await fromAddress(page, `${site.url}/.well-known/agent-skills/index.json`, 'index');
   assert.equal(await section.getByRole('heading', { level: 3 }).textContent(), `${new URL(site.url).host} publishes 2 skills`);
   assert.deepEqual(site.log, ['GET /.well-known/agent-skills/index.json'], 'nothing but the index is downloaded before the user confirms');
+  assert.match(await section.locator('li[data-name="address-index-b"]').textContent(), /a skill named address-index-b from elsewhere is installed: this one installs beside it, as a copy of its own/);
+  assert.doesNotMatch(await section.locator('li[data-name="address-index-a"]').textContent(), /elsewhere/);
   await section.getByRole('checkbox', { name: /address-index-b/ }).uncheck();
   // The site publishes another address-index-a after the review: what installs is the one reviewed.
   const swapped = md('address-index-a', 'Swapped after the review.');
