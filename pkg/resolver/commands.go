@@ -28,7 +28,7 @@ func (s *Session) Commands() ([]Command, error) {
 	out := make([]Command, 0, len(order))
 	for _, i := range order {
 		k := sn.skills[i]
-		out = append(out, Command{ID: k.ID, Name: k.Name, Description: k.Description, Invocation: "/skill:" + k.Name,
+		out = append(out, Command{ID: k.ID, Name: k.Name, Description: k.Description, Invocation: invocationPrefix + k.Name,
 			ArgumentHint: sn.metas[k.ID].ArgumentHint, DisableModelInvocation: k.DisableModelInvocation})
 	}
 	return out, nil

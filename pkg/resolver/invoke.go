@@ -8,6 +8,9 @@ import (
 	"unicode/utf8"
 )
 
+// invocationPrefix starts the slash menu's invocations, "/skill:<name>".
+const invocationPrefix = "/skill:"
+
 // ParseInvocation recognises an explicit invocation at the start of text,
 // after any white space:
 //
@@ -24,8 +27,8 @@ func ParseInvocation(text string) (name, args string, ok bool) {
 	text = strings.TrimLeftFunc(text, unicode.IsSpace)
 	var rest string
 	switch {
-	case strings.HasPrefix(text, "/skill:"):
-		rest = text[len("/skill:"):]
+	case strings.HasPrefix(text, invocationPrefix):
+		rest = text[len(invocationPrefix):]
 	case strings.HasPrefix(text, "/"), strings.HasPrefix(text, "$"):
 		rest = text[1:]
 	default:

@@ -73,6 +73,12 @@ func (r *Resolver) whyNot(ctx context.Context, name string) error {
 // case when that is unambiguous), or a location such as
 // "/skills/<id>/SKILL.md" or "/skills/<id>/".
 func (s *Session) resolveName(ctx context.Context, sn *snapshot, nameOrLocation string) (string, error) {
+	// A name as the slash menu writes it: a model copies "/skill:pdf" from
+	// the user's message or from a refusal. Still the model's path: what
+	// it may not load stays refused.
+	if name, ok := strings.CutPrefix(nameOrLocation, invocationPrefix); ok && name != "" && !strings.ContainsAny(name, `/\`) {
+		nameOrLocation = name
+	}
 	if strings.ContainsAny(nameOrLocation, `/\`) {
 		id, rel, err := splitPath(nameOrLocation)
 		if err != nil {

@@ -788,6 +788,26 @@ func TestSessionCatalogDefaultBudget(t *testing.T) {
 // model's other way to load it (stage 2), so a disable-model-invocation
 // skill's is refused as Activate refuses it, and activates nothing; its
 // other files stay readable, for when the user invoked it.
+// TestActivateBySlashName: the model may name a skill as the slash menu
+// writes it, /skill:<name>, copied from the user's message or a refusal;
+// it is still the model's path.
+func TestActivateBySlashName(t *testing.T) {
+	e := newEnv(t, testBackends[0])
+	e.install(t, slices.Concat(skillFiles("pdf", "Do the pdf thing."), skillFiles("deploy", "Deploy it.", "disable-model-invocation: true"))...)
+	ctx := context.Background()
+	s := e.open(t, SessionOptions{})
+	b, err := s.Activate(ctx, "/skill:pdf")
+	if err != nil || b.ID != "pdf" {
+		t.Fatalf("Activate(/skill:pdf): %+v, %v", b.ID, err)
+	}
+	_, err = s.Activate(ctx, "/skill:deploy")
+	wantErr(t, "a user-only skill", err, skillerr.PermissionDenied, ReasonModelInvocationDisabled)
+	_, err = s.Activate(ctx, "/skill:ghost")
+	wantErr(t, "a missing skill", err, skillerr.SkillNotFound, ReasonNotInstalled)
+	_, err = s.Activate(ctx, "/skill:pdf/SKILL.md")
+	wantErr(t, "a path after the prefix", err, skillerr.PathRejected, ReasonOutsideRoot)
+}
+
 func TestReadSkillMDOfUserOnlySkill(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bc backendCase) {
 		e := newEnv(t, bc)
