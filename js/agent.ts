@@ -372,7 +372,13 @@ function skillfsError(e: unknown): SkillfsError {
 
 /** What the model can do after err. */
 function advice(err: SkillfsError): string {
-  // A limit on the call's own input (reason "limit"), not a file's size.
-  if (err.code === "TooLarge" && err.reason === "limit") return "Call the tool again with a shorter input, or tell the user.";
-  return next[err.code] ?? "Go on without it, or tell the user.";
+  return nextByReason[`${err.code} ${err.reason}`] ?? next[err.code] ?? "Go on without it, or tell the user.";
 }
+
+/** Advice where a code's reason says more than the code. */
+const nextByReason: Record<string, string> = {
+  // A limit on the call's own input, not a file's size.
+  "TooLarge limit": "Call the tool again with a shorter input, or tell the user.",
+  // A file, not a skill, that does not exist.
+  "SkillNotFound not-exist": "Read a file the loaded skill lists, by the path under its base directory.",
+};

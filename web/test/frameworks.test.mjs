@@ -284,3 +284,26 @@ test('an always: true skill too long for a turn is named in the instructions, an
     assert.ok(r.results[0].length < 50_200, `${label}: ${r.results[0].length} characters`);
   }
 });
+
+// Mistakes a model makes with skillfs's own tools get answers it can act
+// on: a file the skill does not have is not "a name from the available
+// skills", and a skill named as the slash menu writes it loads (still on
+// the model's path: one only the user may run stays refused).
+test('the model\'s mistakes with load_skill and read_skill_file get answers it can act on', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  const [load, missing, slash, userOnly] = await ev(page, async ([pack, db]) => {
+    const m = await import('/dist/frameworks.js');
+    return m.toolAnswers(m.agentSide(await m.installed([T.fromB64(pack)], db)), [
+      ['load_skill', { name: 'pdf-tools', arguments: null, offset: null }],
+      ['read_skill_file', { path: '/skills/pdf-tools/references/missing.md', offset: null, limit: null }],
+      ['load_skill', { name: '/skill:citation-style', arguments: null, offset: null }],
+      ['load_skill', { name: '/skill:release-notes', arguments: 'v1', offset: null }],
+    ]);
+  }, [PACK, freshDB('answers')]);
+  assert.match(load, /^<skill_content name="pdf-tools">/);
+  assert.match(missing, /^Error: SkillNotFound \(not-exist\): .*Read a file the loaded skill lists, by the path under its base directory\.$/);
+  assert.doesNotMatch(missing, /available skills/);
+  assert.match(slash, /^<skill_content name="citation-style">/);
+  assert.match(userOnly, /^Error: PermissionDenied \(model-invocation-disabled\)/);
+});

@@ -313,3 +313,13 @@ export async function readInParts(sk: Skillfs, load: string, path?: string): Pro
   await agent.close();
   return { parts, past };
 }
+
+/** The answers of skillfs's own tools (load_skill, read_skill_file) to
+ * calls, in order, as a model makes them. */
+export async function toolAnswers(sk: Skillfs, calls: [string, Record<string, unknown>][]): Promise<string[]> {
+  const agent = await openSkillsAgent(sk, { contextId: "chat-answers", tools: [] });
+  const out: string[] = [];
+  for (const [name, input] of calls) out.push(await agent.tools.find((t) => t.name === name)!.execute(input));
+  await agent.close();
+  return out;
+}
