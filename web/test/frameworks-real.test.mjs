@@ -7,6 +7,7 @@
 // catalog gives (skill-creator-v2 is openai's skill-creator, renamed on
 // its collision with anthropics'), their nested files read byte for byte,
 // a skill only the user may run refused to the model even with arguments,
+// the longest real SKILL.md (claude-api's, 74 KB) loaded in parts,
 // the tools narrowed by a real allowed-tools line, and every skill of the
 // slash menu invoked by the name it shows. The downloads are found through
 // web/harness/realrepos.mjs and the test is skipped, saying so, where they
@@ -33,6 +34,7 @@ const SCRIPT = [
   ['read_skill_file', { path: '/skills/skill-creator-v2/scripts/init_skill.py' }],
   ['load_skill', { name: 'neurokit2', arguments: null }],
   ['read_skill_file', { path: '/skills/neurokit2/references/ecg_cardiac.md' }],
+  ['load_skill', { name: 'claude-api', arguments: null }],
   ['load_skill', { name: 'git-cleanup', arguments: '--dry-run' }],
   ['load_skill', { name: 'zeroize-audit', arguments: null }],
   ['Bash', { command: 'grep -rn memset src/' }],
@@ -99,7 +101,7 @@ test('both frameworks over the real downloads in one database', { skip: skipReas
     // The user's message needs pdf: its whole description is there.
     assert.match(catalog, /<name>\npdf\n<\/name>\n<description>\nUse this skill whenever[^<]*If the user mentions a \.pdf file/, label);
 
-    const [pdf, formsRead, fillRead, creator, initRead, neurokit, ecgRead, gitCleanup, zeroize, bash, webFetch] = r.results;
+    const [pdf, formsRead, fillRead, creator, initRead, neurokit, ecgRead, claudeApi, gitCleanup, zeroize, bash, webFetch] = r.results;
     assert.match(pdf, /^<skill_content name="pdf">[\s\S]*<file>forms\.md<\/file>[\s\S]*<file>scripts\/fill_fillable_fields\.py<\/file>/, label);
     assert.equal(formsRead, forms, `${label}: forms.md byte for byte`);
     assert.equal(fillRead, fill, `${label}: a script byte for byte`);
@@ -107,6 +109,9 @@ test('both frameworks over the real downloads in one database', { skip: skipReas
     assert.equal(initRead, init, `${label}: the renamed skill's script byte for byte`);
     assert.match(neurokit, /^<skill_content name="neurokit2">[\s\S]*<file>references\/ecg_cardiac\.md<\/file>/, label);
     assert.equal(ecgRead, ecg, `${label}: a nested reference byte for byte`);
+    // claude-api's SKILL.md is 74 KB: its block comes in parts.
+    assert.match(claudeApi, /^<skill_content name="claude-api">[\s\S]*\n\[load_skill: lines 1-\d+ of \d+; read on with offset \d+\]$/, label);
+    assert.ok(claudeApi.length < 50_200, `${label}: claude-api's first part is ${claudeApi.length} characters`);
     assert.match(gitCleanup, /^Error: PermissionDenied \(model-invocation-disabled\)/, label);
     assert.match(zeroize, /^<skill_content name="zeroize-audit">/, label);
     assert.equal(bash, 'ran grep -rn memset src/', label);
