@@ -800,12 +800,18 @@ func TestActivateBySlashName(t *testing.T) {
 	if err != nil || b.ID != "pdf" {
 		t.Fatalf("Activate(/skill:pdf): %+v, %v", b.ID, err)
 	}
-	_, err = s.Activate(ctx, "/skill:deploy")
-	wantErr(t, "a user-only skill", err, skillerr.PermissionDenied, ReasonModelInvocationDisabled)
-	_, err = s.Activate(ctx, "/skill:ghost")
-	wantErr(t, "a missing skill", err, skillerr.SkillNotFound, ReasonNotInstalled)
-	_, err = s.Activate(ctx, "/skill:pdf/SKILL.md")
-	wantErr(t, "a path after the prefix", err, skillerr.PathRejected, ReasonOutsideRoot)
+	for _, c := range []struct {
+		name   string
+		code   skillerr.Code
+		reason string
+	}{
+		{"/skill:deploy", skillerr.PermissionDenied, ReasonModelInvocationDisabled}, // only the user's
+		{"/skill:ghost", skillerr.SkillNotFound, ReasonNotInstalled},
+		{"/skill:pdf/SKILL.md", skillerr.PathRejected, ReasonOutsideRoot}, // a path, not a name
+	} {
+		_, err := s.Activate(ctx, c.name)
+		wantErr(t, c.name, err, c.code, c.reason)
+	}
 }
 
 func TestReadSkillMDOfUserOnlySkill(t *testing.T) {
