@@ -488,7 +488,7 @@ test('install from an address: a preview left open while its skill is updated fr
   assert.match(await list(page).locator('li[data-id="stale-skill"]').textContent(), /Version 3\./);
 });
 
-test('"Check for updates" offers "Update all" for several skills of one download: one download of it updates them all, and the rows go', { timeout: IMPORT_MS }, async (t) => {
+test('"Check for updates" offers "Update all" for several skills of one download: one download of it updates them all, and the rows go; a failure of the download is one line for them all', { timeout: IMPORT_MS }, async (t) => {
   // A profile of its own: the skills other tests installed from servers they closed would be checked too.
   const own = await start();
   t.after(() => own.browser.close());
@@ -514,6 +514,18 @@ test('"Check for updates" offers "Update all" for several skills of one download
   for (const n of ['many-a', 'many-b', 'many-c']) {
     await page.waitForFunction((n) => /Version 2\./.test(document.querySelector(`li[data-id="${n}"]`)?.textContent ?? ''), n);
   }
+
+  // The address answers a web page now (a sign-in page): one line for the
+  // three, saying so, and nothing to update.
+  files.set('/many.zip', { type: 'text/html', body: '<!doctype html><title>Sign in</title>' });
+  await page.locator('#updates-section').evaluate((s) => (s.dataset.state = 'idle'));
+  await page.getByRole('button', { name: 'Check for updates' }).click();
+  await page.waitForFunction(() => document.getElementById('updates-section')?.dataset.state === 'done');
+  assert.deepEqual(await page.locator('#updates > li').evaluateAll((lis) => lis.map((li) => [li.dataset.id, li.dataset.status, li.textContent])), [[
+    'many-a many-b many-c', 'error',
+    `many-a, many-b, many-c — ${site.url}/many.zip: the address answered with a web page, not an archive or a SKILL.md: give the address of the .zip or of the SKILL.md itself, or of a repository or folder on GitHub`,
+  ]]);
+  assert.equal(await page.locator('#updates button').count(), 0);
 });
 
 test('install from an address: an index lists its skills to tick, as the site\'s do, and only those ticked install', { timeout: IMPORT_MS }, async (t) => {

@@ -12,10 +12,10 @@
 // did not allow (or was not asked about: a skill installed elsewhere
 // since) is not contacted, and its skills are listed as not checked.
 
-import { SkillfsError, type Skillfs, type SkillMeta } from '../../js/bridge.ts';
+import { SkillfsError, type Skillfs, type SkillMeta, type UpdateInfo } from '../../js/bridge.ts';
 import { allow, checkOrigins, reachable, sites, updateOrigins } from './host-access.ts';
 import { showError } from './install-report.ts';
-import { plural } from '../ui/say.ts';
+import { names, plural } from '../ui/say.ts';
 
 /** Fills section with the check button and, after a check, one line per
  * skill whose source changed it or dropped it. installed gives the list of
@@ -90,13 +90,27 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
       li.append(name, ` — not checked: the extension may not reach ${sites(checkOrigins(m.origin!))}`);
       return li;
     });
-    list.replaceChildren(...notChecked, ...shown.map((u) => {
+    // The skills of one source that could not be asked fail alike: one
+    // line names them all (a repository's hundred), not a line each.
+    const failures = new Map<string, UpdateInfo[]>();
+    for (const u of shown.filter((u) => u.status === 'error')) {
+      const key = `${u.code}\n${u.message}`;
+      failures.set(key, [...(failures.get(key) ?? []), u]);
+    }
+    const failed = [...failures.values()].map((us) => {
+      const li = document.createElement('li');
+      li.dataset.id = us.map((u) => u.id).join(' ');
+      li.dataset.status = 'error';
+      li.append(Object.assign(document.createElement('code'), { textContent: names(us.map((u) => u.id)) }), ` — ${us[0]!.message ?? us[0]!.code}`);
+      return li;
+    });
+    list.replaceChildren(...notChecked, ...failed, ...shown.filter((u) => u.status !== 'error').map((u) => {
       const li = document.createElement('li');
       li.dataset.id = u.id;
       li.dataset.status = u.status;
       const name = document.createElement('code');
       name.textContent = u.id;
-      li.append(name, ` — ${u.status === 'changed' ? 'a new version is published' : u.status === 'gone' ? 'no longer published' : u.message ?? u.status}`);
+      li.append(name, ` — ${u.status === 'changed' ? 'a new version is published' : u.status === 'gone' ? 'no longer published' : 'not known: the source publishes no digest to compare'}`);
       if (u.status === 'changed') {
         const b = document.createElement('button');
         b.textContent = 'Update';
