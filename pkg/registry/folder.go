@@ -163,7 +163,12 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 				u.Status, u.Latest = source.StatusGone, ""
 				continue
 			}
+			// A skill that became the whole repository (its SKILL.md at
+			// the top) records no folder, as its install would.
 			u.Origin.Dir, claimed[c.folder] = c.folder, true
+			if c.folder == skillpath.Root {
+				u.Origin.Dir = ""
+			}
 		}
 		// What the update's commit would refuse: a SKILL.md broken now, a
 		// skill it depends on now that is not installed.
