@@ -902,7 +902,8 @@ func usable(cands []*candidate) (valid, invalid []*candidate) {
 // sorted.
 func byKey(old map[string]vfs.Record) map[string][]string {
 	installed := make(map[string][]string, len(old))
-	for _, id := range slices.Sorted(maps.Keys(old)) {
+	for i, id := range slices.Sorted(maps.Keys(old)) {
+		pace.StepAt(i) // a skeleton each, thousands of them
 		k := idKey(id)
 		installed[k] = append(installed[k], id)
 	}
@@ -969,11 +970,13 @@ func assignIDs(cands []*candidate, installed map[string][]string, viaFolder map[
 	for k := range installed {
 		taken[k] = true
 	}
-	for _, c := range cands {
+	for i, c := range cands {
+		pace.StepAt(i)
 		taken[idKey(c.s.Name)] = true // a pack's own names are not free for renames
 	}
 	ids := make([]string, len(cands))
 	for i, c := range cands {
+		pace.StepAt(i)
 		id := c.s.Name
 		if mine, ok := viaFolder[c]; ok && policyOf(c) == ConflictReplace {
 			ids[i] = mine.ID

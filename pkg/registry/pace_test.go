@@ -95,3 +95,35 @@ func TestBatchesStep(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviewAndImportStep: a preview and an import of a download of
+// hundreds of skills beside as many installed give the host turns in
+// their loops over both (an id folded to its skeleton for each).
+func TestPreviewAndImportStep(t *testing.T) {
+	e := newEnv(t, memoryCase)
+	ctx := context.Background()
+	const n = 320
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("s%03d", i)
+	}
+	pack := packOf(t, names...)
+	e.importZip(t, pack, ImportOptions{})
+	var err error
+	steps := stepsBy(func() { _, err = e.reg.Preview(ctx, pack, nil, nil) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := steps["(*Registry).Preview"], 2*n/16; got < want {
+		t.Errorf("a preview of %d skills beside %d: %d steps in its loops, want %d or more (all: %v)", n, n, got, want, steps)
+	}
+	steps = stepsBy(func() { _, err = e.reg.Import(ctx, pack, ImportOptions{Copy: true}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for loop, want := range map[string]int{"byKey": n / 16, "assignIDs": 2 * n / 16} {
+		if got := steps[loop]; got < want {
+			t.Errorf("an import of %d copies beside %d: %d steps in %s, want %d or more (all: %v)", n, n, got, loop, want, steps)
+		}
+	}
+}

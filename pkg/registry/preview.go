@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/source"
@@ -124,8 +125,11 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 	if err != nil {
 		return nil, err
 	}
+	// Every installed skill's id folded to its skeleton, and every skill of
+	// the archive's: thousands of each take longer than a task should.
 	byKey := make(map[string]Meta, len(installed))
-	for _, m := range installed {
+	for i, m := range installed {
+		pace.StepAt(i)
 		k := idKey(m.ID)
 		// An exact spelling wins over a folded look-alike.
 		if prev, ok := byKey[k]; !ok || prev.ID != m.Name {
@@ -148,6 +152,7 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 		}
 	}
 	for i, c := range cands {
+		pace.StepAt(i)
 		ps := PreviewSkill{Dir: c.dir, Folder: c.folder, Size: c.size, FileCount: len(c.files), Digest: c.digest, Status: PreviewNew,
 			Diagnostics: []skill.Diagnostic{}, Dependencies: []string{}}
 		if c.s != nil {
