@@ -31,6 +31,19 @@ func stepsBy(fn func()) map[string]int {
 	return steps
 }
 
+// installedMany installs 320 skills, more than maxPatch, in a registry
+// of their own: their names and the download they came from.
+func installedMany(t *testing.T) (*env, []string, []byte) {
+	e := newEnv(t, memoryCase)
+	names := make([]string, 320)
+	for i := range names {
+		names[i] = fmt.Sprintf("s%03d", i)
+	}
+	pack := packOf(t, names...)
+	e.importZip(t, pack, ImportOptions{})
+	return e, names, pack
+}
+
 // TestBatchesStep: a first list, and a batch of thousands of skills (the
 // side panel's "select all"), give the host turns in their loops over
 // the skills; a batch reads its records with every record (from the
@@ -38,14 +51,9 @@ func stepsBy(fn func()) map[string]int {
 // one task, nor does the list after it. Counted, not timed: the time is
 // web/bench/calls.mjs's.
 func TestBatchesStep(t *testing.T) {
-	e := newEnv(t, memoryCase)
+	e, names, _ := installedMany(t)
+	n := len(names)
 	ctx := context.Background()
-	const n = 320
-	names := make([]string, n)
-	for i := range names {
-		names[i] = fmt.Sprintf("s%03d", i)
-	}
-	e.importZip(t, packOf(t, names...), ImportOptions{})
 	db := &countingDB{Backend: e.db}
 	r := openReg(t, db, Options{})
 	// The first list decodes every record and copies it for the caller,
@@ -100,15 +108,9 @@ func TestBatchesStep(t *testing.T) {
 // hundreds of skills beside as many installed give the host turns in
 // their loops over both (an id folded to its skeleton for each).
 func TestPreviewAndImportStep(t *testing.T) {
-	e := newEnv(t, memoryCase)
+	e, names, pack := installedMany(t)
+	n := len(names)
 	ctx := context.Background()
-	const n = 320
-	names := make([]string, n)
-	for i := range names {
-		names[i] = fmt.Sprintf("s%03d", i)
-	}
-	pack := packOf(t, names...)
-	e.importZip(t, pack, ImportOptions{})
 	var err error
 	steps := stepsBy(func() { _, err = e.reg.Preview(ctx, pack, nil, nil) })
 	if err != nil {
