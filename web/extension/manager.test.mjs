@@ -19,6 +19,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { axeViolations } from '../harness/axe.mjs';
+import { stopWorker } from '../harness/extension.mjs';
 import { launch } from '../harness/index.mjs';
 import { SCHEMA_V2, serveMcp, serveSite, sha256 } from '../harness/publish.mjs';
 import { realRepos } from '../harness/realrepos.mjs';
@@ -407,10 +408,7 @@ test('"Check for updates" asks about the skills installed now: not one removed i
 
   // Chrome stops the idle worker (DevTools does it now), which closes the
   // panel's port: it hears of no change until its next call.
-  const cdp = await panel.context().newCDPSession(panel);
-  t.after(() => cdp.detach().catch(() => {}));
-  await cdp.send('ServiceWorker.enable');
-  await cdp.send('ServiceWorker.stopAllWorkers');
+  await stopWorker(panel);
   await panel.waitForFunction(() => document.body.dataset.connected === 'false');
 
   // Another tab (which starts the worker again) installs one and removes the other.
@@ -743,6 +741,8 @@ test('an archive whose skill depends on a disabled one: the preview warns that i
   await chooser.setFiles(path);
   const group = page.getByRole('group', { name: 'needs-user.zip holds 1 skill' });
   await group.waitFor({ timeout: IMPORT_MS });
+  // Its warnings are final once the notes for the choices shown have come.
+  await page.locator('.preview[aria-busy="false"]').waitFor();
   const note = "warning: Installed disabled, since it depends on 'needs-base', which is disabled: enable 'needs-base', then this skill.";
   assert.deepEqual(await group.getByRole('list', { name: 'Warnings for needs-user' }).getByRole('listitem').allTextContents(), [note]);
   assert.deepEqual(await axeViolations(page), [], 'axe: a preview warning that a skill installs disabled');

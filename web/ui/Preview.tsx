@@ -77,15 +77,16 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
   useEffect(() => heading.current?.focus(), []);
   const set = (n: string, c: Choice) => setChoices(new Map(choices).set(n, c));
   // The notes for the latest choices only: an answer to earlier ones that
-  // comes late is dropped.
-  const [notes, setNotes] = useState<{ by: Record<string, Diagnostic> } | { error: string }>();
+  // comes late is dropped. Until the answer for the choices shown comes,
+  // the preview is busy (aria-busy): its warnings may still change.
+  const [notes, setNotes] = useState<{ for: Map<string, Choice> } & ({ by: Record<string, Diagnostic> } | { error: string })>();
   const asked = useRef(0);
   useEffect(() => {
     if (!notesFor) return;
     const n = ++asked.current;
     notesFor(choices).then(
-      (by) => n === asked.current && setNotes({ by }),
-      (e: unknown) => n === asked.current && setNotes({ error: failed('Could not tell which skills would be installed disabled', e) }),
+      (by) => n === asked.current && setNotes({ for: choices, by }),
+      (e: unknown) => n === asked.current && setNotes({ for: choices, error: failed('Could not tell which skills would be installed disabled', e) }),
     );
   }, [choices]);
   const diagnosticsOf = (s: PreviewSkill): Diagnostic[] => {
@@ -117,7 +118,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
     invalid > 0 && `${invalid.toLocaleString('en')} cannot be installed (shown with why)`,
   ].filter(Boolean);
   return (
-    <div class="preview" role="group" aria-labelledby="preview-title">
+    <div class="preview" role="group" aria-labelledby="preview-title" aria-busy={notesFor !== undefined && notes?.for !== choices}>
       <h3 id="preview-title" tabindex={-1} ref={heading}>
         {name} holds {plural(preview.skills.length, 'skill')}
       </h3>
