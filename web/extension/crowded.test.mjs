@@ -25,7 +25,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { unzipSync, zipSync } from 'fflate';
 import { axeViolations } from '../harness/axe.mjs';
-import { withHost } from '../harness/extension.mjs';
+import { stopWorker, withHost } from '../harness/extension.mjs';
 import { launch } from '../harness/index.mjs';
 import { SCHEMA_V2, serveSite, sha256 } from '../harness/publish.mjs';
 import { realRepos } from '../harness/realrepos.mjs';
@@ -385,17 +385,6 @@ test('a real download imported again, newer: one choice updates them all, no cop
     await p.browser.close();
   }
 });
-
-/** The extension's service worker stopped, as Chrome stops an idle one (DevTools' ServiceWorker domain). */
-async function stopWorker(page) {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.stopAllWorkers');
-  } finally {
-    await cdp.detach().catch(() => {});
-  }
-}
 
 /** The worker stops while path's import runs: the panel says so in words, and lists what is stored. */
 async function stoppedDuringImport(page, path) {

@@ -32,3 +32,40 @@ export async function withHost(page, fn, arg, timeoutMs = 20_000) {
   })()`;
   return withTimeout(page.evaluate(call), timeoutMs, 'a call to the extension\'s host');
 }
+
+/**
+ * Stops the extension's service worker as Chrome stops an idle one
+ * (DevTools' ServiceWorker domain, attached to page, a page of the
+ * extension's origin), once it is seen running, and resolves once it has
+ * been seen stopped. Sent before the domain has reported the worker, the stop
+ * can miss it on a loaded machine; the states seen are in the error.
+ * @param {import('playwright-core').Page} page
+ */
+export async function stopWorker(page, timeoutMs = 20_000) {
+  // URL's origin is "null" for chrome-extension: URLs.
+  const { protocol, host } = new URL(page.url());
+  const ext = `${protocol}//${host}`;
+  const cdp = await withTimeout(page.context().newCDPSession(page), timeoutMs, 'CDP session');
+  try {
+    /** @type {string[]} */
+    const states = [];
+    cdp.on('ServiceWorker.workerVersionUpdated', (e) => {
+      for (const v of e.versions) if (v.scriptURL.startsWith(`${ext}/`)) states.push(v.runningStatus);
+    });
+    const until = async (what, ok) => {
+      const end = Date.now() + timeoutMs;
+      while (!ok()) {
+        if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs} ms (worker states: ${states.join(' ') || 'none'})`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await withTimeout(cdp.send('ServiceWorker.enable'), timeoutMs, 'ServiceWorker.enable');
+    await until('the worker running', () => states.includes('running'));
+    const sent = states.length;
+    await withTimeout(cdp.send('ServiceWorker.stopAllWorkers'), timeoutMs, 'ServiceWorker.stopAllWorkers');
+    // Seen stopped, if only for a moment: a port of a page may start it again at once.
+    await until('the worker stopped', () => states.slice(sent).includes('stopped'));
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
+}
