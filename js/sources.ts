@@ -34,6 +34,9 @@ export interface Origin {
   /** false when the source published no digest (a v0.1.0 index, a URL
    * given without one): digest is then what was received. */
   verified: boolean;
+  /** The skill's own digest (SkillMeta.digest) as installed from the
+   * source: one edited here since has another. */
+  filesDigest?: string;
 }
 
 /** An entry or skill left out of an install, and why. */

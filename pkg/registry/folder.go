@@ -182,7 +182,8 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 		case c.invalid != nil:
 			u.Status, u.Latest, u.Code = source.StatusError, "", c.invalid.Code
 			u.Message = cannotUpdate(c)
-		case installedDigest(c, ids[i]) == metas[i].Digest:
+		case installedDigest(c, ids[i]) == cmp.Or(metas[i].Origin.FilesDigest, metas[i].Digest):
+			// As received: edits made here since are no update.
 			u.Status, u.Latest = source.StatusCurrent, u.Installed
 		}
 	}

@@ -399,7 +399,7 @@ func testCheckDownloadFollows(t *testing.T, bc backendCase) {
 		id := ups[i].ID
 		after := mustGet(t, e.reg, id)
 		wantOrigin := follows
-		wantOrigin.Dir = before[id].Origin.Dir
+		wantOrigin.Dir, wantOrigin.FilesDigest = before[id].Origin.Dir, before[id].Origin.FilesDigest
 		if want == source.StatusChanged {
 			wantOrigin = *before[id].Origin
 		}
@@ -745,5 +745,36 @@ func TestImportSameSourceTwice(t *testing.T) {
 	other.Index, other.Entry = "https://b.test/index.json", "d"
 	if res := e.importZip(t, idx, ImportOptions{Origin: &other, Copy: true}); ids(res.Skills) != "d-v2" {
 		t.Errorf("d from another index: %s", ids(res.Skills))
+	}
+}
+
+// TestCheckDownloadEdited: a skill edited here since its install is
+// compared, in a later download, with what its source gave (its origin's
+// FilesDigest), not with the edits: no update while the source publishes
+// that still, an update once it publishes another.
+func TestCheckDownloadEdited(t *testing.T) {
+	e, _, _ := repoInstalled(t)
+	ctx := context.Background()
+	edited, err := e.reg.WriteFile(ctx, "b", "notes.md", "Mine.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edited.Digest == edited.Origin.FilesDigest || edited.Origin.FilesDigest == "" {
+		t.Fatalf("after the edit: digest %s, as received %s", edited.Digest, edited.Origin.FilesDigest)
+	}
+	for _, c := range []struct {
+		desc map[string]string
+		want string
+	}{
+		{map[string]string{"a": "A two.", "b": "B one.", "c": "C one."}, "changed current current"},
+		{map[string]string{"a": "A two.", "b": "B two.", "c": "C one."}, "changed changed current"},
+	} {
+		ups, err := e.reg.CheckDownload(ctx, []string{"a", "b", "c"}, repoOf(t, "repo-0123abc", c.desc), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ups[0].Status + " " + ups[1].Status + " " + ups[2].Status; got != c.want {
+			t.Errorf("%v: %s, want %s", c.desc, got, c.want)
+		}
 	}
 }

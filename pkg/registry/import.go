@@ -412,6 +412,13 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 				if m.Digest == "" {
 					m.Digest = cands[i].digest
 				}
+				if m.Origin != nil {
+					// What the source gave, to tell later edits from
+					// what it publishes (source.Origin.FilesDigest).
+					o := *m.Origin
+					o.FilesDigest = m.Digest
+					m.Origin = &o
+				}
 				op, err := metaOp(m)
 				if err != nil {
 					return nil, err

@@ -24,9 +24,13 @@ func testImportUpdate(t *testing.T, bc backendCase) {
 	o := &source.Origin{Kind: source.KindIndex, Index: "https://a.test/.well-known/agent-skills/index.json",
 		Entry: "x", URL: "https://a.test/x.zip", Type: source.TypeArchive, Digest: "sha256:old", Verified: true}
 	first := e.importZip(t, zipOf(t, "x", file{"SKILL.md", mdOf("x", "Old.")}), ImportOptions{Source: o.URL, Origin: o}).Skills[0]
-	if first.Origin == nil || *first.Origin != *o {
-		t.Fatalf("origin = %+v, want %+v", first.Origin, o)
+	// It records the skill's own digest as received, too.
+	withFiles := *o
+	withFiles.FilesDigest = first.Digest
+	if first.Origin == nil || *first.Origin != withFiles {
+		t.Fatalf("origin = %+v, want %+v", first.Origin, withFiles)
 	}
+	o = &withFiles
 	if _, err := e.reg.SetEnabled(ctx, "x", false); err != nil {
 		t.Fatal(err)
 	}
@@ -49,6 +53,7 @@ func testImportUpdate(t *testing.T, bc backendCase) {
 	o2.Digest = "sha256:new"
 	res := e.importZip(t, zipOf(t, "renamed", file{"SKILL.md", mdOf("renamed", "New.")}), ImportOptions{Target: "x", Origin: &o2, OnConflict: ConflictFail})
 	m := res.Skills[0]
+	o2.FilesDigest = m.Digest
 	if m.ID != "x" || m.Name != "x" || m.Description != "New." || m.Instance != first.Instance || m.Enabled || *m.Origin != o2 {
 		t.Errorf("updated meta = %s", jsonOf(t, m))
 	}

@@ -39,6 +39,11 @@ type Origin struct {
 	// ETag is what a plain URL's server sent with the artifact, if
 	// anything: the host asks with it, and downloads nothing on a 304.
 	ETag string `json:"etag,omitempty"`
+	// FilesDigest is the skill's own digest (its files, as the registry
+	// digests them) as the source gave it, which the registry records at
+	// install: a skill edited since has another, and a download is
+	// compared with what was received, not with the edits.
+	FilesDigest string `json:"filesDigest,omitempty"`
 }
 
 // Follow returns o as it records a download of its URL found to hold what

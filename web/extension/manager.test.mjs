@@ -21,6 +21,7 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { axeViolations } from '../harness/axe.mjs';
 import { stopWorker } from '../harness/extension.mjs';
 import { launch } from '../harness/index.mjs';
+import { withHost } from '../harness/extension.mjs';
 import { SCHEMA_V2, serveMcp, serveSite, sha256 } from '../harness/publish.mjs';
 import { realRepos } from '../harness/realrepos.mjs';
 
@@ -524,6 +525,40 @@ test('"Check for updates" offers "Update all" for several skills of one download
     `many-a, many-b, many-c — ${site.url}/many.zip: the address answered with a web page, not an archive or a SKILL.md: give the address of the .zip or of the SKILL.md itself, or of a repository or folder on GitHub`,
   ]]);
   assert.equal(await page.locator('#updates button').count(), 0);
+});
+
+test('"Check for updates" and a skill changed here since its install: no update while its source publishes what was installed; once it publishes another, the row says that updating replaces the changes', { timeout: IMPORT_MS }, async (t) => {
+  const own = await start();
+  t.after(() => own.browser.close());
+  const page = await openPanel(400, own);
+  const repo = (a, b) => ({ type: 'application/zip', body: zipOf({
+    'edits-main/skills/edits-a/SKILL.md': md('edits-a', a), 'edits-main/skills/edits-b/SKILL.md': md('edits-b', b),
+  }) });
+  const files = new Map([['/edits.zip', repo('A 1.', 'B 1.')]]);
+  const site = await serveSite(files);
+  t.after(site.close);
+  const first = (await fromAddress(page, `${site.url}/edits.zip`, 'url')).getByRole('group', { name: 'edits.zip holds 2 skills' });
+  await first.getByRole('button', { name: 'Install 2 skills', exact: true }).click();
+  assert.equal((await outcome(page)).state, 'done');
+  // edits-a is changed here (as its editor saves it).
+  await withHost(page, (sk) => sk.registry.writeFile('edits-a', 'notes.md', 'My notes.\n'));
+
+  const check = async () => {
+    await page.locator('#updates-section').evaluate((s) => (s.dataset.state = 'idle'));
+    await page.getByRole('button', { name: 'Check for updates' }).click();
+    await page.waitForFunction(() => document.getElementById('updates-section')?.dataset.state === 'done');
+    return page.locator('#updates > li').evaluateAll((lis) => lis.map((li) => [li.dataset.id, li.textContent]));
+  };
+  // The publisher changes edits-b only: edits-a has nothing new.
+  files.set('/edits.zip', repo('A 1.', 'B 2.'));
+  assert.deepEqual(await check(), [['edits-b', 'edits-b — a new version is published Update']]);
+  // Then edits-a too: its row says what updating does.
+  files.set('/edits.zip', repo('A 2.', 'B 2.'));
+  assert.deepEqual(await check(), [
+    ['edits-a', 'edits-a — a new version is published; you have changed this skill here, and updating replaces your changes Update, replacing my changes'],
+    ['edits-b', 'edits-b — a new version is published Update'],
+  ]);
+  assert.equal(await page.locator('#updates-all').isHidden(), true, 'Update all leaves the changed skill to a click of its own');
 });
 
 test('install from an address: an index lists its skills to tick, as the site\'s do, and only those ticked install', { timeout: IMPORT_MS }, async (t) => {

@@ -73,10 +73,14 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
     const { sourced, allowed, denied } = await askForSources();
     const ups = allowed.length ? await sk().registry.checkUpdates({ ids: allowed.map((m) => m.id) }) : [];
     const shown = ups.filter((u) => u.status !== 'current');
+    // Skills changed here since their install (the editor): an update
+    // replaces those changes, which the row says, and "Update all" leaves
+    // them to a click of their own.
+    const edited = new Set(allowed.filter((m) => m.origin!.filesDigest && m.origin!.filesDigest !== m.digest).map((m) => m.id));
     // Several to update: all at once, each skill in its own commit, and a
     // repository's download fetched once for its skills (updateMany), not
     // once per Update clicked.
-    const changed = shown.filter((u) => u.status === 'changed');
+    const changed = shown.filter((u) => u.status === 'changed' && !edited.has(u.id));
     const offerAll = () => {
       all.hidden = changed.length < 2;
       all.textContent = `Update all ${changed.length}`;
@@ -111,9 +115,10 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
       const name = document.createElement('code');
       name.textContent = u.id;
       li.append(name, ` — ${u.status === 'changed' ? 'a new version is published' : u.status === 'gone' ? 'no longer published' : 'not known: the source publishes no digest to compare'}`);
+      if (u.status === 'changed' && edited.has(u.id)) li.append('; you have changed this skill here, and updating replaces your changes');
       if (u.status === 'changed') {
         const b = document.createElement('button');
-        b.textContent = 'Update';
+        b.textContent = edited.has(u.id) ? 'Update, replacing my changes' : 'Update';
         b.dataset.update = u.id;
         b.addEventListener('click', () => void run(`Could not update ${u.id}`, async () => {
           await allow(updateOrigins(u.origin));
@@ -121,7 +126,7 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
           report.textContent = r.status === 'updated' ? `Updated ${u.id}.` : `${u.id} is current.`;
           section.dataset.updated = u.id;
           li.remove();
-          changed.splice(changed.indexOf(u), 1);
+          if (changed.includes(u)) changed.splice(changed.indexOf(u), 1);
           offerAll();
           updated();
         }));

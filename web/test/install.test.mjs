@@ -121,7 +121,7 @@ test('a discovery index: what verifies installs, the rest is refused or skipped 
   // The lone SKILL.md was resolved per RFC 3986 against the index's URL.
   const md = report.installed.find((s) => s.id === 'md-skill');
   assert.deepEqual(md.origin, { kind: 'index', index: site.v2, entry: 'md-skill', url: `${site.url}/skills/md-skill/SKILL.md`,
-    type: 'skill-md', digest: sha256(MD), verified: true });
+    type: 'skill-md', digest: sha256(MD), verified: true, filesDigest: md.digest });
   assert.equal(assertOk(await ev(page, () => T.outcome(sk.registry.readText('md-skill', 'SKILL.md')))), MD);
   // The oversized artifacts were cut off, never stored; the wrong digest was
   // downloaded once and refused.
@@ -307,7 +307,10 @@ test('a plain URL previewed: what it holds against what is installed, nothing st
   assert.equal(assertOk(await ev(page, () => T.outcome(sk.registry.readText('fresh', 'SKILL.md')))), REVIEW['repo-main/skills/fresh/SKILL.md']);
   assert.equal(assertOk(await reg(page, 'get', 'changed')).description, 'Version 2.');
   // Each with its folder in the download, which its update takes.
-  for (const id of ['fresh', 'changed']) assert.deepEqual(assertOk(await reg(page, 'get', id)).origin, { ...p.origin, dir: `skills/${id}` }, `${id}'s origin`);
+  for (const id of ['fresh', 'changed']) {
+    const m = assertOk(await reg(page, 'get', id));
+    assert.deepEqual(m.origin, { ...p.origin, dir: `skills/${id}`, filesDigest: m.digest }, `${id}'s origin`);
+  }
   assert.equal(assertOk(await reg(page, 'get', 'same')).origin, null, 'left as it was');
   // The origin recorded is what update checks follow: the server's new
   // answer changes fresh, and no longer holds changed's folder.
