@@ -130,7 +130,7 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 	sum := source.Sum(data)
 	ups := source.CheckDigest(in, sum)
 	var folders map[string]*candidate // the download's skills by folder, read once
-	var claimed map[string]bool       // the folders of the skills checked
+	var claimed map[string]bool       // the folders skills were installed from
 	known := &installedIDs{r: r, ctx: ctx}
 	for i := range ups {
 		u := &ups[i]
@@ -154,9 +154,17 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 			}
 		case !ok:
 			if claimed == nil {
-				claimed = make(map[string]bool, len(in))
-				for _, x := range in {
-					claimed[x.Origin.Dir] = true
+				// Of every skill installed from the URL, not only those
+				// checked: update() checks one.
+				all, err := r.List(ctx)
+				if err != nil {
+					return nil, err
+				}
+				claimed = map[string]bool{}
+				for _, m := range all {
+					if o := m.Origin; o != nil && o.Kind == source.KindURL && o.URL == u.Origin.URL {
+						claimed[o.Dir] = true
+					}
 				}
 			}
 			if c = movedTo(folders, claimed, metas[i]); c == nil {

@@ -778,3 +778,18 @@ func TestCheckDownloadEdited(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckDownloadMovedAlone: checked alone (as update() checks a skill),
+// a skill whose folder is gone is not taken to have moved into the folder
+// of another skill installed from the download, of the same last name.
+func TestCheckDownloadMovedAlone(t *testing.T) {
+	e := newEnv(t, memoryCase)
+	v1 := zipOf(t, "r-main", file{"p/x/SKILL.md", mdOf("x", "X.")}, file{"q/x/SKILL.md", mdOf("y", "Y.")})
+	o := source.Origin{Kind: source.KindURL, URL: "https://a.test/r.zip", Type: source.TypeArchive, Digest: source.Sum(v1)}
+	e.importZip(t, v1, ImportOptions{Origin: &o})
+	v2 := zipOf(t, "r-main", file{"q/x/SKILL.md", mdOf("y", "Y.")})
+	ups, err := e.reg.CheckDownload(context.Background(), []string{"x"}, v2, "")
+	if err != nil || ups[0].Status != source.StatusGone {
+		t.Errorf("x alone: %+v, %v", ups, err)
+	}
+}
