@@ -6,34 +6,47 @@ package pacedjson
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/skillfs/skillfs/pkg/pace"
 )
 
-var marshaler = reflect.TypeFor[json.Marshaler]()
+var (
+	marshaler     = reflect.TypeFor[json.Marshaler]()
+	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// maxDepth is how many pointers, interfaces, lists and maps deep Marshal
+// walks; below, json.Marshal writes the rest whole. It bounds the walk of
+// a value that contains itself, which json.Marshal refuses as a cycle.
+const maxDepth = 32
 
 // Marshal returns json.Marshal(v). Pointers and interfaces are followed,
 // the result's own struct is walked field by field, and lists and maps
 // with string keys, at any depth, are written an element at a time, each
 // by json.Marshal, with a step every 16; anything else, and a struct with
 // a field whose encoding this does not repeat (embedded, ",string",
-// ",omitzero"), goes to json.Marshal whole.
+// ",omitzero", a name encoding/json does not take), goes to json.Marshal
+// whole, as does a value with its own encoding (a json.Marshaler or an
+// encoding.TextMarshaler) and what lies below maxDepth.
 func Marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
-	if err := encode(&b, reflect.ValueOf(v), true); err != nil {
+	if err := encode(&b, reflect.ValueOf(v), 0, true); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
-// encode writes v; a struct only when top (the result, or what it points
-// to), since walking one costs more than json.Marshal of it.
-func encode(b *bytes.Buffer, v reflect.Value, top bool) error {
-	if !v.IsValid() || v.Type().Implements(marshaler) || reflect.PointerTo(v.Type()).Implements(marshaler) {
+// encode writes v, depth pointers, interfaces, lists and maps below the
+// result; a struct only when top (the result, or what it points to),
+// since walking one costs more than json.Marshal of it.
+func encode(b *bytes.Buffer, v reflect.Value, depth int, top bool) error {
+	if !v.IsValid() || depth > maxDepth || ownEncoding(v.Type()) || ownEncoding(reflect.PointerTo(v.Type())) {
 		return whole(b, v)
 	}
 	switch v.Kind() {
@@ -42,7 +55,7 @@ func encode(b *bytes.Buffer, v reflect.Value, top bool) error {
 			b.WriteString("null")
 			return nil
 		}
-		return encode(b, v.Elem(), top)
+		return encode(b, v.Elem(), depth+1, top)
 	case reflect.Slice:
 		if v.IsNil() || v.Type().Elem().Kind() == reflect.Uint8 {
 			return whole(b, v) // null, or base64
@@ -61,7 +74,7 @@ func encode(b *bytes.Buffer, v reflect.Value, top bool) error {
 		return nil
 	case reflect.Struct:
 		if top {
-			return encodeStruct(b, v)
+			return encodeStruct(b, v, depth)
 		}
 	case reflect.Map:
 		if v.IsNil() || v.Type().Key() != reflect.TypeFor[string]() {
@@ -78,7 +91,7 @@ func encode(b *bytes.Buffer, v reflect.Value, top bool) error {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if err := field(b, k, v.MapIndex(reflect.ValueOf(k))); err != nil {
+			if err := field(b, k, v.MapIndex(reflect.ValueOf(k)), depth+1); err != nil {
 				return err
 			}
 		}
@@ -90,7 +103,7 @@ func encode(b *bytes.Buffer, v reflect.Value, top bool) error {
 
 // encodeStruct writes the exported fields of v in their order, under
 // their JSON names, as encoding/json does.
-func encodeStruct(b *bytes.Buffer, v reflect.Value) error {
+func encodeStruct(b *bytes.Buffer, v reflect.Value, depth int) error {
 	t := v.Type()
 	type named struct {
 		i         int
@@ -110,6 +123,8 @@ func encodeStruct(b *bytes.Buffer, v reflect.Value) error {
 			continue
 		case name == "":
 			name = f.Name
+		case strings.ContainsFunc(name, badInName):
+			return whole(b, v) // encoding/json uses the Go name instead
 		}
 		if seen[name] {
 			return whole(b, v) // encoding/json's rule for names that clash
@@ -128,7 +143,7 @@ func encodeStruct(b *bytes.Buffer, v reflect.Value) error {
 			b.WriteByte(',')
 		}
 		first = false
-		if err := field(b, f.name, fv); err != nil {
+		if err := field(b, f.name, fv, depth+1); err != nil {
 			return err
 		}
 	}
@@ -136,13 +151,26 @@ func encodeStruct(b *bytes.Buffer, v reflect.Value) error {
 	return nil
 }
 
-// field writes "name":value.
-func field(b *bytes.Buffer, name string, v reflect.Value) error {
+// field writes "name":value, value at depth.
+func field(b *bytes.Buffer, name string, v reflect.Value, depth int) error {
 	if err := whole(b, reflect.ValueOf(name)); err != nil {
 		return err
 	}
 	b.WriteByte(':')
-	return encode(b, v, false)
+	return encode(b, v, depth, false)
+}
+
+// badInName reports a character encoding/json does not take in a field's
+// JSON name (its isValidTag): letters, digits and this punctuation only.
+func badInName(c rune) bool {
+	return !unicode.IsLetter(c) && !unicode.IsDigit(c) && !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c)
+}
+
+// ownEncoding reports whether t encodes itself: encoding/json calls its
+// MarshalJSON, or else its MarshalText, rather than walk its fields,
+// elements or entries.
+func ownEncoding(t reflect.Type) bool {
+	return t.Implements(marshaler) || t.Implements(textMarshaler)
 }
 
 // empty is encoding/json's test for omitempty.
@@ -159,7 +187,9 @@ func empty(v reflect.Value) bool {
 }
 
 // whole writes json.Marshal of v, through its address where it has one,
-// as encoding/json reaches a MarshalJSON with a pointer receiver.
+// as encoding/json reaches a MarshalJSON with a pointer receiver, in v or
+// in its fields. A method's error then names v's type, not the pointer's,
+// as encoding/json's does.
 func whole(b *bytes.Buffer, v reflect.Value) error {
 	var x any
 	switch {
@@ -170,5 +200,8 @@ func whole(b *bytes.Buffer, v reflect.Value) error {
 	}
 	out, err := json.Marshal(x)
 	b.Write(out)
+	if me, ok := err.(*json.MarshalerError); ok && v.CanAddr() && me.Type == v.Addr().Type() {
+		me.Type = v.Type()
+	}
 	return err
 }

@@ -2,7 +2,9 @@ package pacedjson
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -103,4 +105,140 @@ func TestMarshalSteps(t *testing.T) {
 			t.Errorf("%T of %d encoded with %d steps, want %d or more", v, n, steps, want)
 		}
 	}
+}
+
+// text encodes itself by MarshalText alone, which encoding/json prefers
+// to walking its fields, elements or entries.
+type (
+	text     struct{ A int }
+	textList []string
+	textMap  map[string]int
+)
+
+func (text) MarshalText() ([]byte, error)     { return []byte("text"), nil }
+func (textList) MarshalText() ([]byte, error) { return []byte("list"), nil }
+func (textMap) MarshalText() ([]byte, error)  { return []byte("map"), nil }
+
+// failing's MarshalJSON fails, by a value or a pointer receiver.
+type (
+	failing    struct{}
+	ptrFailing struct{}
+)
+
+func (failing) MarshalJSON() ([]byte, error)     { return nil, errors.New("no") }
+func (*ptrFailing) MarshalJSON() ([]byte, error) { return nil, errors.New("no") }
+
+// generated is a struct Marshal walks, holding generated values.
+type generated struct {
+	A   any            `json:"a,omitempty"`
+	Ptr *any           `json:"ptr"`
+	Map map[string]any `json:"map,omitempty"`
+	F   ptrFailing     `json:"f,omitempty"`
+	T   text           `json:"t"`
+}
+
+// badName's field's JSON name is not one encoding/json takes: it writes
+// the field's Go name.
+type badName struct {
+	V any `json:"é€"`
+}
+
+// gen makes a value of the shapes Marshal walks and those it must leave
+// to json.Marshal, from data: a fuzzer's bytes choose the shape, the
+// lengths, the strings (invalid UTF-8, HTML) and the floats (NaN, Inf).
+func gen(data *[]byte, depth int) any {
+	next := func() byte {
+		if len(*data) == 0 {
+			return 0
+		}
+		c := (*data)[0]
+		*data = (*data)[1:]
+		return c
+	}
+	str := func() string {
+		n := min(int(next()%8), len(*data))
+		s := string((*data)[:n])
+		*data = (*data)[n:]
+		return s
+	}
+	kind := next()
+	if depth > 6 {
+		kind %= 4
+	}
+	switch kind % 16 {
+	case 0:
+		return nil
+	case 1:
+		return next()%2 == 0
+	case 2:
+		bits := uint64(0)
+		for range 8 {
+			bits = bits<<8 | uint64(next())
+		}
+		return math.Float64frombits(bits)
+	case 3:
+		return str()
+	case 4:
+		l := make([]any, next()%5)
+		for i := range l {
+			l[i] = gen(data, depth+1)
+		}
+		return l
+	case 5:
+		m := map[string]any{}
+		for range next() % 5 {
+			m[str()] = gen(data, depth+1)
+		}
+		return m
+	case 6:
+		return text{int(next())}
+	case 7:
+		return textList{str()}
+	case 8:
+		return textMap{str(): 1}
+	case 9:
+		return &ptrText{str()}
+	case 10:
+		return []ptrText{{str()}}
+	case 11:
+		return []failing{{}}
+	case 12:
+		return []ptrFailing{{}}
+	case 13:
+		g := generated{A: gen(data, depth+1), Map: map[string]any{str(): gen(data, depth+1)}}
+		if next()%2 == 0 {
+			p := gen(data, depth+1)
+			g.Ptr = &p
+		}
+		return &g
+	case 14:
+		m := map[string]any{str(): nil}
+		m["self"] = m // a cycle: json.Marshal's error
+		return m
+	default:
+		return registry.Meta{ID: str(), Description: str(), Triggers: []string{str()}}
+	}
+}
+
+// FuzzMarshalIsJSON: Marshal gives json.Marshal's bytes, or its error, for
+// values generated from the fuzzer's bytes, as the result and as what the
+// result points to.
+func FuzzMarshalIsJSON(f *testing.F) {
+	for _, seed := range []string{
+		"\x06\x01", "\x07\x01a", "\x08\x01a", "\x05\x01\x01a\x07\x01b", "\x0d\x03\x01<\x03\x02\xff&\x01a\x00\x00",
+		"\x0b", "\x0c", "\x0e\x01x", "\x02\x7f\xf8\x00\x00\x00\x00\x00\x01", "\x04\x02\x0e\x00\x06\x00",
+		"\x0d\x0c\x00\x00\x00\x01", "\x03\x04\xe2\x80\xa8<", "\x0f\x01a\x02\xffb\x01c",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v := gen(&data, 0)
+		for _, v := range []any{v, &v, generated{A: v}, &generated{A: v}, badName{v}} {
+			want, werr := json.Marshal(v)
+			got, err := Marshal(v)
+			if string(got) != string(want) || fmt.Sprint(err) != fmt.Sprint(werr) {
+				t.Fatalf("Marshal(%#v):\n got %s (%v)\nwant %s (%v)", v, got, err, want, werr)
+			}
+		}
+	})
 }
