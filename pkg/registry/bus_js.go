@@ -4,6 +4,7 @@ package registry
 
 import (
 	"encoding/json"
+	"slices"
 	"sync"
 	"syscall/js"
 
@@ -88,10 +89,29 @@ func changeOf(v js.Value) (Change, bool) {
 		return Change{}, false
 	}
 	c := Change{Revision: int64(v.Get("revision").Float()), Kind: v.Get("kind").String()}
-	// In one crossing, as Publish: ids that are not all strings are not a change.
-	ids := js.Global().Get("JSON").Call("stringify", v.Get("ids")).String()
-	if err := json.Unmarshal([]byte(ids), &c.IDs); err != nil {
+	// In one crossing, as Publish: ids that are not all strings are not a
+	// change. A null (which json.Unmarshal leaves as "") is not one.
+	text, ok := stringify(v.Get("ids"))
+	var ids []*string
+	if !ok || json.Unmarshal([]byte(text), &ids) != nil || slices.Contains(ids, nil) {
 		return Change{}, false
 	}
+	c.IDs = make([]string, len(ids))
+	for i, id := range ids {
+		c.IDs[i] = *id
+	}
 	return c, true
+}
+
+// stringify returns JSON.stringify(v), or false where it throws: a message
+// any context of the origin posted may hold what it cannot write (a
+// BigInt, an array holding itself), and a panic in the bus's callback
+// would end the Go program.
+func stringify(v js.Value) (text string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return js.Global().Get("JSON").Call("stringify", v).String(), true
 }
