@@ -2,6 +2,9 @@ package registry
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
@@ -274,5 +277,150 @@ func testWarm(t *testing.T, bc backendCase) {
 	}
 	if n := counted.reads.Load(); n != 1 {
 		t.Errorf("Warm and two lists made %d reads, want 1", n)
+	}
+}
+
+// testCacheInterleavings: three contexts change the same skills in a
+// random order — two hear each other's changes, the third is heard by
+// no one — with commits that fail and calls cancelled among them. Batches
+// take their records from the list's cache when it is at the revision
+// read under the lock, so a stale cache would write old records back:
+// after every call the stored records are what the calls that succeeded
+// made them, and after a context's own change its list is a fresh read.
+func testCacheInterleavings(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	ctx := context.Background()
+	names := []string{"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"}
+	e.importZip(t, packOf(t, names...), ImportOptions{})
+	type state struct {
+		enabled bool
+		desc    string
+	}
+	model := map[string]state{}
+	for _, n := range names {
+		model[n] = state{true, "Handles " + n + " tasks."}
+	}
+	regs := []*Registry{
+		openReg(t, e.db, Options{Bus: bc.join(t, e.db)}),
+		openReg(t, bc.again(t, e.db), Options{Bus: bc.join(t, e.db)}),
+		openReg(t, bc.again(t, e.db), Options{}), // heard by no one
+	}
+	stored := func() map[string]state {
+		res, err := e.db.Read(ctx, allMeta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		metas, err := decodeMetas(res[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]state{}
+		for _, m := range metas {
+			got[m.ID] = state{m.Enabled, m.Description}
+		}
+		return got
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	// some returns a few of the skills installed, or of those not, and
+	// at least one when there is one.
+	some := func(installed bool) []string {
+		var all, out []string
+		for _, n := range names {
+			if _, ok := model[n]; ok == installed {
+				all = append(all, n)
+			}
+		}
+		for _, n := range all {
+			if rnd.IntN(3) == 0 {
+				out = append(out, n)
+			}
+		}
+		if len(out) == 0 && len(all) > 0 {
+			out = all[rnd.IntN(len(all)):][:1]
+		}
+		return out
+	}
+	for step := range 120 {
+		r := regs[rnd.IntN(len(regs))]
+		if rnd.IntN(4) == 0 {
+			mustList(t, r)
+		}
+		// One call in four fails: its commit aborted after a few writes,
+		// or its context cancelled before it begins.
+		cctx, fails := ctx, false
+		switch rnd.IntN(8) {
+		case 0:
+			cctx, fails = vfs.FailAfter(ctx, rnd.IntN(3)), true
+		case 1:
+			var cancel context.CancelFunc
+			cctx, cancel = context.WithCancel(ctx)
+			cancel()
+			fails = true
+		}
+		next := maps.Clone(model)
+		var err error
+		var what string
+		switch op := rnd.IntN(4); {
+		case op == 0 && len(model) < len(names):
+			ids := some(false)
+			what = fmt.Sprintf("Import(%v)", ids)
+			_, err = r.Import(cctx, packOf(t, ids...), ImportOptions{})
+			for _, id := range ids {
+				next[id] = state{true, "Handles " + id + " tasks."}
+			}
+		case len(model) == 0:
+			continue
+		case op == 0 || op == 3:
+			ids := some(true)
+			on := rnd.IntN(2) == 0
+			what = fmt.Sprintf("SetEnabledMany(%v, %v)", ids, on)
+			_, err = r.SetEnabledMany(cctx, ids, on)
+			for _, id := range ids {
+				s := next[id]
+				s.enabled = on
+				next[id] = s
+			}
+		case op == 1:
+			ids := some(true)
+			what = fmt.Sprintf("RemoveMany(%v)", ids)
+			err = r.RemoveMany(cctx, ids)
+			for _, id := range ids {
+				delete(next, id)
+			}
+		default:
+			id := names[rnd.IntN(len(names))]
+			if _, ok := model[id]; !ok {
+				continue
+			}
+			desc := fmt.Sprintf("Version %d.", step)
+			what = fmt.Sprintf("WriteFile(%s, %q)", id, desc)
+			_, err = r.WriteFile(cctx, id, "SKILL.md", mdOf(id, desc))
+			next[id] = state{model[id].enabled, desc}
+		}
+		// A call that changes nothing commits nothing (and may not fail):
+		// the list of a context that did not hear the third's changes may
+		// lag until its own next change.
+		noop := maps.Equal(model, next)
+		if err != nil && !fails || err == nil && fails && !noop {
+			t.Fatalf("step %d: %s: %v", step, what, err)
+		}
+		changed := err == nil && !noop
+		if changed {
+			model = next
+		}
+		if got := stored(); !maps.Equal(got, model) {
+			t.Fatalf("step %d: after %s, stored %v, want %v", step, what, got, model)
+		}
+		if !changed {
+			continue
+		}
+		if got, want := ids(mustList(t, r)), slices.Sorted(maps.Keys(model)); !slices.Equal(got, want) {
+			t.Fatalf("step %d: after its %s, the context lists %v, stored are %v", step, what, got, want)
+		}
+		for _, m := range mustList(t, r) {
+			if s := model[m.ID]; m.Enabled != s.enabled || m.Description != s.desc {
+				t.Fatalf("step %d: after its %s, the context lists %s as %v %q, stored: %+v", step, what, m.ID, m.Enabled, m.Description, s)
+			}
+		}
 	}
 }

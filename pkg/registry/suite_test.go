@@ -113,6 +113,7 @@ func TestSuite(t *testing.T) {
 		{"RemoveDependents", testRemoveDependents},
 		{"DisableDependents", testDisableDependents},
 		{"Cache", testCache},
+		{"CacheInterleavings", testCacheInterleavings},
 		{"EditStaleCache", testEditStaleCache},
 		{"DependencyDisabled", testDependencyDisabled},
 		{"DependencyDisabledBounds", testDependencyDisabledBounds},
