@@ -453,3 +453,64 @@ func TestReadInChunks(t *testing.T) {
 		t.Errorf("the other queries: %v, %v", res[1], res[2])
 	}
 }
+
+// TestReadInChunksIsOneSnapshot: a prefix read of several chunks is one
+// transaction, kept active from each reply to the next request: a write
+// from another connection (another context's), issued between two
+// chunks, is applied after the read, which gives every record as before
+// it.
+func TestReadInChunksIsOneSnapshot(t *testing.T) {
+	ctx := context.Background()
+	name := uniqueName()
+	db, other := openIndexedDBNamed(t, name), openIndexedDBNamed(t, name)
+	const n = 2*512 + 7
+	ops := make([]Op, n)
+	for i := range ops {
+		ops[i] = Put(StoreMeta, fmt.Sprintf("k%05d", i), []byte("old"))
+	}
+	if err := db.Commit(ctx, ops...); err != nil {
+		t.Fatal(err)
+	}
+	// When the second chunk is asked for, the other connection's
+	// transaction puts "new" under every key, and its end is awaited.
+	hook := js.Global().Call("eval", `(db, store, n) => {
+		const p = IDBObjectStore.prototype, getAll = p.getAll;
+		let calls = 0, resolve;
+		const written = new Promise((r) => (resolve = r));
+		p.getAll = function (...a) {
+			if (++calls === 2) {
+				const tx = db.transaction([store], "readwrite");
+				for (let i = 0; i < n; i++) tx.objectStore(store).put(new TextEncoder().encode("new"), "k" + String(i).padStart(5, "0"));
+				tx.oncomplete = () => resolve("complete");
+				tx.onabort = () => resolve("abort");
+			}
+			return getAll.apply(this, a);
+		};
+		return { written, restore: () => { p.getAll = getAll; } };
+	}`).Invoke(other.db, StoreMeta, n)
+	res, err := db.Read(ctx, GetPrefix(StoreMeta, "k"))
+	hook.Call("restore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev, err := awaitPromise(ctx, "the write", hook.Get("written")); err != nil || ev.String() != "complete" {
+		t.Fatalf("the other connection's write: %v, %v", ev, err)
+	}
+	count := func(recs []Record) map[string]int {
+		c := map[string]int{}
+		for _, rec := range recs {
+			c[string(rec.Value)]++
+		}
+		return c
+	}
+	if got := count(res[0]); got["old"] != n {
+		t.Errorf("the read across the write gave %v, want %d old", got, n)
+	}
+	after, err := db.Read(ctx, GetPrefix(StoreMeta, "k"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := count(after[0]); got["new"] != n {
+		t.Errorf("the read after the write gave %v, want %d new", got, n)
+	}
+}
