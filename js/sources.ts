@@ -444,15 +444,26 @@ export class Sources {
         break;
       }
       case "mcp": {
-        const mcp = await (await import("./mcp.js")).connectMcp(origin.server!, o);
+        const connect = async () => (await import("./mcp.js")).connectMcp(origin.server!, o);
+        let mcp = await connect();
         try {
-          // skills/get of the one skill; a server that no longer has it
-          // answers with an error, which is "gone".
-          const listing = await mcp.get(origin.uri!).catch((e: unknown) => {
-            if (e instanceof SkillfsError && e.reason === "mcp-request") throw gone();
-            throw e;
-          });
-          const plan = await this.value<McpListPlan>("source.parseMcp", { server: origin.server, skills: [origin.uri] }, listing);
+          // skills/get of the one skill. A server that no longer has it
+          // there answers with an error (which ends the connection): then
+          // its listing says whether it moved to another URI
+          // (source.CheckMCP), else it is "gone".
+          let uri = origin.uri!;
+          let listing: Uint8Array;
+          try {
+            listing = await mcp.get(uri);
+          } catch (e) {
+            if (!(e instanceof SkillfsError && e.reason === "mcp-request")) throw e;
+            mcp = await connect();
+            listing = await mcp.list();
+            const moved = (await this.value<UpdateInfo[]>("source.checkMcp", { server: origin.server }, listing)).find((u) => u.id === m.id);
+            if (moved?.status !== "current" && moved?.status !== "changed") throw gone();
+            uri = moved.origin.uri!;
+          }
+          const plan = await this.value<McpListPlan>("source.parseMcp", { server: origin.server, skills: [uri] }, listing);
           const s = plan.skills[0];
           if (!s) throw gone();
           if (s.digest === origin.digest) return { status: "current", skill: m };

@@ -3,6 +3,7 @@ package source
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -418,5 +419,26 @@ func TestListingDigest(t *testing.T) {
 		if e := skillerrtest.Want(t, "previewed "+previewed, err, skillerr.TooLarge, "index-too-large"); e != nil && e.Subject != "https://mcp.test/mcp" {
 			t.Errorf("subject %q", e.Subject)
 		}
+	}
+}
+
+// TestCheckMCPMoved: a skill whose URI the server no longer lists is
+// compared with the one skill of its name listed under a URI no skill was
+// installed from, and its update names that URI; without one, it is gone.
+func TestCheckMCPMoved(t *testing.T) {
+	const server = "https://mcp.test/mcp"
+	in := func(id, uri, digest string) Installed {
+		return Installed{ID: id, Origin: Origin{Kind: KindMCP, Server: server, URI: uri, Digest: digest, Verified: true}}
+	}
+	listed := []MCPSkill{{Name: "mover", URI: "skill://skills/mover/SKILL.md", Digest: d1}, {Name: "taken", URI: "skill://b/taken/SKILL.md", Digest: d1}}
+	ups := CheckMCP([]Installed{in("mover", "skill://team/mover/SKILL.md", d1), in("taken", "skill://a/taken/SKILL.md", d1),
+		in("other", "skill://b/taken/SKILL.md", d1)}, server, listed)
+	var got []string
+	for _, u := range ups {
+		got = append(got, u.ID+" "+u.Status+" "+u.Origin.URI)
+	}
+	want := []string{"mover current skill://skills/mover/SKILL.md", "taken gone skill://a/taken/SKILL.md", "other current skill://b/taken/SKILL.md"}
+	if !slices.Equal(got, want) {
+		t.Errorf("CheckMCP = %q, want %q", got, want)
 	}
 }

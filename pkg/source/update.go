@@ -75,19 +75,37 @@ func CheckIndex(installed []Installed, idx *Index) []Update {
 }
 
 // CheckMCP compares the skills in installed that came from server with
-// the skills it lists now, by the digests of their files.
+// the skills it lists now, by the digests of their files. A skill whose
+// URI the server no longer lists has moved when it lists one skill of its
+// name (the installed id) under a URI no skill was installed from: it is
+// compared with that one, and its Update's Origin names the new URI,
+// which update() takes.
 func CheckMCP(installed []Installed, server string, skills []MCPSkill) []Update {
 	out := []Update{}
+	claimed := map[string]bool{}
+	for _, in := range installed {
+		if in.Origin.Kind == KindMCP && in.Origin.Server == server {
+			claimed[in.Origin.URI] = true
+		}
+	}
 	for _, in := range installed {
 		if in.Origin.Kind != KindMCP || in.Origin.Server != server {
 			continue
 		}
 		i := slices.IndexFunc(skills, func(s MCPSkill) bool { return s.URI == in.Origin.URI })
+		if i >= 0 {
+			out = append(out, compare(in, skills[i].Digest, true))
+			continue
+		}
+		i = slices.IndexFunc(skills, func(s MCPSkill) bool { return s.Name == in.ID && !claimed[s.URI] })
 		if i < 0 {
 			out = append(out, compare(in, "", false))
 			continue
 		}
-		out = append(out, compare(in, skills[i].Digest, true))
+		claimed[skills[i].URI] = true
+		u := compare(in, skills[i].Digest, true)
+		u.Origin.URI = skills[i].URI
+		out = append(out, u)
 	}
 	return out
 }

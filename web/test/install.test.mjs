@@ -597,6 +597,23 @@ test('updates: found by digest without downloading what is unchanged, applied in
     [['mcp-good', 'gone'], ['md-skill', 'current'], ['zip-skill', 'changed'], ['zip-skill-v2', 'current']]);
 });
 
+test('an MCP server that moves a skill to another URI: the check finds it there, not gone, and the update takes it from there', { timeout: TEST_MS }, async (t) => {
+  const skill = (dir, body) => [dir, { frontmatter: { name: 'mover', description: 'Moves.' }, files: { 'SKILL.md': skillMD('mover', 'Moves.', body) } }];
+  const server = await serveMcp(new Map([skill('team/mover', '# One\n'), ['stays', { frontmatter: { name: 'stays', description: 'Stays.' }, files: { 'SKILL.md': skillMD('stays', 'Stays.') } }]]));
+  t.after(server.close);
+  const page = await fresh(t);
+  assertOk(await reg(page, 'installFromMcp', server.url));
+  // The server moves mover to another folder, and changes it; stays goes.
+  server.skills.clear();
+  server.skills.set(...skill('skills/mover', '# Two\n'));
+  const ups = Object.fromEntries(assertOk(await reg(page, 'checkUpdates')).map((u) => [u.id, [u.status, u.origin.uri]]));
+  assert.deepEqual(ups, { mover: ['changed', 'skill://skills/mover/SKILL.md'], stays: ['gone', 'skill://stays/SKILL.md'] });
+  const up = assertOk(await reg(page, 'update', 'mover'));
+  assert.deepEqual([up.status, up.skill.origin.uri], ['updated', 'skill://skills/mover/SKILL.md']);
+  assert.match(assertOk(await ev(page, () => T.outcome(sk.registry.readText('mover', 'SKILL.md')))), /# Two/);
+  assertRejected(await reg(page, 'update', 'stays'), { code: 'SkillNotFound', reason: 'gone', subject: 'stays' });
+});
+
 test('a repository on GitHub: its page, a folder or a file installs from the archive GitHub serves; each skill updates from its own folder, the download fetched once for all', { timeout: TEST_MS }, async (t) => {
   const site = await publisher();
   t.after(site.close);
