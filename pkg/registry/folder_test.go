@@ -793,3 +793,23 @@ func TestCheckDownloadMovedAlone(t *testing.T) {
 		t.Errorf("x alone: %+v, %v", ups, err)
 	}
 }
+
+// TestCheckDownloadLeavesTop: a download whose skills no longer share a
+// top folder (one added beside it) counts its folders from its root: the
+// skills installed from it are found where they moved, not gone.
+func TestCheckDownloadLeavesTop(t *testing.T) {
+	e, _, _ := repoInstalled(t)
+	v2 := zipOf(t, "", file{"repo-main/skills/a/SKILL.md", mdOf("a", "A one.")}, file{"repo-main/skills/b/SKILL.md", mdOf("b", "B two.")},
+		file{"repo-main/tools/c/SKILL.md", mdOf("c", "C one.")}, file{"extra/d/SKILL.md", mdOf("d", "D.")})
+	ups, err := e.reg.CheckDownload(context.Background(), []string{"a", "b", "c"}, v2, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range ups {
+		got = append(got, u.ID+" "+u.Status+" "+u.Origin.Dir)
+	}
+	if want := []string{"a current repo-main/skills/a", "b changed repo-main/skills/b", "c current repo-main/tools/c"}; !slices.Equal(got, want) {
+		t.Errorf("CheckDownload = %q, want %q", got, want)
+	}
+}
