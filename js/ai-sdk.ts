@@ -12,11 +12,12 @@
 // the host's own approval). The framework's activeTools alone filters
 // names only, never inputs such as Bash(git diff:*).
 
-import { jsonSchema, type GenericToolApprovalFunction, type SingleToolApprovalFunction, type ToolApprovalConfiguration, type ToolApprovalStatus, type ToolSet } from "ai";
+import { jsonSchema, type GenericToolApprovalFunction, type SingleToolApprovalFunction, type Tool, type ToolApprovalConfiguration, type ToolApprovalStatus, type ToolSet } from "ai";
 import { openSkillsAgent, type SkillsAgent, type SkillsAgentOptions, type TurnOptions } from "./agent.js";
 import type { Skillfs } from "./bridge.js";
 
-export interface AiSdkSkillsOptions<T extends ToolSet> extends Omit<SkillsAgentOptions, "tools"> {
+export interface AiSdkSkillsOptions<T extends ToolSet, L extends string = "load_skill", R extends string = "read_skill_file">
+  extends Omit<SkillsAgentOptions, "tools" | "toolNames"> {
   /** The host's own tools, by name. */
   tools: T;
   /** The host's own approval of the calls the active skills allow (its
@@ -24,26 +25,51 @@ export interface AiSdkSkillsOptions<T extends ToolSet> extends Omit<SkillsAgentO
    * takes it; without it, each tool's needsApproval. The turn's
    * toolApproval replaces the SDK's, so it asks these in its stead. */
   toolApproval?: ToolApprovalConfiguration<T, any>;
+  /** The names of skillfs's own tools (see SkillsAgentOptions.toolNames). */
+  toolNames?: { load?: L; read?: R };
 }
+
+/** load_skill's input, as the model gives it. */
+export interface LoadSkillInput {
+  name: string;
+  arguments: string | null;
+  offset: number | null;
+}
+
+/** read_skill_file's input, as the model gives it. */
+export interface ReadSkillFileInput {
+  path: string;
+  offset: number | null;
+  limit: number | null;
+}
+
+/** skillfs's own tools, under the names toolNames gives them. */
+export type SkillTools<L extends string = "load_skill", R extends string = "read_skill_file"> =
+  { [K in L]: Tool<LoadSkillInput, string> } & { [K in R]: Tool<ReadSkillFileInput, string> };
 
 type ApprovalFunction = GenericToolApprovalFunction<ToolSet, any, any>;
 
-/** What one generateText / streamText call (or ToolLoopAgent) takes. */
-export interface AiSdkTurn {
+/** What one generateText / streamText call (or ToolLoopAgent) takes;
+ * TOOLS are the host's tools and skillfs's, typed, so that the result's
+ * toolCalls name them and type their inputs. */
+export interface AiSdkTurn<TOOLS extends ToolSet = ToolSet> {
   instructions: string;
-  tools: ToolSet;
-  prepareStep: () => Promise<{ activeTools: string[] }>;
-  toolApproval: ApprovalFunction;
+  tools: TOOLS;
+  prepareStep: () => Promise<{ activeTools: (keyof TOOLS & string)[] }>;
+  toolApproval: GenericToolApprovalFunction<TOOLS, any, any>;
 }
 
-export interface AiSdkSkills {
+export interface AiSdkSkills<TOOLS extends ToolSet = ToolSet> {
   readonly agent: SkillsAgent;
   /** This turn's settings; call it once per user message, given as
    * query so that the catalog describes the skills it needs. */
-  turn(o?: TurnOptions): Promise<AiSdkTurn>;
+  turn(o?: TurnOptions): Promise<AiSdkTurn<TOOLS>>;
 }
 
-export async function aiSdkSkills<T extends ToolSet>(sk: Skillfs, opts: AiSdkSkillsOptions<T>): Promise<AiSdkSkills> {
+export async function aiSdkSkills<T extends ToolSet, L extends string = "load_skill", R extends string = "read_skill_file">(
+  sk: Skillfs,
+  opts: AiSdkSkillsOptions<T, L, R>,
+): Promise<AiSdkSkills<T & SkillTools<L, R>>> {
   const agent = await openSkillsAgent(sk, { ...opts, tools: Object.keys(opts.tools) });
   const tools: ToolSet = { ...opts.tools };
   for (const t of agent.tools) {
@@ -57,15 +83,18 @@ export async function aiSdkSkills<T extends ToolSet>(sk: Skillfs, opts: AiSdkSki
     agent,
     async turn(o) {
       const { instructions } = await agent.turn(o);
+      const toolApproval: ApprovalFunction = async (a) => {
+        const { toolCall } = a;
+        const c = await agent.check(toolCall.toolName, toolCall.input, o);
+        return c.allowed ? hostApproval(opts.toolApproval as ToolApprovalConfiguration<ToolSet, any> | undefined, tools, a) : { type: "denied", reason: c.message };
+      };
+      // The names and inputs are the module's and the model's: the types
+      // only say which tools exist, as the SDK's own do.
       return {
         instructions,
-        tools,
-        prepareStep: async () => ({ activeTools: await agent.activeTools(o) }),
-        toolApproval: async (a) => {
-          const { toolCall } = a;
-          const c = await agent.check(toolCall.toolName, toolCall.input, o);
-          return c.allowed ? hostApproval(opts.toolApproval as ToolApprovalConfiguration<ToolSet, any> | undefined, tools, a) : { type: "denied", reason: c.message };
-        },
+        tools: tools as T & SkillTools<L, R>,
+        prepareStep: async () => ({ activeTools: (await agent.activeTools(o)) as (keyof (T & SkillTools<L, R>) & string)[] }),
+        toolApproval: toolApproval as GenericToolApprovalFunction<T & SkillTools<L, R>, any, any>,
       };
     },
   };

@@ -37,3 +37,21 @@ export async function withAiSdkApproval(sk: Skillfs, model: LanguageModel): Prom
   const agent = new ToolLoopAgent({ model, ...turn });
   return [await streamed.text, (await agent.generate({ prompt: "hi" })).text];
 }
+
+// The host's tools keep their types through the turn: the result's
+// toolCalls name them and skillfs's own (under the names given), and
+// type their inputs.
+export async function withAiSdkTypedCalls(sk: Skillfs, model: LanguageModel): Promise<string[]> {
+  const Bash = tool({
+    description: "Run a command.",
+    inputSchema: jsonSchema<{ command: string }>({ type: "object", properties: { command: { type: "string" } }, required: ["command"] }),
+    execute: async ({ command }) => `ran ${command}`,
+  });
+  const skills = await aiSdkSkills(sk, { contextId: "chat", tools: { Bash }, toolNames: { load: "skill" } });
+  const result = await generateText({ model, prompt: "hi", ...(await skills.turn()) });
+  return result.toolCalls.map((c) => {
+    if (c.dynamic) return "";
+    const name: "Bash" | "skill" | "read_skill_file" = c.toolName;
+    return c.toolName === "Bash" ? c.input.command : c.toolName === "skill" ? c.input.name : `${name} ${c.input.path}`;
+  });
+}
