@@ -1012,16 +1012,19 @@ export class Session {
 /** What the module reads of a structured tool input, within an agent
  * call's limits (agentLimits): toolrule.CheckInput reads only top-level
  * string values, and tells a non-string from an absent field (null).
- * Strings over the string limit, and every other value, are sent as 0:
- * still present and not a string, so a vetted field among them is
- * refused, never checked as something else; longer keys, which name no
- * field, are left out. */
+ * Strings over the string limit are sent as { tooLong: bytes }, which
+ * the module refuses as too long to check (toolrule.TooLong); every other
+ * value as 0: still present and not a string, so a vetted field among
+ * them is refused, never checked as something else. Longer keys, which
+ * name no field, are left out. */
 function checkedInput(input: ToolInput): ToolInput {
   if (typeof input === "string" || typeof input !== "object" || input === null || Array.isArray(input)) return input;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(input)) {
     if (utf8Length(k) > agentLimits.string) continue;
-    out[k] = v === null || (typeof v === "string" && utf8Length(v) <= agentLimits.string) ? v : 0;
+    if (typeof v !== "string") out[k] = v === null ? v : 0;
+    // Linear, as parsing the call was: the refusal says its real length.
+    else out[k] = utf8Length(v) <= agentLimits.string ? v : { tooLong: new TextEncoder().encode(v).length };
   }
   return out;
 }

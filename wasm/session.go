@@ -7,9 +7,11 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/skillfs/skillfs/pkg/callargs"
 	"github.com/skillfs/skillfs/pkg/resolver"
 	"github.com/skillfs/skillfs/pkg/routing"
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/toolrule"
 	"github.com/skillfs/skillfs/pkg/wasmrun"
 )
 
@@ -256,6 +258,15 @@ func (c toolCall) check(s *resolver.Session) error {
 		var obj map[string]any
 		if err := json.Unmarshal(in, &obj); err != nil {
 			return skillerr.Wrap(skillerr.InvalidArgument, c.Name, err, "the tool input is not a JSON object")
+		}
+		// js/bridge.ts sends a string over an agent call's limit as
+		// {"tooLong": bytes} (see checkedInput there).
+		for k, v := range obj {
+			if m, ok := v.(map[string]any); ok {
+				if n, ok := m["tooLong"].(float64); ok {
+					obj[k] = toolrule.TooLong{Bytes: int(n), Limit: callargs.Agent.String}
+				}
+			}
 		}
 		return s.CheckToolInput(c.Name, obj, c.Fields)
 	}

@@ -59,6 +59,32 @@ const MaxInput = 24 << 10
 // linear in its length.
 const MaxPath = 4 << 10
 
+// inputLimit is the most of name's input that Check reads.
+func inputLimit(name string) int {
+	if fileTool(name) {
+		return MaxPath
+	}
+	return MaxInput
+}
+
+// TooLong stands, in CheckInput's input, for a string the caller did not
+// pass because it is longer than the caller's own limit (js/bridge.ts
+// sends no string over an agent call's limit, pkg/callargs): a vetted
+// field given so is refused with ReasonInputTooLong, saying the limit,
+// rather than as a field missing.
+type TooLong struct {
+	// Bytes is the string's length, Limit the caller's, in bytes.
+	Bytes, Limit int
+}
+
+// tooLong refuses name's call whose field (the vetted one, or its base)
+// was too long to pass: at most the smaller of the caller's limit and
+// Check's could have been checked.
+func tooLong(name, field string, t TooLong) error {
+	return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonInputTooLong, Subject: name,
+		Msg: fmt.Sprintf("the call's %s is %d bytes, too long to check: the active skills' patterns for this tool are checked on at most %d", field, t.Bytes, min(t.Limit, inputLimit(name)))}
+}
+
 // MaxSpec bounds, in bytes, the specifiers that admit anything: a longer
 // one (no real one comes near) admits nothing, and so does one that opens
 // more than MaxNesting constructs, which the shell parser would descend
@@ -178,11 +204,7 @@ func Check(allowedTools []string, name, input, dir string) error {
 	if len(named) == 0 {
 		return notListed(name)
 	}
-	limit := MaxInput
-	if fileTool(name) {
-		limit = MaxPath
-	}
-	if len(input) > limit {
+	if limit := inputLimit(name); len(input) > limit {
 		return &skillerr.Error{Code: skillerr.ToolNotAllowed, Reason: ReasonInputTooLong, Subject: name,
 			Msg: fmt.Sprintf("the input is %d bytes; the active skills' patterns for this tool read at most %d", len(input), limit)}
 	}
@@ -381,7 +403,8 @@ var baseFields = map[string]string{"Glob": "path"}
 // the DefaultFields one below the tool's baseFields field when the input
 // has one and the vetted field is not absolute. A tool the patterns name whole needs no field; otherwise an
 // unknown field (ReasonNoInputField) or one absent or not a string in
-// input (ReasonInputFieldMissing) is a refusal, never an empty input,
+// input (ReasonInputFieldMissing), or one the caller could not pass
+// (TooLong: ReasonInputTooLong), is a refusal, never an empty input,
 // but for a field the tool may leave out (optionalFields); so is a base
 // field given as anything but a string or null. Only top-level string
 // values are read. dir is the
@@ -403,6 +426,9 @@ func CheckInput(allowedTools []string, name string, input map[string]any, fields
 	if !known {
 		field = DefaultFields[name]
 	}
+	if t, ok := input[field].(TooLong); ok && field != "" {
+		return tooLong(name, field, t)
+	}
 	value, ok := input[field].(string)
 	if dflt, optional := optionalFields[name]; optional && field == DefaultFields[name] && input[field] == nil {
 		value, ok = dflt, true
@@ -417,6 +443,9 @@ func CheckInput(allowedTools []string, name string, input map[string]any, fields
 	}
 	if bf := baseFields[name]; bf != "" && field == DefaultFields[name] {
 		base, ok := input[bf].(string)
+		if t, long := input[bf].(TooLong); long {
+			return tooLong(name, bf, t)
+		}
 		if !ok && input[bf] != nil {
 			// Read as no base, it would admit the pattern below any
 			// directory; a caller that cannot pass it (js/bridge.ts, for

@@ -822,6 +822,11 @@ func TestCheckInput(t *testing.T) {
 		// where the pattern applies: refused, never read as no path.
 		{"Glob", map[string]any{"pattern": "src/*.go", "path": 7}, nil, ReasonInputFieldMissing},
 		{"Glob", map[string]any{"pattern": "src/*.go", "path": nil}, nil, ""},
+		// A string the caller could not pass for its length is refused
+		// as too long to check, vetted field or base; elsewhere unread.
+		{"Bash", map[string]any{"command": TooLong{Bytes: 20 << 10, Limit: 16 << 10}}, nil, ReasonInputTooLong},
+		{"Bash", map[string]any{"command": "git status", "note": TooLong{Bytes: 20 << 10, Limit: 16 << 10}}, nil, ""},
+		{"Glob", map[string]any{"pattern": "src/*.go", "path": TooLong{Bytes: 20 << 10, Limit: 16 << 10}}, nil, ReasonInputTooLong},
 		{"WebFetch", map[string]any{"url": "https://example.com"}, nil, ReasonToolNotListed},
 		// Grep without a path searches the current directory.
 		{"Grep", map[string]any{"pattern": "x"}, nil, ""},
@@ -839,6 +844,17 @@ func TestCheckInput(t *testing.T) {
 		err := CheckInput(allowed, c.tool, c.input, c.fields, "")
 		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) {
 			t.Errorf("%s(%v, fields %v): %v, want reason %q", c.tool, c.input, c.fields, err, c.reason)
+		}
+	}
+	// The message says what was too long and the most that is checked:
+	// the caller's limit, or Check's where it is smaller (a path's).
+	for _, c := range []struct{ tool, field, want string }{
+		{"Bash", "command", "the call's command is 20480 bytes, too long to check: the active skills' patterns for this tool are checked on at most 16384"},
+		{"Read", "file_path", "the call's file_path is 20480 bytes, too long to check: the active skills' patterns for this tool are checked on at most 4096"},
+	} {
+		err := CheckInput([]string{"Bash(git:*)", "Read(docs/**)"}, c.tool, map[string]any{c.field: TooLong{Bytes: 20 << 10, Limit: 16 << 10}}, nil, "")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.tool, err, c.want)
 		}
 	}
 	if err := CheckInput([]string{"Grep(src/**)"}, "Grep", map[string]any{"pattern": "x"}, nil, ""); skillerr.ReasonOf(err) != ReasonInputNotMatched {
