@@ -11,6 +11,8 @@
 // before it runs: a refused call is not run, nor put to the user by the
 // tool's needsApproval, and the model gets the refusal with its code. runOptions makes a call to a tool the turn does
 // not offer an error the model sees rather than the end of the run.
+// Each turn's tools are its run's: runs at once on one adapter keep their
+// own signals, and share the session's loaded skills.
 
 import { tool, type FunctionTool, type RunContext, type ToolNotFoundBehavior } from "@openai/agents-core";
 import { openSkillsAgent, type SkillsAgent, type SkillsAgentOptions, type TurnOptions } from "./agent.js";
@@ -39,50 +41,70 @@ export interface OpenAIAgentsSkills {
 
 export async function openaiAgentsSkills(sk: Skillfs, opts: OpenAIAgentsSkillsOptions): Promise<OpenAIAgentsSkills> {
   const agent = await openSkillsAgent(sk, { ...opts, tools: opts.tools.map((t) => t.name) });
-  let signal: AbortSignal | undefined;
-  // The active list, computed once and kept until a skill is loaded or
-  // the next turn: isEnabled is asked for every tool on every model call.
-  let active: Promise<Set<string>> | undefined;
-  const activeNow = () => (active ??= agent.activeTools({ signal }).then((a) => new Set(a)));
-  const own = agent.tools.map((t) =>
-    tool({
-      name: t.name,
-      description: t.description,
-      parameters: t.parameters as never,
-      strict: true,
-      execute: async (input: unknown, _rc?: RunContext<unknown>, details?: { signal?: AbortSignal }) => {
-        active = undefined;
-        return t.execute(input, { signal: details?.signal ?? signal });
-      },
-    }),
-  );
-  const host = opts.tools.map((t): AnyFunctionTool => ({
-    ...t,
-    isEnabled: async (rc, ag) => (await t.isEnabled(rc, ag)) && (await activeNow()).has(t.name),
-    // The SDK asks the user before invoke: a call the skills refuse is
-    // not put to them (invoke refuses it), as the AI SDK adapter denies
-    // it without asking.
-    needsApproval: async (rc, input, callId) =>
-      (await t.needsApproval(rc, input, callId)) && (await agent.check(t.name, input, { signal })).allowed,
-    invoke: async (rc, input, details) => {
-      let parsed: unknown = input;
-      try {
-        parsed = JSON.parse(input);
-      } catch {
-        // Checked as the raw string.
+  // The skills loaded are the session's, which every run of this adapter
+  // shares (docs/architecture.md, "The adapters"): a load in any run makes
+  // every run's list old.
+  let loads = 0;
+  // A turn's tools, with its own signal and list: runs at once on one
+  // adapter neither abort nor reuse each other's.
+  const toolsFor = (signal: AbortSignal | undefined): AnyFunctionTool[] => {
+    // The active list, computed once and kept until a skill is loaded:
+    // isEnabled is asked for every tool on every model call.
+    let active: { loads: number; list: Promise<Set<string>> } | undefined;
+    const activeNow = () => {
+      if (active?.loads !== loads) {
+        const list = agent.activeTools({ signal }).then((a) => new Set(a));
+        const mine = { loads, list };
+        // A failure is not kept: the next model call asks again.
+        list.catch(() => {
+          if (active === mine) active = undefined;
+        });
+        active = mine;
       }
-      const c = await agent.check(t.name, parsed, { signal: details?.signal ?? signal });
-      return c.allowed ? t.invoke(rc, input, details) : c.message;
-    },
-  }));
+      return active.list;
+    };
+    const own = agent.tools.map((t) =>
+      tool({
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters as never,
+        strict: true,
+        execute: async (input: unknown, _rc?: RunContext<unknown>, details?: { signal?: AbortSignal }) => {
+          try {
+            return await t.execute(input, { signal: details?.signal ?? signal });
+          } finally {
+            loads++;
+          }
+        },
+      }),
+    );
+    const host = opts.tools.map((t): AnyFunctionTool => ({
+      ...t,
+      isEnabled: async (rc, ag) => (await t.isEnabled(rc, ag)) && (await activeNow()).has(t.name),
+      // The SDK asks the user before invoke: a call the skills refuse is
+      // not put to them (invoke refuses it), as the AI SDK adapter denies
+      // it without asking.
+      needsApproval: async (rc, input, callId) =>
+        (await t.needsApproval(rc, input, callId)) && (await agent.check(t.name, input, { signal })).allowed,
+      invoke: async (rc, input, details) => {
+        let parsed: unknown = input;
+        try {
+          parsed = JSON.parse(input);
+        } catch {
+          // Checked as the raw string.
+        }
+        const c = await agent.check(t.name, parsed, { signal: details?.signal ?? signal });
+        return c.allowed ? t.invoke(rc, input, details) : c.message;
+      },
+    }));
+    return [...own, ...host];
+  };
   return {
     agent,
     runOptions: { toolNotFoundBehavior: "return_error_to_model" },
     async turn(o) {
-      signal = o?.signal;
-      active = undefined;
       const { instructions } = await agent.turn(o);
-      return { instructions, tools: [...own, ...host] };
+      return { instructions, tools: toolsFor(o?.signal) };
     },
   };
 }

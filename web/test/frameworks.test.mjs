@@ -310,3 +310,22 @@ test('the model\'s mistakes with load_skill and read_skill_file get answers it c
   assert.match(slash, /^<skill_content name="citation-style">/);
   assert.match(userOnly, /^Error: PermissionDenied \(model-invocation-disabled\)/);
 });
+
+// Runs at once on one Agents SDK adapter are each their own: the second's
+// turn, given an aborted signal, ends that run alone, and the first (whose
+// own signal is live) loads its skill, is narrowed by it, and finishes.
+// The skills loaded are the session's, which both share.
+test('OpenAI Agents SDK: runs at once on one adapter keep their own signals', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  const r = await ev(page, async ([pack, db]) => {
+    const m = await import('/dist/frameworks.js');
+    return T.outcome(m.openaiAgentsConcurrent(m.agentSide(await m.installed([T.fromB64(pack)], db))));
+  }, [PACK, freshDB('concurrent')]);
+  assert.equal(r.ok, true, JSON.stringify(r.error));
+  const { ran, offered, text, other } = r.value;
+  assert.equal(text, 'done');
+  assert.deepEqual(ran, ['python scripts/extract.py report.pdf']);
+  assert.deepEqual(offered.at(-1).sort(), ['Bash', 'load_skill', 'read_skill_file']);
+  assert.equal(other.name, 'AbortError', JSON.stringify(other));
+});

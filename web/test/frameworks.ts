@@ -323,3 +323,51 @@ export async function toolAnswers(sk: Skillfs, calls: [string, Record<string, un
   await agent.close();
   return out;
 }
+
+/** A failure as the test reads it; error is what a framework's own
+ * error wraps (the Agents SDK's ToolCallError). */
+export interface Failure {
+  name: string;
+  code?: string;
+  reason?: string;
+  message: string;
+  error?: Failure;
+}
+
+function failure(e: unknown): Failure {
+  const { name, code, reason, message, error } = e as Omit<Failure, "error"> & { error?: unknown };
+  return { name, code, reason, message, ...(error ? { error: failure(error) } : {}) };
+}
+
+/** Two runs at once on one Agents SDK adapter, each with its turn's
+ * signal; the second's is aborted before it runs. The first loads
+ * pdf-tools and runs an allowed Bash call: what it ran and was offered,
+ * its final text, and how the second ended. */
+export async function openaiAgentsConcurrent(sk: Skillfs): Promise<{ ran: string[]; offered: string[][]; text: string; other: Failure | string }> {
+  const ran: string[] = [];
+  const bash = tool({ name: "Bash", description: "Run a command.", parameters: bashSchema, strict: true, execute: async (input) => {
+    const { command } = input as { command: string };
+    ran.push(command);
+    return `ran ${command}`;
+  } });
+  const offered: string[][] = [];
+  const scripted = (calls: [string, Record<string, unknown>][]) => new ScriptedModel([
+    ...calls.map(([name, input], i) => modelResponder((c) => {
+      offered.push(c.request.tools.map((t) => t.name));
+      return [functionCall(name, input, { callId: `c${i + 1}` })];
+    })),
+    modelResponder((c) => (offered.push(c.request.tools.map((t) => t.name)), [assistantMessage("done")])),
+  ]);
+  const skills = await openaiAgentsSkills(sk, { contextId: "chat-concurrent", tools: [bash] });
+  const first = new AbortController();
+  const second = new AbortController();
+  const turns = [await skills.turn({ query: PROMPT, signal: first.signal }), await skills.turn({ query: PROMPT, signal: second.signal })];
+  second.abort();
+  const [a, b] = await Promise.allSettled([
+    run(new Agent({ name: "a", model: scripted([["load_skill", { name: "pdf-tools", arguments: null, offset: null }], ["Bash", { command: "python scripts/extract.py report.pdf" }]]), ...turns[0]! }), PROMPT, { ...skills.runOptions, maxTurns: 20 }),
+    run(new Agent({ name: "b", model: scripted([]), ...turns[1]! }), PROMPT, { ...skills.runOptions, maxTurns: 20 }),
+  ]);
+  await skills.agent.close();
+  if (a.status === "rejected") throw a.reason;
+  return { ran, offered, text: String(a.value.finalOutput ?? ""), other: b.status === "rejected" ? failure(b.reason) : String(b.value.finalOutput) };
+}
