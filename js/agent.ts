@@ -127,7 +127,10 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
     signal: opts.signal,
   });
 
-  const activeTools = async (o?: CallOptions) => (await session.activeTools(o)).tools;
+  // A session the host closed, or lost with the connection, ends the
+  // loop with one error, whatever call finds it (see sessionClosed).
+  const closedOr = (e: unknown) => sessionClosed(e, opts.contextId) ?? e;
+  const activeTools = async (o?: CallOptions) => (await session.activeTools(o).catch((e) => Promise.reject(closedOr(e)))).tools;
 
   const tools: SkillToolDefinition[] = [
     {
@@ -148,7 +151,7 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
         additionalProperties: false,
       },
       execute: (input, o) =>
-        answer(async () => {
+        answer(closedOr, async () => {
           const { name, arguments: args, offset } = object(input, load);
           if (typeof name !== "string" || name === "") throw new SkillfsError("name must be a skill's name", "InvalidArgument", "", load);
           const from = lineNumber(offset, "offset", load);
@@ -177,7 +180,7 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
         additionalProperties: false,
       },
       execute: (input, o) =>
-        answer(async () => {
+        answer(closedOr, async () => {
           const { path, offset, limit } = object(input, read);
           if (typeof path !== "string") throw new SkillfsError("path must be a string", "InvalidArgument", "", read);
           const from = lineNumber(offset, "offset", read);
@@ -189,48 +192,50 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
     },
   ];
 
+  async function thisTurn(o?: TurnOptions): Promise<SkillsTurn> {
+    const status = await session.status(o);
+    if (status.stale) await session.refresh(o);
+    // turn() first: it activates the pinned and always: true skills,
+    // whose tools the active tools then include.
+    const pinned = await session.turn(o);
+    const query = head(o?.query ?? opts.catalog?.query ?? "", MAX_QUERY_BYTES);
+    const [catalog, active] = await Promise.all([
+      session.catalog({ ...opts.catalog, ...(query ? { query } : {}), signal: o?.signal }),
+      activeTools(o),
+    ]);
+    const parts = [];
+    if (catalog) {
+      parts.push(
+        catalog,
+        `The skills above can be used in this conversation. When a task matches a skill's description, call ${load} with its name ` +
+          `before anything else and follow what it says; read the files it mentions with ${read}. ` +
+          "A loaded skill may limit which tools you can call and how: a refused call says why and what you can do instead.",
+      );
+    }
+    // The pinned and always: true skills' blocks go in whole, within one
+    // part's bound in all: one that does not fit is named instead, for
+    // the model to load in parts, so that no skill fills every turn.
+    let room = MAX_READ_CHARS;
+    const named: string[] = [];
+    for (const b of pinned.blocks) {
+      if (b.content.length <= room) {
+        parts.push(b.content);
+        room -= b.content.length;
+      } else named.push(b.name);
+    }
+    if (named.length) {
+      const shown = named.slice(0, MAX_NAMED);
+      const more = named.length > shown.length ? ` and ${named.length - shown.length} more` : "";
+      parts.push(`These skills are loaded, but their instructions are too long to give here: ${shown.join(", ")}${more}. Call ${load} with a name to read its instructions before you act on it.`);
+    }
+    return { instructions: parts.join("\n\n"), activeTools: active };
+  }
+
   return {
     session,
     tools,
     activeTools,
-    async turn(o) {
-      const status = await session.status(o);
-      if (status.stale) await session.refresh(o);
-      // turn() first: it activates the pinned and always: true skills,
-      // whose tools the active tools then include.
-      const pinned = await session.turn(o);
-      const query = head(o?.query ?? opts.catalog?.query ?? "", MAX_QUERY_BYTES);
-      const [catalog, active] = await Promise.all([
-        session.catalog({ ...opts.catalog, ...(query ? { query } : {}), signal: o?.signal }),
-        activeTools(o),
-      ]);
-      const parts = [];
-      if (catalog) {
-        parts.push(
-          catalog,
-          `The skills above can be used in this conversation. When a task matches a skill's description, call ${load} with its name ` +
-            `before anything else and follow what it says; read the files it mentions with ${read}. ` +
-            "A loaded skill may limit which tools you can call and how: a refused call says why and what you can do instead.",
-        );
-      }
-      // The pinned and always: true skills' blocks go in whole, within one
-      // part's bound in all: one that does not fit is named instead, for
-      // the model to load in parts, so that no skill fills every turn.
-      let room = MAX_READ_CHARS;
-      const named: string[] = [];
-      for (const b of pinned.blocks) {
-        if (b.content.length <= room) {
-          parts.push(b.content);
-          room -= b.content.length;
-        } else named.push(b.name);
-      }
-      if (named.length) {
-        const shown = named.slice(0, MAX_NAMED);
-        const more = named.length > shown.length ? ` and ${named.length - shown.length} more` : "";
-        parts.push(`These skills are loaded, but their instructions are too long to give here: ${shown.join(", ")}${more}. Call ${load} with a name to read its instructions before you act on it.`);
-      }
-      return { instructions: parts.join("\n\n"), activeTools: active };
-    },
+    turn: (o) => thisTurn(o).catch((e) => Promise.reject(closedOr(e))),
     async check(toolName, input, o) {
       if (own.includes(toolName)) return { allowed: true, message: "" };
       const field = opts.fields?.[toolName];
@@ -253,7 +258,7 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
         d = await session.isToolAllowed(toolName, arg, { fields: fieldNames, signal: o?.signal });
       } catch (e) {
         // A call that cannot be checked is refused, and the loop goes on.
-        if (o?.signal?.aborted) throw e;
+        if (o?.signal?.aborted || sessionClosed(e, opts.contextId)) throw closedOr(e);
         const err = skillfsError(e);
         return {
           allowed: false,
@@ -274,7 +279,11 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
           `(${active.length ? active.join(", ") : "none of the host's"}) with an input they allow, load a skill that fits, or tell the user.`,
       };
     },
-    close: (o) => session.close(o),
+    // A session already closed is closed.
+    close: (o) =>
+      session.close(o).catch((e) => {
+        if (!sessionClosed(e, opts.contextId)) throw e;
+      }),
   };
 }
 
@@ -355,15 +364,43 @@ const next: Partial<Record<ErrorCode, string>> = {
 };
 
 /** fn's text, or its failure as text that keeps the code and says what to
- * do next. An abort is the caller's, and is thrown. */
-async function answer(fn: () => Promise<string>, o?: CallOptions): Promise<string> {
+ * do next. An abort is the caller's, and is thrown, as is a closed
+ * session (closedOr makes its error). */
+async function answer(closedOr: (e: unknown) => unknown, fn: () => Promise<string>, o?: CallOptions): Promise<string> {
   try {
     return await fn();
   } catch (e) {
     if (o?.signal?.aborted) throw e;
+    const closed = closedOr(e);
+    if (closed !== e) throw closed;
     const err = skillfsError(e);
     return `Error: ${err.message}. ${advice(err)}`;
   }
+}
+
+/** The reason of the error every call of an agent (and its adapters'
+ * prepareStep and isEnabled) fails with once its session is gone: the
+ * host closed it (it keeps a bounded number, 64 in all, and closes the
+ * oldest) or the connection to skillfs was lost. Its code is Conflict. */
+export const SESSION_CLOSED = "session-closed";
+
+/** The error that says e means the agent's session is gone, and how to go
+ * on; undefined for any other e. */
+function sessionClosed(e: unknown, contextId: string): SkillfsError | undefined {
+  if (!(e instanceof SkillfsError)) return undefined;
+  if (e.reason === SESSION_CLOSED) return e;
+  const evicted = e.code === "InvalidArgument" && e.reason === "no-session";
+  const lost = e.reason === "host-gone";
+  if (!evicted && !lost) return undefined;
+  const why = evicted ? "the host closed it to make room for newer sessions" : `the connection to skillfs was lost (${e.detail})`;
+  return new SkillfsError(
+    `the skills session of context ${contextId} was closed: ${why}. Open a new one (openSkillsAgent, aiSdkSkills or ` +
+      `openaiAgentsSkills${lost ? ", on a new connection" : ""}) and start the turn again: the skills the model had loaded, ` +
+      "and the allowed-tools restrictions they set, are not carried over, and the model loads them again",
+    "Conflict",
+    SESSION_CLOSED,
+    contextId,
+  );
 }
 
 function skillfsError(e: unknown): SkillfsError {

@@ -329,3 +329,34 @@ test('OpenAI Agents SDK: runs at once on one adapter keep their own signals', { 
   assert.deepEqual(offered.at(-1).sort(), ['Bash', 'load_skill', 'read_skill_file']);
   assert.equal(other.name, 'AbortError', JSON.stringify(other));
 });
+
+// A session the host closes (it keeps 64 and closes the oldest) or loses
+// with the port, in the middle of a run: the loop ends with one typed
+// error that says so and how to go on, and so does the next turn();
+// close() resolves.
+for (const framework of ['ai', 'agents']) {
+  for (const how of ['evicted', 'lost']) {
+    test(`${framework === 'ai' ? 'AI SDK' : 'OpenAI Agents SDK'}: a session ${how === 'evicted' ? 'the host closed' : 'lost with its port'} ends the run with Conflict (session-closed)`, { timeout: TEST_MS }, async (t) => {
+      const page = await b.openPage();
+      t.after(() => closePage(page));
+      const r = await ev(page, async ([pack, db, framework, how]) => {
+        const m = await import('/dist/frameworks.js');
+        return T.outcome(m.afterSessionClosed(await m.installed([T.fromB64(pack)], db), framework, how));
+      }, [PACK, freshDB(`closed-${framework}-${how}`), framework, how]);
+      assert.equal(r.ok, true, JSON.stringify(r.error));
+      const { ran, run, turn, closed } = r.value;
+      assert.deepEqual(ran, ['python scripts/extract.py report.pdf'], 'nothing ran after the session went');
+      // The Agents SDK wraps what its tools throw in its ToolCallError.
+      const err = framework === 'ai' ? run : run.error;
+      if (framework === 'agents') assert.equal(run.name, 'ToolCallError', JSON.stringify(run));
+      for (const e of [err, turn]) {
+        assert.equal(e?.name, 'SkillfsError', JSON.stringify(e));
+        assert.equal(e.code, 'Conflict');
+        assert.equal(e.reason, 'session-closed');
+        assert.match(e.message, how === 'evicted' ? /was closed: the host closed it to make room for newer sessions\./ : /was closed: the connection to skillfs was lost \(the skillfs host stopped serving this port\)\./);
+        assert.match(e.message, /Open a new one \(openSkillsAgent, aiSdkSkills or openaiAgentsSkills[^)]*\) and start the turn again: the skills the model had loaded, and the allowed-tools restrictions they set, are not carried over/);
+      }
+      assert.equal(closed, true, 'close() of a closed session resolves');
+    });
+  }
+}

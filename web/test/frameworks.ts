@@ -371,3 +371,46 @@ export async function openaiAgentsConcurrent(sk: Skillfs): Promise<{ ran: string
   if (a.status === "rejected") throw a.reason;
   return { ran, offered, text: String(a.value.finalOutput ?? ""), other: b.status === "rejected" ? failure(b.reason) : String(b.value.finalOutput) };
 }
+
+/** A run whose session goes in the middle, after the model loaded
+ * pdf-tools, while its Bash call runs: the host closes it to make room
+ * for 64 newer sessions ("evicted"), or stops serving the port ("lost").
+ * How the run ended, how the next turn() fails, and whether close()
+ * resolves. */
+export async function afterSessionClosed(host: Skillfs, framework: "ai" | "agents", how: "evicted" | "lost"): Promise<{ ran: string[]; run: Failure | string; turn: Failure | string; closed: boolean }> {
+  const ch = new MessageChannel();
+  const stop = serveSkillfs(host, ch.port1, { capability: "agent" });
+  const sk = connectSkillfs(ch.port2);
+  const ran: string[] = [];
+  const close = async (command: string) => {
+    ran.push(command);
+    if (how === "lost") stop();
+    else for (let i = 0; i < 64; i++) await host.openSession({ contextId: `other-${i}` });
+    return `ran ${command}`;
+  };
+  const calls: [string, Record<string, unknown>][] = [
+    ["load_skill", { name: "pdf-tools", arguments: null, offset: null }],
+    ["Bash", { command: "python scripts/extract.py report.pdf" }],
+    ["Bash", { command: "python scripts/fill.py report.pdf" }],
+  ];
+  const outcome = async (p: Promise<unknown>) => p.then((v) => String(v), failure);
+  const contextId = `chat-closed-${framework}-${how}`;
+  if (framework === "ai") {
+    const Bash = { description: "Run a command.", inputSchema: jsonSchema(bashSchema), execute: ({ command }: { command: string }) => close(command) };
+    const skills = await aiSdkSkills(sk, { contextId, tools: { Bash } as ToolSet });
+    const model = aiSdkModel(calls, { systems: [], offered: [], results: [], ran, text: "" });
+    const r = await outcome(generateText({ model, prompt: PROMPT, stopWhen: isStepCount(20), ...(await skills.turn({ query: PROMPT })) }).then((r) => r.text));
+    const turn = await outcome(skills.turn({ query: PROMPT }).then((t) => t.instructions));
+    return { ran, run: r, turn, closed: await skills.agent.close().then(() => true, () => false) };
+  }
+  const bash = tool({ name: "Bash", description: "Run a command.", parameters: bashSchema, strict: true, execute: (input) => close((input as { command: string }).command) });
+  const model = new ScriptedModel([
+    ...calls.map(([name, input], i) => modelResponder(() => [functionCall(name, input, { callId: `c${i + 1}` })])),
+    modelResponder(() => [assistantMessage("done")]),
+  ]);
+  const skills = await openaiAgentsSkills(sk, { contextId, tools: [bash] });
+  const agent = new Agent({ name: "helper", model, ...(await skills.turn({ query: PROMPT })) });
+  const r = await outcome(run(agent, PROMPT, { ...skills.runOptions, maxTurns: 20 }).then((r) => r.finalOutput));
+  const turn = await outcome(skills.turn({ query: PROMPT }).then((t) => t.instructions));
+  return { ran, run: r, turn, closed: await skills.agent.close().then(() => true, () => false) };
+}
