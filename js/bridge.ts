@@ -1532,7 +1532,7 @@ export function connectSkillfs(port: AnyPort, opts: ConnectOptions = {}): Skillf
   let next = 0;
   let lastHeard = Date.now();
   let watchdog: ReturnType<typeof setInterval> | undefined;
-  const pending = new Map<number, { resolve: (v: [unknown, Uint8Array | undefined]) => void; reject: (e: SkillfsError) => void; progress?: (p: unknown) => void }>();
+  const pending = new Map<number, { method: string; resolve: (v: [unknown, Uint8Array | undefined]) => void; reject: (e: SkillfsError) => void; progress?: (p: unknown) => void }>();
   const listeners = new Set<(c: Change) => void>();
   // Why the host is gone for good: it said goodbye, or the port closed.
   let gone = "";
@@ -1564,8 +1564,18 @@ export function connectSkillfs(port: AnyPort, opts: ConnectOptions = {}): Skillf
       p.reject(new SkillfsError(m.message, m.code, m.reason, m.subject, m.diagnostics, m.invalid ?? []));
       return;
     }
+    let value: unknown;
     try {
-      p.resolve([parsed(m.json), unpackBytes(m.bytes, "")]);
+      // Not JSON text: a host of another build (one that sent the value
+      // itself), or a broken one.
+      if (typeof m.json !== "string") throw new Error("it carries no JSON text");
+      value = parsed(m.json);
+    } catch (e) {
+      p.reject(new SkillfsError(`the skillfs host's answer is not a result: ${(e as Error).message}`, "Internal", "bad-answer", p.method));
+      return;
+    }
+    try {
+      p.resolve([value, unpackBytes(m.bytes, "")]);
     } catch (e) {
       p.reject(toSkillfsError(e));
     }
@@ -1602,7 +1612,7 @@ export function connectSkillfs(port: AnyPort, opts: ConnectOptions = {}): Skillf
       signal?.throwIfAborted();
       const p = new Promise<[unknown, Uint8Array | undefined]>((resolve, reject) => {
         if (gone) throw new SkillfsError(gone, "Internal", "host-gone");
-        pending.set(id, { resolve, reject, progress: onProgress });
+        pending.set(id, { method, resolve, reject, progress: onProgress });
         l.send({ t: "call", id, method, args, bytes: packBytes(l, bytes), progress: !!onProgress });
         watch();
       });

@@ -238,6 +238,32 @@ test('MessagePort, capability "admin": calls work, bytes and progress cross, err
   assert.deepEqual(b.pageErrors, []);
 });
 
+test('MessagePort: an answer that is not JSON text fails its call with Internal, bad-answer; the next call is answered', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  // A host that answers each call with the next of these: text that is
+  // not JSON, no text, the value itself (a host of another build), then a
+  // good one.
+  const got = await ev(page, async () => {
+    const ch = new MessageChannel();
+    const answers = [{ json: '{"revision":' }, {}, { value: 7 }, { json: '7' }];
+    ch.port1.onmessage = (e) => {
+      if (e.data.t === 'call') ch.port1.postMessage({ t: 'result', id: e.data.id, ...answers.shift() });
+    };
+    const client = T.bridge.connectSkillfs(ch.port2);
+    const out = [];
+    for (let i = 0; i < 4; i++) out.push(await T.outcome(client.registry.revision()));
+    ch.port1.close();
+    return out;
+  });
+  for (const [i, what] of ['text that is not JSON', 'no text', 'the value'].entries()) {
+    const e = assertRejected(got[i], { code: 'Internal', reason: 'bad-answer', subject: 'registry.revision' }, what);
+    assert.match(e.message, /the skillfs host's answer is not a result: /, what);
+  }
+  assert.equal(assertOk(got[3], 'the good answer'), 7);
+  assert.deepEqual(b.pageErrors, []);
+});
+
 // ---- chrome.runtime.Port (JSON only) ----
 
 // Once with the platform's base64 (Uint8Array toBase64 and fromBase64),
