@@ -210,6 +210,11 @@ const refusalsOf = (res: ImportResult, name: string): Refusal[] =>
 const alreadyOf = (res: ImportResult): Refusal[] =>
   res.alreadyInstalled.map((id) => ({ name: id, code: "Conflict", reason: "already-installed", message: `installed from this source already, byte for byte, as ${id}: left as it is` }));
 
+/** How many sources an update check asks at once: enough that a slow
+ * one does not hold up the others, few enough not to flood the browser's
+ * connections (six per host) or the module with downloads to compare. */
+export const CHECK_SOURCES = 4;
+
 /** Errors that end a whole call rather than one entry's install. */
 const fatal = (e: unknown) =>
   e instanceof SkillfsError ? e.code === "PermissionDenied" || e.reason === "aborted" : (e as Error)?.name === "AbortError";
@@ -367,15 +372,18 @@ export class Sources {
     return this.report(p.url, await this.installBytes(p.origin, "", p.bytes, o, "", p), p.warnings);
   }
 
-  /** The updates of the skills of list that have a source. */
+  /** The updates of the skills of list that have a source. Distinct
+   * sources are asked CHECK_SOURCES at a time (docs/sources.md, "Update
+   * checks"), so that a slow one holds up only itself; the answers come in
+   * the order of the sources, whatever order they arrive in. */
   async checkUpdates(list: SkillMeta[], o: FetchOptions = {}): Promise<UpdateInfo[]> {
     const sourced = list.filter((m) => m.origin);
-    const out: UpdateInfo[] = [];
-    const failed = (ids: SkillMeta[], e: unknown) => {
-      if (fatal(e)) throw e;
-      const r = refusalOf("", e);
-      for (const m of ids) out.push({ id: m.id, status: "error", installed: m.origin!.digest, latest: "", origin: m.origin!, code: r.code, message: r.message });
-    };
+    // A fatal error (an abort, a permission refused) ends every request of the check.
+    const stop = new AbortController();
+    const onAbort = () => stop.abort(o.signal!.reason);
+    if (o.signal?.aborted) onAbort();
+    o.signal?.addEventListener("abort", onAbort, { once: true });
+    const f: FetchOptions = { ...o, signal: stop.signal };
     const by = (key: (m: SkillMeta) => string | undefined) => {
       const groups = new Map<string, SkillMeta[]>();
       for (const m of sourced) {
@@ -384,24 +392,20 @@ export class Sources {
       }
       return groups;
     };
+    /** Each source's check, asked once for all its skills. */
+    const checks: [SkillMeta[], () => Promise<UpdateInfo[]>][] = [];
     for (const [url, ms] of by((m) => (m.origin!.kind === "index" ? m.origin!.index : undefined))) {
-      try {
-        out.push(...await this.value<UpdateInfo[]>("source.checkIndex", { url }, await fetchBytes(url, o, MAX_INDEX_BYTES)));
-      } catch (e) {
-        failed(ms, e);
-      }
+      checks.push([ms, async () => this.value<UpdateInfo[]>("source.checkIndex", { url }, await fetchBytes(url, f, MAX_INDEX_BYTES))]);
     }
     for (const [server, ms] of by((m) => (m.origin!.kind === "mcp" ? m.origin!.server : undefined))) {
-      try {
-        const mcp = await (await import("./mcp.js")).connectMcp(server, o);
+      checks.push([ms, async () => {
+        const mcp = await (await import("./mcp.js")).connectMcp(server, f);
         try {
-          out.push(...await this.value<UpdateInfo[]>("source.checkMcp", { server }, await mcp.list()));
+          return await this.value<UpdateInfo[]>("source.checkMcp", { server }, await mcp.list());
         } finally {
           await mcp.close();
         }
-      } catch (e) {
-        failed(ms, e);
-      }
+      }]);
     }
     // A plain URL publishes no digest: it is asked with the ETag it sent,
     // and fetched again to compare unless it answers 304 — once for all
@@ -412,20 +416,44 @@ export class Sources {
     // of them, not once per ETag, since all but one ETag would be
     // answered with the whole download anyway.
     for (const [url, ms] of by((m) => (m.origin!.kind === "url" ? m.origin!.url : undefined))) {
-      const etags = new Set(ms.map((m) => m.origin!.etag ?? ""));
-      try {
-        const got = await fetchArtifact(url, o, undefined, etags.size === 1 ? ms[0]!.origin!.etag : "");
-        out.push(...(got.bytes
-          ? await this.value<UpdateInfo[]>("source.checkBytes", { ids: ms.map((m) => m.id), etag: got.etag }, got.bytes)
-          : ms.map((m): UpdateInfo => ({ id: m.id, status: "current", installed: m.origin!.digest, latest: m.origin!.digest, origin: m.origin! }))));
-      } catch (e) {
-        failed(ms, e);
-      }
+      checks.push([ms, async () => {
+        const etags = new Set(ms.map((m) => m.origin!.etag ?? ""));
+        const got = await fetchArtifact(url, f, undefined, etags.size === 1 ? ms[0]!.origin!.etag : "");
+        return got.bytes
+          ? this.value<UpdateInfo[]>("source.checkBytes", { ids: ms.map((m) => m.id), etag: got.etag }, got.bytes)
+          : ms.map((m): UpdateInfo => ({ id: m.id, status: "current", installed: m.origin!.digest, latest: m.origin!.digest, origin: m.origin! }));
+      }]);
     }
+    const answers: UpdateInfo[][] = [];
+    let fatalError: { e: unknown } | undefined;
+    let next = 0;
+    const worker = async () => {
+      while (next < checks.length && !fatalError) {
+        const i = next++;
+        const [ms, check] = checks[i]!;
+        try {
+          answers[i] = await check();
+        } catch (e) {
+          if (fatal(e)) {
+            fatalError ??= { e };
+            stop.abort(e);
+            return;
+          }
+          const r = refusalOf("", e);
+          answers[i] = ms.map((m) => ({ id: m.id, status: "error", installed: m.origin!.digest, latest: "", origin: m.origin!, code: r.code, message: r.message }));
+        }
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(CHECK_SOURCES, checks.length) }, worker));
+    } finally {
+      o.signal?.removeEventListener("abort", onAbort);
+    }
+    if (fatalError) throw fatalError.e;
     // An index or server answers for every installed skill it published,
     // named in list or not.
     const asked = new Set(sourced.map((m) => m.id));
-    return out.filter((u) => asked.has(u.id));
+    return answers.flat().filter((u) => asked.has(u.id));
   }
 
   async update(m: SkillMeta, o: InstallOptions & { digest?: string } = {}): Promise<UpdateResult> {

@@ -43,24 +43,29 @@ function closer(server) {
 }
 
 /**
- * A static site: files is a Map of path → {body, type?, chunked?, stalled?}
+ * A static site: files is a Map of path → {body, type?, chunked?, stalled?, held?}
  * that the test may change at any time. A chunked file is sent without
  * Content-Length, so only a running count can stop it. A stalled one
  * sends half its body, calls stalled(), and sends nothing more: a download
- * under way for the client to abort. Every file has an
+ * under way for the client to abort. A held one answers only once
+ * held(req, res) settles: a slow server. Every file has an
  * ETag (its digest); a request whose If-None-Match matches gets 304 and no
  * body, logged as "GET path 304".
  */
 export async function serveSite(files = new Map()) {
   const log = [];
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
     const path = new URL(req.url, 'http://x').pathname;
     if (req.method === 'OPTIONS') {
       // A CORS preflight (the If-None-Match header needs one) fetches nothing: not logged.
       res.writeHead(204, CORS).end();
       return;
     }
-    const f = files.get(path);
+    let f = files.get(path);
+    if (f?.held) {
+      await f.held(req, res);
+      f = files.get(path);
+    }
     if (!f) {
       log.push(`${req.method} ${path}`);
       res.writeHead(404, { ...CORS, 'content-type': 'text/plain' }).end('not found');

@@ -703,6 +703,68 @@ test('a download of several skills: once one is updated, those its new download 
   assert.equal((await ev(page, () => s.status())).stale, false);
 });
 
+test('an update check asks distinct sources at once: a slow one holds up only its own skills, the answers keep the sources\' order, and an abort ends every request', { timeout: TEST_MS }, async (t) => {
+  const slow = await serveSite();
+  const fast = await serveSite();
+  t.after(slow.close);
+  t.after(fast.close);
+  const page = await fresh(t);
+  slow.files.set('/a.zip', { body: zip({ 'SKILL.md': skillMD('alpha-slow', 'Slow.') }), type: 'application/zip' });
+  fast.files.set('/b.zip', { body: zip({ 'SKILL.md': skillMD('beta-fast', 'Fast.') }), type: 'application/zip' });
+  assertOk(await reg(page, 'installFromUrl', `${slow.url}/a.zip`));
+  assertOk(await reg(page, 'installFromUrl', `${fast.url}/b.zip`));
+
+  // The slow server holds the check's request until the fast one has
+  // answered. Asked one after the other (alpha-slow's source first), the
+  // fast one would be asked only once the slow one's request had ended,
+  // at the check's timeout.
+  const events = [];
+  let fastAnswered;
+  const answered = new Promise((resolve) => { fastAnswered = resolve; });
+  slow.files.get('/a.zip').held = async (req, res) => {
+    events.push('slow asked');
+    res.on('close', () => events.push('slow closed'));
+    await answered;
+    events.push('slow answers');
+  };
+  fast.files.get('/b.zip').held = async (req, res) => {
+    events.push('fast asked');
+    res.on('finish', () => {
+      events.push('fast answered');
+      fastAnswered();
+    });
+  };
+  const ups = assertOk(await reg(page, 'checkUpdates', { timeoutMs: 10_000 }));
+  assert.deepEqual(events.slice(0, 4), ['slow asked', 'fast asked', 'fast answered', 'slow answers']);
+  assert.deepEqual(ups.map((u) => [u.id, u.status]), [['alpha-slow', 'current'], ['beta-fast', 'current']]);
+
+  // Both held for good: an abort of the check ends both requests.
+  const asked = [];
+  const closed = [];
+  let bothAsked;
+  const both = new Promise((resolve) => { bothAsked = resolve; });
+  for (const [site, path] of [[slow, '/a.zip'], [fast, '/b.zip']]) {
+    site.files.get(path).held = (req, res) => new Promise(() => {
+      asked.push(path);
+      res.on('close', () => closed.push(path));
+      if (asked.length === 2) bothAsked();
+    });
+  }
+  await ev(page, () => {
+    window.checkAbort = new AbortController();
+    window.checking = T.outcome(sk.registry.checkUpdates({ signal: checkAbort.signal }));
+  });
+  await both;
+  const aborted = await ev(page, () => {
+    checkAbort.abort();
+    return checking;
+  });
+  // Either download's abort: both were under way.
+  assert.deepEqual([aborted.ok, aborted.error?.code, aborted.error?.reason], [false, 'FetchFailed', 'aborted']);
+  while (closed.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(closed.sort(), ['/a.zip', '/b.zip']);
+});
+
 test('a download whose skills record several ETags (one updated, another changed and not) is downloaded once a check, not once per ETag', { timeout: TEST_MS }, async (t) => {
   const site = await publisher();
   t.after(site.close);
