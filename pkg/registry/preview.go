@@ -128,8 +128,10 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 	// Every installed skill's id folded to its skeleton, and every skill of
 	// the archive's: thousands of each take longer than a task should.
 	byKey := make(map[string]Meta, len(installed))
+	byID := make(map[string]int, len(installed)) // installed[byID[id]] is id's
 	for i, m := range installed {
 		pace.StepAt(i)
+		byID[m.ID] = i
 		k := idKey(m.ID)
 		// An exact spelling wins over a folded look-alike.
 		if prev, ok := byKey[k]; !ok || prev.ID != m.Name {
@@ -140,14 +142,11 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 	if origin != nil && origin.Kind == source.KindURL {
 		viaFolder = fromDownload(valid, cands, installed, origin.URL, under)
 	}
-	ids := make(map[string]Meta, len(installed))
-	for _, m := range installed {
-		ids[m.ID] = m
-	}
 	p := &ImportPreview{Skills: make([]PreviewSkill, len(cands)), Dropped: append([]string{}, arc.Dropped...),
 		InstalledSkills: map[string]InstalledSkill{}}
 	keep := func(id string) { // in InstalledSkills, when installed
-		if m, ok := ids[id]; ok {
+		if i, ok := byID[id]; ok {
+			m := installed[i]
 			p.InstalledSkills[id] = InstalledSkill{Enabled: m.Enabled, Noted: hasDisabledNote(m)}
 		}
 	}
