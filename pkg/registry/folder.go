@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/pace"
@@ -418,7 +419,9 @@ func fromDownload(cands, all []*candidate, ms []Meta, url, under string) map[*ca
 			moved = append(moved, mine...)
 		}
 	}
-	slices.SortFunc(moved, func(a, b Meta) int { return strings.Compare(a.ID, b.ID) })
+	// sort.Slice, not slices.SortFunc: a sort instantiated for a struct
+	// this large is ~20 KB of the module (see files.go).
+	sort.Slice(moved, func(i, j int) bool { return moved[i].ID < moved[j].ID })
 	chosen := make(map[*candidate]bool, len(cands))
 	for _, c := range cands {
 		chosen[c] = true
