@@ -656,7 +656,7 @@ func (in *installedIDs) has(id string) bool {
 		lc, in.err = in.r.current(in.ctx)
 		in.recs, in.read = lc.recs, true
 	}
-	_, ok := slices.BinarySearchFunc(in.recs, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
+	_, ok := findRecord(in.recs, id)
 	return ok
 }
 

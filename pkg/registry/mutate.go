@@ -172,13 +172,19 @@ func metaQueries(ids []string) []vfs.Query {
 	return qs
 }
 
+// findRecord returns where skill id's record is among recs (sorted by
+// key, as a read returns them), and whether it is there.
+func findRecord(recs []vfs.Record, id string) (int, bool) {
+	return slices.BinarySearchFunc(recs, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
+}
+
 // recordOf returns, as metaQuery's result, skill id's record among every
 // skill's (all, sorted by id as a read returns them). A batch takes its
 // skills' records from there: a query per skill, thousands, would be
 // issued in one task of the host (IndexedDB ends a transaction at the end
 // of a task that issued nothing).
 func recordOf(all []vfs.Record, id string) []vfs.Record {
-	i, ok := slices.BinarySearchFunc(all, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
+	i, ok := findRecord(all, id)
 	if !ok {
 		return nil
 	}

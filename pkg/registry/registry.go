@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -159,7 +158,7 @@ func (r *Registry) Get(ctx context.Context, id string) (Meta, error) {
 	c := r.cache
 	r.mu.Unlock()
 	if c.valid && len(c.stale) == 0 {
-		i, ok := slices.BinarySearchFunc(c.recs, id, func(rec vfs.Record, id string) int { return strings.Compare(rec.Key, id) })
+		i, ok := findRecord(c.recs, id)
 		switch {
 		case !ok:
 			return Meta{}, notInstalled(id)
