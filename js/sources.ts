@@ -5,7 +5,7 @@
 // the registry installs anything, in one commit per skill.
 
 import { SkillfsError, comparedIn, skillErrorLabel, type ConflictPolicy, type ErrorCode, type ImportPreview, type ImportProgress, type ImportResult, type SkillMeta } from "./bridge.js";
-import { DEFAULT_MAX_BYTES, MAX_INDEX_BYTES, concat, fetchArtifact, fetchBytes, type FetchOptions } from "./fetch.js";
+import { DEFAULT_MAX_BYTES, MAX_INDEX_BYTES, concat, fetchArtifact, fetchBytes, type Fetched, type FetchOptions } from "./fetch.js";
 
 export type { FetchOptions } from "./fetch.js";
 
@@ -409,19 +409,13 @@ export class Sources {
     }
     // A plain URL publishes no digest: it is asked with the ETag it sent,
     // and fetched again to compare unless it answers 304 — once for all
-    // the skills of one download (a repository's). Those the download
-    // finds current record it, its ETag too (Registry.CheckDownload). Its
-    // skills may still record several ETags (one updated since, another
-    // changed and not): then it is downloaded once, without one, for all
-    // of them, not once per ETag, since all but one ETag would be
-    // answered with the whole download anyway.
+    // the skills of one download (a repository's: checkDownload). Those
+    // the download finds current record it, its ETag too
+    // (Registry.CheckDownload).
     for (const [url, ms] of by((m) => (m.origin!.kind === "url" ? m.origin!.url : undefined))) {
       checks.push([ms, async () => {
-        const etags = new Set(ms.map((m) => m.origin!.etag ?? ""));
-        const got = await fetchArtifact(url, f, undefined, etags.size === 1 ? ms[0]!.origin!.etag : "");
-        return got.bytes
-          ? this.value<UpdateInfo[]>("source.checkBytes", { ids: ms.map((m) => m.id), etag: got.etag }, got.bytes)
-          : ms.map((m): UpdateInfo => ({ id: m.id, status: "current", installed: m.origin!.digest, latest: m.origin!.digest, origin: m.origin! }));
+        const { checks: found } = await this.checkDownload(url, ms, f);
+        return found ?? ms.map((m): UpdateInfo => ({ id: m.id, status: "current", installed: m.origin!.digest, latest: m.origin!.digest, origin: m.origin! }));
       }]);
     }
     const answers: UpdateInfo[][] = [];
@@ -512,11 +506,25 @@ export class Sources {
     return { status: "updated", skill: res.skills[0] };
   }
 
+  /** A download of url fetched once for the skills ms installed from it,
+   * and what it holds for each (Registry.CheckDownload), in ms's order;
+   * no checks when the server answered that it has not changed (304). It
+   * is asked with the skills' ETag when they record one: those that
+   * record several (one updated since, another changed and not) are
+   * downloaded once without one, since all but one ETag would be
+   * answered with the whole download anyway. */
+  private async checkDownload(url: string, ms: SkillMeta[], o: FetchOptions): Promise<{ got: Fetched; checks?: UpdateInfo[] }> {
+    const etags = new Set(ms.map((m) => m.origin!.etag ?? ""));
+    const got = await fetchArtifact(url, o, undefined, etags.size === 1 ? ms[0]!.origin!.etag : "");
+    if (!got.bytes) return { got };
+    return { got, checks: await this.value<UpdateInfo[]>("source.checkBytes", { ids: ms.map((m) => m.id), etag: got.etag }, got.bytes) };
+  }
+
   /** Installs skill m's version of a download of its URL (got), as the
    * check of it found it (check: its folder there, another when it
    * moved), replacing m in one commit. A digest given now pins the new
    * bytes as one given at install did. */
-  private installDownload(m: SkillMeta, check: UpdateInfo, got: { bytes?: Uint8Array; etag: string }, o: InstallOptions & { digest?: string }): Promise<ImportResult> {
+  private installDownload(m: SkillMeta, check: UpdateInfo, got: Fetched, o: InstallOptions & { digest?: string }): Promise<ImportResult> {
     const next: Origin = { kind: "url", url: m.origin!.url, type: m.origin!.type, digest: o.digest ?? "", verified: !!o.digest, etag: got.etag };
     if (check.origin.dir) next.dir = check.origin.dir;
     return this.installBytes(next, "", got.bytes!, o, m.id);
@@ -547,18 +555,16 @@ export class Sources {
       byURL.set(m.origin.url!, [...(byURL.get(m.origin.url!) ?? []), m]);
     }
     for (const [url, group] of byURL) {
-      let got: { bytes?: Uint8Array; etag: string };
-      let checks: UpdateInfo[];
+      let got: Fetched;
+      let checks: UpdateInfo[] | undefined;
       try {
-        const etags = new Set(group.map((m) => m.origin!.etag ?? ""));
-        got = await fetchArtifact(url, o, undefined, etags.size === 1 ? group[0]!.origin!.etag : "");
-        checks = got.bytes ? await this.value<UpdateInfo[]>("source.checkBytes", { ids: group.map((m) => m.id), etag: got.etag }, got.bytes) : [];
+        ({ got, checks } = await this.checkDownload(url, group, o));
       } catch (e) {
         for (const m of group) failed(m.id, e);
         continue;
       }
       for (const [i, m] of group.entries()) {
-        const check = checks[i];
+        const check = checks?.[i];
         if (!check || check.status === "current") {
           out.push({ id: m.id, status: "current", skill: m });
         } else if (check.status === "gone") {
