@@ -6,7 +6,7 @@
 
 import * as outside from "./outside.js";
 import { workerRunner, type Execution, type WasiOutcome, type WasiRunner } from "./wasi.js";
-import { Sources, type FetchOptions, type IndexPreview, type InstallOptions, type InstallReport, type McpInstallOptions, type McpPreview, type Origin, type PreviewInstallOptions, type UpdateInfo, type UpdateOutcome, type UpdateResult, type UrlPreview } from "./sources.js";
+import { Sources, choiceArgs, type FetchOptions, type IndexPreview, type InstallOptions, type InstallReport, type McpInstallOptions, type McpPreview, type Origin, type PreviewInstallOptions, type UpdateInfo, type UpdateOutcome, type UpdateResult, type UrlPreview } from "./sources.js";
 
 export { workerRunner } from "./wasi.js";
 export type { Execution, WasiOutcome, WasiRunner } from "./wasi.js";
@@ -200,12 +200,6 @@ export interface ImportOptions extends CallOptions {
    * the import fail, Conflict "changed-since-preview", nothing installed. */
   preview?: ImportPreview;
 }
-
-/** What an import with choose after preview p is given to check that
- * each skill chosen is still compared with the installed skill p showed
- * (ImportOptions.preview): the digest of that one by name, "" for none. */
-export const comparedIn = (p: ImportPreview, choose: Record<string, unknown>): Record<string, string> =>
-  Object.fromEntries(p.skills.filter((s) => s.status !== "invalid" && Object.hasOwn(choose, s.name)).map((s) => [s.name, s.installedDigest ?? ""]));
 
 /** One skill of an archive, as previewZip reads it. */
 export interface PreviewSkill {
@@ -640,7 +634,7 @@ export class Registry {
       "registry.importZip",
       {
         onConflict: opts.onConflict ?? "rename", source: opts.source ?? "", copy: opts.copy ?? false,
-        ...(opts.choose ? { choose: opts.choose, ...(opts.preview ? { compared: comparedIn(opts.preview, opts.choose) } : {}) } : {}),
+        ...choiceArgs(opts.choose, opts.preview),
       },
       asBytes(bytes, "registry.importZip"),
       opts.onProgress as ((p: unknown) => void) | undefined,

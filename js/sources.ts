@@ -4,7 +4,7 @@
 // parses, resolves, checks containment and verifies every digest before
 // the registry installs anything, in one commit per skill.
 
-import { SkillfsError, comparedIn, skillErrorLabel, type ConflictPolicy, type ErrorCode, type ImportPreview, type ImportProgress, type ImportResult, type SkillMeta } from "./bridge.js";
+import { SkillfsError, skillErrorLabel, type ConflictPolicy, type ErrorCode, type ImportPreview, type ImportProgress, type ImportResult, type SkillMeta } from "./bridge.js";
 import { DEFAULT_MAX_BYTES, MAX_INDEX_BYTES, concat, fetchArtifact, fetchBytes, type Fetched, type FetchOptions } from "./fetch.js";
 
 export type { FetchOptions } from "./fetch.js";
@@ -204,6 +204,18 @@ const refusalOf = (name: string, e: unknown): Refusal => {
 const refusalsOf = (res: ImportResult, name: string): Refusal[] =>
   res.invalid.map((e) => ({ name: skillErrorLabel(e, name), code: e.code, reason: e.reason, message: e.message }));
 
+/** The arguments of an import's choice (choose), and, after preview,
+ * what it is given to check that each skill chosen is still compared with
+ * the installed skill preview showed (ImportOptions.preview): the digest
+ * of that one by name, "" for none. Not part of the package's API. */
+export const choiceArgs = (choose?: Record<string, "rename" | "replace">, preview?: ImportPreview) =>
+  !choose ? {} : {
+    choose,
+    ...(preview
+      ? { compared: Object.fromEntries(preview.skills.filter((s) => s.status !== "invalid" && Object.hasOwn(choose, s.name)).map((s) => [s.name, s.installedDigest ?? ""])) }
+      : {}),
+  };
+
 /** The skills of an install's archive installed already from this very
  * source, byte for byte, and so left as they are, as warnings (as an MCP
  * server's are: source.ReviewMCP). */
@@ -275,7 +287,7 @@ export class Sources {
     // A download with a broken skill installs the others; the report says which were refused.
     return this.value<ImportResult>("registry.installArtifact", {
       origin, dir, target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "", previewed: !!preview,
-      ...(o.choose ? { choose: o.choose, ...(preview ? { compared: comparedIn(preview, o.choose) } : {}) } : {}),
+      ...choiceArgs(o.choose, preview),
     }, bytes, o.onProgress, o.signal);
   }
 
