@@ -42,7 +42,8 @@ export async function connectMcp(serverUrl: string, o: FetchOptions): Promise<Mc
     if (e instanceof SkillfsError) throw e;
     const cause = (e as { cause?: unknown })?.cause;
     if (cause instanceof SkillfsError) throw cause;
-    throw new SkillfsError(`${serverUrl}: ${(e as Error)?.message ?? e}`, "FetchFailed", reason, serverUrl);
+    const why = (e as Error)?.message ?? String(e);
+    throw new SkillfsError(reason === "mcp-connect" ? `${serverUrl} did not answer as an MCP server (${why})` : `the MCP server at ${serverUrl} failed the request (${why})`, "FetchFailed", reason, serverUrl);
   };
   try {
     await client.connect(transport, { timeout, signal: o.signal });

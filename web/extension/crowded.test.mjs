@@ -298,7 +298,7 @@ async function installFromSite(page, zips, total) {
     const missing = await installFrom(page, `${site.url}/nothing-here.zip`, 'url');
     assert.equal(missing.error, 'FetchFailed');
     // What failed, why, and the code once, for a bug report.
-    assert.equal(missing.text, `Could not install from ${site.url}/nothing-here.zip: ${site.url}/nothing-here.zip answered HTTP 404: nothing is published at this address (any more). (FetchFailed, http-status)`);
+    assert.equal(missing.text, `Could not install: ${site.url}/nothing-here.zip answered HTTP 404: nothing is published at this address (any more). (FetchFailed, http-status)`);
 
     const all = await installFrom(page, `${site.url}/.well-known/agent-skills/index.json`, 'index');
     assert.equal(all.state, 'done', all.text);

@@ -495,8 +495,19 @@ test('the side panel installs from an MCP server the user names: what verifies, 
 
   const missing = await installFrom(`${new URL(server.url).origin}/nothing/index.json`, 'index');
   assert.deepEqual([missing.state, missing.error], ['error', 'FetchFailed'], j(missing));
+  // A failure names the address once, and says in words what went wrong:
+  // the download's own error names it, as does a server's.
+  const once = (r, address) => assert.equal(r.report.split(address).length, 2, j(r));
+  once(missing, `${new URL(server.url).origin}/nothing/index.json`);
+  assert.match(missing.report, /^Could not install: http:\/\/\S+ answered HTTP 405\. \(FetchFailed, http-status\)$/, j(missing));
+  const site = await serveSite();
+  t.after(site.close);
+  const notMcp = await installFrom(`${site.url}/nothing`, 'mcp');
+  assert.deepEqual([notMcp.state, notMcp.error], ['error', 'FetchFailed'], j(notMcp));
+  once(notMcp, `${site.url}/nothing`);
+  assert.match(notMcp.report, /^Could not install: http:\/\/\S+ did not answer as an MCP server \(.*not found\)\. \(FetchFailed, mcp-connect\)$/, j(notMcp));
   // Each Install asked for the server's site in its click; the preview's Install fetches nothing new.
-  assert.deepEqual(await asked(), [['http://127.0.0.1/*'], ['http://127.0.0.1/*']]);
+  assert.deepEqual(await asked(), [['http://127.0.0.1/*'], ['http://127.0.0.1/*'], ['http://127.0.0.1/*']]);
 });
 
 /** Reads the manifest the extension was loaded from. */

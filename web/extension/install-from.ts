@@ -12,7 +12,7 @@
 // is fetched from a site the user has not allowed (host-access.ts).
 
 import { h, render } from 'preact';
-import type { ImportPreview, InstallReport, PreviewSkill, Refusal, Skillfs, UrlPreview } from '../../js/bridge.ts';
+import { SkillfsError, type ImportPreview, type InstallReport, type PreviewSkill, type Refusal, type Skillfs, type UrlPreview } from '../../js/bridge.ts';
 import { Preview, policies, type Choice, type PreviewProps } from '../ui/Preview.tsx';
 import { allow, originsOf } from './host-access.ts';
 import { installTicked, mcpPreview, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
@@ -30,6 +30,11 @@ const fileName = (url: string) => {
   const u = new URL(url);
   return u.pathname.slice(u.pathname.lastIndexOf('/') + 1) || u.host;
 };
+
+/** What failed, naming the address once: a download's or a server's error
+ * names the address it reached already ("… answered HTTP 404"). */
+const couldNotInstall = (url: string, e: unknown) =>
+  e instanceof SkillfsError && e.detail.includes(url) ? 'Could not install' : `Could not install from ${url}`;
 
 /** Fills section with the form; sk gives the connection, installed is
  * called after an install. */
@@ -76,7 +81,7 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
       installed();
       return true;
     } catch (e) {
-      showError(section, report, e, `Could not install from ${url}`);
+      showError(section, report, e, couldNotInstall(url, e));
       return false;
     } finally {
       go.disabled = false;
@@ -159,7 +164,7 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
       else if (kind.value === 'mcp') await reviewMcp(url);
       else await reviewIndex(url);
     } catch (e) {
-      showError(section, report, e, `Could not install from ${url}`);
+      showError(section, report, e, couldNotInstall(url, e));
     } finally {
       go.disabled = false;
     }
