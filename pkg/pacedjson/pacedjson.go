@@ -1,7 +1,7 @@
 // Package pacedjson encodes a call's result as encoding/json does, byte
-// for byte, stepping (pace.StepAt) between the elements of its lists: a
-// result of thousands of skills' records (an import's, a batch's) is
-// megabytes of JSON, too long for one task of the host's thread.
+// for byte, stepping (pace.StepAt) between the elements of its lists and
+// maps: a result of thousands of skills' records (an import's, a batch's)
+// is megabytes of JSON, too long for one task of the host's thread.
 package pacedjson
 
 import (
