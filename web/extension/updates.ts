@@ -138,8 +138,11 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
     all.onclick = () => void run('Could not update', async () => {
       await allow([...new Set(changed.flatMap((u) => updateOrigins(u.origin)))]);
       const outs = await sk().registry.updateMany(changed.map((u) => u.id));
+      // The rows by id, once: a search of the list per skill updated is
+      // quadratic in a repository's thousands.
+      const rows = new Map([...list.children].map((x) => [(x as HTMLElement).dataset.id, x as HTMLElement]));
       for (const out of outs) {
-        const li = [...list.children].find((x) => (x as HTMLElement).dataset.id === out.id) as HTMLElement | undefined;
+        const li = rows.get(out.id);
         if (!li) continue;
         if (out.status !== 'error') li.remove();
         else {
