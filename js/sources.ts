@@ -231,6 +231,16 @@ export const CHECK_SOURCES = 4;
 const fatal = (e: unknown) =>
   e instanceof SkillfsError ? e.code === "PermissionDenied" || e.reason === "aborted" : (e as Error)?.name === "AbortError";
 
+/** The origin skill m records once updated from a download of its URL
+ * (whose ETag is etag), as the check of it found it (check: its folder
+ * there, another when it moved). A digest given now pins the new bytes as
+ * one given at install did. */
+const nextOrigin = (m: SkillMeta, check: UpdateInfo, etag: string, o: { digest?: string } = {}): Origin => {
+  const next: Origin = { kind: "url", url: m.origin!.url, type: m.origin!.type, digest: o.digest ?? "", verified: !!o.digest, etag };
+  if (check.origin.dir) next.dir = check.origin.dir;
+  return next;
+};
+
 /** The flows behind Registry.installFrom*, checkUpdates and update. */
 export class Sources {
   constructor(private readonly call: Call) {}
@@ -537,9 +547,7 @@ export class Sources {
    * moved), replacing m in one commit. A digest given now pins the new
    * bytes as one given at install did. */
   private installDownload(m: SkillMeta, check: UpdateInfo, got: Fetched, o: InstallOptions & { digest?: string }): Promise<ImportResult> {
-    const next: Origin = { kind: "url", url: m.origin!.url, type: m.origin!.type, digest: o.digest ?? "", verified: !!o.digest, etag: got.etag };
-    if (check.origin.dir) next.dir = check.origin.dir;
-    return this.installBytes(next, "", got.bytes!, o, m.id);
+    return this.installBytes(nextOrigin(m, check, got.etag, o), "", got.bytes!, o, m.id);
   }
 
   /** Updates each skill of ms as update() would, each in its own commit,
@@ -575,20 +583,32 @@ export class Sources {
         for (const m of group) failed(m.id, e);
         continue;
       }
+      // Those found changed are updated in one call, which reads the
+      // download once for all of them (Registry.ImportEach), each in its
+      // own commit.
+      const changed = group.flatMap((m, i) => (checks?.[i]?.status === "changed" ? [{ target: m.id, origin: nextOrigin(m, checks[i]!, got.etag) }] : []));
+      let updated: { skill?: SkillMeta; code?: ErrorCode; message?: string }[] = [];
+      if (changed.length) {
+        try {
+          updated = await this.value("registry.updateDownload", { onConflict: o.onConflict ?? "rename", updates: changed }, got.bytes, undefined, o.signal);
+        } catch (e) {
+          for (const u of changed) failed(u.target, e);
+        }
+      }
+      const byId = new Map(updated.map((u, i) => [changed[i]!.target, u]));
       for (const [i, m] of group.entries()) {
         const check = checks?.[i];
+        const u = byId.get(m.id);
         if (!check || check.status === "current") {
           out.push({ id: m.id, status: "current", skill: m });
         } else if (check.status === "gone") {
           out.push({ id: m.id, status: "error", code: "SkillNotFound", message: "the source no longer publishes this skill" });
         } else if (check.status === "error") {
           out.push({ id: m.id, status: "error", code: check.code, message: check.message });
-        } else {
-          try {
-            out.push({ id: m.id, status: "updated", skill: (await this.installDownload(m, check, got, o)).skills[0] });
-          } catch (e) {
-            failed(m.id, e);
-          }
+        } else if (u?.skill) {
+          out.push({ id: m.id, status: "updated", skill: u.skill });
+        } else if (u) {
+          out.push({ id: m.id, status: "error", code: u.code, message: u.message });
         }
       }
     }

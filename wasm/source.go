@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"github.com/skillfs/skillfs/pkg/registry"
+	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/source"
 )
 
@@ -194,6 +195,48 @@ var sourceMethods = map[string]method{
 			return result{}, err
 		}
 		return value(reg.Import(ctx, zb, a.importOptions(o, r)))
+	}),
+	// The skills of one download (a repository's) updated from it, each
+	// in its own commit from its own folder, the download prepared and
+	// read once for all (Registry.ImportEach): what became of each.
+	"registry.updateDownload": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
+		OnConflict registry.ConflictPolicy `json:"onConflict"`
+		Updates    []struct {
+			Target string        `json:"target"`
+			Origin source.Origin `json:"origin"`
+		} `json:"updates"`
+	}, r request) (result, error) {
+		type outcome struct {
+			Skill   *registry.Meta `json:"skill,omitempty"`
+			Code    skillerr.Code  `json:"code,omitempty"`
+			Reason  string         `json:"reason,omitempty"`
+			Message string         `json:"message,omitempty"`
+		}
+		out := make([]outcome, len(a.Updates))
+		if len(a.Updates) == 0 {
+			return value(out, nil)
+		}
+		zb, o, err := source.PrepareArtifact(a.Updates[0].Origin, "", r.bytes)
+		if err != nil {
+			return result{}, err
+		}
+		each := make([]registry.ImportOptions, len(a.Updates))
+		for i, u := range a.Updates {
+			o.Dir = u.Origin.Dir
+			each[i] = installArgs{OnConflict: a.OnConflict, Target: u.Target}.importOptions(o, r)
+		}
+		results, errs := reg.ImportEach(ctx, zb, each)
+		if err := ctx.Err(); err != nil {
+			return result{}, err // aborted: updateMany ends, as at any other step
+		}
+		for i, err := range errs {
+			if err != nil {
+				out[i] = outcome{Code: skillerr.CodeOf(err), Reason: skillerr.ReasonOf(err), Message: err.Error()}
+			} else {
+				out[i].Skill = &results[i].Skills[0]
+			}
+		}
+		return value(out, nil)
 	}),
 	"source.checkIndex": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
 		URL string `json:"url"`

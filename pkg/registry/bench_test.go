@@ -3,10 +3,12 @@ package registry
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strconv"
 	"testing"
 
 	"github.com/skillfs/skillfs/internal/benchpack"
+	"github.com/skillfs/skillfs/pkg/source"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
@@ -202,4 +204,39 @@ func BenchmarkToggle1000(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(db.metaScans.Load())/float64(b.N), "scans/op")
+}
+
+// BenchmarkUpdateDownload updates the 17 skills of a repository's download
+// (benchpack.Pack, 10 MB) from it, each from its own folder in its own
+// commit: read once for all (ImportEach, as updateMany does), and, for
+// comparison, read once per skill (an Import each).
+func BenchmarkUpdateDownload(b *testing.B) {
+	data := benchpack.Pack()
+	ctx := context.Background()
+	r := openReg(b, benchCase.open(b), Options{})
+	o := source.Origin{Kind: source.KindURL, URL: "https://a.test/pack.zip", Type: source.TypeArchive, Digest: source.Sum(data)}
+	res, err := r.Import(ctx, data, ImportOptions{Origin: &o})
+	if err != nil {
+		b.Fatal(err)
+	}
+	each := make([]ImportOptions, len(res.Skills))
+	for i, m := range res.Skills {
+		each[i] = ImportOptions{Target: m.ID, Origin: m.Origin}
+	}
+	b.Run("read-once", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, errs := r.ImportEach(ctx, data, each); errors.Join(errs...) != nil {
+				b.Fatal(errors.Join(errs...))
+			}
+		}
+	})
+	b.Run("read-per-skill", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			for _, opts := range each {
+				if _, err := r.Import(ctx, data, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }

@@ -813,3 +813,35 @@ func TestCheckDownloadLeavesTop(t *testing.T) {
 		t.Errorf("CheckDownload = %q, want %q", got, want)
 	}
 }
+
+// TestImportEach: the skills of one download updated together from it,
+// the archive read once: each from its own folder, in its own commit; one
+// whose folder is gone fails alone and changes nothing; a download that
+// cannot be read is every one's error.
+func TestImportEach(t *testing.T) {
+	e, _, o := repoInstalled(t)
+	ctx := context.Background()
+	v2 := repoOf(t, "repo-0123abc", map[string]string{"a": "A two.", "b": "B two.", "c": "C two."})
+	each := make([]ImportOptions, 3)
+	for i, u := range []struct{ id, dir string }{{"a", "skills/a"}, {"b", "skills/b"}, {"c", "tools/gone"}} {
+		next := o
+		next.Digest, next.Dir = source.Sum(v2), u.dir
+		each[i] = ImportOptions{Target: u.id, Origin: &next}
+	}
+	res, errs := e.reg.ImportEach(ctx, v2, each)
+	if errs[0] != nil || errs[1] != nil {
+		t.Fatalf("a, b: %v, %v", errs[0], errs[1])
+	}
+	if res[0].Skills[0].Description != "A two." || res[1].Skills[0].Description != "B two." || res[0].Revision >= res[1].Revision {
+		t.Errorf("a, b: %s", jsonOf(t, res[:2]))
+	}
+	if skillerr.ReasonOf(errs[2]) != "not-in-folder" || mustGet(t, e.reg, "c").Description != "C one." {
+		t.Errorf("c: %v, now %q", errs[2], mustGet(t, e.reg, "c").Description)
+	}
+	_, errs = e.reg.ImportEach(ctx, []byte("not an archive"), each[:2])
+	for i, err := range errs {
+		if skillerr.CodeOf(err) != skillerr.InvalidArchive {
+			t.Errorf("%d of an unreadable download: %v", i, err)
+		}
+	}
+}

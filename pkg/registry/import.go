@@ -189,6 +189,33 @@ type candidate struct {
 // (settleEnabled). Storage is checked first (vfs.Estimate), and the whole
 // import is one commit.
 func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) (*ImportResult, error) {
+	return r.importRead(ctx, opts, func() (*zipguard.Archive, error) { return r.readArchive(data, opts.Outside) })
+}
+
+// ImportEach imports the archive data once for each of each, as Import
+// would (each in its own commit, each an update of its Target from its
+// Origin's folder), reading the archive once for all: the skills of one
+// download updated together (docs/sources.md). It says what became of
+// each, in order: its result, or its error, which leaves the others to go
+// on (an archive that cannot be read is every one's error).
+func (r *Registry) ImportEach(ctx context.Context, data []byte, each []ImportOptions) ([]*ImportResult, []error) {
+	var arc *zipguard.Archive
+	var readErr error
+	read := func() (*zipguard.Archive, error) {
+		if arc == nil && readErr == nil {
+			arc, readErr = r.readArchive(data, nil)
+		}
+		return arc, readErr
+	}
+	results, errs := make([]*ImportResult, len(each)), make([]error, len(each))
+	for i, opts := range each {
+		results[i], errs[i] = r.importRead(ctx, opts, read)
+	}
+	return results, errs
+}
+
+// importRead is Import of the archive read returns.
+func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func() (*zipguard.Archive, error)) (*ImportResult, error) {
 	policy := opts.OnConflict
 	switch policy {
 	case "":
@@ -208,7 +235,11 @@ func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) 
 	if opts.Origin != nil {
 		under = opts.Origin.Dir
 	}
-	arc, all, err := r.readCandidates(data, opts.Outside, under)
+	arc, err := read()
+	if err != nil {
+		return nil, err
+	}
+	all, err := candidatesIn(arc, under)
 	if err != nil {
 		return nil, err
 	}
@@ -463,11 +494,17 @@ func (r *Registry) readCandidates(data []byte, out zipguard.Outside, under strin
 	if err != nil {
 		return nil, nil, err
 	}
+	all, err := candidatesIn(arc, under)
+	return arc, all, err
+}
+
+// candidatesIn parses the skills of arc in its folder under ("" for all).
+func candidatesIn(arc *zipguard.Archive, under string) ([]*candidate, error) {
 	skills, folders, err := inFolder(arc.Skills, under)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return arc, parseArchive(skills, folders), nil
+	return parseArchive(skills, folders), nil
 }
 
 // setDigests computes the digest of each of cands that has none yet, in
