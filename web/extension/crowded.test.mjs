@@ -389,10 +389,14 @@ test('a real download imported again, newer: one choice updates them all, no cop
 /** The worker stops while path's import runs: the panel says so in words, and lists what is stored. */
 async function stoppedDuringImport(page, path) {
   const group = await preview(page, path);
+  // The import's answer is held from the panel until the worker has
+  // stopped: however soon the import ends, the panel has had no answer.
+  await page.evaluate(() => (globalThis.hold = true));
   await group.getByRole('button', { name: /^Install [\d,]+ skills?$/ }).click();
   await page.locator('.importer progress').waitFor();
   await doing(page, 'stopping the worker during the import');
   await stopWorker(page);
+  await page.evaluate(() => globalThis.release());
   const box = page.locator('.import-result > div');
   await box.waitFor({ timeout: IMPORT_MS });
   const text = await box.textContent();
