@@ -659,9 +659,22 @@ export class Registry {
    * leaves them the installed one. For a preview to say what each choice
    * does; nothing is read but preview. */
   previewNotes(preview: ImportPreview, choose?: Record<string, "rename" | "replace">, copy = false): Promise<Record<string, Diagnostic>> {
-    // Only what the notes depend on crosses: not the diagnostics, nor the skills that cannot be installed.
-    const skills = preview.skills.filter((s) => !s.error).map(({ name, status, installed, dependencies }) => ({ name, status, installed, dependencies }));
-    return this.value("registry.previewNotes", { preview: { skills, installedSkills: preview.installedSkills }, ...(choose ? { choose } : {}), copy });
+    // Only what the notes depend on crosses: the skills that can be
+    // installed and depend on others, those they name (by name or by the
+    // installed id they replace), and the installed skills either names.
+    // A skill that depends on none gets no note and turns none off, so an
+    // archive of thousands without dependencies asks nothing, and one with
+    // a few sends those few: the module decodes what it is sent in one task.
+    const valid = preview.skills.filter((s) => !s.error).map(({ name, status, installed, dependencies }) => ({ name, status, installed, dependencies: dependencies ?? [] }));
+    const named = new Set(valid.flatMap((s) => s.dependencies));
+    const skills = valid.filter((s) => s.dependencies.length > 0 || named.has(s.name) || (s.installed !== "" && named.has(s.installed)));
+    // A choice other than rename and replace still goes, for the module to refuse.
+    const refused = Object.entries(choose ?? {}).filter(([, p]) => p !== "rename" && p !== "replace");
+    if (!skills.some((s) => s.dependencies.length > 0) && refused.length === 0) return Promise.resolve({});
+    const ids = new Set([...named, ...skills.flatMap((s) => (s.installed ? [s.installed] : []))]);
+    const installedSkills = Object.fromEntries(Object.entries(preview.installedSkills ?? {}).filter(([id]) => ids.has(id)));
+    const chosen = choose && Object.fromEntries([...skills.flatMap((s) => (s.name in choose ? [[s.name, choose[s.name]]] : [])), ...refused]);
+    return this.value("registry.previewNotes", { preview: { skills, installedSkills }, ...(chosen ? { choose: chosen } : {}), copy });
   }
 
   /**

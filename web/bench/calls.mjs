@@ -66,12 +66,14 @@ window.ready = true;
 // The panels and the agent. Every panel and the agent count the changes
 // they are told of; an op answers with a summary, never a whole list.
 const CLIENT = `import { connectSkillfs } from '/dist/bridge.js';
-let panels, agent, session, order;
+let panels, agent, session, order, previewed;
 const changes = [];
 const ids = (l) => l.map((s) => s.id);
 const ops = {
   install: async (url) => (await panels[0].registry.installFromUrl(url)).installed?.length ?? 'done',
-  preview: async (url) => (await panels[0].registry.previewZip(new Uint8Array(await (await fetch(url)).arrayBuffer()))).skills.length,
+  preview: async (url) => (previewed = await panels[0].registry.previewZip(new Uint8Array(await (await fetch(url)).arrayBuffer()))).skills.length,
+  // What the panel's preview asks at each change of choice: here, every skill replacing its installed one.
+  notes: async () => Object.keys(await panels[0].registry.previewNotes(previewed, Object.fromEntries(previewed.skills.map((s) => [s.name, 'replace'])))).length,
   list: async () => (await panels[0].registry.list()).length,
   listAll: async () => (await Promise.all(panels.map((p) => p.registry.list()))).map((l) => l.length).join(','),
   order: async () => { order = ids(await panels[0].registry.list()).sort((a, b) => a.localeCompare(b, 'en')); return order.length; },
@@ -180,6 +182,7 @@ try {
   console.log(`${'call'.padEnd(44)} ${'took'.padStart(11)} | host's longest task (ms)`);
   await step('installFromUrl', 'install', new URL('many.zip', h.url).href);
   await step('previewZip of the same skills', 'preview', new URL('many.zip', h.url).href);
+  await step('previewNotes of it (no skill depends on one)', 'notes');
   await step('list (first)', 'list');
   await step('list', 'list');
   await step(`list by ${panels} panels at once`, 'listAll');
