@@ -855,10 +855,7 @@ test('a worker that cannot answer: a refresh says so in words, and reads the lis
       return { postMessage() {}, disconnect() {}, onMessage: { addListener() {}, removeListener() {} }, onDisconnect: { addListener: (f) => closed.push(f) } };
     };
   });
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('ServiceWorker.enable');
-  await cdp.send('ServiceWorker.stopAllWorkers');
-  await cdp.detach();
+  await stopWorker(page);
   await page.waitForFunction(() => document.body.dataset.connected === 'false');
   await page.getByRole('button', { name: 'Refresh' }).click();
   await page.waitForFunction(() => document.getElementById('status')?.dataset.state === 'error');
