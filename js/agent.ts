@@ -11,6 +11,7 @@ import {
   type CallOptions,
   type CatalogOptions,
   type ErrorCode,
+  type SkillBlock,
   type Skillfs,
   type SkillfsSession,
 } from "./bridge.js";
@@ -88,6 +89,14 @@ export interface SkillsTurn {
   activeTools: string[];
 }
 
+/** The user's message as the model gets it (SkillsAgent.userMessage). */
+export interface UserMessage {
+  /** The invoked skill's block, or the message as the user wrote it. */
+  text: string;
+  /** The skill the message invoked, now active in the session. */
+  invoked?: SkillBlock;
+}
+
 /** A session's skills for an agent loop. */
 export interface SkillsAgent {
   readonly session: SkillfsSession;
@@ -102,6 +111,16 @@ export interface SkillsAgent {
   /** Whether the host may run toolName with this input, checked by the
    * module on the field that the field map names. */
   check(toolName: string, input: unknown, o?: CallOptions): Promise<ToolCheck>;
+  /** The user's message as the model gets it. One that starts with the
+   * slash menu's `/skill:name args` invokes that skill on the user's path
+   * (session.invoke): the skill is active from now on, its allowed-tools
+   * narrowing the tools, and the message becomes its block with the
+   * arguments substituted (its first part when longer than a part, as
+   * load_skill gives it). Other text comes back as it is. A skill the
+   * user cannot invoke rejects with its SkillfsError: SkillNotFound (not
+   * installed or disabled), NotVisible (outside the session's skills),
+   * PermissionDenied (not-user-invocable), Conflict (ambiguous-name). */
+  userMessage(text: string, o?: CallOptions): Promise<UserMessage>;
   close(o?: CallOptions): Promise<void>;
 }
 
@@ -279,12 +298,54 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
           `(${active.length ? active.join(", ") : "none of the host's"}) with an input they allow, load a skill that fits, or tell the user.`,
       };
     },
+    async userMessage(text, o) {
+      if (!text.trimStart().startsWith(INVOCATION)) return { text };
+      const invoked = await session.invoke(text, o).catch((e) => Promise.reject(closedOr(e)));
+      return { text: page(invoked.content, 1, undefined, load), invoked };
+    },
     // A session already closed is closed.
     close: (o) =>
       session.close(o).catch((e) => {
         if (!sessionClosed(e, opts.contextId)) throw e;
       }),
   };
+}
+
+/** How a message invokes a skill: the slash menu's form (Command.invocation).
+ * The module also reads `/name` and `$name`, but a message passed through
+ * an adapter that starts so is as likely a path or a variable ("$HOME is
+ * empty"): a host that offers those forms calls session.invoke itself. */
+const INVOCATION = "/skill:";
+
+/** A chat message as the AI SDK and the Agents SDK write it: a role, and
+ * content that is text or a list of parts. */
+interface ChatMessage {
+  role?: unknown;
+  content?: unknown;
+}
+
+/** The user's input as the model gets it (SkillsAgent.userMessage): a
+ * prompt, or a conversation whose last message, when it is the user's, is
+ * given with its text (its content, or its first part when that is of
+ * type textType, "text" in the AI SDK, "input_text" in the Agents SDK)
+ * as userMessage makes it. query is that text as the user wrote it, for
+ * the catalog. Earlier messages are history, as the host keeps it. */
+export async function userInput<T extends string | readonly object[]>(
+  agent: SkillsAgent,
+  input: T,
+  textType: string,
+  o?: CallOptions,
+): Promise<{ input: T; query: string }> {
+  if (typeof input === "string") return { input: (await agent.userMessage(input, o)).text as T, query: input };
+  const last = input.at(-1) as ChatMessage | undefined;
+  if (last?.role !== "user") return { input, query: "" };
+  const parts = Array.isArray(last.content) ? (last.content as { type?: unknown; text?: unknown }[]) : undefined;
+  const text = typeof last.content === "string" ? last.content : parts?.[0]?.type === textType ? parts[0].text : undefined;
+  if (typeof text !== "string") return { input, query: "" };
+  const m = await agent.userMessage(text, o);
+  if (!m.invoked) return { input, query: text };
+  const content = parts ? [{ ...parts[0], text: m.text }, ...parts.slice(1)] : m.text;
+  return { input: [...input.slice(0, -1), { ...last, content }] as unknown as T, query: text };
 }
 
 /** The catalog routes at most this much of the user's message, in UTF-8

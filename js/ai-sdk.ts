@@ -12,8 +12,8 @@
 // the host's own approval). The framework's activeTools alone filters
 // names only, never inputs such as Bash(git diff:*).
 
-import { jsonSchema, type GenericToolApprovalFunction, type SingleToolApprovalFunction, type Tool, type ToolApprovalConfiguration, type ToolApprovalStatus, type ToolSet } from "ai";
-import { openSkillsAgent, type SkillsAgent, type SkillsAgentOptions, type TurnOptions } from "./agent.js";
+import { jsonSchema, type GenericToolApprovalFunction, type ModelMessage, type SingleToolApprovalFunction, type Tool, type ToolApprovalConfiguration, type ToolApprovalStatus, type ToolSet } from "ai";
+import { openSkillsAgent, userInput, type SkillsAgent, type SkillsAgentOptions, type TurnOptions } from "./agent.js";
 import type { Skillfs } from "./bridge.js";
 
 export interface AiSdkSkillsOptions<T extends ToolSet, L extends string = "load_skill", R extends string = "read_skill_file">
@@ -59,12 +59,27 @@ export interface AiSdkTurn<TOOLS extends ToolSet = ToolSet> {
   toolApproval: GenericToolApprovalFunction<TOOLS, any, any>;
 }
 
+/** A turn's options: the user's input as generateText takes it, prompt
+ * or messages, which the turn gives back as the model gets it (see
+ * SkillsAgent.userMessage; of messages, the last if it is the user's),
+ * and whose text is the catalog's query unless query is given. */
+export interface AiSdkTurnOptions extends TurnOptions {
+  prompt?: string | ModelMessage[];
+  messages?: ModelMessage[];
+}
+
 export interface AiSdkSkills<TOOLS extends ToolSet = ToolSet> {
   readonly agent: SkillsAgent;
-  /** This turn's settings; call it once per user message, given as
-   * query so that the catalog describes the skills it needs. */
-  turn(o?: TurnOptions): Promise<AiSdkTurn<TOOLS>>;
+  /** This turn's settings; call it once per user message, given as prompt
+   * or messages (or as query) so that the catalog describes the skills it
+   * needs. A `/skill:name` the user cannot invoke rejects with its
+   * SkillfsError (see SkillsAgent.userMessage). */
+  turn<O extends AiSdkTurnOptions = {}>(o?: O): Promise<AiSdkTurn<TOOLS> & UserInputOf<O>>;
 }
+
+/** The prompt or messages of a turn's options, as they were given (each
+ * member of a union on its own, so that generateText's Prompt takes it). */
+type UserInputOf<O> = O extends unknown ? Pick<O, Extract<keyof O, "prompt" | "messages">> : never;
 
 export async function aiSdkSkills<T extends ToolSet, L extends string = "load_skill", R extends string = "read_skill_file">(
   sk: Skillfs,
@@ -81,8 +96,12 @@ export async function aiSdkSkills<T extends ToolSet, L extends string = "load_sk
   }
   return {
     agent,
-    async turn(o) {
-      const { instructions } = await agent.turn(o);
+    async turn<O extends AiSdkTurnOptions = {}>(options?: O) {
+      const { prompt, messages, ...o }: AiSdkTurnOptions = options ?? {};
+      const given = messages ?? prompt;
+      // The invocation first: the skill it activates is in this turn.
+      const user = given === undefined ? undefined : await userInput(agent, given, "text", o);
+      const { instructions } = await agent.turn({ ...o, query: o.query ?? user?.query });
       const toolApproval: ApprovalFunction = async (a) => {
         const { toolCall } = a;
         const c = await agent.check(toolCall.toolName, toolCall.input, o);
@@ -95,7 +114,8 @@ export async function aiSdkSkills<T extends ToolSet, L extends string = "load_sk
         tools: tools as T & SkillTools<L, R>,
         prepareStep: async () => ({ activeTools: (await agent.activeTools(o)) as (keyof (T & SkillTools<L, R>) & string)[] }),
         toolApproval: toolApproval as GenericToolApprovalFunction<T & SkillTools<L, R>, any, any>,
-      };
+        ...(user ? { [messages ? "messages" : "prompt"]: user.input } : {}),
+      } as AiSdkTurn<T & SkillTools<L, R>> & UserInputOf<O>;
     },
   };
 }

@@ -11,12 +11,14 @@
 // before it runs: a refused call is not run, nor put to the user by the
 // tool's needsApproval, and the model gets the refusal with its code. runOptions makes a call to a tool the turn does
 // not offer an error the model sees rather than the end of the run.
+// input() gives the user's input as the model gets it: `/skill:name args`
+// becomes that skill's instructions, the skill active for the run.
 // Each turn's tools are its run's: runs at once on one adapter keep their
 // own signals, and share the session's loaded skills.
 
-import { tool, type FunctionTool, type RunContext, type ToolNotFoundBehavior } from "@openai/agents-core";
-import { openSkillsAgent, type SkillsAgent, type SkillsAgentOptions, type TurnOptions } from "./agent.js";
-import type { Skillfs } from "./bridge.js";
+import { tool, type AgentInputItem, type FunctionTool, type RunContext, type ToolNotFoundBehavior } from "@openai/agents-core";
+import { openSkillsAgent, userInput, type SkillsAgent, type SkillsAgentOptions, type TurnOptions } from "./agent.js";
+import type { CallOptions, Skillfs } from "./bridge.js";
 
 type AnyFunctionTool = FunctionTool<any, any, any>;
 
@@ -35,6 +37,11 @@ export interface OpenAIAgentsSkills {
   /** This turn's instructions and tools; call it once per user message,
    * given as query so that the catalog describes the skills it needs. */
   turn(o?: TurnOptions): Promise<OpenAIAgentsTurn>;
+  /** The user's input for run(), as the model gets it (see
+   * SkillsAgent.userMessage; of items, the last if it is the user's):
+   * call it before the run. A `/skill:name` the user cannot invoke
+   * rejects with its SkillfsError. */
+  input<I extends string | AgentInputItem[]>(input: I, o?: CallOptions): Promise<I>;
   /** For run() or a Runner. */
   readonly runOptions: { toolNotFoundBehavior: ToolNotFoundBehavior };
 }
@@ -102,6 +109,7 @@ export async function openaiAgentsSkills(sk: Skillfs, opts: OpenAIAgentsSkillsOp
   return {
     agent,
     runOptions: { toolNotFoundBehavior: "return_error_to_model" },
+    input: async (input, o) => (await userInput(agent, input, "input_text", o)).input,
     async turn(o) {
       const { instructions } = await agent.turn(o);
       return { instructions, tools: toolsFor(o?.signal) };

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { REPO, TEST_MS, b64, filesOf, closePage, ev, freshDB, under, zip, startBrowser } from './helpers.mjs';
+import { REPO, TEST_MS, assertOk, b64, filesOf, closePage, ev, freshDB, under, zip, startBrowser } from './helpers.mjs';
 
 const SAMPLE = filesOf(join(REPO, 'web/sample-pack'));
 const PACK = b64(zip(under('pack/', SAMPLE)));
@@ -128,6 +128,61 @@ for (const how of ['tool', 'call']) {
     assert.deepEqual(r.ran, [], 'nothing ran without the user');
     assert.deepEqual(r.asked, ['python scripts/extract.py report.pdf']);
     assert.deepEqual(r.denied, ['c2'], 'the refused call was denied without asking');
+  });
+}
+
+// The user's `/skill:name args`, passed through an adapter as the host
+// passes the user's message (the AI SDK's prompt or messages, the Agents
+// SDK's run input), invokes that skill on the user's path: the model
+// gets its instructions, the arguments substituted, as the user's
+// message; its allowed-tools narrow the tools from the first model call
+// (release-notes: Bash(git log:*), Bash(git tag:*), Read; Write is gone)
+// and every call is checked against them. It is a skill only the user
+// may run, which the model could not load. A skill the user cannot
+// invoke rejects with its code before the model is called; a message
+// that only starts with a slash is the user's text.
+for (const shape of ['prompt', 'messages', 'agents']) {
+  test(`${shape === 'agents' ? 'OpenAI Agents SDK' : `AI SDK ${shape}`}: the user's /skill:name args activates that skill for the run`, { timeout: TEST_MS }, async (t) => {
+    const page = await b.openPage();
+    t.after(() => closePage(page));
+    const r = await ev(page, async ([pack, db, shape]) => {
+      const m = await import('/dist/frameworks.js');
+      const host = await m.installed([T.fromB64(pack)], db);
+      await host.registry.setEnabled('word-count', false);
+      const sk = m.agentSide(host);
+      const run = (message) => T.outcome(m.invokedRun(sk, shape, message));
+      return {
+        invoked: await run('  /skill:release-notes v1.2.0'),
+        plain: await run('/etc is full, free some space'),
+        unknown: await run('/skill:no-such-skill x'),
+        disabled: await run('/skill:word-count some text'),
+        modelOnly: await run('/skill:citation-style numbered'),
+      };
+    }, [PACK, freshDB(`invoke-${shape}`), shape]);
+
+    const { users, offered, results, ran, text } = assertOk(r.invoked, 'invoked');
+    assert.match(users[0], /^<skill_content name="release-notes">[\s\S]*v1\.2\.0/, 'the model got the skill\'s instructions as the user\'s message');
+    assert.deepEqual([...offered[0]].sort(), ['Bash', 'load_skill', 'read_skill_file'], 'narrowed from the first call');
+    assert.deepEqual(ran, ['git log --oneline v1.1.0..v1.2.0'], 'only the allowed command ran');
+    assert.match(results[1], /ToolNotAllowed \(input-not-matched\)/);
+    assert.match(results[2], /Write/);
+    assert.notEqual(results[2], 'wrote');
+    assert.equal(text, 'done');
+
+    const plain = assertOk(r.plain, 'plain');
+    assert.equal(plain.users[0], '/etc is full, free some space');
+    assert.ok(plain.offered[0].includes('Write'), 'nothing was activated');
+
+    // frameworks.js bundles its own bridge: its errors are SkillfsErrors
+    // by name, not of the page's class.
+    for (const [what, { ok, error }, code, reason, subject] of [
+      ['unknown', r.unknown, 'SkillNotFound', 'not-installed', 'no-such-skill'],
+      ['disabled', r.disabled, 'SkillNotFound', 'not-installed', 'word-count'],
+      ['user-invocable: false', r.modelOnly, 'PermissionDenied', 'not-user-invocable', 'citation-style'],
+    ]) {
+      assert.equal(ok, false, what);
+      assert.deepEqual({ name: error.name, code: error.code, reason: error.reason, subject: error.subject }, { name: 'SkillfsError', code, reason, subject }, `${what}: ${error.message}`);
+    }
   });
 }
 
