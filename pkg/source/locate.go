@@ -20,19 +20,28 @@ type Location struct {
 // archive GitHub serves of that ref (the default branch for the
 // repository itself) and the folder named, or the file's folder. A ref is
 // one path segment there: a branch with a slash in its name cannot be
-// told from its folders, and is read as its first segment. Any other URL
-// is downloaded as it is.
+// told from its folders, and is read as its first segment. The raw
+// address of a skill's SKILL.md in a repository
+// (https://raw.githubusercontent.com/o/r/<ref>/<path>/SKILL.md, or
+// …/refs/heads/<branch>/… as GitHub's Raw button gives it) is that
+// skill's folder of the archive, not a lone SKILL.md: a person pasting it
+// means the skill, with its scripts and references. Any other URL is
+// downloaded as it is: a SKILL.md elsewhere is a skill of that one file.
 func Locate(raw string) Location {
 	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "https" || u.User != nil || u.Port() != "" ||
-		(!strings.EqualFold(u.Hostname(), "github.com") && !strings.EqualFold(u.Hostname(), "www.github.com")) {
+	if err != nil || u.Scheme != "https" || u.User != nil || u.Port() != "" {
 		return Location{URL: raw}
 	}
+	host := strings.ToLower(u.Hostname())
 	seg := strings.Split(strings.Trim(u.Path, "/"), "/")
-	if len(seg) < 2 || !repoName(seg[0]) || !repoName(strings.TrimSuffix(seg[1], ".git")) {
+	if (host != "github.com" && host != "www.github.com" && host != "raw.githubusercontent.com") ||
+		len(seg) < 2 || !repoName(seg[0]) || !repoName(strings.TrimSuffix(seg[1], ".git")) {
 		return Location{URL: raw}
 	}
 	repo := "https://github.com/" + seg[0] + "/" + strings.TrimSuffix(seg[1], ".git") + "/archive/"
+	if host == "raw.githubusercontent.com" {
+		return rawFile(raw, repo, seg[2:])
+	}
 	switch {
 	case len(seg) == 2:
 		return Location{URL: repo + "HEAD.zip"}
@@ -42,6 +51,26 @@ func Locate(raw string) Location {
 		return Location{URL: repo + url.PathEscape(seg[3]) + ".zip", Dir: folder(seg[4 : len(seg)-1])}
 	}
 	return Location{URL: raw}
+}
+
+// rawFile locates the raw address of a file of a repository whose
+// archives are at repo, rest being its path after the repository: the ref
+// (one segment, or refs/heads/<branch> and refs/tags/<tag>) then the
+// file's path. Only a SKILL.md is a skill's folder; another file is
+// downloaded as it is.
+func rawFile(raw, repo string, rest []string) Location {
+	ref := 1
+	if len(rest) > 2 && rest[0] == "refs" && (rest[1] == "heads" || rest[1] == "tags") {
+		ref = 3
+	}
+	if len(rest) <= ref || rest[ref-1] == "" || rest[len(rest)-1] != "SKILL.md" {
+		return Location{URL: raw}
+	}
+	refPath := make([]string, ref)
+	for i, s := range rest[:ref] {
+		refPath[i] = url.PathEscape(s)
+	}
+	return Location{URL: repo + strings.Join(refPath, "/") + ".zip", Dir: folder(rest[ref : len(rest)-1])}
 }
 
 // folder joins the segments of a folder's path, "" for the repository's

@@ -18,6 +18,21 @@ func TestLocate(t *testing.T) {
 		// A file: its folder.
 		{"https://github.com/anthropics/skills/blob/main/skills/pdf/SKILL.md", "https://github.com/anthropics/skills/archive/main.zip", "skills/pdf"},
 		{"https://github.com/o/r/blob/main/SKILL.md", "https://github.com/o/r/archive/main.zip", ""},
+		// A SKILL.md's raw address: the skill's folder, at that ref.
+		{"https://raw.githubusercontent.com/anthropics/skills/main/skills/pdf/SKILL.md", "https://github.com/anthropics/skills/archive/main.zip", "skills/pdf"},
+		{"https://Raw.GitHubUserContent.com/o/r/0123abcd/SKILL.md", "https://github.com/o/r/archive/0123abcd.zip", ""},
+		{"https://raw.githubusercontent.com/o/r/refs/heads/main/a/b/SKILL.md", "https://github.com/o/r/archive/refs/heads/main.zip", "a/b"},
+		{"https://raw.githubusercontent.com/o/r/refs/tags/v1/a/SKILL.md?token=x", "https://github.com/o/r/archive/refs/tags/v1.zip", "a"},
+		{"https://raw.githubusercontent.com/o/r/my%20branch/my%20skill/SKILL.md", "https://github.com/o/r/archive/my%20branch.zip", "my skill"},
+		// Any other raw file, or a SKILL.md with no ref, is downloaded as it is.
+		{"https://raw.githubusercontent.com/o/r/main/skills/pdf/scripts/run.py", "https://raw.githubusercontent.com/o/r/main/skills/pdf/scripts/run.py", ""},
+		{"https://raw.githubusercontent.com/o/r/main/skills/pdf/skill.md", "https://raw.githubusercontent.com/o/r/main/skills/pdf/skill.md", ""},
+		{"https://raw.githubusercontent.com/o/r/SKILL.md", "https://raw.githubusercontent.com/o/r/SKILL.md", ""},
+		{"https://raw.githubusercontent.com/o/r//SKILL.md", "https://raw.githubusercontent.com/o/r//SKILL.md", ""},
+		{"https://raw.githubusercontent.com/o/r/refs/heads/SKILL.md", "https://raw.githubusercontent.com/o/r/refs/heads/SKILL.md", ""},
+		{"https://raw.githubusercontent.com:8443/o/r/main/SKILL.md", "https://raw.githubusercontent.com:8443/o/r/main/SKILL.md", ""},
+		{"http://raw.githubusercontent.com/o/r/main/SKILL.md", "http://raw.githubusercontent.com/o/r/main/SKILL.md", ""},
+		{"https://example.test/o/r/main/SKILL.md", "https://example.test/o/r/main/SKILL.md", ""},
 		// A folder that climbs out is passed on, for the install to refuse.
 		{"https://github.com/o/r/tree/main/../x", "https://github.com/o/r/archive/main.zip", "../x"},
 		// Anything else is downloaded as it is.

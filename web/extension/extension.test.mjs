@@ -634,6 +634,9 @@ test('the side panel asks for exactly the sites an address needs; declined, noth
   // An archive's address on www.github.com, which source.Locate leaves as it is, starts there and is redirected to both.
   declined(await installFrom('https://www.github.com/o/r/archive/refs/heads/main.zip', 'url'), 'www.github.com, github.com and codeload.github.com');
   assert.deepEqual(await asked(), [['https://www.github.com/*', 'https://github.com/*', 'https://codeload.github.com/*']]);
+  // A SKILL.md's raw address, which source.Locate makes its folder of the repository's archive on github.com.
+  declined(await installFrom('https://raw.githubusercontent.com/o/r/main/skills/x/SKILL.md', 'url'), 'raw.githubusercontent.com, github.com and codeload.github.com');
+  assert.deepEqual(await asked(), [['https://raw.githubusercontent.com/*', 'https://github.com/*', 'https://codeload.github.com/*']]);
   // An index, and an MCP server, on sites not allowed: nothing reaches them.
   declined(await installFrom(`http://shop.test:${port}/.well-known/agent-skills/index.json`, 'index'), 'shop.test');
   declined(await installFrom(`http://tools.test:${port}/mcp`, 'mcp'), 'tools.test');

@@ -16,10 +16,13 @@ import { chrome } from './chrome.ts';
  * request: a download from github.com needs both. One from www.github.com
  * (an address Locate leaves as it is) starts there and is redirected to
  * github.com; it is asked for even when Locate turns the page into
- * github.com's archive, as this cannot tell. */
+ * github.com's archive, as this cannot tell. So is a raw file's address
+ * on raw.githubusercontent.com: Locate makes a SKILL.md's the archive of
+ * its repository on github.com, and another file is fetched there. */
 const REDIRECTS: Record<string, string[]> = {
   'github.com': ['https://github.com/*', 'https://codeload.github.com/*'],
   'www.github.com': ['https://www.github.com/*', 'https://github.com/*', 'https://codeload.github.com/*'],
+  'raw.githubusercontent.com': ['https://raw.githubusercontent.com/*', 'https://github.com/*', 'https://codeload.github.com/*'],
 };
 
 /** The host permissions (match patterns, any port) a download from url

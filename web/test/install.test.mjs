@@ -629,6 +629,7 @@ test('a repository on GitHub: its page, a folder or a file installs from the arc
     [`${top}/skills/alpha/SKILL.md`]: skillMD('alpha', alpha),
     [`${top}/skills/beta/SKILL.md`]: skillMD('beta', 'Beta.'),
     [`${top}/tools/gamma/SKILL.md`]: skillMD('gamma', 'Gamma.'),
+    [`${top}/tools/gamma/scripts/g.sh`]: 'echo g\n',
     [`${top}/README.md`]: '# skills\n',
   });
   site.files.set('/o/skills/archive/main.zip', { body: repo('skills-main', 'Alpha 1.'), type: 'application/zip' });
@@ -644,10 +645,19 @@ test('a repository on GitHub: its page, a folder or a file installs from the arc
   assert.deepEqual(folder.installed.map((m) => [m.id, m.origin.url, m.origin.dir]), [['alpha', main, 'skills/alpha'], ['beta', main, 'skills/beta']]);
   // A file's page: its folder.
   const file = assertOk(await reg(page, 'installFromUrl', 'https://github.com/o/skills/blob/main/tools/gamma/SKILL.md'));
-  assert.deepEqual(file.installed.map((m) => [m.id, m.origin.dir]), [['gamma', 'tools/gamma']]);
+  assert.deepEqual(file.installed.map((m) => [m.id, m.origin.dir, m.fileCount]), [['gamma', 'tools/gamma', 2]]);
   // A folder that holds no skill: nothing stored.
   const none = await reg(page, 'installFromUrl', 'https://github.com/o/skills/tree/main/docs');
   assert.deepEqual([none.error.code, none.error.reason], ['SkillNotFound', 'not-in-folder']);
+  // A SKILL.md's raw address: its skill's folder of the archive, scripts
+  // and all, verified and recorded as the file's page is; the raw file
+  // itself is never fetched (as a lone SKILL.md, it lost the scripts).
+  await page.route('https://raw.githubusercontent.com/**', (route) => route.fulfill({ body: skillMD('gamma', 'Only the SKILL.md.'), contentType: 'text/plain' }));
+  const raw = assertOk(await reg(page, 'previewFromUrl', 'https://raw.githubusercontent.com/o/skills/main/tools/gamma/SKILL.md'));
+  assert.deepEqual(raw.skills.map((s) => [s.name, s.dir, s.fileCount, s.status]), [['gamma', 'skills-main/tools/gamma', 2, 'installed']]);
+  assert.deepEqual([raw.origin.url, raw.origin.dir], [main, 'tools/gamma']);
+  const rawNone = await reg(page, 'installFromUrl', 'https://raw.githubusercontent.com/o/skills/main/docs/SKILL.md');
+  assert.deepEqual([rawNone.error.code, rawNone.error.reason], ['SkillNotFound', 'not-in-folder']);
   assert.deepEqual(await ids(page), ['alpha', 'beta', 'gamma']);
 
   // The publisher changes alpha: the download is fetched once for the
