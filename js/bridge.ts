@@ -684,12 +684,16 @@ export class Registry {
    * unverified, with a warning). This context fetches, within opts'
    * bounds; each skill is installed in its own commit, or refused whole
    * and reported. Given what previewIndex returned in place of a URL, it
-   * installs from the index reviewed, without reading it again.
+   * installs from the index reviewed, without reading it again. An entry
+   * installed from this index already is that skill, whatever its id:
+   * left as it is (a warning, already-installed) or, in another version
+   * now, updated in place, never copied.
    */
   installFromIndex(from: string | IndexPreview, opts: InstallOptions & { names?: string[] } = {}): Promise<InstallReport> {
     return this.sources.installFromIndex(from, opts);
   }
-  /** What a discovery index offers, for a person to review; nothing is installed. */
+  /** What a discovery index offers, each entry against the installed
+   * skills (IndexEntry.status), for a person to review; nothing is installed. */
   previewIndex(url: string, opts: FetchOptions = {}): Promise<IndexPreview> { return this.sources.previewIndex(url, opts); }
   /** Installs the skills of an MCP server with the skills extension
    * (SEP-2640), all or those named (by name or skill:// URI): every file's

@@ -86,13 +86,21 @@ export interface PreviewInstallOptions extends Pick<InstallOptions, "onConflict"
   choose?: Record<string, "rename" | "replace">;
 }
 
-/** A skill a discovery index offers, for a person to review. */
+/** A skill a discovery index offers, for a person to review, against
+ * the installed skills (as McpOffer): new; the one installed from this
+ * entry, verified against the digest it publishes now (installed); the
+ * one installed from it, in another version now or with no digest to tell
+ * (update: installing it updates that one in place); or of the name of
+ * one installed from elsewhere (conflict: it installs beside it).
+ * installed is the id of that one. */
 export interface IndexEntry {
   name: string;
   type: "skill-md" | "archive" | "files";
   description: string;
   url: string;
   digest: string;
+  status: "new" | "installed" | "update" | "conflict";
+  installed: string;
 }
 
 export interface IndexPreview {
@@ -186,7 +194,8 @@ export interface UpdateOutcome {
 type Call = (method: string, args: Record<string, unknown>, bytes?: Uint8Array, onProgress?: (p: unknown) => void, signal?: AbortSignal) => Promise<[unknown, Uint8Array | undefined]>;
 
 interface FileRef { path: string; url: string; digest: string; size: number }
-interface EntryPlan extends IndexEntry { files: FileRef[]; origin: Origin }
+/** target: the skill installed from the entry that installing it updates in place (source.ReviewIndex). */
+interface EntryPlan extends IndexEntry { files: FileRef[]; origin: Origin; target: string }
 /** A skill to install from an MCP server, and how (source.ChooseMCP). */
 interface McpPlan { name: string; description: string; uri: string; files: FileRef[]; digest: string; origin: Origin; onConflict: ConflictPolicy; target: string }
 interface IndexPlan { url: string; version: IndexPreview["version"]; entries: EntryPlan[]; skipped: Refusal[]; refused: Refusal[]; digest: string }
@@ -219,8 +228,10 @@ export const choiceArgs = (choose?: Record<string, "rename" | "replace">, previe
 /** The skills of an install's archive installed already from this very
  * source, byte for byte, and so left as they are, as warnings (as an MCP
  * server's are: source.ReviewMCP). */
-const alreadyOf = (res: ImportResult): Refusal[] =>
-  res.alreadyInstalled.map((id) => ({ name: id, code: "Conflict", reason: "already-installed", message: `installed from this source already, byte for byte, as ${id}: left as it is` }));
+const alreadyOf = (res: ImportResult): Refusal[] => res.alreadyInstalled.map((id) => already(id, id));
+
+const already = (name: string, id: string): Refusal =>
+  ({ name, code: "Conflict", reason: "already-installed", message: `installed from this source already, byte for byte, as ${id}: left as it is` });
 
 /** How many sources an update check asks at once: enough that a slow
  * one does not hold up the others, few enough not to flood the browser's
@@ -258,13 +269,17 @@ export class Sources {
     const p = await this.index(url, undefined, o);
     return {
       url: p.url, version: p.version, skipped: p.skipped, bytes: p.bytes, digest: p.digest,
-      entries: p.entries.map(({ name, type, description, url, digest }) => ({ name, type, description, url, digest })),
+      entries: p.entries.map(({ name, type, description, url, digest, status, installed }) => ({ name, type, description, url, digest, status, installed })),
     };
   }
 
   /** Installs the entries of the index at from, or of the index a preview
    * downloaded: then the index is not read again, and what installs is
-   * what was reviewed, each artifact verified against the digest shown. */
+   * what was reviewed, each artifact verified against the digest shown.
+   * An entry installed from there already is left as it is (a warning
+   * says so) or, in another version now, updated in place, whatever id it
+   * was installed as: decided against the skills installed when the
+   * install runs (source.ReviewIndex). */
   async installFromIndex(from: string | IndexPreview, o: InstallOptions & { names?: string[] } = {}): Promise<InstallReport> {
     const plan = typeof from === "string"
       ? await this.index(from, o.names, o)
@@ -275,7 +290,8 @@ export class Sources {
         report.warnings.push({ name: e.name, code: "Integrity", reason: "unverified",
           message: "the index (v0.1.0) publishes no digests: what was received could not be verified" });
       }
-      await this.attempt(report, e.name, () => this.installEntry(e, o));
+      if (e.status === "installed") report.warnings.push(already(e.name, e.installed));
+      else await this.attempt(report, e.name, () => this.installEntry(e, o, e.target));
     }
     return report;
   }

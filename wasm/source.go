@@ -49,11 +49,6 @@ func originURL(o source.Origin) string {
 	return o.URL
 }
 
-type entryPlan struct {
-	source.Entry
-	Origin source.Origin `json:"origin"`
-}
-
 // installedSkills returns the installed skills, each with its origin (the
 // zero Origin when it has none).
 func installedSkills(ctx context.Context, reg *registry.Registry) ([]source.Installed, error) {
@@ -74,7 +69,10 @@ func installedSkills(ctx context.Context, reg *registry.Registry) ([]source.Inst
 // sourceMethods turn what the bridge fetched into verified installs; the
 // decisions are pkg/source's.
 var sourceMethods = map[string]method{
-	"source.parseIndex": adminMethod(func(_ context.Context, _ *registry.Registry, a struct {
+	// The entries of an index to install, each with what it is against
+	// the installed skills now (source.ReviewIndex): one installed from
+	// the same entry is left as it is or updated in place, not copied.
+	"source.parseIndex": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
 		URL   string   `json:"url"`
 		Names []string `json:"names"`
 		// Previewed is the digest of the index a person reviewed: its
@@ -90,11 +88,11 @@ var sourceMethods = map[string]method{
 			return result{}, err
 		}
 		sel, refused := idx.Select(a.Names)
-		plans := make([]entryPlan, len(sel))
-		for i, e := range sel {
-			plans[i] = entryPlan{e, source.ForEntry(idx, e)}
+		in, err := installedSkills(ctx, reg)
+		if err != nil {
+			return result{}, err
 		}
-		return value(map[string]any{"url": idx.URL, "version": idx.Version, "entries": plans,
+		return value(map[string]any{"url": idx.URL, "version": idx.Version, "entries": source.ReviewIndex(in, registry.SameID, idx, sel),
 			"skipped": idx.Skipped, "refused": nonNil(refused), "digest": digest}, nil)
 	}),
 	// The skills of a listing to install, each decided against the

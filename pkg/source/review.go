@@ -46,16 +46,78 @@ type Offer struct {
 func ReviewMCP(installed []Installed, sameID func(id, name string) bool, server string, skills []MCPSkill) []Offer {
 	out := make([]Offer, len(skills))
 	for i, s := range skills {
-		o := Offer{Name: s.Name, Description: s.Description, URI: s.URI, Digest: s.Digest, Status: OfferNew, FileCount: len(s.Files)}
-		if j := slices.IndexFunc(installed, func(in Installed) bool {
-			return in.Origin.Kind == KindMCP && in.Origin.Server == server && in.Origin.URI == s.URI
-		}); j >= 0 {
-			o.Installed, o.Status = installed[j].ID, OfferUpdate
-			if installed[j].Origin.Digest == s.Digest {
-				o.Status = OfferInstalled
+		o := Offer{Name: s.Name, Description: s.Description, URI: s.URI, Digest: s.Digest, FileCount: len(s.Files)}
+		o.Status, o.Installed, _ = review(installed, sameID, func(in Origin) bool {
+			return in.Kind == KindMCP && in.Server == server && in.URI == s.URI
+		}, s.Name, s.Digest)
+		out[i] = o
+	}
+	return out
+}
+
+// review says what a skill a source offers as name, with digest ("" when
+// the source publishes none), is against installed: from tells the
+// origins of the skills installed from that very source. A skill
+// installed from it is installed when it was verified against digest,
+// else update (without a digest, only a download would tell). It returns
+// the id of the installed skill the status speaks of, and how many were
+// installed from the source (a download of several skills installs each
+// with the same origin but its folder).
+func review(installed []Installed, sameID func(id, name string) bool, from func(Origin) bool, name, digest string) (status, id string, fromSource int) {
+	status = OfferNew
+	for _, in := range installed {
+		if !from(in.Origin) {
+			continue
+		}
+		if fromSource++; fromSource == 1 {
+			status, id = OfferUpdate, in.ID
+			if digest != "" && in.Origin.Digest == digest {
+				status = OfferInstalled
 			}
-		} else if j := slices.IndexFunc(installed, func(in Installed) bool { return sameID(in.ID, s.Name) }); j >= 0 {
-			o.Installed, o.Status = installed[j].ID, OfferConflict
+		}
+	}
+	if fromSource == 0 {
+		if j := slices.IndexFunc(installed, func(in Installed) bool { return sameID(in.ID, name) }); j >= 0 {
+			status, id = OfferConflict, installed[j].ID
+		}
+	}
+	return status, id, fromSource
+}
+
+// EntryOffer is an entry of an index against the installed skills
+// (ReviewIndex), with the origin a skill installed from it records.
+type EntryOffer struct {
+	Entry
+	Origin Origin `json:"origin"`
+	// Status and Installed are as an MCP server's Offer's: new, installed
+	// (from this entry, verified against the digest it publishes now),
+	// update (installed from this entry, another version now or no digest
+	// to tell) or conflict (a skill of its name from elsewhere).
+	Status    string `json:"status"`
+	Installed string `json:"installed"`
+	// Target, of an update, is the skill installed from the entry that an
+	// install of it updates in place (registry ImportOptions.Target),
+	// whatever id it was installed as, rather than keep a copy beside it;
+	// "" when the entry's archive installed several skills, which one
+	// update cannot replace.
+	Target string `json:"target"`
+}
+
+// ReviewIndex says of each of entries, of idx, what it is against
+// installed (every installed skill, with the zero Origin when it has
+// none), as ReviewMCP says of a server's skills: the skill installed from
+// the same entry of the same index is the one it is, whatever its id, so
+// that installing the entry again neither copies it nor leaves it behind.
+func ReviewIndex(installed []Installed, sameID func(id, name string) bool, idx *Index, entries []Entry) []EntryOffer {
+	out := make([]EntryOffer, len(entries))
+	for i, e := range entries {
+		o := EntryOffer{Entry: e, Origin: ForEntry(idx, e)}
+		var n int
+		o.Status, o.Installed, n = review(installed, sameID, func(in Origin) bool {
+			return in.Kind == KindIndex && in.Index == idx.URL && in.Entry == e.Name
+		}, e.Name, e.Digest)
+		if o.Status == OfferUpdate && n == 1 {
+			o.Target = o.Installed
 		}
 		out[i] = o
 	}

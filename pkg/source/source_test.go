@@ -332,6 +332,45 @@ func TestReviewMCP(t *testing.T) {
 	}
 }
 
+// TestReviewIndex: the skill installed from an entry of the same index is
+// the one the entry is, whatever its id — installed when verified against
+// the digest published now, else an update (in place: its Target, unless
+// the entry's archive installed several skills) — not a conflict with a
+// skill of its name from elsewhere.
+func TestReviewIndex(t *testing.T) {
+	idx := &Index{URL: "https://a.test/.well-known/agent-skills/index.json", Version: V2}
+	other := "https://b.test/.well-known/agent-skills/index.json"
+	d2 := Sum([]byte("two"))
+	entry := func(name, digest string) Entry {
+		return Entry{Name: name, Type: TypeArchive, URL: "https://a.test/" + name + ".zip", Digest: digest}
+	}
+	from := func(id, index, entry, digest string) Installed {
+		return Installed{ID: id, Origin: Origin{Kind: KindIndex, Index: index, Entry: entry, Digest: digest}}
+	}
+	installed := []Installed{
+		{ID: "same"}, // from bytes, of the name of the one below
+		from("same-v2", idx.URL, "same", d1),
+		from("newer-v2", idx.URL, "newer", d1),
+		from("pack-a", idx.URL, "pack", d1),
+		from("pack-b", idx.URL, "pack", d1),
+		from("elsewhere", other, "elsewhere", d1),
+		from("legacy", idx.URL, "legacy", d1),
+	}
+	offers := ReviewIndex(installed, func(id, name string) bool { return strings.EqualFold(id, name) }, idx,
+		[]Entry{entry("same", d1), entry("newer", d2), entry("pack", d2), entry("elsewhere", d1), entry("legacy", ""), entry("fresh", d1)})
+	var got []string
+	for _, o := range offers {
+		got = append(got, fmt.Sprintf("%s:%s:%s:%s", o.Name, o.Status, o.Installed, o.Target))
+		if o.Origin != ForEntry(idx, o.Entry) {
+			t.Errorf("%s: origin %+v", o.Name, o.Origin)
+		}
+	}
+	want := "same:installed:same-v2: newer:update:newer-v2:newer-v2 pack:update:pack-a: elsewhere:conflict:elsewhere: legacy:update:legacy:legacy fresh:new::"
+	if strings.Join(got, " ") != want {
+		t.Errorf("offers = %s", strings.Join(got, " "))
+	}
+}
+
 func TestChooseMCP(t *testing.T) {
 	const server = "https://mcp.test/mcp"
 	type policy string

@@ -4,14 +4,14 @@
 // shared by "skills of the site you are on" and "install from an address";
 // an MCP server's skills as the preview of an archive (registry.previewMcp).
 
-import type { ImportPreview, IndexPreview, InstallReport, McpPreview, Refusal, Skillfs, SkillMeta } from '../../js/bridge.ts';
+import type { ImportPreview, IndexPreview, InstallReport, McpPreview, Refusal, Skillfs } from '../../js/bridge.ts';
 import { allow, originsOfAll } from './host-access.ts';
 
 /** "127.0.0.1:8080 publishes 3 skills": the index or server at url offers n. */
 export const publishes = (url: string, n: number) => `${new URL(url).host} publishes ${n} skill${n === 1 ? '' : 's'}`;
 
 /** One skill offered: installed ones cannot be ticked; note follows its description. */
-interface Offered { name: string; description: string; installed: boolean; note: string }
+interface Offered { name: string; description: string; installed: boolean; ticked: boolean; note: string }
 
 function items(offered: Offered[]): HTMLLIElement[] {
   return offered.map((e) => {
@@ -19,7 +19,7 @@ function items(offered: Offered[]): HTMLLIElement[] {
     li.dataset.name = e.name;
     const box = document.createElement('input');
     box.type = 'checkbox';
-    box.checked = !e.installed;
+    box.checked = e.ticked;
     box.disabled = e.installed;
     const label = document.createElement('label');
     const name = document.createElement('code');
@@ -30,18 +30,20 @@ function items(offered: Offered[]): HTMLLIElement[] {
   });
 }
 
-/** The entries of preview as list items, each with its box. One whose
- * name a skill from elsewhere has says that it installs beside that one
- * (as name-v2), not over it: the entry is another source. */
-export async function offerItems(sk: Skillfs, preview: IndexPreview): Promise<HTMLLIElement[]> {
-  const list = await sk.registry.list();
-  const have = new Set(list.flatMap((m: SkillMeta) =>
-    m.origin?.kind === 'index' && m.origin.index === preview.url ? [m.origin.entry] : []));
-  const taken = new Set(list.map((m) => m.id.toLowerCase()));
-  const note = (e: IndexPreview['entries'][number]) => have.has(e.name) ? ' (installed)'
-    : taken.has(e.name.toLowerCase()) ? ` (a skill named ${e.name} from elsewhere is installed: this one installs beside it, as a copy of its own)` : '';
+/** The entries of preview as list items, each with its box, as the
+ * module found each against the installed skills (IndexEntry.status).
+ * One installed from this entry is the skill installed, whatever its id:
+ * left as it is, or, in another version now, updated in place (ticked
+ * when the index's digest says it changed). One whose name a skill from
+ * elsewhere has says that it installs beside that one (as name-v2), not
+ * over it: the entry is another source. */
+export function offerItems(preview: IndexPreview): HTMLLIElement[] {
+  const note = (e: IndexPreview['entries'][number]) => e.status === 'installed' ? ' (installed)'
+    : e.status === 'update' ? ` (installed as ${e.installed}: ${e.digest ? 'the index publishes a new version, which' : 'the index publishes no digest to tell whether it changed; installing it'} updates it in place)`
+    : e.status === 'conflict' ? ` (a skill named ${e.name} from elsewhere is installed: this one installs beside it, as a copy of its own)` : '';
   return items(preview.entries.map((e) => ({
-    name: e.name, description: e.description, installed: have.has(e.name),
+    name: e.name, description: e.description, installed: e.status === 'installed',
+    ticked: e.status === 'new' || e.status === 'conflict' || (e.status === 'update' && !!e.digest),
     note: `${note(e)}${e.digest ? '' : ' (unverified: the index has no digests)'}`,
   })));
 }

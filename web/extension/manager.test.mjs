@@ -598,6 +598,28 @@ test('install from an address: an index lists its skills to tick, as the site\'s
   // The install reads the index reviewed, not the site's again, and fetches only what was ticked.
   assert.deepEqual(site.log, ['GET /.well-known/agent-skills/index.json', 'GET /a/SKILL.md']);
   assert.match(await list(page).locator('li[data-id="address-index-a"]').textContent(), /First\./);
+
+  // Reviewed again, the entry installed is that skill: not to tick while
+  // the site publishes it so; once it publishes a new version, ticked, to
+  // update it in place, with no copy beside.
+  const publish = (body) => {
+    site.files.set('/now/SKILL.md', { body, type: 'text/markdown' });
+    site.files.set('/.well-known/agent-skills/index.json', { type: 'application/json', body: JSON.stringify({ $schema: SCHEMA_V2, skills: [
+      { name: 'address-index-a', type: 'skill-md', description: 'Again.', url: '/now/SKILL.md', digest: sha256(body) },
+    ] }) });
+  };
+  publish(a);
+  const same = await fromAddress(page, `${site.url}/.well-known/agent-skills/index.json`, 'index');
+  assert.match(await same.locator('li[data-name="address-index-a"]').textContent(), /\(installed\)/);
+  assert.equal(await same.getByRole('checkbox', { name: /address-index-a/ }).isDisabled(), true);
+  publish(md('address-index-a', 'Third.'));
+  const newer = await fromAddress(page, `${site.url}/.well-known/agent-skills/index.json`, 'index');
+  assert.match(await newer.locator('li[data-name="address-index-a"]').textContent(), /installed as address-index-a: the index publishes a new version, which updates it in place/);
+  assert.equal(await newer.getByRole('checkbox', { name: /address-index-a/ }).isChecked(), true);
+  await newer.getByRole('button', { name: 'Install selected' }).click();
+  assert.equal((await outcome(page)).state, 'done');
+  await list(page).locator('li[data-id="address-index-a"]').filter({ hasText: 'Third.' }).waitFor();
+  assert.deepEqual((await ids(page)).filter((id) => id.startsWith('address-index-a')), ['address-index-a']);
 });
 
 test('install from an address: an MCP server\'s skills are previewed as an archive\'s, each with its choice, and what is stored afterwards is what was chosen, row by row', { timeout: IMPORT_MS }, async (t) => {

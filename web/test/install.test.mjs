@@ -821,6 +821,42 @@ test('installed a second time from the same address or index entry, what is inst
   assert.deepEqual(other.installed.map((m) => m.id), ['zip-skill-v2']);
 });
 
+test('an index entry installed from there is that skill, whatever its id: reviewed and installed again, it is left as it is or updated in place, never copied', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  // zip-skill from elsewhere first: the entry's is another source, kept beside it as zip-skill-v2.
+  assertOk(await reg(page, 'installFromUrl', `${site.url}/.well-known/agent-skills/zip-skill.zip`));
+  const first = assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['zip-skill'] }));
+  assert.deepEqual(first.installed.map((m) => [m.id, m.origin.entry]), [['zip-skill-v2', 'zip-skill']]);
+  const review = async () => assertOk(await ev(page, (u) => T.outcome(sk.registry.previewIndex(u).then((p) => {
+    window.p = p; // kept in the page, bytes and all, for the install below
+    return p.entries.filter((e) => e.name === 'zip-skill' || e.name === 'md-skill').map((e) => [e.name, e.status, e.installed]);
+  })), site.v2), 'previewIndex');
+  const fromReview = async () => assertOk(await ev(page, () => T.outcome(sk.registry.installFromIndex(p, { names: ['zip-skill'] }))), 'installFromIndex');
+  // Installed again, the entry is the skill installed from it, as
+  // zip-skill-v2: left as it is, not copied as zip-skill-v3; so too from
+  // a review, which says so.
+  const again = assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['zip-skill'] }));
+  assert.deepEqual([again.installed, again.warnings.filter((w) => w.reason === 'already-installed').map((w) => [w.name, w.code])], [[], [['zip-skill', 'Conflict']]]);
+  assert.deepEqual(await ids(page), ['zip-skill', 'zip-skill-v2']);
+  assert.deepEqual(await review(), [['md-skill', 'new', ''], ['zip-skill', 'installed', 'zip-skill-v2']]);
+  assert.deepEqual((await fromReview()).installed, []);
+  assert.deepEqual(await ids(page), ['zip-skill', 'zip-skill-v2']);
+  // The site publishes a new version of the entry: the review says it
+  // updates zip-skill-v2, and installing it does, in place.
+  const before = assertOk(await reg(page, 'get', 'zip-skill-v2'));
+  const v2 = zip(zipFiles('# Zip two\n'));
+  site.files.set('/.well-known/agent-skills/zip-two.zip', { body: v2, type: 'application/zip' });
+  site.index.skills[1] = { ...site.index.skills[1], url: 'zip-two.zip', digest: sha256(v2) };
+  site.files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify(site.index), type: 'application/json' });
+  assert.deepEqual(await review(), [['md-skill', 'new', ''], ['zip-skill', 'update', 'zip-skill-v2']]);
+  const up = await fromReview();
+  assert.deepEqual(up.installed.map((m) => [m.id, m.instance === before.instance, m.origin.digest]), [['zip-skill-v2', true, sha256(v2)]]);
+  assert.match(assertOk(await ev(page, () => T.outcome(sk.registry.readText('zip-skill-v2', 'SKILL.md')))), /# Zip two/);
+  assert.deepEqual(await ids(page), ['zip-skill', 'zip-skill-v2']);
+});
+
 test('a server that does not let the page read its answer (CORS) is FetchFailed, and the message says it may be that', { timeout: TEST_MS }, async (t) => {
   // A real server on 127.0.0.1 that answers without CORS headers, as
   // GitHub's archive host answers every page.
