@@ -186,6 +186,46 @@ for (const shape of ['prompt', 'messages', 'agents']) {
   });
 }
 
+// A skill's allowed-tools narrow every kind of tool the Agents SDK lets a
+// model call, not only function tools: a hosted tool and a hosted MCP
+// server leave the model's requests (the provider runs them inside its
+// answer, so the request is where they can be taken away), a handoff is
+// disabled, and of an MCP server's tools only the allowed one is offered;
+// a call of the other that reaches the server is refused, not run.
+const NARROW = b64(zip(under('pack/', {
+  'narrow/SKILL.md': '---\nname: narrow\ndescription: Work on files with python only. Use for narrow tasks.\nallowed-tools: Bash(python:*) mcp__files__read_file\n---\n# Narrow\n',
+})));
+test('OpenAI Agents SDK: hosted tools, hosted MCP, handoffs and MCP tools are narrowed by the loaded skill', { timeout: TEST_MS }, async (t) => {
+  const page = await b.openPage();
+  t.after(() => closePage(page));
+  const r = await ev(page, async ([pack, db]) => {
+    const m = await import('/dist/frameworks.js');
+    const host = await m.installed([T.fromB64(pack)], db);
+    return {
+      kinds: await T.outcome(m.openaiAgentsKinds(m.agentSide(host))),
+      race: await m.openaiAgentsHandoffInSameAnswer(m.agentSide(host)),
+      noModel: await m.openaiAgentsHostedWithoutModel(m.agentSide(host)),
+    };
+  }, [NARROW, freshDB('kinds')]);
+  const { offered, results, ran, refused } = assertOk(r.kinds, 'kinds');
+  assert.deepEqual([...offered[0]].sort(), ['Bash', 'delete_file', 'hosted:hosted_mcp', 'hosted:web_search', 'load_skill', 'read_file', 'read_skill_file', 'transfer_to_billing'], 'before the skill, everything');
+  for (const after of offered.slice(1)) assert.deepEqual([...after].sort(), ['Bash', 'load_skill', 'read_file', 'read_skill_file'], 'after it, what it allows');
+  assert.deepEqual(ran, ['read_file {"path":"a.md"}'], 'only the allowed MCP tool ran');
+  const [, read, del, transfer] = results;
+  assert.match(read, /read_file done/);
+  assert.match(del, /delete_file/);
+  assert.match(transfer, /transfer_to_billing/);
+  assert.equal(results.length, 4);
+  assert.match(JSON.stringify(refused), /ToolNotAllowed \(tool-not-listed\)/, 'a call that reaches the server anyway is refused');
+  // Asked for in the same answer as the load that takes it away, a
+  // handoff cannot be refused to the model: the run ends with the refusal.
+  assert.equal(r.race.name, 'SkillfsError', JSON.stringify(r.race));
+  assert.deepEqual({ code: r.race.code, reason: r.race.reason }, { code: 'ToolNotAllowed', reason: 'tool-not-listed' }, r.race.message);
+  // Hosted tools without the model they are narrowed in are refused.
+  assert.equal(r.noModel.code, 'InvalidArgument', JSON.stringify(r.noModel));
+  assert.match(r.noModel.message, /the hosted tool web_search can be narrowed only in the requests to the model: give the adapter the agent's model/);
+});
+
 /** Checks that the answers parts of tool (read_skill_file or load_skill)
  * hold at most 50,000 characters each, in whole lines, each ending with
  * a note of its lines of all and where to read on (but the last), and

@@ -14,7 +14,7 @@
 
 import { generateText, isStepCount, jsonSchema, streamText, type ToolSet } from "ai";
 import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
-import { Agent, run, tool } from "@openai/agents-core";
+import { Agent, hostedMcpTool, run, tool, type HostedTool, type MCPServer } from "@openai/agents-core";
 import { ScriptedModel, assistantMessage, functionCall, modelResponder } from "@openai/agents-core/testing";
 import { connectSkillfs, loadSkillfs, serveSkillfs, type Skillfs } from "../../js/bridge.ts";
 import { aiSdkSkills } from "../../js/ai-sdk.ts";
@@ -157,6 +157,27 @@ export async function aiSdkRun(sk: Skillfs, { script = SCRIPT, prompt = PROMPT, 
   return report;
 }
 
+/** A model call as the Agents SDK's ScriptedModel shows it. */
+type AgentsModelCall = Parameters<Parameters<typeof modelResponder>[0]>[0];
+
+/** The Agents SDK's ScriptedModel, calling script's tools in order, then
+ * answering "done"; seen gets every call, and results, at the end, every
+ * result the model got. */
+function agentsModel(script: [string, Record<string, unknown>][], seen: (c: AgentsModelCall) => void, results: string[]): ScriptedModel {
+  return new ScriptedModel([
+    ...script.map(([name, input], i) => modelResponder((c) => (seen(c), [functionCall(name, input, { callId: `c${i + 1}` })]))),
+    modelResponder((c) => {
+      seen(c);
+      for (const item of c.request.input as unknown as { type?: string; output?: unknown }[]) {
+        if (item.type !== "function_call_result") continue;
+        const o = item.output as { type?: string; text?: string } | string;
+        results.push(typeof o === "string" ? o : o.text ?? textOf(o));
+      }
+      return [assistantMessage("done")];
+    }),
+  ]);
+}
+
 export async function openaiAgentsRun(sk: Skillfs, { script = SCRIPT, prompt = PROMPT, budget }: RunOptions = {}): Promise<RunReport> {
   const ran: string[] = [];
   const bash = tool({ name: "Bash", description: "Run a command.", parameters: bashSchema, strict: true, execute: async (input) => {
@@ -166,23 +187,10 @@ export async function openaiAgentsRun(sk: Skillfs, { script = SCRIPT, prompt = P
   } });
   const webFetch = tool({ name: "WebFetch", description: "Fetch a URL.", parameters: urlSchema, strict: true, execute: async () => "fetched" });
   const report: RunReport = { systems: [], offered: [], users: [], results: [], ran, text: "" };
-  const model = new ScriptedModel([
-    ...script.map(([name, input], i) => modelResponder((c) => {
-      report.systems.push(c.request.systemInstructions ?? "");
-      report.offered.push(c.request.tools.map((t) => t.name));
-      return [functionCall(name, input, { callId: `c${i + 1}` })];
-    })),
-    modelResponder((c) => {
-      report.systems.push(c.request.systemInstructions ?? "");
-      report.offered.push(c.request.tools.map((t) => t.name));
-      for (const item of c.request.input as unknown as { type?: string; output?: unknown }[]) {
-        if (item.type !== "function_call_result") continue;
-        const o = item.output as { type?: string; text?: string } | string;
-        report.results.push(typeof o === "string" ? o : o.text ?? textOf(o));
-      }
-      return [assistantMessage("done")];
-    }),
-  ]);
+  const model = agentsModel(script, (c) => {
+    report.systems.push(c.request.systemInstructions ?? "");
+    report.offered.push(c.request.tools.map((t) => t.name));
+  }, report.results);
   // glue: start
   const skills = await openaiAgentsSkills(sk, { contextId: "chat-openai-agents", tools: [bash, webFetch], catalog: { budget } });
   const result = await run(new Agent({ name: "helper", model, ...(await skills.turn({ query: prompt })) }), prompt, { ...skills.runOptions, maxTurns: 20 });
@@ -457,25 +465,14 @@ export async function invokedRun(sk: Skillfs, shape: UserInputShape, message: st
   }
   const bash = tool({ name: "Bash", description: "Run a command.", parameters: bashSchema, strict: true, execute: async (input) => run1((input as { command: string }).command) });
   const write = tool({ name: "Write", description: "Write a file.", parameters: writeSchema, strict: true, execute: async () => "wrote" });
-  const seen = (c: { request: { systemInstructions?: string; tools: { name: string }[]; input: unknown } }) => {
+  const seen = (c: AgentsModelCall) => {
     report.systems.push(c.request.systemInstructions ?? "");
     report.offered.push(c.request.tools.map((t) => t.name));
     const items = (typeof c.request.input === "string" ? [{ role: "user", content: c.request.input }] : c.request.input) as { role?: string; content?: unknown }[];
     const user = items.filter((i) => i.role === "user").at(-1)?.content;
     report.users.push(typeof user === "string" ? user : JSON.stringify(user));
   };
-  const model = new ScriptedModel([
-    ...INVOKED_SCRIPT.map(([name, input], i) => modelResponder((c) => (seen(c), [functionCall(name, input, { callId: `c${i + 1}` })]))),
-    modelResponder((c) => {
-      seen(c);
-      for (const item of c.request.input as unknown as { type?: string; output?: unknown }[]) {
-        if (item.type !== "function_call_result") continue;
-        const o = item.output as { type?: string; text?: string } | string;
-        report.results.push(typeof o === "string" ? o : o.text ?? textOf(o));
-      }
-      return [assistantMessage("done")];
-    }),
-  ]);
+  const model = agentsModel(INVOKED_SCRIPT, seen, report.results);
   const skills = await openaiAgentsSkills(sk, { contextId: "chat-invoke-agents", tools: [bash, write] });
   try {
     const input = await skills.input(message);
@@ -485,4 +482,90 @@ export async function invokedRun(sk: Skillfs, shape: UserInputShape, message: st
     await skills.agent.close();
   }
   return report;
+}
+
+/** What an Agents SDK run with every other kind of tool shows: the tools
+ * (by name; hosted ones as hosted:<name>) and handoffs each model call
+ * offered, the results the model got, what the MCP server ran, and what
+ * the turn's MCP server answered to a call the skill refuses. */
+export interface KindsReport {
+  offered: string[][];
+  results: string[];
+  ran: string[];
+  refused: unknown;
+}
+
+/** The Agents SDK adapter with the kinds of tools besides function tools:
+ * a hosted tool (web search, as @openai/agents-openai's webSearchTool
+ * makes it), a hosted MCP server, a handoff and an MCP server of the
+ * host's (files: read_file, delete_file). The model loads narrow
+ * (allowed-tools: Bash(python:*) mcp__files__read_file), then calls the
+ * MCP tool it allows, the one it does not, and the handoff. */
+export async function openaiAgentsKinds(sk: Skillfs): Promise<KindsReport> {
+  const ran: string[] = [];
+  const report: KindsReport = { offered: [], results: [], ran, refused: undefined };
+  const pathSchema = { type: "object" as const, properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false };
+  const files: MCPServer = {
+    name: "files",
+    cacheToolsList: false,
+    connect: async () => {},
+    close: async () => {},
+    invalidateToolsCache: async () => {},
+    listTools: async () => [
+      { name: "read_file", description: "Read a file.", inputSchema: pathSchema },
+      { name: "delete_file", description: "Delete a file.", inputSchema: pathSchema },
+    ],
+    callTool: async (name, args) => (ran.push(`${name} ${JSON.stringify(args)}`), [{ type: "text", text: `${name} done` }]),
+  };
+  const webSearch: HostedTool = { type: "hosted_tool", name: "web_search", providerData: { type: "web_search" } };
+  const docs = hostedMcpTool({ serverLabel: "docs", serverUrl: "https://example.com/mcp" });
+  const billing = new Agent({ name: "billing", model: new ScriptedModel([modelResponder(() => [assistantMessage("billing here")])]) });
+  const bash = tool({ name: "Bash", description: "Run a command.", parameters: bashSchema, strict: true, execute: async () => "ran" });
+  const calls: [string, Record<string, unknown>][] = [
+    ["load_skill", { name: "narrow", arguments: null, offset: null }],
+    ["read_file", { path: "a.md" }],
+    ["delete_file", { path: "a.md" }],
+    ["transfer_to_billing", {}],
+  ];
+  const seen = (c: AgentsModelCall) =>
+    report.offered.push([...c.request.tools.map((t) => (t.type === "hosted_tool" ? `hosted:${t.name}` : t.name)), ...c.request.handoffs.map((h) => h.toolName)]);
+  const model = agentsModel(calls, seen, report.results);
+  const skills = await openaiAgentsSkills(sk, { contextId: "chat-kinds", tools: [bash, webSearch, docs], model, handoffs: [billing], mcpServers: [files] });
+  try {
+    const turn = await skills.turn({ query: PROMPT });
+    await run(new Agent({ name: "helper", ...turn }), PROMPT, { ...skills.runOptions, maxTurns: 20 });
+    report.refused = await turn.mcpServers![0]!.callTool("delete_file", { path: "b.md" });
+  } finally {
+    await skills.agent.close();
+  }
+  return report;
+}
+
+/** How the Agents SDK adapter refuses a hosted tool given without the
+ * model, which it must narrow them in. */
+export async function openaiAgentsHostedWithoutModel(sk: Skillfs): Promise<Failure | string> {
+  const webSearch: HostedTool = { type: "hosted_tool", name: "web_search", providerData: { type: "web_search" } };
+  return openaiAgentsSkills(sk, { contextId: "chat-hosted", tools: [webSearch] }).then(() => "opened", failure);
+}
+
+/** The Agents SDK adapter with a handoff, whose model loads narrow and
+ * asks for the handoff in the same answer: how the run ends. */
+export async function openaiAgentsHandoffInSameAnswer(sk: Skillfs): Promise<Failure | string> {
+  const billing = new Agent({ name: "billing", model: new ScriptedModel([modelResponder(() => [assistantMessage("billing here")])]) });
+  const model = new ScriptedModel([
+    modelResponder(() => [
+      functionCall("load_skill", { name: "narrow", arguments: null, offset: null }, { callId: "c1" }),
+      functionCall("transfer_to_billing", {}, { callId: "c2" }),
+    ]),
+    modelResponder(() => [assistantMessage("done")]),
+  ]);
+  const skills = await openaiAgentsSkills(sk, { contextId: "chat-handoff", tools: [], handoffs: [billing] });
+  try {
+    const r = await run(new Agent({ name: "helper", model, ...(await skills.turn({ query: PROMPT })) }), PROMPT, { ...skills.runOptions, maxTurns: 20 });
+    return String(r.finalOutput);
+  } catch (e) {
+    return failure(e);
+  } finally {
+    await skills.agent.close();
+  }
 }
