@@ -724,7 +724,7 @@ export class Registry {
   /** Installs the bytes previewFromUrl downloaded, with the person's
    * choice (opts.choose, as importZip's) and the URL recorded as each
    * skill's origin; it downloads nothing. Bytes changed since the preview
-   * are refused (Integrity, "changed-since-preview"). */
+   * are refused (Conflict, "changed-since-preview": preview again). */
   installFromPreview(preview: UrlPreview, opts: PreviewInstallOptions = {}): Promise<InstallReport> {
     return this.sources.installFromPreview(preview, opts);
   }

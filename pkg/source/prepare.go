@@ -52,7 +52,11 @@ func isMarkup(data []byte) bool {
 }
 
 // ReasonChangedSincePreview: the bytes given to install a preview are not
-// the ones previewed.
+// the ones previewed. Its code is Conflict, as for a choice made against
+// an installed skill that changed since (registry.ReasonChangedSincePreview):
+// one reason, one code. The preview no longer says what would be
+// installed, and previewing again is the way on; Integrity is for bytes
+// that are not the ones their publisher's digest names.
 const ReasonChangedSincePreview = "changed-since-preview"
 
 // PreparePreviewed is PrepareArtifact for bytes a person reviewed first: o
@@ -69,7 +73,7 @@ func PreparePreviewed(o Origin, dir string, data []byte) ([]byte, Origin, error)
 
 // CheckPreviewed returns nil when data, given to install what a person
 // reviewed (an artifact, an index, an MCP listing), are exactly the bytes
-// previewed, whose digest was previewed; else an Integrity error
+// previewed, whose digest was previewed; else a Conflict
 // (ReasonChangedSincePreview) about subject.
 func CheckPreviewed(data []byte, previewed, subject string) (string, error) {
 	if err := checkDigest(previewed, subject); err != nil {
@@ -77,8 +81,8 @@ func CheckPreviewed(data []byte, previewed, subject string) (string, error) {
 	}
 	got := Sum(data)
 	if got != previewed {
-		return "", &skillerr.Error{Code: skillerr.Integrity, Reason: ReasonChangedSincePreview, Subject: subject,
-			Msg: fmt.Sprintf("the %d bytes to install have digest %s, but the ones previewed had %s; nothing was installed", len(data), got, previewed)}
+		return "", &skillerr.Error{Code: skillerr.Conflict, Reason: ReasonChangedSincePreview, Subject: subject,
+			Msg: fmt.Sprintf("the %d bytes to install have digest %s, but the ones previewed had %s; nothing was installed: preview again to choose", len(data), got, previewed)}
 	}
 	return got, nil
 }

@@ -151,7 +151,7 @@ func TestPreparePreviewed(t *testing.T) {
 		t.Fatalf("previewed bytes: %+v, %v", got, err)
 	}
 	_, _, err = PreparePreviewed(o, "hello", []byte(md+"changed\n"))
-	skillerrtest.Want(t, "other bytes", err, skillerr.Integrity, ReasonChangedSincePreview)
+	skillerrtest.Want(t, "other bytes", err, skillerr.Conflict, ReasonChangedSincePreview)
 	_, _, err = PreparePreviewed(Origin{Kind: KindURL, URL: "u"}, "hello", []byte(md))
 	skillerrtest.Want(t, "no digest", err, skillerr.Integrity, ReasonMalformedDigest)
 }
@@ -447,7 +447,7 @@ func TestListingDigest(t *testing.T) {
 		t.Errorf("ListingDigest of the bytes previewed = %q, %v", d, err)
 	}
 	_, err := ListingDigest(small, d1, ListingIndex, indexURL)
-	if e := skillerrtest.Want(t, "other bytes than those previewed", err, skillerr.Integrity, ReasonChangedSincePreview); e != nil && e.Subject != indexURL {
+	if e := skillerrtest.Want(t, "other bytes than those previewed", err, skillerr.Conflict, ReasonChangedSincePreview); e != nil && e.Subject != indexURL {
 		t.Errorf("subject %q", e.Subject)
 	}
 	// Over the limit, refused as such before anything is hashed: whatever

@@ -180,7 +180,7 @@ test('an index previewed: the install reads the index reviewed, not the one serv
 
   // Index bytes that are not the ones reviewed are refused; nothing is installed.
   const tampered = await ev(page, () => T.outcome(sk.registry.installFromIndex({ ...p, bytes: p.bytes.map((x, i) => (i === 0 ? x ^ 1 : x)) })));
-  assertRejected(tampered, { code: 'Integrity', reason: 'changed-since-preview', subject: site.v2 });
+  assertRejected(tampered, { code: 'Conflict', reason: 'changed-since-preview', subject: site.v2 });
   assert.equal(assertOk(await reg(page, 'revision')), 0);
 
   const r = assertOk(await ev(page, () => T.outcome(sk.registry.installFromIndex(p, { names: ['md-skill', 'zip-skill', 'tgz-skill', 'newcomer'] }))), 'installFromIndex');
@@ -293,7 +293,7 @@ test('a plain URL previewed: what it holds against what is installed, nothing st
 
   // The bytes given to the install must be those previewed.
   const tampered = await ev(page, () => T.outcome(sk.registry.installFromPreview({ ...p, bytes: p.bytes.map((x, i) => (i === 0 ? x ^ 1 : x)) })));
-  assertRejected(tampered, { code: 'Integrity', reason: 'changed-since-preview', subject: url });
+  assertRejected(tampered, { code: 'Conflict', reason: 'changed-since-preview', subject: url });
   assert.equal(assertOk(await reg(page, 'revision')), 1);
 
   // The server answers something else now: the install downloads nothing and installs what was previewed.
@@ -420,7 +420,7 @@ test('an MCP server previewed: each skill against the installed ones, nothing fe
 
   // A listing that is not the one reviewed is refused whole.
   const tampered = await ev(page, () => T.outcome(sk.registry.installFromMcp({ ...p, listing: p.listing.map((x, i) => (i === 0 ? x ^ 1 : x)) })));
-  assertRejected(tampered, { code: 'Integrity', reason: 'changed-since-preview', subject: server.url });
+  assertRejected(tampered, { code: 'Conflict', reason: 'changed-since-preview', subject: server.url });
   assert.equal(assertOk(await reg(page, 'revision')), revision);
 
   // The server serves other files for mcp-fresh and a skill not reviewed:
