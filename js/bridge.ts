@@ -1024,7 +1024,7 @@ export class Session {
  * call's limits (agentLimits): toolrule.CheckInput reads only top-level
  * string values, and tells a non-string from an absent field (null).
  * Strings over the string limit are sent as { tooLong: bytes }, which
- * the module refuses as too long to check (toolrule.TooLong); every other
+ * the module refuses as too long to check (toolrule.DecodeInput); every other
  * value as 0: still present and not a string, so a vetted field among
  * them is refused, never checked as something else. Longer keys, which
  * name no field, are left out. */

@@ -255,18 +255,9 @@ type toolCall struct {
 func (c toolCall) check(s *resolver.Session) error {
 	in := bytes.TrimSpace(c.Input)
 	if len(in) > 0 && in[0] == '{' {
-		var obj map[string]any
-		if err := json.Unmarshal(in, &obj); err != nil {
-			return skillerr.Wrap(skillerr.InvalidArgument, c.Name, err, "the tool input is not a JSON object")
-		}
-		// js/bridge.ts sends a string over an agent call's limit as
-		// {"tooLong": bytes} (see checkedInput there).
-		for k, v := range obj {
-			if m, ok := v.(map[string]any); ok {
-				if n, ok := m["tooLong"].(float64); ok {
-					obj[k] = toolrule.TooLong{Bytes: int(n), Limit: callargs.Agent.String}
-				}
-			}
+		obj, err := toolrule.DecodeInput(c.Name, in, callargs.Agent.String)
+		if err != nil {
+			return err
 		}
 		return s.CheckToolInput(c.Name, obj, c.Fields)
 	}

@@ -7,6 +7,7 @@
 package toolrule
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 	"slices"
@@ -75,6 +76,27 @@ func inputLimit(name string) int {
 type TooLong struct {
 	// Bytes is the string's length, Limit the caller's, in bytes.
 	Bytes, Limit int
+}
+
+// DecodeInput decodes raw, the JSON text of name's structured input as a
+// caller sends it, for CheckInput. A caller that does not pass a string
+// longer than its own limit (limit bytes) sends {"tooLong": its length}
+// in its place (js/bridge.ts's checkedInput, within an agent call's
+// limits, pkg/callargs): a top-level value so becomes TooLong, which
+// CheckInput refuses as too long to check, not as a field missing.
+func DecodeInput(name string, raw []byte, limit int) (map[string]any, error) {
+	var input map[string]any
+	if err := json.Unmarshal(raw, &input); err != nil {
+		return nil, skillerr.Wrap(skillerr.InvalidArgument, name, err, "the tool input is not a JSON object")
+	}
+	for k, v := range input {
+		if m, ok := v.(map[string]any); ok {
+			if n, ok := m["tooLong"].(float64); ok {
+				input[k] = TooLong{Bytes: int(n), Limit: limit}
+			}
+		}
+	}
+	return input, nil
 }
 
 // tooLong refuses name's call whose field (the vetted one, or its base)

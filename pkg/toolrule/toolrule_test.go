@@ -861,3 +861,34 @@ func TestCheckInput(t *testing.T) {
 		t.Errorf("Grep(src/**) without a path: %v, want reason %q", err, ReasonInputNotMatched)
 	}
 }
+
+// TestDecodeInput: a structured input as a caller sends it in JSON, with
+// a string over the caller's limit sent as {"tooLong": bytes}, is refused
+// as too long to check, saying the caller's limit, where that string is
+// the vetted field, and is not read elsewhere; other values are as sent.
+// Text that is not a JSON object is InvalidArgument.
+func TestDecodeInput(t *testing.T) {
+	allowed := []string{"Bash(git:*)"}
+	for _, c := range []struct{ raw, reason, msg string }{
+		{`{"command": {"tooLong": 20480}}`, ReasonInputTooLong, "the call's command is 20480 bytes, too long to check: the active skills' patterns for this tool are checked on at most 16384"},
+		{`{"command": "git status", "note": {"tooLong": 20480}}`, "", ""},
+		{`{"command": "rm -rf /", "note": {"tooLong": 20480}}`, ReasonInputNotMatched, ""},
+		// Anything else than the marker in an object is still no string.
+		{`{"command": {"tooLong": "20480"}}`, ReasonInputFieldMissing, ""},
+	} {
+		input, err := DecodeInput("Bash", []byte(c.raw), 16<<10)
+		if err != nil {
+			t.Fatalf("%s: %v", c.raw, err)
+		}
+		err = CheckInput(allowed, "Bash", input, nil, "")
+		if skillerr.ReasonOf(err) != c.reason || (c.reason == "") != (err == nil) || (c.msg != "" && !strings.Contains(err.Error(), c.msg)) {
+			t.Errorf("%s: %v, want reason %q %q", c.raw, err, c.reason, c.msg)
+		}
+	}
+	for _, raw := range []string{`["git status"]`, `"git status"`, `{"command":`} {
+		_, err := DecodeInput("Bash", []byte(raw), 16<<10)
+		if skillerr.CodeOf(err) != skillerr.InvalidArgument {
+			t.Errorf("%s: %v, want InvalidArgument", raw, err)
+		}
+	}
+}
