@@ -8,7 +8,11 @@
 // stalls, and Step does nothing.
 package pace
 
-import "time"
+import (
+	"time"
+
+	"github.com/skillfs/skillfs/pkg/pace/internal/hook"
+)
 
 // Slice is how long work runs between yields: well under the 50 ms the
 // browser counts as a long task, since the page may get no turn between
@@ -26,8 +30,8 @@ var last time.Time
 // yielded. Its first call after Go has been idle yields at once, since Go
 // cannot tell how long the task that called it has run.
 func Step() {
-	if observer != nil {
-		observer()
+	if hook.Step != nil { // a test's (pacetest.Observe)
+		hook.Step()
 	}
 	if !yields {
 		return
@@ -36,18 +40,6 @@ func Step() {
 		yield()
 		last = time.Now()
 	}
-}
-
-// observer, when set, is called by every Step (Observe).
-var observer func()
-
-// Observe calls fn at every Step, whether it yields or not, until stop is
-// called: a test counts the steps of a loop over thousands of items to
-// know that it gives the host turns without timing it (how long a slice
-// takes is a benchmark's figure). Not for use while other work runs.
-func Observe(fn func()) (stop func()) {
-	observer = fn
-	return func() { observer = nil }
 }
 
 // stride is how many iterations of a loop of cheap ones run between two

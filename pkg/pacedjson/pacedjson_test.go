@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillfs/skillfs/pkg/pace"
+	"github.com/skillfs/skillfs/pkg/pace/pacetest"
 	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/source"
@@ -95,7 +95,7 @@ func TestMarshalSteps(t *testing.T) {
 	}
 	for _, v := range []any{&registry.ImportResult{Skills: make([]registry.Meta, n)}, &registry.ImportPreview{InstalledSkills: installed}} {
 		steps := 0
-		stop := pace.Observe(func() { steps++ })
+		stop := pacetest.Observe(func() { steps++ })
 		_, err := Marshal(v)
 		stop()
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillfs/skillfs/pkg/pace"
+	"github.com/skillfs/skillfs/pkg/pace/pacetest"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
@@ -15,7 +15,7 @@ import (
 // them (StepAt's caller for StepAt), by name.
 func stepsBy(fn func()) map[string]int {
 	steps := map[string]int{}
-	stop := pace.Observe(func() {
+	stop := pacetest.Observe(func() {
 		pcs := make([]uintptr, 16)
 		frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
 		for {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/skillfs/skillfs/pkg/pace"
+	"github.com/skillfs/skillfs/pkg/pace/pacetest"
 	"github.com/skillfs/skillfs/pkg/registry"
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -314,7 +314,7 @@ func atoi(s string) int {
 func TestCatalogSteps(t *testing.T) {
 	skills := generatedSkills(1000)
 	steps := 0
-	defer pace.Observe(func() { steps++ })()
+	defer pacetest.Observe(func() { steps++ })()
 	mustCatalog(t, skills, CatalogOptions{Budget: 8000})
 	if want := len(skills)/16 + 2; steps < want {
 		t.Errorf("the catalog of %d skills stepped %d times, want %d or more", len(skills), steps, want)
@@ -330,7 +330,7 @@ func TestSnapshotSteps(t *testing.T) {
 		list[i] = registry.Meta{ID: fmt.Sprintf("s-%d", i), Name: fmt.Sprintf("s-%d", i), Description: "Does things.", Enabled: true}
 	}
 	steps := 0
-	defer pace.Observe(func() { steps++ })()
+	defer pacetest.Observe(func() { steps++ })()
 	if sn := newSnapshot(1, nil, list); len(sn.skills) != len(list) {
 		t.Fatalf("the snapshot shows %d skills of %d", len(sn.skills), len(list))
 	}

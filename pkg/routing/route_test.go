@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillfs/skillfs/pkg/pace"
+	"github.com/skillfs/skillfs/pkg/pace/pacetest"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -183,7 +183,7 @@ func TestRouteCopyOfHidden(t *testing.T) {
 func TestIndexSteps(t *testing.T) {
 	skills := benchSkills(1000, 2)
 	steps := 0
-	defer pace.Observe(func() { steps++ })()
+	defer pacetest.Observe(func() { steps++ })()
 	NewIndex(skills)
 	if want := 2 * len(skills) / 16; steps < want {
 		t.Errorf("indexing %d skills stepped %d times, want %d or more", len(skills), steps, want)
@@ -225,7 +225,7 @@ func TestRouteSteps(t *testing.T) {
 	skills := benchSkills(1000, 0)
 	ix := NewIndex(skills)
 	steps := 0
-	defer pace.Observe(func() { steps++ })()
+	defer pacetest.Observe(func() { steps++ })()
 	if _, err := ix.Route("handle the task with the files", Options{}); err != nil {
 		t.Fatal(err)
 	}

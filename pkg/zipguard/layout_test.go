@@ -9,7 +9,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/skillfs/skillfs/pkg/pace"
+	"github.com/skillfs/skillfs/pkg/pace/pacetest"
 )
 
 // layoutCorpus holds archives that archive/zip reads but that other readers
@@ -288,7 +288,7 @@ func TestFindSkillsSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	steps := 0
-	defer pace.Observe(func() { steps++ })()
+	defer pacetest.Observe(func() { steps++ })()
 	skills, err := findSkills(ms)
 	if err != nil || len(skills) != n || skills[0].path() != "repo/skills/s0000" || skills[n-1].path() != "repo/skills/s0999" {
 		t.Fatalf("findSkills: %d skills, %v", len(skills), err)
