@@ -249,6 +249,7 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 		return nil, known.err
 	}
 	cands, bad := usable(all)
+	valid := cands // all of them, whatever is chosen: what Preview compares
 	var skipped []string
 	invalid := []SkillError{}
 	if len(bad) > 0 && opts.Choose == nil && (!opts.SkipInvalid || opts.Target != "") {
@@ -306,7 +307,7 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 		// by digest before anything is written; the others' digests are
 		// computed while their contents are written.
 		cands := cands
-		installed := byKey(old)
+		installed := byKey(slices.Sorted(maps.Keys(old)))
 		setDigests(slices.DeleteFunc(slices.Clone(cands), func(c *candidate) bool { return installed[idKey(c.s.Name)] == nil }))
 		var viaFolder map[*candidate]Meta
 		if o := opts.Origin; o != nil && o.Kind == source.KindURL && opts.Target == "" {
@@ -314,7 +315,7 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 			if err != nil {
 				return nil, err
 			}
-			viaFolder = fromDownload(cands, all, ms, opts.Origin.URL, under)
+			viaFolder = fromDownload(valid, all, ms, opts.Origin.URL, under)
 		}
 		// Copy makes a copy of a skill installed from elsewhere byte for
 		// byte, but not, unless a person chose it so, of the one
@@ -329,7 +330,7 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 				}
 				mine = viaFolder
 			}
-			if cands, err = res.skipInstalled(cands, old, mine, func(c *candidate) bool { return policyOf(c) == ConflictRename }, same); err != nil {
+			if cands, err = res.skipInstalled(cands, old, installed, mine, func(c *candidate) bool { return policyOf(c) == ConflictRename }, same); err != nil {
 				return nil, err
 			}
 			if len(cands) == 0 {
@@ -522,31 +523,26 @@ func setDigests(cands []*candidate) {
 
 // skipInstalled leaves out of cands, listing them as already installed,
 // those renamed (under ConflictRename) that are byte for byte the skill
-// installed they would be compared with — the one of their folder of the
-// same download (viaFolder), else the one of their name, among old — when
-// same says that one counts.
-func (res *ImportResult) skipInstalled(cands []*candidate, old map[string]vfs.Record, viaFolder map[*candidate]Meta,
-	renamed func(*candidate) bool, same func(Meta, *candidate) bool) ([]*candidate, error) {
+// installed they are compared with (comparedWith, given viaFolder and the
+// installed skills by key, whose records are old) when same says that one
+// counts.
+func (res *ImportResult) skipInstalled(cands []*candidate, old map[string]vfs.Record, installed map[string][]string,
+	viaFolder map[*candidate]Meta, renamed func(*candidate) bool, same func(Meta, *candidate) bool) ([]*candidate, error) {
 	var fresh []*candidate
 	for _, c := range cands {
 		if !renamed(c) {
 			fresh = append(fresh, c)
 			continue
 		}
-		prev, ok := viaFolder[c]
-		digest := ""
-		if ok {
-			digest = installedDigest(c, prev.ID)
-		} else if rec, found := old[c.s.Name]; found {
-			var err error
-			if prev, err = decodeMeta(rec); err != nil {
+		if id, update := comparedWith(c, viaFolder, installed); id != "" {
+			prev, err := decodeMeta(old[id])
+			if err != nil {
 				return nil, err
 			}
-			ok, digest = true, c.digest
-		}
-		if ok && prev.Digest == digest && same(prev, c) {
-			res.AlreadyInstalled = append(res.AlreadyInstalled, prev.ID)
-			continue
+			if isInstalled(c, prev, update) && same(prev, c) {
+				res.AlreadyInstalled = append(res.AlreadyInstalled, prev.ID)
+				continue
+			}
 		}
 		fresh = append(fresh, c)
 	}
@@ -942,11 +938,11 @@ func usable(cands []*candidate) (valid, invalid []*candidate) {
 	return valid, invalid
 }
 
-// byKey returns the ids of the installed skills old by idKey, each list
-// sorted.
-func byKey(old map[string]vfs.Record) map[string][]string {
-	installed := make(map[string][]string, len(old))
-	for i, id := range slices.Sorted(maps.Keys(old)) {
+// byKey returns the ids of the installed skills, ids (sorted), by idKey,
+// each list sorted.
+func byKey(ids []string) map[string][]string {
+	installed := make(map[string][]string, len(ids))
+	for i, id := range ids {
 		pace.StepAt(i) // a skeleton each, thousands of them
 		k := idKey(id)
 		installed[k] = append(installed[k], id)
@@ -960,12 +956,11 @@ func byKey(old map[string]vfs.Record) map[string][]string {
 const ReasonChangedSincePreview = "changed-since-preview"
 
 // sinceCompared refuses the import when a candidate of cands that
-// compared names is compared now with an installed skill (the one of its
-// folder of the download, viaFolder, else the one of its name among
-// installed, whose records are old) whose digest is not the one
-// compared holds for it, and that makes a difference: it replaces that
-// skill, or it was new and would be kept beside one now. (Kept beside a
-// skill that changed, it is still kept beside it.)
+// compared names is compared now with an installed skill (comparedWith,
+// given viaFolder and installed, whose records are old) whose digest is
+// not the one compared holds for it, and that makes a difference: it
+// replaces that skill, or it was new and would be kept beside one now.
+// (Kept beside a skill that changed, it is still kept beside it.)
 func sinceCompared(cands []*candidate, compared map[string]string, policyOf func(*candidate) ConflictPolicy,
 	viaFolder map[*candidate]Meta, installed map[string][]string, old map[string]vfs.Record) error {
 	for _, c := range cands {
@@ -973,14 +968,9 @@ func sinceCompared(cands []*candidate, compared map[string]string, policyOf func
 		if !ok || (want != "" && policyOf(c) != ConflictReplace) {
 			continue
 		}
-		id, now := "", ""
-		if m, ok := viaFolder[c]; ok {
-			id, now = m.ID, m.Digest
-		} else if same := installed[idKey(c.s.Name)]; len(same) > 0 {
-			id = same[0]
-			if slices.Contains(same, c.s.Name) {
-				id = c.s.Name
-			}
+		id, _ := comparedWith(c, viaFolder, installed)
+		now := ""
+		if id != "" {
 			m, err := decodeMeta(old[id])
 			if err != nil {
 				return err
@@ -1006,9 +996,9 @@ func sinceCompared(cands []*candidate, compared map[string]string, policyOf func
 // installed skills by key (byKey). Ids are compared folded
 // (zipguard.FoldKey), so that no two installed skills differ only in
 // case; parseArchive has checked that the candidates' names are distinct
-// folded. A candidate that replaces, and that a skill installed from the
-// same download's folder would be updated by (viaFolder, fromDownload),
-// replaces that skill, whatever its id.
+// folded. A candidate that replaces replaces the skill it is compared
+// with (comparedWith): the one installed from the same download's folder
+// (viaFolder, fromDownload), whatever its id, else the one of its name.
 func assignIDs(cands []*candidate, installed map[string][]string, viaFolder map[*candidate]Meta, policyOf func(*candidate) ConflictPolicy) ([]string, error) {
 	taken := make(map[string]bool, len(installed)+len(cands)) // folded ids
 	for k := range installed {
@@ -1022,8 +1012,16 @@ func assignIDs(cands []*candidate, installed map[string][]string, viaFolder map[
 	for i, c := range cands {
 		pace.StepAt(i)
 		id := c.s.Name
-		if mine, ok := viaFolder[c]; ok && policyOf(c) == ConflictReplace {
-			ids[i] = mine.ID
+		if with, update := comparedWith(c, viaFolder, installed); with != "" && policyOf(c) == ConflictReplace {
+			// Skills installed before ids were compared folded may
+			// share a folded id; the one spelt exactly so is replaced,
+			// and none is guessed.
+			if same := installed[idKey(id)]; !update && with != id && len(same) > 1 {
+				return nil, &skillerr.Error{Code: skillerr.Conflict, Reason: "ambiguous", Subject: id,
+					Msg: fmt.Sprintf(`the installed skills "%s" differ from this name only in case; `+
+						"remove all but the one to replace, or import with its exact name", strings.Join(same, `", "`))}
+			}
+			ids[i] = with
 			continue
 		}
 		if same := installed[idKey(id)]; len(same) > 0 {
@@ -1039,18 +1037,6 @@ func assignIDs(cands []*candidate, installed map[string][]string, viaFolder map[
 					id = fmt.Sprintf("%s-v%d", c.s.Name, n)
 				}
 				taken[idKey(id)] = true
-			case ConflictReplace:
-				// The installed id is kept. Skills installed before ids
-				// were compared folded may share a folded id; the one
-				// spelt exactly so is replaced, and none is guessed.
-				if !slices.Contains(same, id) {
-					if len(same) > 1 {
-						return nil, &skillerr.Error{Code: skillerr.Conflict, Reason: "ambiguous", Subject: id,
-							Msg: fmt.Sprintf(`the installed skills "%s" differ from this name only in case; `+
-								"remove all but the one to replace, or import with its exact name", strings.Join(same, `", "`))}
-					}
-					id = same[0]
-				}
 			}
 		}
 		ids[i] = id

@@ -51,7 +51,7 @@ type PreviewSkill struct {
 	// Installed is the id of the installed skill it would update, if any:
 	// the one installed from the same folder of a download of the URL
 	// previewed (Preview's origin), whatever its id, else the one of its
-	// name.
+	// name (comparedWith, which Import asks too).
 	Installed string `json:"installed"`
 	// Update: Installed is that skill installed from the same folder of
 	// a download of the URL previewed, or from the folder it moved from
@@ -125,19 +125,16 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 	if err != nil {
 		return nil, err
 	}
-	// Every installed skill's id folded to its skeleton, and every skill of
-	// the archive's: thousands of each take longer than a task should.
-	byKey := make(map[string]Meta, len(installed))
+	// Every installed skill's id folded to its skeleton (byKey), and every
+	// skill of the archive's: thousands of each take longer than a task
+	// should.
 	byID := make(map[string]int, len(installed)) // installed[byID[id]] is id's
+	ids := make([]string, len(installed))        // sorted, as List is
 	for i, m := range installed {
 		pace.StepAt(i)
-		byID[m.ID] = i
-		k := idKey(m.ID)
-		// An exact spelling wins over a folded look-alike.
-		if prev, ok := byKey[k]; !ok || prev.ID != m.Name {
-			byKey[k] = m
-		}
+		byID[m.ID], ids[i] = i, m.ID
 	}
+	keys := byKey(ids)
 	var viaFolder map[*candidate]Meta
 	if origin != nil && origin.Kind == source.KindURL {
 		viaFolder = fromDownload(valid, cands, installed, origin.URL, under)
@@ -167,14 +164,10 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 		for _, d := range ps.Dependencies {
 			keep(d)
 		}
-		if m, ok := viaFolder[c]; ok {
-			ps.Installed, ps.InstalledDigest, ps.Status, ps.Update = m.ID, m.Digest, PreviewConflict, true
-			if installedDigest(c, m.ID) == m.Digest {
-				ps.Status = PreviewInstalled
-			}
-		} else if m, ok := byKey[idKey(c.s.Name)]; ok {
-			ps.Installed, ps.InstalledDigest, ps.Status = m.ID, m.Digest, PreviewConflict
-			if m.ID == c.s.Name && m.Digest == ps.Digest {
+		if id, update := comparedWith(c, viaFolder, keys); id != "" {
+			m := installed[byID[id]]
+			ps.Installed, ps.InstalledDigest, ps.Status, ps.Update = m.ID, m.Digest, PreviewConflict, update
+			if isInstalled(c, m, update) {
 				ps.Status = PreviewInstalled
 			}
 		}
