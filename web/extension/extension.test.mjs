@@ -15,6 +15,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 import { zipSync } from 'fflate';
+import { stopWorker } from '../harness/extension.mjs';
 import { launch, serve, withTimeout } from '../harness/index.mjs';
 import { SCHEMA_V2, serveMcp, serveSite, sha256, tarGz } from '../harness/publish.mjs';
 
@@ -348,50 +349,27 @@ async function agentRun(query) {
 
 test('when Chrome stops the idle worker, a content script wakes it and the side panel reconnects', { timeout: 100_000 }, async () => {
   assert.ok(h.panel && h.agent, 'needs the earlier tests');
-  // Chrome stops an idle MV3 worker after ~30 s; DevTools' ServiceWorker
-  // domain, attached to a page of the extension's origin, does it now.
-  const cdp = await withTimeout(browser.context.newCDPSession(h.panel), STEP_MS, 'CDP session');
-  try {
-    /** @type {string[]} */
-    const states = [];
-    cdp.on('ServiceWorker.workerVersionUpdated', (e) => {
-      for (const v of e.versions) if (v.scriptURL.startsWith(`chrome-extension://${h.extId}/`)) states.push(v.runningStatus);
-    });
-    await withTimeout(cdp.send('ServiceWorker.enable'), STEP_MS, 'ServiceWorker.enable');
-    const until = async (what, ok) => {
-      const end = Date.now() + STEP_MS;
-      while (!(await ok())) {
-        if (Date.now() > end) throw new Error(`${what}: not within ${STEP_MS} ms (worker states: ${states.join(' ')})`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
-    await until('the worker running', () => states.includes('running'));
-    await withTimeout(cdp.send('ServiceWorker.stopAllWorkers'), STEP_MS, 'ServiceWorker.stopAllWorkers');
-    await until('the worker stopped', () => states.at(-1) === 'stopped');
-    // The panel's port was closed with the worker.
-    await until('the panel disconnected', async () => (await h.panel.evaluate(() => document.body.dataset.connected)) === 'false');
+  // Chrome stops an idle MV3 worker after ~30 s; stopWorker does it now.
+  await stopWorker(h.panel, STEP_MS);
+  // The panel's port was closed with the worker.
+  await h.panel.waitForFunction(() => document.body.dataset.connected === 'false', undefined, { timeout: STEP_MS, polling: 50 });
 
-    // A content script's connection starts the worker again; its first
-    // calls wait while the module loads (the worker holds them).
-    const again = await agentRun('after-stop');
-    assert.equal(again.state, 'done', j(again.out));
-    assert.equal(again.out.turn.ok, true, j(again.out.turn));
-    assert.match(again.out.turn.value.instructions, /\/skills\/pdf-tools\/SKILL\.md/);
-    assert.equal(again.out.reference.ok, true, j(again.out.reference));
-    assert.equal(again.out.registryList.error?.code, 'PermissionDenied', j(again.out.registryList));
-    assert.equal(states.at(-1), 'running', `worker states: ${states.join(' ')}`);
-    await again.page.close().catch(() => {});
+  // A content script's connection starts the worker again (the agent's
+  // answers come from it); its first calls wait while the module loads
+  // (the worker holds them).
+  const again = await agentRun('after-stop');
+  assert.equal(again.state, 'done', j(again.out));
+  assert.equal(again.out.turn.ok, true, j(again.out.turn));
+  assert.match(again.out.turn.value.instructions, /\/skills\/pdf-tools\/SKILL\.md/);
+  assert.equal(again.out.reference.ok, true, j(again.out.reference));
+  assert.equal(again.out.registryList.error?.code, 'PermissionDenied', j(again.out.registryList));
+  await again.page.close().catch(() => {});
 
-    // The panel connects again on its next call and finds the skills.
-    await h.panel.click('#refresh', { timeout: STEP_MS });
-    await until('the panel reconnected', async () =>
-      h.panel.evaluate(() => document.body.dataset.connected === 'true' && document.getElementById('status')?.dataset.state !== 'busy'),
-    );
-    assert.equal(await h.panel.locator('#status').getAttribute('data-state'), 'ready', await h.panel.locator('#status').textContent());
-    assert.equal(await h.panel.locator('#skills').getAttribute('data-count'), '6');
-  } finally {
-    await withTimeout(cdp.detach(), 5_000, 'CDP detach').catch(() => {});
-  }
+  // The panel connects again on its next call and finds the skills.
+  await h.panel.click('#refresh', { timeout: STEP_MS });
+  await h.panel.waitForFunction(() => document.body.dataset.connected === 'true' && document.getElementById('status')?.dataset.state !== 'busy', undefined, { timeout: STEP_MS, polling: 50 });
+  assert.equal(await h.panel.locator('#status').getAttribute('data-state'), 'ready', await h.panel.locator('#status').textContent());
+  assert.equal(await h.panel.locator('#skills').getAttribute('data-count'), '6');
 });
 
 test('the side panel offers the skills of the site you are on; only the user\'s click installs them', { timeout: 50_000 }, async (t) => {
