@@ -498,7 +498,8 @@ export interface KindsReport {
 /** The Agents SDK adapter with the kinds of tools besides function tools:
  * a hosted tool (web search, as @openai/agents-openai's webSearchTool
  * makes it), a hosted MCP server, a handoff and an MCP server of the
- * host's (files: read_file, delete_file). The model loads narrow
+ * host's (files: read_file, delete_file, and wipe, which the host's own
+ * filter leaves out). The model loads narrow
  * (allowed-tools: Bash(python:*) mcp__files__read_file), then calls the
  * MCP tool it allows, the one it does not, and the handoff. */
 export async function openaiAgentsKinds(sk: Skillfs): Promise<KindsReport> {
@@ -514,7 +515,10 @@ export async function openaiAgentsKinds(sk: Skillfs): Promise<KindsReport> {
     listTools: async () => [
       { name: "read_file", description: "Read a file.", inputSchema: pathSchema },
       { name: "delete_file", description: "Delete a file.", inputSchema: pathSchema },
+      { name: "wipe", description: "Delete every file.", inputSchema: pathSchema },
     ],
+    // The host's own filter still applies.
+    toolFilter: async (_ctx, t) => t.name !== "wipe",
     callTool: async (name, args) => (ran.push(`${name} ${JSON.stringify(args)}`), [{ type: "text", text: `${name} done` }]),
   };
   const webSearch: HostedTool = { type: "hosted_tool", name: "web_search", providerData: { type: "web_search" } };
