@@ -90,8 +90,9 @@ export async function openaiAgentsSkills(sk: Skillfs, opts: OpenAIAgentsSkillsOp
     if (t.type === "function") functions.push(t);
     else if (t.type === "hosted_tool") hosted.push(t);
     // Computer, shell and apply_patch tools run on the host without a
-    // check the adapter could make: never passed on unnarrowed.
-    else throw new SkillfsError(`a ${(t as { type: string }).type} tool cannot be narrowed by skills: give it to the Agent apart, or leave it out`, "InvalidArgument", "", (t as { name: string }).name);
+    // check the adapter could make (README, the Agents SDK): never
+    // passed on unnarrowed.
+    else throw new SkillfsError(`${(t as { type: string }).type} tools cannot be narrowed by skills: leave this one out, or give it to the Agent yourself, outside the skills' allowed-tools`, "InvalidArgument", "", (t as { name: string }).name);
   }
   const hostedNames = new Set(hosted.map(hostedName));
   if (hosted.length && !opts.model) {

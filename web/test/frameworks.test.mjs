@@ -204,7 +204,7 @@ test('OpenAI Agents SDK: hosted tools, hosted MCP, handoffs and MCP tools are na
     return {
       kinds: await T.outcome(m.openaiAgentsKinds(m.agentSide(host))),
       race: await m.openaiAgentsHandoffInSameAnswer(m.agentSide(host)),
-      noModel: await m.openaiAgentsHostedWithoutModel(m.agentSide(host)),
+      refused: await m.openaiAgentsRefusedTools(m.agentSide(host)),
     };
   }, [NARROW, freshDB('kinds')]);
   const { offered, results, ran, refused } = assertOk(r.kinds, 'kinds');
@@ -221,9 +221,13 @@ test('OpenAI Agents SDK: hosted tools, hosted MCP, handoffs and MCP tools are na
   // handoff cannot be refused to the model: the run ends with the refusal.
   assert.equal(r.race.name, 'SkillfsError', JSON.stringify(r.race));
   assert.deepEqual({ code: r.race.code, reason: r.race.reason }, { code: 'ToolNotAllowed', reason: 'tool-not-listed' }, r.race.message);
-  // Hosted tools without the model they are narrowed in are refused.
-  assert.equal(r.noModel.code, 'InvalidArgument', JSON.stringify(r.noModel));
-  assert.match(r.noModel.message, /the hosted tool web_search can be narrowed only in the requests to the model: give the adapter the agent's model/);
+  // Hosted tools without the model they are narrowed in are refused, and
+  // so is a shell tool, never passed on unnarrowed.
+  const [noModel, shell] = r.refused;
+  assert.equal(noModel.code, 'InvalidArgument', JSON.stringify(noModel));
+  assert.match(noModel.message, /the hosted tool web_search can be narrowed only in the requests to the model: give the adapter the agent's model/);
+  assert.equal(shell.code, 'InvalidArgument', JSON.stringify(shell));
+  assert.match(shell.message, /shell tools cannot be narrowed by skills/);
 });
 
 /** Checks that the answers parts of tool (read_skill_file or load_skill)

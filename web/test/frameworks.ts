@@ -14,7 +14,7 @@
 
 import { generateText, isStepCount, jsonSchema, streamText, type ToolSet } from "ai";
 import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
-import { Agent, hostedMcpTool, run, tool, type HostedTool, type MCPServer } from "@openai/agents-core";
+import { Agent, hostedMcpTool, run, shellTool, tool, type HostedTool, type MCPServer } from "@openai/agents-core";
 import { ScriptedModel, assistantMessage, functionCall, modelResponder } from "@openai/agents-core/testing";
 import { connectSkillfs, loadSkillfs, serveSkillfs, type Skillfs } from "../../js/bridge.ts";
 import { aiSdkSkills } from "../../js/ai-sdk.ts";
@@ -545,11 +545,14 @@ export async function openaiAgentsKinds(sk: Skillfs): Promise<KindsReport> {
   return report;
 }
 
-/** How the Agents SDK adapter refuses a hosted tool given without the
- * model, which it must narrow them in. */
-export async function openaiAgentsHostedWithoutModel(sk: Skillfs): Promise<Failure | string> {
+/** How the Agents SDK adapter refuses the tools it cannot narrow: a
+ * hosted tool given without the model it narrows them in, and a shell
+ * tool (a JavaScript host can pass one whatever the types say). */
+export async function openaiAgentsRefusedTools(sk: Skillfs): Promise<(Failure | string)[]> {
   const webSearch: HostedTool = { type: "hosted_tool", name: "web_search", providerData: { type: "web_search" } };
-  return openaiAgentsSkills(sk, { contextId: "chat-hosted", tools: [webSearch] }).then(() => "opened", failure);
+  const shell = shellTool({ shell: { run: async () => ({ output: [] }) } });
+  const open = (tools: unknown[]) => openaiAgentsSkills(sk, { contextId: "chat-refused", tools: tools as HostedTool[] }).then(() => "opened", failure);
+  return [await open([webSearch]), await open([shell])];
 }
 
 /** The Agents SDK adapter with a handoff, whose model loads narrow and
