@@ -15,10 +15,12 @@ import (
 // together at one schema version, so a commit may span any of them.
 const (
 	// StoreFiles holds file and directory metadata (mode, time, size,
-	// generation) for the /skills tree; see PutSkill for the key layout.
+	// generation) for the /skills tree, a record per directory listing
+	// its files (dirrecord.go); see tree.go for the key layout.
 	StoreFiles = "files"
-	// StoreBlobs holds file contents under the same keys as StoreFiles.
-	// Keeping them apart lets Stat and ReadDir skip the bytes.
+	// StoreBlobs holds file contents, one record per file under its
+	// path's key. Keeping them apart lets Stat and ReadDir skip the
+	// bytes.
 	StoreBlobs = "blobs"
 	// The stores below belong to the registry and the resolver; vfs only
 	// keeps their records.

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"slices"
 	"strings"
 	"time"
 
@@ -242,15 +241,11 @@ func (f *FS) Stat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := f.db.Read(context.Background(), Get(StoreFiles, fileKeyOrRoot(p)))
-	if err != nil {
-		return nil, err
-	}
-	return statOf(p, res[0])
+	return statPath(context.Background(), f.db, p)
 }
 
-// ReadDir implements hackpadfs.ReadDirFS with one key-range read of the
-// directory's children, sorted by name.
+// ReadDir implements hackpadfs.ReadDirFS with one read of the directory's
+// record and of its subdirectories', sorted by name.
 func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 	p, err := f.resolve(name)
 	if err != nil {
@@ -259,31 +254,35 @@ func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return f.readDir(p)
 }
 
-// readDir lists the clean path p.
+// readDir lists the clean path p: its own record lists its files, and the
+// records of its key range are its subdirectories.
 func (f *FS) readDir(p string) ([]fs.DirEntry, error) {
-	res, err := f.db.Read(context.Background(),
-		Get(StoreFiles, fileKeyOrRoot(p)), GetPrefix(StoreFiles, childPrefix(p)))
+	res, err := f.db.Read(context.Background(), Get(StoreFiles, fileKeyOrRoot(p)), GetPrefix(StoreFiles, childPrefix(p)))
 	if err != nil {
 		return nil, err
 	}
-	info, err := statOf(p, res[0])
+	if p != "." && len(res[0]) == 0 {
+		// A file or nothing: the stat says which.
+		if _, err := statPath(context.Background(), f.db, p); err != nil {
+			return nil, err
+		}
+		return nil, fsErr(p, hackpadfs.ErrNotDir)
+	}
+	info, err := statOf(p, res[0], nil)
 	if err != nil {
 		return nil, err
 	}
 	if !info.IsDir() {
 		return nil, fsErr(p, hackpadfs.ErrNotDir)
 	}
-	entries := make([]fs.DirEntry, len(res[1]))
-	for i, r := range res[1] {
-		m, err := decodeMeta(r.Key, r.Value)
-		if err != nil {
-			return nil, err
-		}
-		entries[i] = fs.FileInfoToDirEntry(fileInfo{name: nameOfKey(r.Key), meta: m})
+	found, err := children(res[0], res[1])
+	if err != nil {
+		return nil, err
 	}
-	// Keys sort "a//b.md" after "a//b" and names sort the same way, but
-	// say so rather than rely on the key encoding.
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	entries := make([]fs.DirEntry, len(found))
+	for i, e := range found {
+		entries[i] = fs.FileInfoToDirEntry(fileInfo{name: e.name, meta: e.meta})
+	}
 	return entries, nil
 }
 
@@ -315,36 +314,30 @@ func (f *FS) FileQueries(name string) (p string, qs []Query, err error) {
 	if p, err = f.resolve(name); err != nil {
 		return "", nil, err
 	}
-	return p, []Query{Get(StoreFiles, fileKeyOrRoot(p)), Get(StoreBlobs, fileKey(p))}, nil
+	return p, append(lookupQueries(p), Get(StoreBlobs, fileKey(p))), nil
 }
 
 // DecodeFile returns the contents and the generation stamp of the file at
 // clean path p from the results of the queries FileQueries gave for it.
 func DecodeFile(p string, read [][]Record) (data []byte, gen string, err error) {
-	if len(read) != 2 {
+	if len(read) != 3 {
 		return nil, "", skillerr.New(skillerr.InvalidArgument, p, "DecodeFile takes the results of FileQueries")
 	}
-	info, err := statOf(p, read[0])
+	info, err := statOf(p, read[0], read[1])
 	switch {
 	case err != nil:
 		return nil, "", err
 	case info.IsDir():
 		return nil, "", fsErr(p, hackpadfs.ErrIsDir)
-	case len(read[1]) == 0:
+	case len(read[2]) == 0:
 		return nil, "", fsErr(p, hackpadfs.ErrNotExist)
 	}
-	return read[1][0].Value, Generation(info), nil
+	return read[2][0].Value, Generation(info), nil
 }
 
-// statOf returns the info of p from its StoreFiles lookup.
-func statOf(p string, found []Record) (fs.FileInfo, error) {
-	if p == "." {
-		return fileInfo{name: ".", meta: rootMeta}, nil
-	}
-	if len(found) == 0 {
-		return nil, fsErr(p, hackpadfs.ErrNotExist)
-	}
-	m, err := decodeMeta(found[0].Key, found[0].Value)
+// statOf returns the info of p from the results of lookupQueries(p).
+func statOf(p string, own, parent []Record) (fs.FileInfo, error) {
+	m, err := lookup(p, own, parent)
 	if err != nil {
 		return nil, err
 	}

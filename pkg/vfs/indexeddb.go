@@ -18,8 +18,9 @@ import (
 )
 
 // schemaVersion is the IndexedDB version that creates every store in
-// stores. Adding a store means adding it there and bumping this.
-const schemaVersion = 2 // 2: StoreVectors
+// stores. Adding a store means adding it there and bumping this, as does
+// a change of what a store holds that an older module would misread.
+const schemaVersion = 3 // 2: StoreVectors; 3: directory records list their files (dirrecord.go)
 
 // IndexedDB is a Backend on one IndexedDB database of the page's origin.
 //

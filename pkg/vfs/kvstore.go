@@ -67,37 +67,32 @@ func fileKeyOrRoot(p string) string {
 	return fileKey(p)
 }
 
-// record turns the StoreFiles and StoreBlobs lookups of p, read in one
-// transaction, into a keyvalue.FileRecord. The contents come from that
-// same read, so an open file never pairs one version's size with
-// another's bytes; directory names load on demand.
-func (s kvStore) record(p string, found, blobs []Record) (keyvalue.FileRecord, error) {
-	m := rootMeta
-	if p != "." {
-		if len(found) == 0 {
-			return nil, hackpadfs.ErrNotExist
-		}
-		var err error
-		if m, err = decodeMeta(found[0].Key, found[0].Value); err != nil {
-			return nil, err
-		}
+// record turns the results of fileQueries(p), read in one transaction,
+// into a keyvalue.FileRecord. The contents come from that same read, so
+// an open file never pairs one version's size with another's bytes;
+// directory names load on demand.
+func (s kvStore) record(p string, found [][]Record) (keyvalue.FileRecord, error) {
+	m, err := lookup(p, found[0], found[1])
+	if err != nil {
+		return nil, err
 	}
 	getData := func() (blob.Blob, error) {
-		if len(blobs) == 0 {
+		if len(found[2]) == 0 {
 			return nil, hackpadfs.ErrNotExist
 		}
-		return blob.NewBytes(blobs[0].Value), nil
+		return blob.NewBytes(found[2][0].Value), nil
 	}
 	getNames := func() ([]string, error) {
-		res, err := s.db.Read(context.Background(), GetPrefix(StoreFiles, childPrefix(p)))
+		res, err := s.db.Read(context.Background(), Get(StoreFiles, fileKeyOrRoot(p)), GetPrefix(StoreFiles, childPrefix(p)))
 		if err != nil {
 			return nil, err
 		}
-		names := make([]string, len(res[0]))
-		for i, r := range res[0] {
-			names[i] = nameOfKey(r.Key)
+		found, err := children(res[0], res[1])
+		names := make([]string, len(found))
+		for i, e := range found {
+			names[i] = e.name
 		}
-		return names, nil
+		return names, err
 	}
 	if m.mode.IsDir() {
 		getData = nil
@@ -107,9 +102,15 @@ func (s kvStore) record(p string, found, blobs []Record) (keyvalue.FileRecord, e
 	return keyvalue.NewBaseFileRecord(m.size, m.modTime, m.mode, fileSys{gen: m.gen}, getData, getNames), nil
 }
 
-// setOps returns the ops that store src (with contents data) at p, or
-// delete p when src is nil. The root cannot be written: it is implied.
-func setOps(p string, src keyvalue.FileRecord, data blob.Blob) ([]Op, error) {
+// fileQueries returns the queries record needs for p.
+func fileQueries(p string) []Query {
+	return append(lookupQueries(p), Get(StoreBlobs, fileKey(p)))
+}
+
+// set changes e and returns the StoreBlobs ops that store src (with
+// contents data) at p, or delete p when src is nil. The root cannot be
+// written: it is implied.
+func set(e *edits, p string, src keyvalue.FileRecord, data blob.Blob) ([]Op, error) {
 	if p == "." {
 		return nil, &skillerr.Error{Code: skillerr.PermissionDenied, Reason: ReasonRoot, Subject: Root,
 			Msg: "the /skills directory itself cannot be changed"}
@@ -117,13 +118,13 @@ func setOps(p string, src keyvalue.FileRecord, data blob.Blob) ([]Op, error) {
 	key := fileKey(p)
 	switch {
 	case src == nil:
-		return []Op{Delete(StoreFiles, key), Delete(StoreBlobs, key)}, nil
+		return []Op{Delete(StoreBlobs, key)}, e.remove(p)
 	case src.Mode().IsDir():
-		m := meta{mode: src.Mode(), modTime: src.ModTime()}
-		return []Op{Put(StoreFiles, key, m.encode()), Delete(StoreBlobs, key)}, nil
+		e.putDir(p, meta{mode: src.Mode(), modTime: src.ModTime()})
+		return []Op{Delete(StoreBlobs, key)}, e.unlist(p)
 	default:
 		m := meta{mode: src.Mode(), modTime: src.ModTime(), size: int64(data.Len())}
-		return []Op{Put(StoreFiles, key, m.encode()), Put(StoreBlobs, key, data.Bytes())}, nil
+		return []Op{Put(StoreBlobs, key, data.Bytes())}, e.putFile(p, m)
 	}
 }
 
@@ -137,11 +138,11 @@ type kvTxn struct {
 }
 
 type kvOp struct {
-	path   string
-	get    bool
-	writes []Op // what a set commits
-	err    error
-	h      keyvalue.OpHandler
+	path string
+	get  bool
+	src  keyvalue.FileRecord // what a set stores
+	data blob.Blob
+	h    keyvalue.OpHandler
 }
 
 func (t *kvTxn) Get(p string) keyvalue.OpID { return t.GetHandler(p, nil) }
@@ -156,47 +157,73 @@ func (t *kvTxn) Set(p string, src keyvalue.FileRecord, data blob.Blob) keyvalue.
 }
 
 func (t *kvTxn) SetHandler(p string, src keyvalue.FileRecord, data blob.Blob, h keyvalue.OpHandler) keyvalue.OpID {
-	writes, err := setOps(p, src, data)
-	t.ops = append(t.ops, kvOp{path: p, writes: writes, err: err, h: h})
+	t.ops = append(t.ops, kvOp{path: p, src: src, data: data, h: h})
 	return keyvalue.OpID(len(t.ops) - 1)
 }
 
 // Commit runs the gets, then the sets, then calls the handlers with the
-// results.
+// results. A set rewrites its directory's record, so the sets read the
+// records they change in the gets' transaction, and hold treeLock from
+// that read to their commit.
 func (t *kvTxn) Commit(ctx context.Context) ([]keyvalue.OpResult, error) {
 	if t.aborted {
 		return nil, context.Canceled
 	}
 	var qs []Query
-	var writes []Op
+	sets := false
 	for _, op := range t.ops {
-		switch {
-		case op.get:
-			key := fileKeyOrRoot(op.path)
-			qs = append(qs, Get(StoreFiles, key), Get(StoreBlobs, key))
-		case op.err != nil:
-			return nil, op.err
-		default:
-			writes = append(writes, op.writes...)
+		if op.get {
+			qs = append(qs, fileQueries(op.path)...)
+		} else {
+			qs = append(qs, lookupQueries(op.path)...)
+			sets = true
 		}
 	}
 	var found [][]Record
-	if len(qs) > 0 {
+	run := func(ctx context.Context) error {
 		var err error
 		if found, err = t.store.db.Read(ctx, qs...); err != nil {
-			return nil, err
+			return err
 		}
+		e := newEdits()
+		var writes []Op
+		at := found
+		for _, op := range t.ops {
+			if op.get {
+				at = at[3:]
+				continue
+			}
+			if err := e.seeAll(op.path, at); err != nil {
+				return err
+			}
+			at = at[2:]
+			blobs, err := set(e, op.path, op.src, op.data)
+			if err != nil {
+				return err
+			}
+			writes = append(writes, blobs...)
+		}
+		if !sets {
+			return nil
+		}
+		return t.store.db.Commit(ctx, append(e.ops(), writes...)...)
 	}
-	if len(writes) > 0 {
-		if err := t.store.db.Commit(ctx, writes...); err != nil {
-			return nil, err
-		}
+	var err error
+	if sets {
+		err = t.store.db.Lock(ctx, treeLock, run)
+	} else {
+		err = run(ctx)
+	}
+	if err != nil {
+		return nil, err
 	}
 	results := make([]keyvalue.OpResult, len(t.ops))
 	for i, op := range t.ops {
 		results[i].Op = keyvalue.OpID(i)
 		if op.get {
-			results[i].Record, results[i].Err = t.store.record(op.path, found[0], found[1])
+			results[i].Record, results[i].Err = t.store.record(op.path, found[:3])
+			found = found[3:]
+		} else {
 			found = found[2:]
 		}
 		if op.h != nil {
@@ -207,6 +234,10 @@ func (t *kvTxn) Commit(ctx context.Context) ([]keyvalue.OpResult, error) {
 	}
 	return results, nil
 }
+
+// treeLock is the lock a write through the file system holds while it
+// reads and rewrites a directory's record.
+const treeLock = "skillfs-tree"
 
 // Abort implements keyvalue.Transaction: nothing has been issued yet, so
 // forgetting the ops is enough.

@@ -2,8 +2,10 @@ package vfs
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/hack-pad/hackpadfs"
@@ -11,7 +13,7 @@ import (
 )
 
 // rename moves the clean path oldp, a file or a whole directory, to newp
-// in one read and one commit, so it lands whole or not at all (keyvalue's
+// in one read and one commit, under treeLock, so it lands whole or not at all (keyvalue's
 // own Rename moves a directory one child at a time, and overwrote a
 // directory with a file, or wrote into a missing parent or into the
 // directory being moved). It refuses as POSIX rename does: a missing
@@ -21,68 +23,89 @@ import (
 // which matches fs.ErrExist), a directory into its own subtree
 // (fs.ErrInvalid). A file replaces a file, a directory an empty one.
 func rename(ctx context.Context, db Backend, oldp, newp string) error {
-	res, err := db.Read(ctx,
-		Get(StoreFiles, fileKey(oldp)),
-		Get(StoreFiles, fileKeyOrRoot(path.Dir(newp))),
-		Get(StoreFiles, fileKey(newp)),
-		GetPrefix(StoreFiles, childPrefix(newp)),
-		GetPrefix(StoreFiles, oldp+"/"),
-		GetPrefix(StoreBlobs, oldp+"/"),
-		Get(StoreBlobs, fileKey(oldp)),
-	)
-	if err != nil {
-		return err
-	}
-	old, err := statOf(oldp, res[0])
-	if err != nil {
-		return err
-	}
 	if oldp == newp {
-		return nil
-	}
-	if old.IsDir() && strings.HasPrefix(newp, oldp+"/") {
-		return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonIntoItself, Subject: display(newp),
-			Msg: "a directory cannot be moved into itself", Err: fs.ErrInvalid}
-	}
-	parent, err := statOf(path.Dir(newp), res[1])
-	if err != nil {
+		_, err := statPath(ctx, db, oldp)
 		return err
 	}
-	if !parent.IsDir() {
-		return fsErr(path.Dir(newp), hackpadfs.ErrNotDir)
-	}
-	ops := []Op{
-		Delete(StoreFiles, fileKey(oldp)), Delete(StoreBlobs, fileKey(oldp)),
-		DeletePrefix(StoreFiles, oldp+"/"), DeletePrefix(StoreBlobs, oldp+"/"),
-	}
-	if len(res[2]) == 1 {
-		target, err := statOf(newp, res[2])
-		switch {
-		case err != nil:
+	return db.Lock(ctx, treeLock, func(ctx context.Context) error {
+		qs := slices.Concat(lookupQueries(oldp), lookupQueries(path.Dir(newp)), lookupQueries(newp), []Query{
+			GetPrefix(StoreFiles, childPrefix(newp)),
+			GetPrefix(StoreFiles, oldp+"/"),
+			GetPrefix(StoreBlobs, oldp+"/"),
+			Get(StoreBlobs, fileKey(oldp)),
+		})
+		res, err := db.Read(ctx, qs...)
+		if err != nil {
 			return err
-		case !old.IsDir() && target.IsDir():
-			return fsErr(newp, hackpadfs.ErrIsDir)
-		case old.IsDir() && !target.IsDir():
-			return fsErr(newp, hackpadfs.ErrNotDir)
-		case target.IsDir() && len(res[3]) > 0:
-			return fsErr(newp, hackpadfs.ErrNotEmpty)
 		}
-		ops = append(ops, Delete(StoreBlobs, fileKey(newp)))
-	}
-	ops = append(ops, Put(StoreFiles, fileKey(newp), res[0][0].Value))
-	if len(res[6]) == 1 {
-		ops = append(ops, Put(StoreBlobs, fileKey(newp), res[6][0].Value))
-	}
-	// Everything below a directory, under the new name.
-	for _, store := range []struct {
-		name string
-		recs []Record
-	}{{StoreFiles, res[4]}, {StoreBlobs, res[5]}} {
-		for _, r := range store.recs {
-			ops = append(ops, Put(store.name, fileKey(newp+pathOfKey(r.Key)[len(oldp):]), r.Value))
+		old, err := lookup(oldp, res[0], res[1])
+		if err != nil {
+			return err
 		}
+		if old.mode.IsDir() && strings.HasPrefix(newp, oldp+"/") {
+			return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonIntoItself, Subject: display(newp),
+				Msg: "a directory cannot be moved into itself", Err: fs.ErrInvalid}
+		}
+		parent, err := statOf(path.Dir(newp), res[2], res[3])
+		if err != nil {
+			return err
+		}
+		if !parent.IsDir() {
+			return fsErr(path.Dir(newp), hackpadfs.ErrNotDir)
+		}
+		if target, err := lookup(newp, res[4], res[5]); err == nil {
+			switch {
+			case !old.mode.IsDir() && target.mode.IsDir():
+				return fsErr(newp, hackpadfs.ErrIsDir)
+			case old.mode.IsDir() && !target.mode.IsDir():
+				return fsErr(newp, hackpadfs.ErrNotDir)
+			}
+			if in, err := children(res[4], res[6]); err != nil {
+				return err
+			} else if len(in) > 0 {
+				return fsErr(newp, hackpadfs.ErrNotEmpty)
+			}
+		}
+		e := newEdits()
+		if err := errors.Join(e.seeAll(oldp, res[0:2]), e.seeAll(newp, res[4:6])); err != nil {
+			return err
+		}
+		moved := e.recs[fileKey(oldp)]
+		if err := e.remove(oldp); err != nil {
+			return err
+		}
+		var puts []Op
+		if old.mode.IsDir() {
+			e.set(fileKey(newp), moved)
+			// Everything below a directory, under the new name.
+			for i, store := range []string{StoreFiles, StoreBlobs} {
+				for _, r := range res[7+i] {
+					puts = append(puts, Put(store, fileKey(newp+pathOfKey(r.Key)[len(oldp):]), r.Value))
+				}
+			}
+		} else {
+			if err := e.putFile(newp, old); err != nil {
+				return err
+			}
+			if len(res[9]) == 1 {
+				puts = append(puts, Put(StoreBlobs, fileKey(newp), res[9][0].Value))
+			}
+		}
+		ops := slices.Concat([]Op{
+			Delete(StoreBlobs, fileKey(oldp)),
+			DeletePrefix(StoreFiles, oldp+"/"), DeletePrefix(StoreBlobs, oldp+"/"),
+		}, e.ops(), puts)
+		return fsErr(newp, db.Commit(ctx, ops...))
+	})
+}
+
+// statPath returns the info of the clean path p.
+func statPath(ctx context.Context, db Backend, p string) (fs.FileInfo, error) {
+	res, err := db.Read(ctx, lookupQueries(p)...)
+	if err != nil {
+		return nil, err
 	}
-	return fsErr(newp, db.Commit(ctx, ops...))
+	return statOf(p, res[0], res[1])
 }
 
 // pathOfKey returns the clean path stored under key (see fileKey).

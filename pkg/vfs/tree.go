@@ -20,7 +20,8 @@ import (
 // the children of a directory are exactly the keys starting with dir+"//",
 // one key range however deep the tree below; and a skill's whole tree
 // except its directory record is the range "pdf/", which a sibling such
-// as "pdf-tools" cannot share.
+// as "pdf-tools" cannot share. StoreFiles holds a record per directory
+// (dirrecord.go), StoreBlobs one per file.
 
 // fileKey returns the key of the clean path p ("." is not stored).
 func fileKey(p string) string {
@@ -118,8 +119,9 @@ func PutSkill(slug, gen string, files []File) ([]Op, error) {
 // import writes the contents while it computes the generation (a digest of
 // them).
 type Tree struct {
-	entries map[string]meta // by key path; gen left empty
-	order   []string        // files first seen order, then implied dirs: deterministic ops
+	entries map[string]meta    // by key path; gen left empty
+	order   []string           // directories, first seen order: deterministic ops
+	files   map[string][]entry // each directory's files, by key path
 	blobs   []Op
 }
 
@@ -136,7 +138,7 @@ func NewTree(slug string, files []File) (*Tree, error) {
 		}
 	}
 	// Directories are implied first and replaced by an explicit entry.
-	t := &Tree{entries: map[string]meta{slug: {mode: fs.ModeDir | 0o755, modTime: newest}}}
+	t := &Tree{entries: map[string]meta{slug: {mode: fs.ModeDir | 0o755, modTime: newest}}, files: map[string][]entry{}}
 	for _, f := range files {
 		rel, err := skillpath.Clean(f.Path)
 		if err != nil {
@@ -161,7 +163,7 @@ func NewTree(slug string, files []File) (*Tree, error) {
 		if old, dup := t.entries[p]; dup && !(old.mode.IsDir() && m.mode.IsDir()) {
 			return nil, badTree(slug, f.Path, "the path appears twice, or as both a file and a directory")
 		}
-		if _, seen := t.entries[p]; !seen {
+		if _, seen := t.entries[p]; !seen && m.mode.IsDir() {
 			t.order = append(t.order, p)
 		}
 		t.entries[p] = m
@@ -180,24 +182,36 @@ func NewTree(slug string, files []File) (*Tree, error) {
 		}
 	}
 	t.order = append(t.order, slug)
+	for p, m := range t.entries {
+		if !m.mode.IsDir() {
+			dir := path.Dir(p)
+			t.files[dir] = append(t.files[dir], entry{name: path.Base(p), meta: m})
+		}
+	}
+	for _, files := range t.files {
+		slices.SortFunc(files, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+	}
 	return t, nil
 }
 
 // Blobs returns the ops that write the files' contents.
 func (t *Tree) Blobs() []Op { return slices.Clip(t.blobs) }
 
-// Records returns the ops that write the record of every file and
-// directory, stamped with generation gen.
+// Records returns the ops that write the record of every directory, which
+// lists its files, all stamped with generation gen.
 func (t *Tree) Records(gen string) []Op {
 	ops := make([]Op, len(t.order))
 	for i, p := range t.order {
-		m := t.entries[p]
-		m.gen = gen
+		r := record{meta: t.entries[p], files: t.files[p]}
+		r.gen = gen
+		for j := range r.files {
+			r.files[j].gen = gen
+		}
 		// Set field by field: an Op copied whole into a large slice
 		// while the collector marks costs a bulk write barrier, which in
 		// WebAssembly took ~13 µs an op (a CPU profile of an import).
 		op := &ops[i]
-		op.Kind, op.Store, op.Key, op.Value = OpPut, StoreFiles, fileKey(p), m.encode()
+		op.Kind, op.Store, op.Key, op.Value = OpPut, StoreFiles, fileKey(p), r.encode()
 	}
 	return ops
 }
@@ -222,7 +236,7 @@ func SkillQueries(slug string, data bool) ([]Query, error) {
 	if err := checkSlug(slug); err != nil {
 		return nil, err
 	}
-	qs := []Query{GetPrefix(StoreFiles, slug+"/")}
+	qs := []Query{Get(StoreFiles, fileKey(slug)), GetPrefix(StoreFiles, slug+"/")}
 	if data {
 		qs = append(qs, GetPrefix(StoreBlobs, slug+"/"))
 	}
@@ -234,33 +248,47 @@ func SkillQueries(slug string, data bool) ([]Query, error) {
 // Directories carry fs.ModeDir; files carry their contents when data was
 // read.
 func DecodeSkill(slug string, read [][]Record) ([]File, error) {
-	if len(read) == 0 || len(read) > 2 {
+	if len(read) < 2 || len(read) > 3 {
 		return nil, skillerr.New(skillerr.InvalidArgument, slug, "DecodeSkill takes the results of SkillQueries")
 	}
 	var blobs map[string][]byte
-	if len(read) == 2 {
-		blobs = make(map[string][]byte, len(read[1]))
-		for _, r := range read[1] {
+	if len(read) == 3 {
+		blobs = make(map[string][]byte, len(read[2]))
+		for _, r := range read[2] {
 			blobs[r.Key] = r.Value
 		}
 	}
-	files := make([]File, 0, len(read[0]))
-	for _, r := range read[0] {
-		m, err := decodeMeta(r.Key, r.Value)
-		if err != nil {
-			return nil, err
-		}
-		i := strings.LastIndex(r.Key, "//")
-		p := strings.TrimPrefix(r.Key[:i]+"/"+r.Key[i+2:], slug+"/")
-		f := File{Path: p, Mode: m.mode, ModTime: m.modTime, Size: m.size, Gen: m.gen}
+	var files []File
+	add := func(p string, m meta) error {
+		f := File{Path: strings.TrimPrefix(p, slug+"/"), Mode: m.mode, ModTime: m.modTime, Size: m.size, Gen: m.gen}
 		if blobs != nil && !m.mode.IsDir() {
-			data, ok := blobs[r.Key]
+			data, ok := blobs[fileKey(p)]
 			if !ok {
-				return nil, skillerr.New(skillerr.Internal, slug+"/"+p, "the file's contents are missing")
+				return skillerr.New(skillerr.Internal, p, "the file's contents are missing")
 			}
 			f.Data = data
 		}
 		files = append(files, f)
+		return nil
+	}
+	for i, recs := range read[:2] {
+		for _, rec := range recs {
+			r, err := decodeRecord(rec.Key, rec.Value)
+			if err != nil {
+				return nil, err
+			}
+			dir := pathOfKey(rec.Key)
+			if i == 1 {
+				if err := add(dir, r.meta); err != nil {
+					return nil, err
+				}
+			}
+			for _, e := range r.files {
+				if err := add(dir+"/"+e.name, e.meta); err != nil {
+					return nil, err
+				}
+			}
+		}
 	}
 	// Keys order "a//x" apart from "a/b//y"; paths sort as paths.
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })

@@ -1,0 +1,346 @@
+package vfs
+
+import (
+	"encoding/binary"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hack-pad/hackpadfs"
+	"github.com/skillfs/skillfs/pkg/skillerr"
+)
+
+// A directory's record in StoreFiles holds its own meta and the meta of
+// every regular file directly in it; a subdirectory has a record of its
+// own. So a skill's tree is one record per directory plus one content per
+// file, and an import writes one request per file, not two
+// (docs/architecture.md, Import). The stores of schema version 2 gave each
+// file a record of its own, and a file directly in /skills, which has no
+// record to list it, still gets one: both are read wherever a file's
+// parent would list it, and a write through the file system replaces such
+// a record with an entry.
+
+// listsFiles marks, in a record's encoded mode, a record that lists files
+// (above any fs.FileMode bit).
+const listsFiles = 1 << 32
+
+// record is one decoded value of StoreFiles.
+type record struct {
+	meta
+	files []entry // sorted by name; only in a directory's record
+}
+
+// entry is a regular file as its directory's record lists it.
+type entry struct {
+	name string
+	meta
+}
+
+// encode returns r as bytes. A directory's record is meta.encode's layout
+// with listsFiles set in the mode, the generation's length before it, then
+// the number of files and, for each, its name's length and name, mode,
+// Unix milliseconds, size and generation: its length plus one, or 0 for
+// the directory's own (an import stamps them all alike). A file's own
+// record is meta.encode's.
+func (r *record) encode() []byte {
+	if !r.mode.IsDir() {
+		return r.meta.encode()
+	}
+	b := binary.AppendUvarint(nil, uint64(r.mode)|listsFiles)
+	b = binary.AppendVarint(b, r.modTime.UnixMilli())
+	b = binary.AppendUvarint(b, uint64(r.size))
+	b = binary.AppendUvarint(b, uint64(len(r.gen)))
+	b = append(b, r.gen...)
+	b = binary.AppendUvarint(b, uint64(len(r.files)))
+	for _, e := range r.files {
+		b = binary.AppendUvarint(b, uint64(len(e.name)))
+		b = append(b, e.name...)
+		b = binary.AppendUvarint(b, uint64(e.mode))
+		b = binary.AppendVarint(b, e.modTime.UnixMilli())
+		b = binary.AppendUvarint(b, uint64(e.size))
+		if e.gen == r.gen {
+			b = append(b, 0)
+		} else {
+			b = binary.AppendUvarint(b, uint64(len(e.gen))+1)
+			b = append(b, e.gen...)
+		}
+	}
+	return b
+}
+
+// decodeRecord decodes the StoreFiles value b stored under key.
+func decodeRecord(key string, b []byte) (*record, error) {
+	d := decoder{b: b}
+	mode := d.uvarint()
+	if mode&listsFiles == 0 {
+		m, err := decodeMeta(key, b)
+		return &record{meta: m}, err
+	}
+	r := &record{meta: meta{mode: fs.FileMode(mode &^ listsFiles)}}
+	r.modTime, r.size, r.gen = d.millis(), int64(d.uvarint()), d.str(d.uvarint())
+	n := d.uvarint()
+	if d.bad || n > uint64(len(d.b)) { // every entry takes bytes
+		return nil, corruptRecord(key)
+	}
+	r.files = make([]entry, n)
+	for i := range r.files {
+		e := &r.files[i]
+		e.name = d.str(d.uvarint())
+		e.mode, e.modTime, e.size = fs.FileMode(d.uvarint()), d.millis(), int64(d.uvarint())
+		if g := d.uvarint(); g == 0 {
+			e.gen = r.gen
+		} else {
+			e.gen = d.str(g - 1)
+		}
+	}
+	if d.bad || len(d.b) != 0 || !r.mode.IsDir() {
+		return nil, corruptRecord(key)
+	}
+	return r, nil
+}
+
+func corruptRecord(key string) error {
+	return skillerr.New(skillerr.Internal, key, "corrupt file record")
+}
+
+// decoder reads a record's fields; a short or malformed field sets bad.
+type decoder struct {
+	b   []byte
+	bad bool
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) millis() time.Time {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.bad, d.b = true, nil
+		return time.Time{}
+	}
+	d.b = d.b[n:]
+	return time.UnixMilli(v)
+}
+
+func (d *decoder) str(n uint64) string {
+	if n > uint64(len(d.b)) {
+		d.bad, d.b = true, nil
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+// file returns the entry of the file called name.
+func (r *record) file(name string) (entry, bool) {
+	i, ok := slices.BinarySearchFunc(r.files, name, byName)
+	if !ok {
+		return entry{}, false
+	}
+	return r.files[i], true
+}
+
+func byName(e entry, name string) int { return strings.Compare(e.name, name) }
+
+// lookupQueries returns the queries that find the clean path p: its own
+// record (a directory's, or a file's that has one) and its parent
+// directory's, which lists it when it is a file. Hand their results to
+// lookup.
+func lookupQueries(p string) []Query {
+	return []Query{Get(StoreFiles, fileKeyOrRoot(p)), Get(StoreFiles, fileKeyOrRoot(path.Dir(p)))}
+}
+
+// lookup returns the meta of the clean path p from the results of
+// lookupQueries(p).
+func lookup(p string, own, parent []Record) (meta, error) {
+	if p == "." {
+		return rootMeta, nil
+	}
+	if len(own) > 0 {
+		r, err := decodeRecord(own[0].Key, own[0].Value)
+		if err != nil {
+			return meta{}, err
+		}
+		return r.meta, nil
+	}
+	if len(parent) > 0 {
+		r, err := decodeRecord(parent[0].Key, parent[0].Value)
+		if err != nil {
+			return meta{}, err
+		}
+		if e, ok := r.file(path.Base(p)); ok {
+			return e.meta, nil
+		}
+	}
+	return meta{}, fsErr(p, hackpadfs.ErrNotExist)
+}
+
+// children returns what the directory whose record is own holds: the files
+// it lists and the records of its key range (below), by name.
+func children(own, below []Record) ([]entry, error) {
+	var out []entry
+	if len(own) > 0 {
+		r, err := decodeRecord(own[0].Key, own[0].Value)
+		if err != nil {
+			return nil, err
+		}
+		out = slices.Clip(r.files)
+	}
+	for _, rec := range below {
+		r, err := decodeRecord(rec.Key, rec.Value)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, entry{name: nameOfKey(rec.Key), meta: r.meta})
+	}
+	slices.SortFunc(out, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+	return out, nil
+}
+
+// edits changes StoreFiles records a path at a time, starting from what
+// a Read found, and returns the ops that store the result: a write of one
+// file rewrites its directory's record.
+type edits struct {
+	recs    map[string]*record // by key; nil: none
+	changed []string           // keys, in the order first changed
+}
+
+func newEdits() *edits { return &edits{recs: map[string]*record{}} }
+
+// see records what Get(StoreFiles, key) found, unless the key is known.
+func (e *edits) see(key string, found []Record) error {
+	if _, ok := e.recs[key]; ok {
+		return nil
+	}
+	var r *record
+	if len(found) > 0 {
+		var err error
+		if r, err = decodeRecord(key, found[0].Value); err != nil {
+			return err
+		}
+	}
+	e.recs[key] = r
+	return nil
+}
+
+// seeAll records the results of lookupQueries(p).
+func (e *edits) seeAll(p string, res [][]Record) error {
+	qs := lookupQueries(p)
+	for i, q := range qs {
+		if err := e.see(q.Key, res[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *edits) set(key string, r *record) {
+	if !slices.Contains(e.changed, key) {
+		e.changed = append(e.changed, key)
+	}
+	e.recs[key] = r
+}
+
+// dir returns a copy of the record of directory p, which must have been
+// seen, to change and set.
+func (e *edits) dir(p string) (*record, error) {
+	r := e.recs[fileKey(p)]
+	switch {
+	case r == nil:
+		return nil, fsErr(p, hackpadfs.ErrNotExist)
+	case !r.mode.IsDir():
+		return nil, fsErr(p, hackpadfs.ErrNotDir)
+	}
+	c := *r
+	c.files = slices.Clone(r.files)
+	return &c, nil
+}
+
+// putDir stores directory p with meta m, keeping the files it lists.
+func (e *edits) putDir(p string, m meta) {
+	r := &record{meta: m}
+	if old := e.recs[fileKey(p)]; old != nil && old.mode.IsDir() {
+		r.files = old.files
+	}
+	e.set(fileKey(p), r)
+}
+
+// putFile lists file p with meta m in its directory's record (replacing a
+// record of its own), or in a record of its own directly in /skills.
+func (e *edits) putFile(p string, m meta) error {
+	dir := path.Dir(p)
+	if dir == "." {
+		e.set(fileKey(p), &record{meta: m})
+		return nil
+	}
+	r, err := e.dir(dir)
+	if err != nil {
+		return err
+	}
+	i, found := slices.BinarySearchFunc(r.files, path.Base(p), byName)
+	if found {
+		r.files[i].meta = m
+	} else {
+		r.files = slices.Insert(r.files, i, entry{name: path.Base(p), meta: m})
+	}
+	e.set(fileKey(dir), r)
+	e.drop(p)
+	return nil
+}
+
+// remove deletes p's own record and its entry in its directory's record.
+func (e *edits) remove(p string) error {
+	e.drop(p)
+	return e.unlist(p)
+}
+
+// unlist deletes p's entry in its directory's record, if it has one.
+func (e *edits) unlist(p string) error {
+	dir := path.Dir(p)
+	if dir == "." {
+		return nil
+	}
+	if r := e.recs[fileKey(dir)]; r == nil {
+		return nil
+	} else if _, ok := r.file(path.Base(p)); !ok {
+		return nil
+	}
+	r, err := e.dir(dir)
+	if err != nil {
+		return err
+	}
+	i, _ := slices.BinarySearchFunc(r.files, path.Base(p), byName)
+	r.files = slices.Delete(r.files, i, i+1)
+	e.set(fileKey(dir), r)
+	return nil
+}
+
+// drop deletes p's own record, if it has one.
+func (e *edits) drop(p string) {
+	if e.recs[fileKey(p)] != nil {
+		e.set(fileKey(p), nil)
+	}
+}
+
+// ops returns the writes of every change.
+func (e *edits) ops() []Op {
+	ops := make([]Op, len(e.changed))
+	for i, key := range e.changed {
+		if r := e.recs[key]; r != nil {
+			ops[i] = Put(StoreFiles, key, r.encode())
+		} else {
+			ops[i] = Delete(StoreFiles, key)
+		}
+	}
+	return ops
+}

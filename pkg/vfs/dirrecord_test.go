@@ -1,0 +1,169 @@
+package vfs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/hack-pad/hackpadfs"
+)
+
+// putSchema2 writes the tree of skill slug as schema version 2 did: a
+// record of its own for every file and directory.
+func putSchema2(t *testing.T, db Backend, slug, gen string, files []File) {
+	t.Helper()
+	tree, err := NewTree(slug, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := tree.Blobs()
+	for p, m := range tree.entries {
+		m.gen = gen
+		ops = append(ops, Put(StoreFiles, fileKey(p), m.encode()))
+	}
+	if err := db.Commit(context.Background(), ops...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// decoded reads skill slug's tree with contents, one line a path.
+func decoded(t *testing.T, db Backend, slug string) []string {
+	t.Helper()
+	qs, err := SkillQueries(slug, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := db.Read(context.Background(), qs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := DecodeSkill(slug, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = fmt.Sprintf("%s %v %d %q %s %d", f.Path, f.Mode, f.Size, f.Data, f.Gen, f.ModTime.UnixMilli())
+	}
+	return out
+}
+
+// A database written by schema version 2 reads as the same tree, and a
+// write through the file system turns a file's own record into an entry
+// of its directory's.
+func testSchema2Records(t *testing.T, db Backend) {
+	putSchema2(t, db, "old", "g1", pdfTree)
+	putSkills(t, db, "g1", map[string][]File{"new": pdfTree})
+	if got, want := decoded(t, db, "old"), decoded(t, db, "new"); !slices.Equal(got, want) {
+		t.Errorf("schema 2 tree =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	f := newFS(t, db)
+	if err := fstest.TestFS(strictFS{f.ReadOnly()}, "old/SKILL.md", "old/references/deep/er/notes.md", "new/scripts/run.py"); err != nil {
+		t.Error(err)
+	}
+	for _, dir := range []string{"old", "old/scripts", "old/references/deep/er"} {
+		a, errA := f.ReadDir(dir)
+		b, errB := f.ReadDir("new" + strings.TrimPrefix(dir, "old"))
+		if errA != nil || errB != nil || !slices.EqualFunc(a, b, func(x, y fs.DirEntry) bool { return x.Name() == y.Name() && x.Type() == y.Type() }) {
+			t.Errorf("ReadDir(%s) = %v, %v; want %v, %v", dir, a, errA, b, errB)
+		}
+	}
+
+	old := func(p string) bool { _, ok := dump(t, db)[StoreFiles][fileKey(p)]; return ok }
+	if err := hackpadfs.WriteFullFile(f, "old/scripts/run.py", []byte("print(2)\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if old("old/scripts/run.py") {
+		t.Error("a file written keeps its own record")
+	}
+	if data, err := f.ReadFile("old/scripts/run.py"); err != nil || string(data) != "print(2)\n" {
+		t.Errorf("after the write: %q, %v", data, err)
+	}
+	if entries, err := f.ReadDir("old/scripts"); err != nil || len(entries) != 1 {
+		t.Errorf("ReadDir(old/scripts) after the write = %v, %v; want run.py once", entries, err)
+	}
+	if err := f.Rename("old/assets/font.bin", "old/scripts/font.bin"); err != nil {
+		t.Fatal(err)
+	}
+	if old("old/assets/font.bin") || old("old/scripts/font.bin") {
+		t.Error("a file renamed keeps a record of its own")
+	}
+	if info, err := f.Stat("old/scripts/font.bin"); err != nil || info.Size() != 5 || info.Mode() != 0o600 {
+		t.Errorf("Stat(old/scripts/font.bin) = %v, %v", info, err)
+	}
+	if err := f.Remove("old/SKILL.md"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Stat("old/SKILL.md"); !errors.Is(err, fs.ErrNotExist) || old("old/SKILL.md") {
+		t.Errorf("Stat(old/SKILL.md) after Remove = %v", err)
+	}
+	if entries, err := f.ReadDir("old"); err != nil || slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == "SKILL.md" }) {
+		t.Errorf("ReadDir(old) after Remove = %v, %v", entries, err)
+	}
+}
+
+// A file directly in /skills has no directory's record to list it: it
+// keeps one of its own.
+func testRootFiles(t *testing.T, db Backend) {
+	f := newFS(t, db)
+	if err := hackpadfs.WriteFullFile(f, "top.txt", []byte("top"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Mkdir("dir", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Rename("top.txt", "dir/top.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Rename("dir/top.txt", "back.txt"); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := f.ReadDir(".")
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if err != nil || !slices.Equal(names, []string{"back.txt", "dir"}) {
+		t.Errorf("ReadDir(/skills) = %v, %v", names, err)
+	}
+	if data, err := f.ReadFile("back.txt"); err != nil || string(data) != "top" {
+		t.Errorf("ReadFile(back.txt) = %q, %v", data, err)
+	}
+	if _, err := f.ReadDir("back.txt"); !errors.Is(err, hackpadfs.ErrNotDir) {
+		t.Errorf("ReadDir(a file) = %v, want ErrNotDir", err)
+	}
+	if _, err := f.ReadDir("dir/missing"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadDir(missing) = %v, want ErrNotExist", err)
+	}
+	if _, ok := dump(t, db)[StoreFiles][fileKey("back.txt")]; !ok {
+		t.Error("a file in /skills has no record of its own")
+	}
+}
+
+// A corrupt directory record is an Internal error wherever it is read,
+// never a panic or a wrong listing.
+func TestDecodeRecordCorrupt(t *testing.T) {
+	dir := &record{meta: meta{mode: fs.ModeDir | 0o755, gen: "g"}, files: []entry{
+		{name: "a.md", meta: meta{mode: 0o644, size: 3, gen: "g"}},
+		{name: "b.md", meta: meta{mode: 0o600, size: 1}},
+	}}
+	good := dir.encode()
+	if r, err := decodeRecord("k", good); err != nil || !bytes.Equal(r.encode(), good) || r.mode != dir.mode ||
+		len(r.files) != 2 || r.files[0].gen != "g" || r.files[1].gen != "" || r.files[1].size != 1 {
+		t.Fatalf("decodeRecord(good) = %+v, %v; want %+v", r, err, dir)
+	}
+	for i := range good {
+		if r, err := decodeRecord("k", good[:i]); err == nil {
+			t.Errorf("decodeRecord accepted the first %d bytes: %+v", i, r)
+		}
+	}
+	if _, err := decodeRecord("k", append(slices.Clone(good), 0)); err == nil {
+		t.Error("decodeRecord accepted a byte past the end")
+	}
+}
