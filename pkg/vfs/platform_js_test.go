@@ -514,3 +514,38 @@ func TestReadInChunksIsOneSnapshot(t *testing.T) {
 		t.Errorf("the read after the write gave %v, want %d new", got, n)
 	}
 }
+
+// TestUpgradeFromSchema2: a database that a module of schema version 2
+// wrote (a record per file) opens at this version with every file as it
+// was.
+func TestUpgradeFromSchema2(t *testing.T) {
+	ctx := context.Background()
+	name := uniqueName()
+	openV2 := js.Global().Get("Function").New("name", "stores", `return new Promise((ok, fail) => {
+		const r = indexedDB.open(name, 2);
+		r.onupgradeneeded = () => { for (const s of stores) r.result.createObjectStore(s); };
+		r.onsuccess = () => ok(r.result);
+		r.onerror = () => fail(r.error);
+	})`)
+	names := make([]any, len(stores))
+	for i, s := range stores {
+		names[i] = s
+	}
+	conn, err := awaitPromise(ctx, "test", openV2.Invoke(name, js.ValueOf(names)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2 := adopt(name, conn)
+	putSchema2(t, v2, "old", "g1", pdfTree)
+	v2.Close()
+
+	db := openIndexedDBNamed(t, name)
+	if v := db.db.Get("version").Int(); v != schemaVersion {
+		t.Fatalf("version %d after the open, want %d", v, schemaVersion)
+	}
+	want := NewMemory()
+	putSkills(t, want, "g1", map[string][]File{"old": pdfTree})
+	if got, want := decoded(t, db, "old"), decoded(t, want, "old"); !slices.Equal(got, want) {
+		t.Errorf("after the upgrade =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
