@@ -173,12 +173,20 @@ export interface UpdateInfo {
   origin: Origin;
   code?: ErrorCode;
   message?: string;
+  /** Of "changed": the skills of the same download (a repository's) that
+   * the version published now depends on and that are not installed: the
+   * update installs them with it, in its commit, as an import of the
+   * download choosing them would. */
+  needs?: string[];
 }
 
 export interface UpdateResult {
   /** "current": nothing was downloaded or changed. */
   status: "updated" | "current";
   skill: SkillMeta;
+  /** The skills installed with it, which its new version depends on
+   * (UpdateInfo.needs), if any. */
+  installed?: SkillMeta[];
 }
 
 /** What updateMany did to one skill: updated, found current, or not
@@ -187,6 +195,8 @@ export interface UpdateOutcome {
   id: string;
   status: "updated" | "current" | "error";
   skill?: SkillMeta;
+  /** As UpdateResult's. */
+  installed?: SkillMeta[];
   code?: ErrorCode;
   message?: string;
 }
@@ -541,7 +551,7 @@ export class Sources {
         res = await this.installDownload(m, check!, got, o);
       }
     }
-    return { status: "updated", skill: res.skills[0] };
+    return { status: "updated", skill: res.skills[0]!, ...(res.skills.length > 1 ? { installed: res.skills.slice(1) } : {}) };
   }
 
   /** A download of url fetched once for the skills ms installed from it,
@@ -603,7 +613,7 @@ export class Sources {
       // download once for all of them (Registry.ImportEach), each in its
       // own commit.
       const changed = group.flatMap((m, i) => (checks?.[i]?.status === "changed" ? [{ target: m.id, origin: nextOrigin(m, checks[i]!, got.etag) }] : []));
-      let updated: { skill?: SkillMeta; code?: ErrorCode; message?: string }[] = [];
+      let updated: { skill?: SkillMeta; installed?: SkillMeta[]; code?: ErrorCode; message?: string }[] = [];
       if (changed.length) {
         try {
           updated = await this.value("registry.updateDownload", { onConflict: o.onConflict ?? "rename", updates: changed }, got.bytes, undefined, o.signal);
@@ -622,7 +632,7 @@ export class Sources {
         } else if (check.status === "error") {
           out.push({ id: m.id, status: "error", code: check.code, message: check.message });
         } else if (u?.skill) {
-          out.push({ id: m.id, status: "updated", skill: u.skill });
+          out.push({ id: m.id, status: "updated", skill: u.skill, ...(u.installed ? { installed: u.installed } : {}) });
         } else if (u) {
           out.push({ id: m.id, status: "error", code: u.code, message: u.message });
         }

@@ -205,10 +205,13 @@ var sourceMethods = map[string]method{
 		} `json:"updates"`
 	}, r request) (result, error) {
 		type outcome struct {
-			Skill   *registry.Meta `json:"skill,omitempty"`
-			Code    skillerr.Code  `json:"code,omitempty"`
-			Reason  string         `json:"reason,omitempty"`
-			Message string         `json:"message,omitempty"`
+			Skill *registry.Meta `json:"skill,omitempty"`
+			// Installed: the skills of the download installed with it,
+			// which its new version depends on.
+			Installed []registry.Meta `json:"installed,omitempty"`
+			Code      skillerr.Code   `json:"code,omitempty"`
+			Reason    string          `json:"reason,omitempty"`
+			Message   string          `json:"message,omitempty"`
 		}
 		out := make([]outcome, len(a.Updates))
 		if len(a.Updates) == 0 {
@@ -231,7 +234,7 @@ var sourceMethods = map[string]method{
 			if err != nil {
 				out[i] = outcome{Code: skillerr.CodeOf(err), Reason: skillerr.ReasonOf(err), Message: err.Error()}
 			} else {
-				out[i].Skill = &results[i].Skills[0]
+				out[i].Skill, out[i].Installed = &results[i].Skills[0], results[i].Skills[1:]
 			}
 		}
 		return value(out, nil)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -96,9 +97,11 @@ func wrapper(skills []zipguard.Skill) string {
 // A skill that is the whole download is compared by its files too (the
 // same skill in other bytes is current), and needs the download to hold
 // one skill still. A skill whose version there an update could not
-// install (its SKILL.md broken, a dependency not installed: what Import
-// with Target refuses) is source.StatusError, with that refusal's code
-// and message, not an update to offer.
+// install (its SKILL.md broken, a dependency neither installed nor in the
+// download: what Import with Target refuses) is source.StatusError, with
+// that refusal's code and message, not an update to offer. One that
+// depends on skills of the download not installed, which its update
+// installs with it (importUpdate), names them (Update.Needs).
 //
 // Data that changed must be something an update can install: a web page
 // or an archive the registry cannot read (a sign-in page, a server's error
@@ -132,6 +135,7 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 	ups := source.CheckDigest(in, sum)
 	var folders map[string]*candidate // the download's skills by folder, read once
 	var claimed map[string]bool       // the folders skills were installed from
+	var named map[string]*candidate   // the download's skills by name, when a skill needs them
 	known := &installedIDs{r: r, ctx: ctx}
 	for i := range ups {
 		u := &ups[i]
@@ -180,20 +184,28 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 			}
 		}
 		// What the update's commit would refuse: a SKILL.md broken now, a
-		// skill it depends on now that is not installed.
+		// skill it depends on now that is neither installed nor in the
+		// download (one that is, it installs with it: importUpdate).
 		if c.invalid == nil {
-			r.refuseUnmet([]*candidate{c}, known.has)
+			if named == nil {
+				named = byName(slices.Collect(maps.Values(folders)))
+			}
+			need, _ := needs(c, named, known.has)
+			r.refuseUnmet(append([]*candidate{c}, need...), known.has)
 			if known.err != nil {
 				return nil, known.err
+			}
+			for _, d := range need {
+				u.Needs = append(u.Needs, d.s.Name)
 			}
 		}
 		switch {
 		case c.invalid != nil:
-			u.Status, u.Latest, u.Code = source.StatusError, "", c.invalid.Code
+			u.Status, u.Latest, u.Code, u.Needs = source.StatusError, "", c.invalid.Code, nil
 			u.Message = cannotUpdate(c)
 		case installedDigest(c, ids[i]) == cmp.Or(metas[i].Origin.FilesDigest, metas[i].Digest):
 			// As received: edits made here since are no update.
-			u.Status, u.Latest = source.StatusCurrent, u.Installed
+			u.Status, u.Latest, u.Needs = source.StatusCurrent, u.Installed, nil
 		}
 	}
 	var behind []compared
@@ -239,7 +251,7 @@ func (r *Registry) downloadFolders(o source.Origin, data []byte) (map[string]*ca
 func cannotUpdate(c *candidate) string {
 	var se *skillerr.Error
 	if errors.As(c.err, &se) && se.Reason == "unknown-skill" {
-		return fmt.Sprintf("the version published now depends on '%s', which is not installed: install '%s' first (from this address, if it is there), then update",
+		return fmt.Sprintf("the version published now depends on '%s', which is not installed and not in this download: install '%s' first, then update",
 			skillerr.Clip(se.Subject), skillerr.Clip(se.Subject))
 	}
 	return "the version published now cannot be installed: " + c.invalid.Message

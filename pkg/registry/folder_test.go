@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -663,15 +664,15 @@ func TestPreviewMoved(t *testing.T) {
 
 // TestCheckDownloadCannotInstall: a skill whose version published now an
 // update could not install — its SKILL.md broken, or depending on a skill
-// not installed (a new one of the same download, which an update does not
-// install) — is an error that says so, not an update to offer. A skill
+// neither installed nor in the download (TestUpdateNeeds) — is an error
+// that says so, not an update to offer. A skill
 // that is the whole of its download is compared by its files, not the
 // download's bytes: the same skill downloaded in other bytes is current,
 // and a download that holds several skills now is an error.
 func TestCheckDownloadCannotInstall(t *testing.T) {
 	e, _, _ := repoInstalled(t)
 	ctx := context.Background()
-	v2 := zipOf(t, "repo-0123abc", file{"skills/a/SKILL.md", "---\nname: [a\n---\n"}, file{"skills/b/SKILL.md", mdOf("b", "B two.", "skill_dependencies: [d]")},
+	v2 := zipOf(t, "repo-0123abc", file{"skills/a/SKILL.md", "---\nname: [a\n---\n"}, file{"skills/b/SKILL.md", mdOf("b", "B two.", "skill_dependencies: [d, e]")},
 		file{"skills/d/SKILL.md", mdOf("d", "D.")}, file{"tools/c/SKILL.md", mdOf("c", "C one.")})
 	ups, err := e.reg.CheckDownload(ctx, []string{"a", "b", "c"}, v2, "")
 	if err != nil {
@@ -682,7 +683,7 @@ func TestCheckDownloadCannotInstall(t *testing.T) {
 		got[u.ID] = fmt.Sprintf("%s %s %s", u.Status, u.Code, u.Message)
 	}
 	if !strings.HasPrefix(got["a"], "error InvalidManifest the version published now cannot be installed: ") ||
-		got["b"] != "error InvalidArgument the version published now depends on 'd', which is not installed: install 'd' first (from this address, if it is there), then update" ||
+		got["b"] != "error InvalidArgument the version published now depends on 'e', which is not installed and not in this download: install 'e' first, then update" ||
 		got["c"] != "current  " {
 		t.Errorf("CheckDownload: %q", got)
 	}
@@ -703,6 +704,73 @@ func TestCheckDownloadCannotInstall(t *testing.T) {
 		if err != nil || fmt.Sprintf("%s %s", ups[0].Status, ups[0].Code) != c.want {
 			t.Errorf("%s: %+v, %v; want %s", c.what, ups, err, c.want)
 		}
+	}
+}
+
+// TestUpdateNeeds: an update whose version in the download depends on
+// skills of the download that are not installed (d, and e, which d
+// depends on) installs them with it, in its one commit, as an import of
+// the download choosing them would: each records its own folder, and the
+// skill updated keeps its id, instance and place first in the result; the
+// check names them (Update.Needs). ImportEach alike. One that depends on a
+// skill neither installed nor in the download is refused, nothing stored.
+func TestUpdateNeeds(t *testing.T) {
+	v2 := zipOf(t, "repo-0123abc", file{"skills/a/SKILL.md", mdOf("a", "A one.")},
+		file{"skills/b/SKILL.md", mdOf("b", "B two.", "skill_dependencies: [e, d, c]")},
+		file{"skills/d/SKILL.md", mdOf("d", "D.", "skill_dependencies: [e]")}, file{"skills/e/SKILL.md", mdOf("e", "E.")},
+		file{"skills/f/SKILL.md", mdOf("f", "F.")}, file{"tools/c/SKILL.md", mdOf("c", "C two.", "skill_dependencies: [zz]")})
+	ctx := context.Background()
+	e, _, o := repoInstalled(t)
+	ups, err := e.reg.CheckDownload(ctx, []string{"a", "b", "c"}, v2, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, u := range ups {
+		got[u.ID] = fmt.Sprintf("%s %v %s", u.Status, u.Needs, u.Code)
+	}
+	if want := map[string]string{"a": "current [] ", "b": "changed [e d] ", "c": "error [] InvalidArgument"}; !maps.Equal(got, want) {
+		t.Errorf("CheckDownload = %q, want %q", got, want)
+	}
+	next := func(dir string) *source.Origin {
+		n := o
+		n.Digest, n.Dir = source.Sum(v2), dir
+		return &n
+	}
+	before := dump(t, e.db)
+	_, err = e.reg.Import(ctx, v2, ImportOptions{Target: "c", Origin: next("tools/c")})
+	wantErr(t, "an update needing a skill not in the download", err, skillerr.InvalidArgument, "unknown-skill")
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("a refused update changed the database")
+	}
+	b := mustGet(t, e.reg, "b")
+	rev, _ := e.reg.Revision(ctx)
+	res := e.importZip(t, v2, ImportOptions{Target: "b", Origin: next("skills/b")})
+	var ids []string
+	for _, m := range res.Skills {
+		ids = append(ids, m.ID+":"+m.Origin.Dir)
+	}
+	if strings.Join(ids, " ") != "b:skills/b d:skills/d e:skills/e" || res.Skills[0].Instance != b.Instance || res.Skills[0].Description != "B two." ||
+		res.Revision != rev+1 || len(res.Invalid) != 0 || len(res.Skipped) != 0 || !slices.Equal(res.Replaced, []string{"b"}) {
+		t.Errorf("update of b: %s", jsonOf(t, res))
+	}
+	list, err := e.reg.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(slices.Sorted(func(yield func(string) bool) {
+		for _, m := range list {
+			yield(m.ID)
+		}
+	}), " "); got != "a b c d e" {
+		t.Errorf("installed: %s", got)
+	}
+
+	e2, _, _ := repoInstalled(t)
+	results, errs := e2.reg.ImportEach(ctx, v2, []ImportOptions{{Target: "c", Origin: next("tools/c")}, {Target: "b", Origin: next("skills/b")}})
+	wantErr(t, "ImportEach: c", errs[0], skillerr.InvalidArgument, "unknown-skill")
+	if errs[1] != nil || len(results[1].Skills) != 3 || results[1].Skills[0].ID != "b" {
+		t.Errorf("ImportEach: b: %v %s", errs[1], jsonOf(t, results[1]))
 	}
 }
 

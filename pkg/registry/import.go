@@ -59,7 +59,9 @@ type ImportOptions struct {
 	// Target: the archive must hold exactly one skill, which replaces it
 	// whatever its name (the name in its SKILL.md is rewritten to Target),
 	// and OnConflict does not apply. A Target not installed fails with
-	// SkillNotFound.
+	// SkillNotFound. A skill of a folder of a download of several that
+	// depends on skills of the download not installed installs them with
+	// it (importUpdate).
 	Target string
 	// Progress, when set, is called while the writes are prepared, once
 	// before the commit and once after it.
@@ -189,7 +191,7 @@ type candidate struct {
 // (settleEnabled). Storage is checked first (vfs.Estimate), and the whole
 // import is one commit.
 func (r *Registry) Import(ctx context.Context, data []byte, opts ImportOptions) (*ImportResult, error) {
-	return r.importRead(ctx, opts, func() (*zipguard.Archive, error) { return r.readArchive(data, opts.Outside) })
+	return r.importUpdate(ctx, opts, func() (*zipguard.Archive, error) { return r.readArchive(data, opts.Outside) })
 }
 
 // ImportEach imports the archive data once for each of each, as Import
@@ -209,7 +211,7 @@ func (r *Registry) ImportEach(ctx context.Context, data []byte, each []ImportOpt
 	}
 	results, errs := make([]*ImportResult, len(each)), make([]error, len(each))
 	for i, opts := range each {
-		results[i], errs[i] = r.importRead(ctx, opts, read)
+		results[i], errs[i] = r.importUpdate(ctx, opts, read)
 	}
 	return results, errs
 }

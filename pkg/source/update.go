@@ -38,6 +38,10 @@ type Update struct {
 	// Code and Message, of StatusError, say why.
 	Code    skillerr.Code `json:"code,omitempty"`
 	Message string        `json:"message,omitempty"`
+	// Needs, of StatusChanged, names the skills of the same download the
+	// version published now depends on and that are not installed: its
+	// update installs them with it.
+	Needs []string `json:"needs,omitempty"`
 }
 
 func compare(in Installed, latest string, listed bool) Update {

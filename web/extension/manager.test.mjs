@@ -500,13 +500,24 @@ test('"Check for updates" offers "Update all" for several skills of one download
   await first.getByRole('button', { name: 'Install 3 skills', exact: true }).click();
   assert.equal((await outcome(page)).state, 'done');
 
-  files.set('/many.zip', repo(2));
+  // Version 2 of many-b depends on many-d, a skill of the download not
+  // installed: its row says that updating installs it too, and it does.
+  const two = repo(2);
+  two.body = zipOf({
+    ...Object.fromEntries(['many-a', 'many-c'].map((n) => [`many-main/skills/${n}/SKILL.md`, md(n, 'Version 2.')])),
+    'many-main/skills/many-b/SKILL.md': '---\nname: many-b\ndescription: Version 2.\nskill_dependencies: [many-d]\n---\n# many-b\n',
+    'many-main/skills/many-d/SKILL.md': md('many-d', 'New in version 2.'),
+  });
+  files.set('/many.zip', two);
   await page.getByRole('button', { name: 'Check for updates' }).click();
   const all = page.getByRole('button', { name: 'Update all 3', exact: true });
   await all.waitFor();
+  assert.equal(await page.locator('#updates > li[data-id="many-b"]').textContent(),
+    'many-b — a new version is published; it now depends on many-d, from the same download, which updating installs too Update');
   site.log.length = 0;
   await all.click();
-  await page.waitForFunction(() => document.getElementById('updates-report')?.textContent === 'Updated 3 skills.');
+  await page.waitForFunction(() => document.getElementById('updates-report')?.textContent === 'Updated 3 skills, and installed many-d from the same download, as a new dependency.');
+  await list(page).locator('li[data-id="many-d"]').waitFor();
   assert.deepEqual(site.log, ['GET /many.zip'], 'downloaded once for the three');
   assert.equal(await page.locator('#updates > li').count(), 0);
   assert.equal(await all.isHidden(), true);
@@ -515,14 +526,14 @@ test('"Check for updates" offers "Update all" for several skills of one download
   }
 
   // The address answers a web page now (a sign-in page): one line for the
-  // three, saying so, and nothing to update.
+  // four, saying so, and nothing to update.
   files.set('/many.zip', { type: 'text/html', body: '<!doctype html><title>Sign in</title>' });
   await page.locator('#updates-section').evaluate((s) => (s.dataset.state = 'idle'));
   await page.getByRole('button', { name: 'Check for updates' }).click();
   await page.waitForFunction(() => document.getElementById('updates-section')?.dataset.state === 'done');
   assert.deepEqual(await page.locator('#updates > li').evaluateAll((lis) => lis.map((li) => [li.dataset.id, li.dataset.status, li.textContent])), [[
-    'many-a many-b many-c', 'error',
-    `many-a, many-b, many-c — ${site.url}/many.zip: the address answered with a web page, not an archive or a SKILL.md: give the address of the .zip or of the SKILL.md itself, or of a repository or folder on GitHub`,
+    'many-a many-b many-c many-d', 'error',
+    `many-a, many-b, many-c, many-d — ${site.url}/many.zip: the address answered with a web page, not an archive or a SKILL.md: give the address of the .zip or of the SKILL.md itself, or of a repository or folder on GitHub`,
   ]]);
   assert.equal(await page.locator('#updates button').count(), 0);
 });

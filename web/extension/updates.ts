@@ -17,6 +17,11 @@ import { allow, checkOrigins, reachable, sites, updateOrigins } from './host-acc
 import { showError } from './install-report.ts';
 import { names, plural } from '../ui/say.ts';
 
+/** What a report adds for the skills an update installed with the ones
+ * updated (UpdateResult.installed). */
+const withNeeds = (installed: SkillMeta[] = []) =>
+  installed.length ? `, and installed ${names(installed.map((m) => m.id))} from the same download, as a new dependency` : '';
+
 /** Fills section with the check button and, after a check, one line per
  * skill whose source changed it or dropped it. installed gives the list of
  * the installed skills the panel holds, whose sites are asked for; updated
@@ -115,6 +120,8 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
       const name = document.createElement('code');
       name.textContent = u.id;
       li.append(name, ` — ${u.status === 'changed' ? 'a new version is published' : u.status === 'gone' ? 'no longer published' : 'not known: the source publishes no digest to compare'}`);
+      // A skill of its download that the new version needs installs with it.
+      if (u.status === 'changed' && u.needs?.length) li.append(`; it now depends on ${names(u.needs)}, from the same download, which updating installs too`);
       if (u.status === 'changed' && edited.has(u.id)) li.append('; you have changed this skill here, and updating replaces your changes');
       if (u.status === 'changed') {
         const b = document.createElement('button');
@@ -123,7 +130,7 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
         b.addEventListener('click', () => void run(`Could not update ${u.id}`, async () => {
           await allow(updateOrigins(u.origin));
           const r = await sk().registry.update(u.id);
-          report.textContent = r.status === 'updated' ? `Updated ${u.id}.` : `${u.id} is current.`;
+          report.textContent = r.status === 'updated' ? `Updated ${u.id}${withNeeds(r.installed)}.` : `${u.id} is current.`;
           section.dataset.updated = u.id;
           li.remove();
           if (changed.includes(u)) changed.splice(changed.indexOf(u), 1);
@@ -154,7 +161,7 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
       offerAll();
       const done = outs.filter((x) => x.status !== 'error').length;
       const bad = outs.length - done;
-      report.textContent = `Updated ${plural(done, 'skill')}${bad ? `; ${plural(bad, 'skill')} could not be updated, as said beside each` : ''}.`;
+      report.textContent = `Updated ${plural(done, 'skill')}${withNeeds(outs.flatMap((x) => x.installed ?? []))}${bad ? `; ${plural(bad, 'skill')} could not be updated, as said beside each` : ''}.`;
       updated();
     });
     const unreached = [...new Set(denied.flatMap((m) => checkOrigins(m.origin!)))];

@@ -119,10 +119,11 @@ test('the real downloads revised so, each', { skip: skipReason, timeout: repos.l
   for (const r of repos) await t.test(r.name, async (t) => revised(t, readFileSync(r.path)));
 });
 
-test('a version published that an update could not install (its SKILL.md broken, a new dependency not installed) is an error saying so, not an update; the same skill in other bytes is current, not updated', { timeout: IMPORT_MS }, async (t) => {
+test('a version published that an update could not install (its SKILL.md broken, a new dependency neither installed nor in the download) is an error saying so, not an update; one depending on a skill of the download not installed installs it with it; the same skill in other bytes is current, not updated', { timeout: IMPORT_MS }, async (t) => {
   const page = await fresh(t, 'cannot-install');
   const site = await serveSite(new Map([
-    ['/repo.zip', { type: 'application/zip', body: zip({ 'r-main/skills/alpha/SKILL.md': skillMD('alpha', 'A1.'), 'r-main/skills/beta/SKILL.md': skillMD('beta', 'B1.') }) }],
+    ['/repo.zip', { type: 'application/zip', body: zip({ 'r-main/skills/alpha/SKILL.md': skillMD('alpha', 'A1.'), 'r-main/skills/beta/SKILL.md': skillMD('beta', 'B1.'),
+      'r-main/skills/kappa/SKILL.md': skillMD('kappa', 'K1.') }) }],
     ['/solo.zip', { type: 'application/zip', body: zip({ 'SKILL.md': skillMD('solo', 'Solo.') }) }],
   ]));
   t.after(site.close);
@@ -134,19 +135,29 @@ test('a version published that an update could not install (its SKILL.md broken,
     'r-main/skills/alpha/SKILL.md': '---\nname: [alpha\n---\n',
     'r-main/skills/beta/SKILL.md': `---\nname: beta\ndescription: B2.\nskill_dependencies: [gamma]\n---\n# beta\n`,
     'r-main/skills/gamma/SKILL.md': skillMD('gamma', 'G.'),
+    'r-main/skills/kappa/SKILL.md': `---\nname: kappa\ndescription: K2.\nskill_dependencies: [omega]\n---\n# kappa\n`,
   }) });
   // The same skill, zipped again inside a folder: other bytes, the same files.
   site.files.set('/solo.zip', { type: 'application/zip', body: zip({ 'solo-main/SKILL.md': skillMD('solo', 'Solo.') }) });
   const ups = Object.fromEntries(assertOk(await reg(page, 'checkUpdates')).map((u) => [u.id, u]));
   assert.deepEqual([ups.alpha.status, ups.alpha.code], ['error', 'InvalidManifest']);
   assert.match(ups.alpha.message, /^the version published now cannot be installed: /);
-  assert.deepEqual([ups.beta.status, ups.beta.code], ['error', 'InvalidArgument']);
-  assert.equal(ups.beta.message, "the version published now depends on 'gamma', which is not installed: install 'gamma' first (from this address, if it is there), then update");
+  assert.deepEqual([ups.kappa.status, ups.kappa.code], ['error', 'InvalidArgument']);
+  assert.equal(ups.kappa.message, "the version published now depends on 'omega', which is not installed and not in this download: install 'omega' first, then update");
+  assert.deepEqual([ups.beta.status, ups.beta.needs], ['changed', ['gamma']]);
   assert.equal(ups.solo.status, 'current');
   assert.equal(assertOk(await reg(page, 'update', 'solo')).status, 'current', 'nothing to update');
   assertRejected(await reg(page, 'update', 'alpha'), { code: 'InvalidManifest', reason: 'yaml-invalid', subject: 'r-main/skills/alpha' });
+  assertRejected(await reg(page, 'update', 'kappa'), { code: 'InvalidArgument', reason: 'unknown-skill', subject: 'omega' });
   const after = assertOk(await reg(page, 'list'));
   assert.deepEqual(after.map((m) => [m.id, m.digest, m.updatedAt]), before.map((m) => [m.id, m.digest, m.updatedAt]));
+  // beta's update installs gamma with it, from the same download, in one commit, as an import choosing both would.
+  const revision = assertOk(await reg(page, 'revision'));
+  const up = assertOk(await reg(page, 'update', 'beta'));
+  assert.deepEqual([up.status, up.skill.id, up.skill.description, up.skill.instance, up.installed.map((m) => [m.id, m.origin.dir, m.enabled])],
+    ['updated', 'beta', 'B2.', before.find((m) => m.id === 'beta').instance, [['gamma', 'skills/gamma', true]]]);
+  assert.equal(assertOk(await reg(page, 'revision')), revision + 1);
+  assert.deepEqual(assertOk(await reg(page, 'list')).map((m) => m.id), ['alpha', 'beta', 'gamma', 'kappa', 'solo']);
 });
 
 test('updateMany: the changed skills of one download are updated from one download of it, each in its own commit; one that cannot be is said so and left as it was', { timeout: IMPORT_MS }, async (t) => {
@@ -163,14 +174,21 @@ test('updateMany: the changed skills of one download are updated from one downlo
   const url = `${site.url}/repo.zip`;
   assertOk(await reg(page, 'installFromUrl', url));
   const before = Object.fromEntries(assertOk(await reg(page, 'list')).map((m) => [m.id, m]));
-  // alpha, beta and gamma change; gamma's new version needs a skill not installed.
-  site.files.set('/repo.zip', repo(2, { 'r-main/skills/gamma/SKILL.md': `---\nname: gamma\ndescription: Gamma 2.\nskill_dependencies: [epsilon]\n---\n# gamma\n` }));
+  // alpha, beta and gamma change; gamma's new version needs a skill not
+  // installed, beta's one of the download that is not installed (zeta).
+  site.files.set('/repo.zip', repo(2, {
+    'r-main/skills/gamma/SKILL.md': `---\nname: gamma\ndescription: Gamma 2.\nskill_dependencies: [epsilon]\n---\n# gamma\n`,
+    'r-main/skills/beta/SKILL.md': `---\nname: beta\ndescription: Beta 2.\nskill_dependencies: [zeta]\n---\n# beta\n`,
+    'r-main/skills/zeta/SKILL.md': skillMD('zeta', 'Zeta.'),
+  }));
   assertRejected(await reg(page, 'updateMany', ['alpha', 'nope']), { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' });
   site.log.length = 0;
   const outs = assertOk(await reg(page, 'updateMany', ['alpha', 'beta', 'gamma', 'delta']));
   assert.deepEqual(site.log, ['GET /repo.zip'], 'one download for the four');
   assert.deepEqual(outs.map((o) => [o.id, o.status, o.code ?? '']), [['alpha', 'updated', ''], ['beta', 'updated', ''], ['gamma', 'error', 'InvalidArgument'], ['delta', 'current', '']]);
   assert.match(outs[2].message, /depends on 'epsilon', which is not installed/);
+  assert.deepEqual([outs[0].installed, outs[1].installed?.map((m) => [m.id, m.origin.dir])], [undefined, [['zeta', 'skills/zeta']]]);
+  assert.deepEqual(Object.keys(assertOk(await reg(page, 'list')).reduce((o, m) => ({ ...o, [m.id]: 1 }), {})), ['alpha', 'beta', 'delta', 'gamma', 'zeta']);
   const after = Object.fromEntries(assertOk(await reg(page, 'list')).map((m) => [m.id, m]));
   assert.deepEqual([after.alpha.description, after.beta.description, after.alpha.instance], ['Alpha 2.', 'Beta 2.', before.alpha.instance]);
   assert.deepEqual([after.gamma.digest, after.delta.digest], [before.gamma.digest, before.delta.digest]);

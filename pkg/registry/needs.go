@@ -1,0 +1,140 @@
+package registry
+
+import (
+	"context"
+	"slices"
+
+	"github.com/skillfs/skillfs/pkg/pace"
+	"github.com/skillfs/skillfs/pkg/source"
+	"github.com/skillfs/skillfs/pkg/zipguard"
+)
+
+// needs returns the skills of a download (byName) that c's update must
+// install with it: those c depends on, directly or through one another,
+// that are not installed (installed says which are). ok is false when
+// one of them is no skill of the download that can be installed: the
+// update cannot be, and need, with c, is what refuseUnmet names the
+// missing one from.
+func needs(c *candidate, byName map[string]*candidate, installed func(string) bool) (need []*candidate, ok bool) {
+	seen := map[string]bool{c.s.Name: true}
+	ok = true
+	for next := []*candidate{c}; len(next) > 0; next = next[1:] {
+		pace.Step()
+		for _, d := range dependenciesOf(next[0].s).Skills {
+			if seen[d] || installed(d) {
+				continue
+			}
+			seen[d] = true
+			if dc := byName[d]; dc != nil {
+				need = append(need, dc)
+				next = append(next, dc)
+			} else {
+				ok = false
+			}
+		}
+	}
+	return need, ok
+}
+
+// byName returns the skills of cands that can be installed, by name
+// (parseArchive refuses all but the first of a name).
+func byName(cands []*candidate) map[string]*candidate {
+	out := make(map[string]*candidate, len(cands))
+	for _, c := range cands {
+		if c.err == nil {
+			out[c.s.Name] = c
+		}
+	}
+	return out
+}
+
+// importUpdate is importRead, but for an update (opts.Target) of a skill
+// that came from a folder of a download of several (a repository's,
+// Origin.Dir) whose version there depends on skills of the same download
+// that are not installed: those are installed with it, in its commit, as
+// an import of the download choosing them would (Choose: the update
+// replaces the skill installed from its folder, fromDownload; the others
+// are new, and refused should one of their names be installed by then),
+// rather than the update being refused. The result lists the skill
+// updated first, then those installed with it.
+func (r *Registry) importUpdate(ctx context.Context, opts ImportOptions, read func() (*zipguard.Archive, error)) (*ImportResult, error) {
+	// Read once, whether or not the update needs more.
+	var arc *zipguard.Archive
+	var readErr error
+	once := func() (*zipguard.Archive, error) {
+		if arc == nil && readErr == nil {
+			arc, readErr = read()
+		}
+		return arc, readErr
+	}
+	with, err := r.withNeeds(ctx, opts, once)
+	if err != nil || with == nil {
+		return r.importRead(ctx, opts, once)
+	}
+	res, err := r.importRead(ctx, *with, once)
+	if err != nil {
+		return nil, err
+	}
+	if first := slices.IndexFunc(res.Skills, func(m Meta) bool { return m.ID == opts.Target }); first > 0 {
+		updated := res.Skills[first]
+		res.Skills = append([]Meta{updated}, slices.Delete(res.Skills, first, first+1)...)
+	}
+	// The download's other skills are no part of the update.
+	res.Skipped, res.Invalid = nil, []SkillError{}
+	return res, nil
+}
+
+// withNeeds returns the import that updates opts.Target together with the
+// skills its version in the download needs (needs), or nil when the update
+// needs none, or cannot be one (left to importRead to install or refuse).
+// Only an update whose skill depends on one not installed parses the
+// whole download.
+func (r *Registry) withNeeds(ctx context.Context, opts ImportOptions, read func() (*zipguard.Archive, error)) (*ImportOptions, error) {
+	o := opts.Origin
+	if opts.Target == "" || o == nil || o.Kind != source.KindURL || o.Dir == "" {
+		return nil, nil
+	}
+	arc, err := read()
+	if err != nil {
+		return nil, nil
+	}
+	known := &installedIDs{r: r, ctx: ctx}
+	mine, err := candidatesIn(arc, o.Dir)
+	if err != nil || len(mine) != 1 || mine[0].s == nil ||
+		!slices.ContainsFunc(dependenciesOf(mine[0].s).Skills, func(d string) bool { return !known.has(d) }) {
+		return nil, known.err
+	}
+	all, err := candidatesIn(arc, "")
+	if err != nil {
+		return nil, nil
+	}
+	i := slices.IndexFunc(all, func(c *candidate) bool { return c.folder == mine[0].folder })
+	if i < 0 || all[i].err != nil {
+		return nil, nil
+	}
+	c := all[i]
+	need, ok := needs(c, byName(all), known.has)
+	if known.err != nil || !ok || len(need) == 0 {
+		return nil, known.err
+	}
+	// The import replaces the skill installed from c's folder (or the one
+	// it moved from): it must be Target.
+	list, err := r.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	target := slices.IndexFunc(list, func(m Meta) bool { return m.ID == opts.Target })
+	if m, ok := fromDownload(append([]*candidate{c}, need...), all, list, o.URL, "")[c]; target < 0 || !ok || m.ID != opts.Target {
+		return nil, nil
+	}
+	whole := *o
+	whole.Dir = ""
+	// Compared: Target as it is now, and no skill of the others' names;
+	// a change before the commit refuses it whole (changed-since-preview).
+	with := ImportOptions{OnConflict: ConflictRename, Source: opts.Source, Origin: &whole, Progress: opts.Progress, Copy: opts.Copy,
+		Choose: map[string]ConflictPolicy{c.s.Name: ConflictReplace}, Compared: map[string]string{c.s.Name: list[target].Digest}}
+	for _, d := range need {
+		with.Choose[d.s.Name], with.Compared[d.s.Name] = ConflictRename, ""
+	}
+	return &with, nil
+}
