@@ -202,7 +202,7 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 		switch {
 		case c.invalid != nil:
 			u.Status, u.Latest, u.Code, u.Needs = source.StatusError, "", c.invalid.Code, nil
-			u.Message = cannotUpdate(c)
+			u.Message = cannotUpdate(c, named)
 		case installedDigest(c, ids[i]) == cmp.Or(metas[i].Origin.FilesDigest, metas[i].Digest):
 			// As received: edits made here since are no update.
 			u.Status, u.Latest, u.Needs = source.StatusCurrent, u.Installed, nil
@@ -247,10 +247,16 @@ func (r *Registry) downloadFolders(o source.Origin, data []byte) (map[string]*ca
 
 // cannotUpdate says why c, the version of an installed skill a download
 // publishes now, cannot be installed by its update: for a skill it now
-// depends on that is not installed, which one, and what to do.
-func cannotUpdate(c *candidate) string {
+// depends on that is not installed, which one, and what to do; or, when
+// that one is a skill of the download (named, by name) that cannot be
+// installed itself, why.
+func cannotUpdate(c *candidate, named map[string]*candidate) string {
 	var se *skillerr.Error
 	if errors.As(c.err, &se) && se.Reason == "unknown-skill" {
+		if d := named[se.Subject]; d != nil && d.invalid != nil {
+			return fmt.Sprintf("the version published now depends on '%s', of this download, which cannot be installed: %s",
+				skillerr.Clip(se.Subject), d.invalid.Message)
+		}
 		return fmt.Sprintf("the version published now depends on '%s', which is not installed and not in this download: install '%s' first, then update",
 			skillerr.Clip(se.Subject), skillerr.Clip(se.Subject))
 	}

@@ -715,7 +715,8 @@ func TestCheckDownloadCannotInstall(t *testing.T) {
 // check names them (Update.Needs). ImportEach alike. One that depends on a
 // skill neither installed nor in the download is refused, nothing stored.
 func TestUpdateNeeds(t *testing.T) {
-	v2 := zipOf(t, "repo-0123abc", file{"skills/a/SKILL.md", mdOf("a", "A one.")},
+	v2 := zipOf(t, "repo-0123abc", file{"skills/a/SKILL.md", mdOf("a", "A two.", "skill_dependencies: [g]")},
+		file{"skills/g/SKILL.md", mdOf("g", "G.", "tool_dependencies: [Bash]")},
 		file{"skills/b/SKILL.md", mdOf("b", "B two.", "skill_dependencies: [e, d, c]")},
 		file{"skills/d/SKILL.md", mdOf("d", "D.", "skill_dependencies: [e]")}, file{"skills/e/SKILL.md", mdOf("e", "E.")},
 		file{"skills/f/SKILL.md", mdOf("f", "F.")}, file{"tools/c/SKILL.md", mdOf("c", "C two.", "skill_dependencies: [zz]")})
@@ -727,9 +728,15 @@ func TestUpdateNeeds(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, u := range ups {
-		got[u.ID] = fmt.Sprintf("%s %v %s", u.Status, u.Needs, u.Code)
+		got[u.ID] = fmt.Sprintf("%s %v %s %s", u.Status, u.Needs, u.Code, u.Message)
 	}
-	if want := map[string]string{"a": "current [] ", "b": "changed [e d] ", "c": "error [] InvalidArgument"}; !maps.Equal(got, want) {
+	if want := map[string]string{
+		// g is of the download, but cannot be installed: not "not in this download".
+		"a": "error [] InvalidArgument the version published now depends on 'g', of this download, which cannot be installed: " +
+			"the skill in repo-0123abc/skills/g/ cannot be installed: Bash: the host has not registered its tools, so tool dependencies cannot be checked",
+		"b": "changed [e d]  ",
+		"c": "error [] InvalidArgument the version published now depends on 'zz', which is not installed and not in this download: install 'zz' first, then update",
+	}; !maps.Equal(got, want) {
 		t.Errorf("CheckDownload = %q, want %q", got, want)
 	}
 	next := func(dir string) *source.Origin {
