@@ -5,7 +5,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
-	"strings"
+	"sort"
 	"time"
 
 	"github.com/hack-pad/hackpadfs"
@@ -143,14 +143,20 @@ func (d *decoder) str(n uint64) string {
 
 // file returns the entry of the file called name.
 func (r *record) file(name string) (entry, bool) {
-	i, ok := slices.BinarySearchFunc(r.files, name, byName)
+	i, ok := r.find(name)
 	if !ok {
 		return entry{}, false
 	}
 	return r.files[i], true
 }
 
-func byName(e entry, name string) int { return strings.Compare(e.name, name) }
+// find returns where the file called name is listed, or would be. (The
+// generic slices functions would be compiled again for entry, which the
+// module's size pays for: sort's are already in it.)
+func (r *record) find(name string) (int, bool) {
+	i := sort.Search(len(r.files), func(i int) bool { return r.files[i].name >= name })
+	return i, i < len(r.files) && r.files[i].name == name
+}
 
 // lookupQueries returns the queries that find the clean path p: its own
 // record (a directory's, or a file's that has one) and its parent
@@ -194,7 +200,7 @@ func children(own, below []Record) ([]entry, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = slices.Clip(r.files)
+		out = r.files[:len(r.files):len(r.files)]
 	}
 	for _, rec := range below {
 		r, err := decodeRecord(rec.Key, rec.Value)
@@ -203,7 +209,7 @@ func children(own, below []Record) ([]entry, error) {
 		}
 		out = append(out, entry{name: nameOfKey(rec.Key), meta: r.meta})
 	}
-	slices.SortFunc(out, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out, nil
 }
 
@@ -262,7 +268,7 @@ func (e *edits) dir(p string) (*record, error) {
 		return nil, fsErr(p, hackpadfs.ErrNotDir)
 	}
 	c := *r
-	c.files = slices.Clone(r.files)
+	c.files = append([]entry(nil), r.files...)
 	return &c, nil
 }
 
@@ -287,12 +293,12 @@ func (e *edits) putFile(p string, m meta) error {
 	if err != nil {
 		return err
 	}
-	i, found := slices.BinarySearchFunc(r.files, path.Base(p), byName)
-	if found {
-		r.files[i].meta = m
-	} else {
-		r.files = slices.Insert(r.files, i, entry{name: path.Base(p), meta: m})
+	i, found := r.find(path.Base(p))
+	if !found {
+		r.files = append(r.files, entry{})
+		copy(r.files[i+1:], r.files[i:])
 	}
+	r.files[i] = entry{name: path.Base(p), meta: m}
 	e.set(fileKey(dir), r)
 	e.drop(p)
 	return nil
@@ -319,8 +325,8 @@ func (e *edits) unlist(p string) error {
 	if err != nil {
 		return err
 	}
-	i, _ := slices.BinarySearchFunc(r.files, path.Base(p), byName)
-	r.files = slices.Delete(r.files, i, i+1)
+	i, _ := r.find(path.Base(p))
+	r.files = append(r.files[:i], r.files[i+1:]...)
 	e.set(fileKey(dir), r)
 	return nil
 }

@@ -2,10 +2,8 @@ package vfs
 
 import (
 	"context"
-	"errors"
 	"io/fs"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/hack-pad/hackpadfs"
@@ -28,12 +26,12 @@ func rename(ctx context.Context, db Backend, oldp, newp string) error {
 		return err
 	}
 	return db.Lock(ctx, treeLock, func(ctx context.Context) error {
-		qs := slices.Concat(lookupQueries(oldp), lookupQueries(path.Dir(newp)), lookupQueries(newp), []Query{
+		qs := append(append(append(lookupQueries(oldp), lookupQueries(path.Dir(newp))...), lookupQueries(newp)...),
 			GetPrefix(StoreFiles, childPrefix(newp)),
 			GetPrefix(StoreFiles, oldp+"/"),
 			GetPrefix(StoreBlobs, oldp+"/"),
 			Get(StoreBlobs, fileKey(oldp)),
-		})
+		)
 		res, err := db.Read(ctx, qs...)
 		if err != nil {
 			return err
@@ -67,7 +65,10 @@ func rename(ctx context.Context, db Backend, oldp, newp string) error {
 			}
 		}
 		e := newEdits()
-		if err := errors.Join(e.seeAll(oldp, res[0:2]), e.seeAll(newp, res[4:6])); err != nil {
+		if err := e.seeAll(oldp, res[0:2]); err != nil {
+			return err
+		}
+		if err := e.seeAll(newp, res[4:6]); err != nil {
 			return err
 		}
 		moved := e.recs[fileKey(oldp)]
@@ -91,10 +92,10 @@ func rename(ctx context.Context, db Backend, oldp, newp string) error {
 				puts = append(puts, Put(StoreBlobs, fileKey(newp), res[9][0].Value))
 			}
 		}
-		ops := slices.Concat([]Op{
+		ops := append(append([]Op{
 			Delete(StoreBlobs, fileKey(oldp)),
 			DeletePrefix(StoreFiles, oldp+"/"), DeletePrefix(StoreBlobs, oldp+"/"),
-		}, e.ops(), puts)
+		}, e.ops()...), puts...)
 		return fsErr(newp, db.Commit(ctx, ops...))
 	})
 }

@@ -189,7 +189,7 @@ func NewTree(slug string, files []File) (*Tree, error) {
 		}
 	}
 	for _, files := range t.files {
-		slices.SortFunc(files, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+		sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
 	}
 	return t, nil
 }
