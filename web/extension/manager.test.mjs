@@ -625,9 +625,17 @@ test('install from an address: an index lists its skills to tick, as the site\'s
   assert.equal(await same.getByRole('checkbox', { name: /address-index-a/ }).isDisabled(), true);
   publish(md('address-index-a', 'Third.'));
   const newer = await fromAddress(page, `${site.url}/.well-known/agent-skills/index.json`, 'index');
-  assert.match(await newer.locator('li[data-name="address-index-a"]').textContent(), /installed as address-index-a: the index publishes a new version, which updates it in place/);
+  assert.match(await newer.locator('li[data-name="address-index-a"]').textContent(), /installed as address-index-a: the index publishes a new version, which updates it in place\)/);
   assert.equal(await newer.getByRole('checkbox', { name: /address-index-a/ }).isChecked(), true);
-  await newer.getByRole('button', { name: 'Install selected' }).click();
+  // Changed here since (as its editor saves it): the row says that the
+  // update replaces the changes, and leaves it to a tick of its own.
+  await withHost(page, (sk) => sk.registry.writeFile('address-index-a', 'notes.md', 'My notes.\n'));
+  const edited = await fromAddress(page, `${site.url}/.well-known/agent-skills/index.json`, 'index');
+  assert.match(await edited.locator('li[data-name="address-index-a"]').textContent(), /updates it in place, replacing the changes you made to it here\)/);
+  const box = edited.getByRole('checkbox', { name: /address-index-a/ });
+  assert.equal(await box.isChecked(), false);
+  await box.check();
+  await edited.getByRole('button', { name: 'Install selected' }).click();
   assert.equal((await outcome(page)).state, 'done');
   await list(page).locator('li[data-id="address-index-a"]').filter({ hasText: 'Third.' }).waitFor();
   assert.deepEqual((await ids(page)).filter((id) => id.startsWith('address-index-a')), ['address-index-a']);
