@@ -81,7 +81,9 @@ func decodeRecord(key string, b []byte) (*record, error) {
 	r := &record{meta: meta{mode: fs.FileMode(mode &^ listsFiles)}}
 	r.modTime, r.size, r.gen = d.millis(), int64(d.uvarint()), d.str(d.uvarint())
 	n := d.uvarint()
-	if d.bad || n > uint64(len(d.b)) { // every entry takes bytes
+	// An entry takes six bytes at least: a name of one, its length, mode,
+	// time, size and generation.
+	if d.bad || n > uint64(len(d.b))/6 {
 		return nil, corruptRecord(key)
 	}
 	r.files = make([]entry, n)
@@ -94,11 +96,20 @@ func decodeRecord(key string, b []byte) (*record, error) {
 		} else {
 			e.gen = d.str(g - 1)
 		}
+		// Lookups binary-search the names, and each becomes a path.
+		if !e.mode.IsRegular() || !validName(e.name) || i > 0 && r.files[i-1].name >= e.name {
+			return nil, corruptRecord(key)
+		}
 	}
 	if d.bad || len(d.b) != 0 || !r.mode.IsDir() {
 		return nil, corruptRecord(key)
 	}
 	return r, nil
+}
+
+// validName reports whether name can be an entry of a directory.
+func validName(name string) bool {
+	return name != "" && name != "." && name != ".." && !strings.Contains(name, "/")
 }
 
 func corruptRecord(key string) error {

@@ -3,15 +3,18 @@ package vfs
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/hack-pad/hackpadfs"
+	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
 // putSchema2 writes the tree of skill slug as schema version 2 did: a
@@ -165,5 +168,37 @@ func TestDecodeRecordCorrupt(t *testing.T) {
 	}
 	if _, err := decodeRecord("k", append(slices.Clone(good), 0)); err == nil {
 		t.Error("decodeRecord accepted a byte past the end")
+	}
+	// Entries a directory cannot list: lookups binary-search the names,
+	// and DecodeSkill turns each into a path.
+	for what, files := range map[string][]string{
+		"unsorted": {"b.md", "a.md"}, "twice": {"a.md", "a.md"}, "empty": {""},
+		"dot": {"."}, "dot-dot": {".."}, "slash": {"a/b.md"},
+	} {
+		bad := &record{meta: dir.meta}
+		for _, name := range files {
+			bad.files = append(bad.files, entry{name: name, meta: meta{mode: 0o644}})
+		}
+		r, err := decodeRecord("k", bad.encode())
+		wantCode(t, "decodeRecord("+what+")", err, skillerr.Internal, "")
+		if r != nil {
+			t.Errorf("decodeRecord(%s) = %+v, want nil", what, r)
+		}
+	}
+	notFile := &record{meta: dir.meta, files: []entry{{name: "d", meta: meta{mode: fs.ModeDir | 0o755}}}}
+	_, err := decodeRecord("k", notFile.encode())
+	wantCode(t, "decodeRecord(a directory listed as a file)", err, skillerr.Internal, "")
+	// A count no record of its length can hold is refused before
+	// anything is allocated for it.
+	empty := (&record{meta: dir.meta}).encode()
+	const n = 1 << 20
+	huge := append(binary.AppendUvarint(empty[:len(empty)-1], n), make([]byte, n)...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = decodeRecord("k", huge)
+	runtime.ReadMemStats(&after)
+	wantCode(t, "decodeRecord(a count of zero bytes)", err, skillerr.Internal, "")
+	if got := after.TotalAlloc - before.TotalAlloc; got > n {
+		t.Errorf("decodeRecord allocated %d bytes for a record of %d", got, len(huge))
 	}
 }

@@ -909,6 +909,28 @@ func testCorruptRecord(t *testing.T, db Backend) {
 	wantCode(t, "Stat(corrupt)", err, skillerr.Internal, "")
 	_, err = f.ReadDir(".")
 	wantCode(t, "ReadDir(corrupt child)", err, skillerr.Internal, "")
+	// A directory's record whose names are out of order, which a binary
+	// search would answer wrongly.
+	unsorted := &record{meta: meta{mode: fs.ModeDir | 0o755}, files: []entry{
+		{name: "b.md", meta: meta{mode: 0o644}}, {name: "a.md", meta: meta{mode: 0o644}},
+	}}
+	if err := db.Commit(context.Background(), Delete(StoreFiles, fileKey("bad")), Put(StoreFiles, fileKey("s"), unsorted.encode())); err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Stat("s/a.md")
+	wantCode(t, "Stat(in an unsorted directory)", err, skillerr.Internal, "")
+	_, err = f.ReadDir("s")
+	wantCode(t, "ReadDir(unsorted)", err, skillerr.Internal, "")
+	qs, err := SkillQueries("s", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := db.Read(context.Background(), qs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = DecodeSkill("s", read)
+	wantCode(t, "DecodeSkill(unsorted)", err, skillerr.Internal, "")
 }
 
 // countingBackend counts the reads and records that pass through it.
