@@ -3,8 +3,10 @@ package vfs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"testing"
 	"time"
 
@@ -22,6 +24,7 @@ func TestHostileFS(t *testing.T) {
 		{"OpenReadsOneVersion", testOpenReadsOneVersion},
 		{"RenameRefusals", testRenameRefusals},
 		{"RenameDirectory", testRenameDirectory},
+		{"ConcurrentWritesToOneDirectory", testConcurrentWritesToOneDirectory},
 	}
 	for _, bc := range testBackends {
 		t.Run(bc.name, func(t *testing.T) {
@@ -162,6 +165,47 @@ func testRenameDirectory(t *testing.T, db Backend) {
 	entries, err := f.ReadDir("pdf/empty")
 	if err != nil || len(entries) != 0 {
 		t.Errorf("ReadDir after the move: %v, %v", entries, err)
+	}
+}
+
+// slowReads pauses after every read, so writers that read a directory's
+// record at about the same time would each commit their own copy of it
+// but for the lock they hold from read to commit.
+type slowReads struct{ Backend }
+
+func (s slowReads) Read(ctx context.Context, qs ...Query) ([][]Record, error) {
+	res, err := s.Backend.Read(ctx, qs...)
+	time.Sleep(2 * time.Millisecond)
+	return res, err
+}
+
+// Writes and renames into one directory at once, which each rewrite its
+// record, lose none of its files.
+func testConcurrentWritesToOneDirectory(t *testing.T, db Backend) {
+	putSkills(t, db, "g1", map[string][]File{"pdf": pdfTree})
+	f := newFS(t, slowReads{db})
+	want := []string{"font.bin", "notes.md", "run.py"}
+	errs := make(chan error, 10)
+	for i := range 8 {
+		name := fmt.Sprintf("f%d.py", i)
+		want = append(want, name)
+		go func() { errs <- hackpadfs.WriteFullFile(f, "pdf/scripts/"+name, []byte(name), 0o644) }()
+	}
+	go func() { errs <- f.Rename("pdf/assets/font.bin", "pdf/scripts/font.bin") }()
+	go func() { errs <- f.Rename("pdf/references/deep/er/notes.md", "pdf/scripts/notes.md") }()
+	for range 10 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := f.ReadDir("pdf/scripts")
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	slices.Sort(want)
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("ReadDir(pdf/scripts) = %v, %v; want %v", got, err, want)
 	}
 }
 
