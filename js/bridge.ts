@@ -745,7 +745,9 @@ export class Registry {
   }
   /** Installs what the source of skill id publishes now, in one commit
    * that replaces it (sessions that see it go stale), unless it is what
-   * is installed already. */
+   * is installed already. A version from a repository's download that
+   * depends on skills of that download not installed (UpdateInfo.needs)
+   * installs them in the same commit (UpdateResult.installed). */
   async update(id: string, opts: InstallOptions & { digest?: string } = {}): Promise<UpdateResult> {
     return this.sources.update(await this.get(id), opts);
   }
