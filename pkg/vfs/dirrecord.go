@@ -269,9 +269,8 @@ func (e *edits) set(key string, r *record) {
 	e.recs[key] = r
 }
 
-// dir returns a copy of the record of directory p, which must have been
-// seen, to change and set.
-func (e *edits) dir(p string) (*record, error) {
+// seenDir returns the record of directory p, which must have been seen.
+func (e *edits) seenDir(p string) (*record, error) {
 	r := e.recs[fileKey(p)]
 	switch {
 	case r == nil:
@@ -279,23 +278,53 @@ func (e *edits) dir(p string) (*record, error) {
 	case !r.mode.IsDir():
 		return nil, fsErr(p, hackpadfs.ErrNotDir)
 	}
+	return r, nil
+}
+
+// dir returns a copy of the record of directory p, which must have been
+// seen, to change and set.
+func (e *edits) dir(p string) (*record, error) {
+	r, err := e.seenDir(p)
+	if err != nil {
+		return nil, err
+	}
 	c := *r
 	c.files = append([]entry(nil), r.files...)
 	return &c, nil
 }
 
 // putDir stores directory p with meta m, keeping the files it lists.
-func (e *edits) putDir(p string, m meta) {
+// keyvalue checked before the lock that p is no file and (Mkdir) that its
+// parent exists: it must also be a directory, and none of it changed since.
+func (e *edits) putDir(p string, m meta) error {
+	if dir := path.Dir(p); dir != "." {
+		parent, err := e.seenDir(dir)
+		if err != nil {
+			return err
+		}
+		if _, ok := parent.file(path.Base(p)); ok {
+			return fsErr(p, hackpadfs.ErrExist)
+		}
+	}
+	old := e.recs[fileKey(p)]
+	if old != nil && !old.mode.IsDir() {
+		return fsErr(p, hackpadfs.ErrExist)
+	}
 	r := &record{meta: m}
-	if old := e.recs[fileKey(p)]; old != nil && old.mode.IsDir() {
+	if old != nil {
 		r.files = old.files
 	}
 	e.set(fileKey(p), r)
+	return nil
 }
 
 // putFile lists file p with meta m in its directory's record (replacing a
 // record of its own), or in a record of its own directly in /skills.
+// keyvalue checked before the lock that p is no directory.
 func (e *edits) putFile(p string, m meta) error {
+	if old := e.recs[fileKey(p)]; old != nil && old.mode.IsDir() {
+		return fsErr(p, hackpadfs.ErrIsDir)
+	}
 	dir := path.Dir(p)
 	if dir == "." {
 		e.set(fileKey(p), &record{meta: m})

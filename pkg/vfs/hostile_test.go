@@ -25,6 +25,7 @@ func TestHostileFS(t *testing.T) {
 		{"RenameRefusals", testRenameRefusals},
 		{"RenameDirectory", testRenameDirectory},
 		{"ConcurrentWritesToOneDirectory", testConcurrentWritesToOneDirectory},
+		{"ChangedSinceChecked", testChangedSinceChecked},
 	}
 	for _, bc := range testBackends {
 		t.Run(bc.name, func(t *testing.T) {
@@ -206,6 +207,78 @@ func testConcurrentWritesToOneDirectory(t *testing.T, db Backend) {
 	slices.Sort(want)
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("ReadDir(pdf/scripts) = %v, %v; want %v", got, err, want)
+	}
+}
+
+// changeBeforeLock makes change, once, just before the first Lock: what
+// another writer does between keyvalue's checks and the write they were
+// for, which takes the lock.
+type changeBeforeLock struct {
+	Backend
+	change func() error
+	done   bool
+}
+
+func (c *changeBeforeLock) Lock(ctx context.Context, name string, fn func(context.Context) error) error {
+	if !c.done {
+		c.done = true
+		if err := c.change(); err != nil {
+			return err
+		}
+	}
+	return c.Backend.Lock(ctx, name, fn)
+}
+
+// A write through the file system that keyvalue checked for refuses,
+// under the lock, what changed since the check, and what the other writer
+// stored is kept.
+func testChangedSinceChecked(t *testing.T, db Backend) {
+	putSkills(t, db, "g1", map[string][]File{"pdf": pdfTree})
+	other := newFS(t, db)
+	write := func(p string) func() error {
+		return func() error { return hackpadfs.WriteFullFile(other, p, []byte(p), 0o644) }
+	}
+	for _, tc := range []struct {
+		what   string
+		change func() error
+		op     func(f *FS) error
+		code   skillerr.Code
+		reason string
+		kept   string // a file the other writer stored
+	}{
+		{"Remove of a directory a file was written into", write("pdf/empty/new.md"),
+			func(f *FS) error { return f.Remove("pdf/empty") }, skillerr.Conflict, ReasonNotEmpty, "pdf/empty/new.md"},
+		{"Mkdir where a file was written", write("pdf/made"),
+			func(f *FS) error { return f.Mkdir("pdf/made", 0o755) }, skillerr.Conflict, ReasonExist, "pdf/made"},
+		{"a write where a directory was made", func() error {
+			return errors.Join(other.Mkdir("pdf/dir", 0o755), write("pdf/dir/in.md")())
+		}, func(f *FS) error { return hackpadfs.WriteFullFile(f, "pdf/dir", []byte("x"), 0o644) },
+			skillerr.InvalidArgument, ReasonIsDir, "pdf/dir/in.md"},
+		{"Mkdir in a directory removed", func() error {
+			return errors.Join(other.Remove("pdf/references/deep/er/notes.md"), other.Remove("pdf/references/deep/er"))
+		}, func(f *FS) error { return f.Mkdir("pdf/references/deep/er/x", 0o755) },
+			skillerr.SkillNotFound, ReasonNotExist, ""},
+	} {
+		f := newFS(t, &changeBeforeLock{Backend: db, change: tc.change})
+		wantCode(t, tc.what, tc.op(f), tc.code, tc.reason)
+		if tc.kept != "" {
+			if data, err := other.ReadFile(tc.kept); err != nil || string(data) != tc.kept {
+				t.Errorf("%s: %s = %q, %v; want it kept", tc.what, tc.kept, data, err)
+			}
+		}
+	}
+	if _, err := other.Stat("pdf/references/deep/er/x"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a directory made in one removed: %v", err)
+	}
+	// Mkdir checks that the parent exists, not that it is a directory.
+	for _, p := range []string{"pdf/SKILL.md/x", "pdf/scripts/run.py/x"} {
+		before := dump(t, db)
+		if err := other.Mkdir(p, 0o755); err == nil {
+			t.Errorf("Mkdir(%s) under a file succeeded", p)
+		}
+		if !sameDump(before, dump(t, db)) {
+			t.Errorf("Mkdir(%s) under a file changed the stored records", p)
+		}
 	}
 }
 

@@ -118,10 +118,13 @@ func set(e *edits, p string, src keyvalue.FileRecord, data blob.Blob) ([]Op, err
 	key := fileKey(p)
 	switch {
 	case src == nil:
+		// keyvalue found a directory empty before the lock.
+		if r := e.recs[key]; r != nil && len(r.files) > 0 {
+			return nil, fsErr(p, hackpadfs.ErrNotEmpty)
+		}
 		return []Op{Delete(StoreBlobs, key)}, e.remove(p)
 	case src.Mode().IsDir():
-		e.putDir(p, meta{mode: src.Mode(), modTime: src.ModTime()})
-		return []Op{Delete(StoreBlobs, key)}, e.unlist(p)
+		return nil, e.putDir(p, meta{mode: src.Mode(), modTime: src.ModTime()})
 	default:
 		m := meta{mode: src.Mode(), modTime: src.ModTime(), size: int64(data.Len())}
 		return []Op{Put(StoreBlobs, key, data.Bytes())}, e.putFile(p, m)
