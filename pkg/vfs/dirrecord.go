@@ -222,6 +222,11 @@ func children(own, below []Record) ([]entry, error) {
 		out = append(out, entry{name: nameOfKey(rec.Key), meta: r.meta})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	for i := 1; i < len(out); i++ {
+		if out[i].name == out[i-1].name { // listed and with a record of its own
+			return nil, corruptRecord(own[0].Key)
+		}
+	}
 	return out, nil
 }
 

@@ -910,27 +910,40 @@ func testCorruptRecord(t *testing.T, db Backend) {
 	_, err = f.ReadDir(".")
 	wantCode(t, "ReadDir(corrupt child)", err, skillerr.Internal, "")
 	// A directory's record whose names are out of order, which a binary
-	// search would answer wrongly.
-	unsorted := &record{meta: meta{mode: fs.ModeDir | 0o755}, files: []entry{
-		{name: "b.md", meta: meta{mode: 0o644}}, {name: "a.md", meta: meta{mode: 0o644}},
-	}}
-	if err := db.Commit(context.Background(), Delete(StoreFiles, fileKey("bad")), Put(StoreFiles, fileKey("s"), unsorted.encode())); err != nil {
-		t.Fatal(err)
+	// search would answer wrongly; a file both listed and with a record of
+	// its own (schema 2's), which would be listed twice.
+	dir := func(names ...string) []byte {
+		r := &record{meta: meta{mode: fs.ModeDir | 0o755}}
+		for _, name := range names {
+			r.files = append(r.files, entry{name: name, meta: meta{mode: 0o644}})
+		}
+		return r.encode()
 	}
-	_, err = f.Stat("s/a.md")
-	wantCode(t, "Stat(in an unsorted directory)", err, skillerr.Internal, "")
-	_, err = f.ReadDir("s")
-	wantCode(t, "ReadDir(unsorted)", err, skillerr.Internal, "")
-	qs, err := SkillQueries("s", false)
-	if err != nil {
-		t.Fatal(err)
+	for what, ops := range map[string][]Op{
+		"unsorted":     {Put(StoreFiles, fileKey("s"), dir("b.md", "a.md"))},
+		"listed-twice": {Put(StoreFiles, fileKey("s"), dir("a.md")), Put(StoreFiles, fileKey("s/a.md"), meta{mode: 0o644}.encode())},
+	} {
+		ops = append([]Op{Delete(StoreFiles, fileKey("bad")), DeletePrefix(StoreFiles, "s/")}, ops...)
+		if err := db.Commit(context.Background(), ops...); err != nil {
+			t.Fatal(err)
+		}
+		if what == "unsorted" {
+			_, err = f.Stat("s/a.md")
+			wantCode(t, "Stat(in an unsorted directory)", err, skillerr.Internal, "")
+		}
+		_, err = f.ReadDir("s")
+		wantCode(t, "ReadDir("+what+")", err, skillerr.Internal, "")
+		qs, err := SkillQueries("s", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read, err := db.Read(context.Background(), qs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = DecodeSkill("s", read)
+		wantCode(t, "DecodeSkill("+what+")", err, skillerr.Internal, "")
 	}
-	read, err := db.Read(context.Background(), qs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = DecodeSkill("s", read)
-	wantCode(t, "DecodeSkill(unsorted)", err, skillerr.Internal, "")
 }
 
 // countingBackend counts the reads and records that pass through it.

@@ -292,6 +292,11 @@ func DecodeSkill(slug string, read [][]Record) ([]File, error) {
 	}
 	// Keys order "a//x" apart from "a/b//y"; paths sort as paths.
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	for i := 1; i < len(files); i++ {
+		if files[i].Path == files[i-1].Path { // listed and with a record of its own
+			return nil, corruptRecord(fileKey(slug + "/" + files[i].Path))
+		}
+	}
 	return files, nil
 }
 
