@@ -537,6 +537,17 @@ func testFSWrites(t *testing.T, db Backend) {
 	if info, err := sub.Stat("new/notes.md"); err != nil || info.Mode() != 0o600 || !info.ModTime().Equal(mtime) {
 		t.Errorf("after Chmod/Chtimes: %v, %v", info, err)
 	}
+	// A directory's Chmod and Chtimes rewrite its record, which lists its
+	// files: they stay.
+	if err := errors.Join(sub.Chmod("new", 0o700), sub.Chtimes("new", mtime, mtime)); err != nil {
+		t.Fatal(err)
+	}
+	if entries, err := sub.ReadDir("new"); err != nil || len(entries) != 1 || entries[0].Name() != "notes.md" {
+		t.Errorf("ReadDir(new) after its Chmod/Chtimes = %v, %v", entries, err)
+	}
+	if info, err := sub.Stat("new"); err != nil || info.Mode() != fs.ModeDir|0o700 || !info.ModTime().Equal(mtime) {
+		t.Errorf("Stat(new) after its Chmod/Chtimes = %v, %v", info, err)
+	}
 	err = sub.Remove("new")
 	wantCode(t, "Remove(non-empty)", err, skillerr.Conflict, ReasonNotEmpty)
 	err = sub.Mkdir("new", 0o755)
