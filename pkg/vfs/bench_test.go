@@ -119,6 +119,25 @@ func BenchmarkStat(b *testing.B) {
 	})
 }
 
+// BenchmarkStatIn10000 stats a file of a directory of 10,000, an import's
+// most: its directory's record, which a stat decodes, lists them all.
+func BenchmarkStatIn10000(b *testing.B) {
+	forEachBackend(b, func(b *testing.B, db Backend) {
+		files := make([]File, 10_000)
+		for i := range files {
+			files[i] = File{Path: fmt.Sprintf("references/file%05d.md", i), Data: []byte("x"), ModTime: t0}
+		}
+		ops, err := PutSkill("s", "g", files)
+		mustCommit(b, db, ops, err)
+		f := newFS(b, db)
+		for b.Loop() {
+			if _, err := f.Stat("s/references/file04242.md"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
 // BenchmarkReadDir206 lists a directory of 206 files, beside another skill
 // of 400 files it must not read.
 func BenchmarkReadDir206(b *testing.B) {
