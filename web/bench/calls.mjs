@@ -16,7 +16,9 @@
 // .bin/test-dist, which web/test/test.mk builds). The skills are
 // fixtures.mjs's longPack(n, 'many'), installed from a URL (so that
 // checkUpdates has a source to ask); the batches are of 5,000, the
-// bridge's MAX_BATCH.
+// bridge's MAX_BATCH. While they are disabled, an archive of n other
+// skills, each depending on the one before it and the first on an
+// installed one, is previewed: every one would be installed disabled.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,8 +74,8 @@ const ids = (l) => l.map((s) => s.id);
 const ops = {
   install: async (url) => (await panels[0].registry.installFromUrl(url)).installed?.length ?? 'done',
   preview: async (url) => (previewed = await panels[0].registry.previewZip(new Uint8Array(await (await fetch(url)).arrayBuffer()))).skills.length,
-  // What the panel's preview asks at each change of choice: here, every skill replacing its installed one.
-  notes: async () => Object.keys(await panels[0].registry.previewNotes(previewed, Object.fromEntries(previewed.skills.map((s) => [s.name, 'replace'])))).length,
+  // What the panel's preview asks at each change of choice: here, every skill under one policy.
+  notes: async (policy) => Object.keys(await panels[0].registry.previewNotes(previewed, Object.fromEntries(previewed.skills.map((s) => [s.name, policy])))).length,
   list: async () => (await panels[0].registry.list()).length,
   listAll: async () => (await Promise.all(panels.map((p) => p.registry.list()))).map((l) => l.length).join(','),
   order: async () => { order = ids(await panels[0].registry.list()).sort((a, b) => a.localeCompare(b, 'en')); return order.length; },
@@ -152,6 +154,7 @@ const site = mkdtempSync(join(tmpdir(), 'skillfs-calls-'));
 writeFileSync(join(site, 'index.html'), HOST);
 writeFileSync(join(site, 'client.js'), CLIENT);
 writeFileSync(join(site, 'many.zip'), longPack(n, 'many'));
+writeFileSync(join(site, 'chain.zip'), longPack(n, 'chain', 'many-000'));
 const h = await open({ root: site, routes: { '/dist/': resolve(values.dist) }, readyExpression: 'window.ready === true', timeoutMs: 600_000 });
 const f = (x) => x.toFixed(1);
 try {
@@ -182,7 +185,7 @@ try {
   console.log(`${'call'.padEnd(44)} ${'took'.padStart(11)} | host's longest task (ms)`);
   await step('installFromUrl', 'install', new URL('many.zip', h.url).href);
   await step('previewZip of the same skills', 'preview', new URL('many.zip', h.url).href);
-  await step('previewNotes of it (no skill depends on one)', 'notes');
+  await step('previewNotes of it (no skill depends on one)', 'notes', 'replace');
   await step('list (first)', 'list');
   await step('list', 'list');
   await step(`list by ${panels} panels at once`, 'listAll');
@@ -192,6 +195,8 @@ try {
   await step('setEnabled one on', 'setOne', true);
   await step(`setEnabledMany ${BATCH} off`, 'setMany', [0, BATCH, false]);
   await step(`setEnabledMany ${n - BATCH} off`, 'setMany', [BATCH, n, false]);
+  await step('previewZip of a chain of dependencies', 'preview', new URL('chain.zip', h.url).href);
+  await step('previewNotes of it (each depends on one)', 'notes', 'rename');
   await step('list (first after the batches)', 'list');
   await step(`setEnabledMany ${BATCH} on`, 'setMany', [0, BATCH, true]);
   await step(`setEnabledMany ${n - BATCH} on`, 'setMany', [BATCH, n, true]);

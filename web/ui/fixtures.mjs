@@ -25,15 +25,19 @@ export const longName = (prefix = 'lab') => `${prefix}-001-`.padEnd(64, 'x');
  * A download-like zip (one top folder, a README outside the skills) with n
  * skills named `${prefix}-NNN`: every fifth with a 1,900-character
  * description, one with a 64-character name, one with an unknown field (a
- * warning).
+ * warning). With chain, every skill depends on the one before it, and the
+ * first on the skill chain names.
  */
-export function longPack(n, prefix = 'lab') {
+export function longPack(n, prefix = 'lab', chain = '') {
   const files = { 'lab-skills-main/README.md': enc('# Lab skills\n') };
+  let before = chain;
   for (let i = 0; i < n; i++) {
     let name = `${prefix}-${String(i).padStart(3, '0')}`;
     if (i === 1) name = longName(prefix);
     const d = longDescription(i, i % 5 === 0 ? 1900 : 60 + (i % 7) * 30);
-    files[`lab-skills-main/skills/${name}/SKILL.md`] = enc(md(name, d, i === 2 ? 'colour: blue\n' : ''));
+    const extra = (i === 2 ? 'colour: blue\n' : '') + (chain ? `skill_dependencies: [${before}]\n` : '');
+    files[`lab-skills-main/skills/${name}/SKILL.md`] = enc(md(name, d, extra));
+    before = name;
   }
   return zipSync(files);
 }
