@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 
+	"github.com/skillfs/skillfs/pkg/pacedjson"
 	"github.com/skillfs/skillfs/pkg/registry"
 )
 
@@ -58,11 +59,16 @@ var methods = map[string]method{
 		return value(reg.Preview(ctx, nil, r.held, nil))
 	})),
 	"registry.previewNotes": adminMethod(func(_ context.Context, _ *registry.Registry, a struct {
-		Preview registry.ImportPreview             `json:"preview"`
-		Choose  map[string]registry.ConflictPolicy `json:"choose"`
-		Copy    bool                               `json:"copy"`
+		Preview struct {
+			// Thousands of rows decode a few at a time (see pacedjson.List).
+			Skills          pacedjson.List[registry.PreviewSkill] `json:"skills"`
+			InstalledSkills map[string]registry.InstalledSkill    `json:"installedSkills"`
+		} `json:"preview"`
+		Choose map[string]registry.ConflictPolicy `json:"choose"`
+		Copy   bool                               `json:"copy"`
 	}, _ request) (result, error) {
-		return value(registry.PreviewNotes(&a.Preview, a.Choose, a.Copy))
+		p := registry.ImportPreview{Skills: a.Preview.Skills, InstalledSkills: a.Preview.InstalledSkills}
+		return value(registry.PreviewNotes(&p, a.Choose, a.Copy))
 	}),
 	"registry.list": adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, _ request) (result, error) {
 		b, err := reg.ListJSON(ctx) // the records as stored: JSON.parse decodes them faster than Go

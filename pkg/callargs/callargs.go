@@ -18,6 +18,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/skillfs/skillfs/pkg/pace"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
@@ -89,7 +90,10 @@ func Decode(raw []byte, lim *Limits, targets ...any) error {
 }
 
 // scan walks the JSON text once, token by token: the top level must be an
-// object with known, distinct keys, and nothing in it may exceed lim.
+// object with known, distinct keys, and nothing in it may exceed lim. It
+// steps (pace.StepAt) between tokens: the arguments of a call about
+// thousands of skills (a preview's rows, in previewNotes) are tens of
+// thousands of them, too many for one task of the host's thread.
 func scan(raw []byte, lim *Limits, known map[string]bool) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -101,7 +105,8 @@ func scan(raw []byte, lim *Limits, known map[string]bool) error {
 	var stack []level
 	seen := map[string]bool{}
 	done := false // the top-level object has closed
-	for {
+	for n := 0; ; n++ {
+		pace.StepAt(n)
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
 			break

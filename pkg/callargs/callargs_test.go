@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillfs/skillfs/pkg/pace/pacetest"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/skillerr/skillerrtest"
 )
@@ -91,6 +92,29 @@ func TestDecodeLimits(t *testing.T) {
 			continue
 		}
 		skillerrtest.Want(t, tc.name, err, skillerr.TooLarge, ReasonTooLarge)
+	}
+}
+
+// TestDecodeSteps: the arguments of a call about thousands of skills (a
+// list of 1,000 names: 1,002 tokens, and the key) are checked with a step
+// (pace.Step) every 16 tokens. Counted, not timed: web/bench/calls.mjs
+// times previewNotes of 5,100 rows.
+func TestDecodeSteps(t *testing.T) {
+	const n = 1000
+	raw, err := json.Marshal(map[string]any{"skills": make([]string, n)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	stop := pacetest.Observe(func() { steps++ })
+	var sel selectArgs
+	err = Decode(raw, nil, &sel)
+	stop()
+	if err != nil || len(sel.Skills) != n {
+		t.Fatalf("Decode: %d skills, %v", len(sel.Skills), err)
+	}
+	if want := n / 16; steps < want {
+		t.Errorf("%d names checked with %d steps, want %d or more", n, steps, want)
 	}
 }
 

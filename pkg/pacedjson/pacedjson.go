@@ -1,7 +1,8 @@
 // Package pacedjson encodes a call's result as encoding/json does, byte
 // for byte, stepping (pace.StepAt) between the elements of its lists and
 // maps: a result of thousands of skills' records (an import's, a batch's)
-// is megabytes of JSON, too long for one task of the host's thread.
+// is megabytes of JSON, too long for one task of the host's thread. A
+// List decodes a call's argument of thousands of rows so too.
 package pacedjson
 
 import (
@@ -204,4 +205,28 @@ func whole(b *bytes.Buffer, v reflect.Value) error {
 		me.Type = v.Type()
 	}
 	return err
+}
+
+// List is a []T that json.Unmarshal decodes an element at a time,
+// stepping (pace.StepAt) between them: a preview's thousands of rows,
+// sent back for previewNotes, take longer than a task should.
+type List[T any] []T
+
+// UnmarshalJSON decodes b as json.Unmarshal decodes a []T.
+func (l *List[T]) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return json.Unmarshal(b, (*[]T)(l)) // null, or what is not a list
+	}
+	list := List[T]{}
+	for i := 0; dec.More(); i++ {
+		pace.StepAt(i)
+		var v T
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		list = append(list, v)
+	}
+	*l = list
+	return nil
 }

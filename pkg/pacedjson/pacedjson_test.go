@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"testing"
 	"time"
 
@@ -241,4 +242,45 @@ func FuzzMarshalIsJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestListIsSlice: a List decodes what a plain slice decodes, to the same
+// elements, and refuses what it refuses; a list of a thousand rows with a
+// step (pace.Step) every 16. Counted, not timed: web/bench/calls.mjs times
+// previewNotes of 5,100 rows.
+func TestListIsSlice(t *testing.T) {
+	type (
+		plain struct {
+			Skills []registry.PreviewSkill `json:"skills"`
+		}
+		paced struct {
+			Skills List[registry.PreviewSkill] `json:"skills"`
+		}
+	)
+	many, err := json.Marshal(make([]registry.PreviewSkill, 1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, skills := range []string{
+		`[{"name":"a","status":"new","dependencies":["b"]},{"name":"b","installed":"b-1","Status":"conflict"}]`,
+		`[]`, `null`, string(many), `[ {"name":"a"} , {} ]`,
+		`{}`, `"a"`, `[1]`, `[{"name":1}]`, `[{"dependencies":{}}]`,
+	} {
+		raw := []byte(`{"skills":` + skills + `}`)
+		var want plain
+		wantErr := json.Unmarshal(raw, &want)
+		var got paced
+		steps := 0
+		stop := pacetest.Observe(func() { steps++ })
+		err := json.Unmarshal(raw, &got)
+		stop()
+		switch {
+		case (err != nil) != (wantErr != nil):
+			t.Errorf("%.40s: %v, want %v", skills, err, wantErr)
+		case err == nil && !reflect.DeepEqual([]registry.PreviewSkill(got.Skills), want.Skills):
+			t.Errorf("%.40s: %#v, want %#v", skills, got.Skills, want.Skills)
+		case len(want.Skills) >= 1000 && steps < len(want.Skills)/16:
+			t.Errorf("%d rows decoded with %d steps, want %d or more", len(want.Skills), steps, len(want.Skills)/16)
+		}
+	}
 }

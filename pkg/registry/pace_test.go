@@ -3,11 +3,13 @@ package registry
 import (
 	"context"
 	"fmt"
+	"maps"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/skillfs/skillfs/pkg/pace/pacetest"
+	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
@@ -127,5 +129,73 @@ func TestPreviewAndImportStep(t *testing.T) {
 		if got := steps[loop]; got < want {
 			t.Errorf("an import of %d copies beside %d: %d steps in %s, want %d or more (all: %v)", n, n, got, loop, want, steps)
 		}
+	}
+}
+
+// TestPreviewNotesStep: a preview of hundreds of skills that each depend
+// on the one before it, the first on a disabled installed skill, notes
+// every one as the import then stores it (depending on the one before
+// it, disabled with it), under the default choice and under a choice of
+// every skill; and PreviewNotes, with its check of that choice, gives the
+// host turns in its loops over the skills. Counted, not timed: the time
+// is web/bench/calls.mjs's.
+func TestPreviewNotesStep(t *testing.T) {
+	e := newEnv(t, memoryCase)
+	ctx := context.Background()
+	e.importZip(t, packOf(t, "root"), ImportOptions{})
+	if _, err := e.reg.SetEnabled(ctx, "root", false); err != nil {
+		t.Fatal(err)
+	}
+	const n = 320
+	var files []file
+	choose := map[string]ConflictPolicy{}
+	want := map[string]string{} // by name: the note's message
+	before := "root"
+	for i := range n {
+		name := fmt.Sprintf("c%03d", i)
+		files = append(files, skillFiles(name, name, "skill_dependencies: "+before)...)
+		choose[name] = ConflictRename
+		want[name] = disabledNote([]string{before}).Message
+		before = name
+	}
+	pack := zipOf(t, "repo-main/skills", files...)
+	p, err := e.reg.Preview(ctx, pack, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	previewed := map[string]string{}
+	for _, s := range p.Skills {
+		for _, m := range notesOf(s.Diagnostics) {
+			previewed[s.Name] = m
+		}
+	}
+	if !maps.Equal(previewed, want) {
+		t.Errorf("the preview's notes: %d, want %d (c005's %q)", len(previewed), len(want), previewed["c005"])
+	}
+	var notes map[string]skill.Diagnostic
+	steps := stepsBy(func() { notes, err = PreviewNotes(p, choose, false) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for loop, min := range map[string]int{"PreviewNotes": 3 * n / 16, "CheckChoose": n / 16} {
+		if got := steps[loop]; got < min {
+			t.Errorf("the notes of %d skills: %d steps in %s, want %d or more (all: %v)", n, got, loop, min, steps)
+		}
+	}
+	chosen := map[string]string{}
+	for name, d := range notes {
+		chosen[name] = d.Message
+	}
+	if !maps.Equal(chosen, want) {
+		t.Errorf("PreviewNotes under a choice of every skill: %d notes, want %d (c005's %q)", len(chosen), len(want), chosen["c005"])
+	}
+	stored := map[string]string{}
+	for _, m := range e.importZip(t, pack, ImportOptions{Choose: choose}).Skills {
+		for _, msg := range notesOf(m.Diagnostics) {
+			stored[m.ID] = msg
+		}
+	}
+	if !maps.Equal(stored, want) {
+		t.Errorf("the import stored %d notes, want %d (c005's %q)", len(stored), len(want), stored["c005"])
 	}
 }

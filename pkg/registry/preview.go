@@ -196,14 +196,17 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 // them depending on the installed one, as does one not chosen. A skill
 // without a note is not in it. It reads nothing but p, so that a preview
 // can say what each change of choice does: its cost is linear in the
-// skills and their dependencies.
+// skills and their dependencies, and its loops step (pace.StepAt): an
+// archive of thousands of skills that each depend on one is thousands of
+// rows and notes.
 func PreviewNotes(p *ImportPreview, choose map[string]ConflictPolicy, copies bool) (map[string]skill.Diagnostic, error) {
 	if err := CheckChoose(choose); err != nil {
 		return nil, err
 	}
 	var rows []PreviewSkill
 	policies := []ConflictPolicy{}
-	for _, s := range p.Skills {
+	for i, s := range p.Skills {
+		pace.StepAt(i)
 		policy, chosen := choose[s.Name]
 		if choose == nil {
 			policy, chosen = ConflictRename, true
@@ -215,6 +218,7 @@ func PreviewNotes(p *ImportPreview, choose map[string]ConflictPolicy, copies boo
 	}
 	ids, deps, on, noted := make([]string, len(rows)), make([][]string, len(rows)), make([]bool, len(rows)), make([]bool, len(rows))
 	for i, s := range rows {
+		pace.StepAt(i)
 		ids[i], deps[i], on[i] = s.Name, s.Dependencies, true
 		switch {
 		case s.Installed == "":
@@ -235,6 +239,7 @@ func PreviewNotes(p *ImportPreview, choose map[string]ConflictPolicy, copies boo
 	}
 	notes := map[string]skill.Diagnostic{}
 	for i, s := range rows {
+		pace.StepAt(i)
 		if storedWithNote(on[i], noted[i], bad[i]) {
 			notes[s.Name] = disabledNote(bad[i])
 		}
@@ -246,12 +251,20 @@ func PreviewNotes(p *ImportPreview, choose map[string]ConflictPolicy, copies boo
 // an MCP server's review) that holds a policy other than rename and
 // replace, with InvalidArgument "on-conflict" naming the skill.
 func CheckChoose(choose map[string]ConflictPolicy) error {
-	// In order, so that the same choice is refused with the same error.
-	for _, name := range slices.Sorted(maps.Keys(choose)) {
-		if p := choose[name]; p != ConflictRename && p != ConflictReplace {
-			return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "on-conflict", Subject: name,
-				Msg: fmt.Sprintf(`the choice for %q must be "rename" or "replace"`, name)}
+	// The first refused in order, so that the same choice is refused with
+	// the same error: found, not sorted, since previewNotes checks the
+	// choice for thousands of skills at each change.
+	name, refused, i := "", false, 0
+	for n, p := range choose {
+		pace.StepAt(i)
+		i++
+		if p != ConflictRename && p != ConflictReplace && (!refused || n < name) {
+			name, refused = n, true
 		}
+	}
+	if refused {
+		return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: "on-conflict", Subject: name,
+			Msg: fmt.Sprintf(`the choice for %q must be "rename" or "replace"`, name)}
 	}
 	return nil
 }
