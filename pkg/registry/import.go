@@ -96,9 +96,10 @@ type ImportOptions struct {
 	// chosen to replace, or one that was new, would now be compared with
 	// another (the skill was updated, edited, installed or removed
 	// since), the import fails whole with Conflict,
-	// ReasonChangedSincePreview, naming it: the choice was made for what
-	// is no longer so (an Update chosen against one version would replace
-	// a newer one with an older; a new skill would be kept as a copy).
+	// source.ReasonChangedSincePreview, naming it: the choice was made
+	// for what is no longer so (an Update chosen against one version
+	// would replace a newer one with an older; a new skill would be kept
+	// as a copy).
 	Compared map[string]string
 	// SkipInvalid, without Choose and Target, installs the archive's
 	// valid skills under OnConflict and lists those that cannot be
@@ -952,11 +953,6 @@ func byKey(ids []string) map[string][]string {
 	return installed
 }
 
-// ReasonChangedSincePreview: a skill chosen after a preview is compared
-// with an installed skill other than the one the preview compared it
-// with (ImportOptions.Compared).
-const ReasonChangedSincePreview = "changed-since-preview"
-
 // sinceCompared refuses the import when a candidate of cands that
 // compared names is compared now with an installed skill (comparedWith,
 // given viaFolder and installed, whose records are old) whose digest is
@@ -989,7 +985,7 @@ func sinceCompared(cands []*candidate, compared map[string]string, policyOf func
 		case want != "":
 			msg = fmt.Sprintf("%q changed since the preview (updated or edited); nothing was installed: preview again to choose", id)
 		}
-		return &skillerr.Error{Code: skillerr.Conflict, Reason: ReasonChangedSincePreview, Subject: c.s.Name, Msg: msg}
+		return &skillerr.Error{Code: skillerr.Conflict, Reason: source.ReasonChangedSincePreview, Subject: c.s.Name, Msg: msg}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/source"
 )
 
 // A pack of x (identical to the installed x), y (a different y is
@@ -132,7 +133,7 @@ func TestImportSincePreview(t *testing.T) {
 	before := dump(t, e.db)
 	for _, choose := range []map[string]ConflictPolicy{{"y": ConflictReplace}, {"z": ConflictRename}, {"y": ConflictRename, "z": ConflictRename}} {
 		_, err := e.reg.Import(ctx, pack, ImportOptions{Choose: choose, Compared: compared})
-		wantErr(t, "a choice made before a change", err, skillerr.Conflict, ReasonChangedSincePreview)
+		wantErr(t, "a choice made before a change", err, skillerr.Conflict, source.ReasonChangedSincePreview)
 	}
 	if !sameDump(before, dump(t, e.db)) {
 		t.Error("a refused choice changed the database")
@@ -147,7 +148,7 @@ func TestImportSincePreview(t *testing.T) {
 	}
 	compared["y"] = mustGet(t, e.reg, "y-v2").Digest
 	_, err = e.reg.Import(ctx, pack, ImportOptions{Choose: map[string]ConflictPolicy{"y": ConflictReplace}, Compared: compared})
-	wantErr(t, "y removed since", err, skillerr.Conflict, ReasonChangedSincePreview)
+	wantErr(t, "y removed since", err, skillerr.Conflict, source.ReasonChangedSincePreview)
 	compared["y"] = ""
 	res = e.importZip(t, pack, ImportOptions{Choose: map[string]ConflictPolicy{"y": ConflictReplace}, Compared: compared})
 	if len(res.Skills) != 1 || res.Skills[0].ID != "y" {

@@ -51,12 +51,13 @@ func isMarkup(data []byte) bool {
 	return len(data) > 0 && data[0] == '<'
 }
 
-// ReasonChangedSincePreview: the bytes given to install a preview are not
-// the ones previewed. Its code is Conflict, as for a choice made against
-// an installed skill that changed since (registry.ReasonChangedSincePreview):
-// one reason, one code. The preview no longer says what would be
-// installed, and previewing again is the way on; Integrity is for bytes
-// that are not the ones their publisher's digest names.
+// ReasonChangedSincePreview: what a person previewed is no longer what
+// would be installed: the bytes given to install a preview are not the
+// ones previewed, or (the registry's, ImportOptions.Compared) a skill
+// chosen is compared now with another installed skill than the preview
+// compared it with. Its code is Conflict: one reason, one code, and
+// previewing again is the way on; Integrity is for bytes that are not
+// the ones their publisher's digest names.
 const ReasonChangedSincePreview = "changed-since-preview"
 
 // PreparePreviewed is PrepareArtifact for bytes a person reviewed first: o
