@@ -248,6 +248,11 @@ func testChangedSinceChecked(t *testing.T, db Backend) {
 	}{
 		{"Remove of a directory a file was written into", write("pdf/empty/new.md"),
 			func(f *FS) error { return f.Remove("pdf/empty") }, skillerr.Conflict, ReasonNotEmpty, "pdf/empty/new.md"},
+		{"Remove of a directory a directory was made in", func() error {
+			return errors.Join(other.Mkdir("pdf/empty2/sub", 0o755), write("pdf/empty2/sub/in.md")())
+		}, func(f *FS) error {
+			return errors.Join(other.Mkdir("pdf/empty2", 0o755), f.Remove("pdf/empty2"))
+		}, skillerr.Conflict, ReasonNotEmpty, "pdf/empty2/sub/in.md"},
 		{"Mkdir where a file was written", write("pdf/made"),
 			func(f *FS) error { return f.Mkdir("pdf/made", 0o755) }, skillerr.Conflict, ReasonExist, "pdf/made"},
 		{"a write where a directory was made", func() error {

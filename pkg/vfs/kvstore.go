@@ -108,9 +108,10 @@ func fileQueries(p string) []Query {
 }
 
 // set changes e and returns the StoreBlobs ops that store src (with
-// contents data) at p, or delete p when src is nil. The root cannot be
-// written: it is implied.
-func set(e *edits, p string, src keyvalue.FileRecord, data blob.Blob) ([]Op, error) {
+// contents data) at p, or delete p when src is nil; below holds the
+// StoreFiles records of p's key range, read only to delete. The root
+// cannot be written: it is implied.
+func set(e *edits, p string, src keyvalue.FileRecord, data blob.Blob, below []Record) ([]Op, error) {
 	if p == "." {
 		return nil, &skillerr.Error{Code: skillerr.PermissionDenied, Reason: ReasonRoot, Subject: Root,
 			Msg: "the /skills directory itself cannot be changed"}
@@ -119,7 +120,7 @@ func set(e *edits, p string, src keyvalue.FileRecord, data blob.Blob) ([]Op, err
 	switch {
 	case src == nil:
 		// keyvalue found a directory empty before the lock.
-		if r := e.recs[key]; r != nil && len(r.files) > 0 {
+		if r := e.recs[key]; len(below) > 0 || r != nil && len(r.files) > 0 {
 			return nil, fsErr(p, hackpadfs.ErrNotEmpty)
 		}
 		return []Op{Delete(StoreBlobs, key)}, e.remove(p)
@@ -146,6 +147,19 @@ type kvOp struct {
 	src  keyvalue.FileRecord // what a set stores
 	data blob.Blob
 	h    keyvalue.OpHandler
+}
+
+// queries returns what op reads: for a get, what record needs; for a set,
+// the records it changes, and for a delete also the key range below the
+// name, which a directory must still have empty.
+func (op kvOp) queries() []Query {
+	switch {
+	case op.get:
+		return fileQueries(op.path)
+	case op.src == nil:
+		return append(lookupQueries(op.path), GetPrefix(StoreFiles, childPrefix(op.path)))
+	}
+	return lookupQueries(op.path)
 }
 
 func (t *kvTxn) Get(p string) keyvalue.OpID { return t.GetHandler(p, nil) }
@@ -175,12 +189,8 @@ func (t *kvTxn) Commit(ctx context.Context) ([]keyvalue.OpResult, error) {
 	var qs []Query
 	sets := false
 	for _, op := range t.ops {
-		if op.get {
-			qs = append(qs, fileQueries(op.path)...)
-		} else {
-			qs = append(qs, lookupQueries(op.path)...)
-			sets = true
-		}
+		qs = append(qs, op.queries()...)
+		sets = sets || !op.get
 	}
 	var found [][]Record
 	run := func(ctx context.Context) error {
@@ -192,15 +202,19 @@ func (t *kvTxn) Commit(ctx context.Context) ([]keyvalue.OpResult, error) {
 		var writes []Op
 		at := found
 		for _, op := range t.ops {
+			res := at[:len(op.queries())]
+			at = at[len(res):]
 			if op.get {
-				at = at[3:]
 				continue
 			}
-			if err := e.seeAll(op.path, at); err != nil {
+			if err := e.seeAll(op.path, res); err != nil {
 				return err
 			}
-			at = at[2:]
-			blobs, err := set(e, op.path, op.src, op.data)
+			var below []Record // a delete's
+			if len(res) == 3 {
+				below = res[2]
+			}
+			blobs, err := set(e, op.path, op.src, op.data, below)
 			if err != nil {
 				return err
 			}
@@ -224,11 +238,9 @@ func (t *kvTxn) Commit(ctx context.Context) ([]keyvalue.OpResult, error) {
 	for i, op := range t.ops {
 		results[i].Op = keyvalue.OpID(i)
 		if op.get {
-			results[i].Record, results[i].Err = t.store.record(op.path, found[:3])
-			found = found[3:]
-		} else {
-			found = found[2:]
+			results[i].Record, results[i].Err = t.store.record(op.path, found)
 		}
+		found = found[len(op.queries()):]
 		if op.h != nil {
 			if err := op.h.Handle(t, results[i]); err != nil && results[i].Err == nil {
 				results[i].Err = err
