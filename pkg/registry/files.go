@@ -267,6 +267,9 @@ func (r *Registry) edit(ctx context.Context, id string, apply func(files []vfs.F
 		if files, err = apply(files, now); err != nil {
 			return nil, err
 		}
+		if err := r.checkImportable(id, prevFiles, files); err != nil {
+			return nil, err
+		}
 		s, diags := parseFiles(files, id)
 		if s == nil {
 			return nil, manifestError(id, "the saved SKILL.md", diags)
@@ -473,6 +476,38 @@ func (r *Registry) checkExportable(rel string) error {
 	if depth := strings.Count(rel, "/") + 1; depth > limit {
 		return &skillerr.Error{Code: skillerr.PathRejected, Reason: ReasonTooDeep, Subject: rel,
 			Msg: fmt.Sprintf("the path is %d levels deep; the limit inside a skill is %d, so that its export can be imported again", depth, limit)}
+	}
+	return nil
+}
+
+// checkImportable refuses an edit that takes skill id from before to after
+// past what an import of its export would accept (the registry's Limits:
+// entries, bytes, the bytes of the names): the skill's size stays bounded
+// however many edits it takes, each of which rewrites it whole. An edit
+// that shrinks what is over is never refused.
+func (r *Registry) checkImportable(id string, before, after []vfs.File) error {
+	l := r.opts.Limits.WithDefaults()
+	measure := func(files []vfs.File) (entries, size, names int64) {
+		for _, f := range files {
+			size += int64(len(f.Data))
+			names += int64(len(id) + 1 + len(f.Path)) // the export's folder, then the path
+		}
+		return int64(len(files)) + 1, size, names // and the folder itself
+	}
+	n0, size0, names0 := measure(before)
+	n, size, names := measure(after)
+	for _, c := range []struct {
+		reason, what    string
+		now, was, limit int64
+	}{
+		{zipguard.ReasonTooManyEntries, "files and folders", n, n0, int64(l.MaxEntries)},
+		{zipguard.ReasonTotalTooLarge, "bytes", size, size0, l.MaxTotalSize},
+		{zipguard.ReasonNamesTooLong, "bytes of names", names, names0, int64(l.MaxNameBytes)},
+	} {
+		if c.now > c.limit && c.now > c.was {
+			return &skillerr.Error{Code: skillerr.TooLarge, Reason: c.reason, Subject: id, Msg: fmt.Sprintf(
+				"the skill would hold %d %s; an import accepts %d, so that its export can be imported again", c.now, c.what, c.limit)}
+		}
 	}
 	return nil
 }

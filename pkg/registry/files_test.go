@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -291,4 +292,42 @@ func testEditedExportRoundTrip(t *testing.T, bc backendCase) {
 	}
 	_, err := e2.reg.WriteFile(ctx, "a", "d/"+deep, "x\n")
 	wantErr(t, "WriteFile too deep", err, skillerr.PathRejected, ReasonTooDeep)
+}
+
+// An edit never grows a skill past what an import of its export accepts
+// (Options.Limits), so its size stays bounded however many edits it takes;
+// what is refused changes nothing, and an edit that shrinks it is not
+// refused.
+func testEditedSkillStaysImportable(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc, func(o *Options) { o.Limits.MaxEntries = 12; o.Limits.MaxTotalSize = 4 << 10 })
+	ctx := context.Background()
+	e.importZip(t, zipOf(t, "a", skillFiles("", "a")...), ImportOptions{})
+	var err error
+	wrote := 0
+	for ; wrote < 20 && err == nil; wrote++ {
+		_, err = e.reg.WriteFile(ctx, "a", fmt.Sprintf("notes/%02d.md", wrote), "x\n")
+	}
+	wantErr(t, "WriteFile past MaxEntries", err, skillerr.TooLarge, zipguard.ReasonTooManyEntries)
+	if wrote == 1 {
+		t.Fatal("the first write was refused: the limit leaves no room to test")
+	}
+	before := dump(t, e.db)
+	_, err = e.reg.Mkdir(ctx, "a", "more")
+	wantErr(t, "Mkdir past MaxEntries", err, skillerr.TooLarge, zipguard.ReasonTooManyEntries)
+	_, err = e.reg.WriteFile(ctx, "a", "notes/00.md", strings.Repeat("x", 4<<10))
+	wantErr(t, "WriteFile past MaxTotalSize", err, skillerr.TooLarge, zipguard.ReasonTotalTooLarge)
+	if !sameDump(before, dump(t, e.db)) {
+		t.Error("refused edits changed the database")
+	}
+	// At its largest, the skill's export imports again.
+	z, err := e.reg.ExportZip(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.reg.Import(ctx, z, ImportOptions{OnConflict: ConflictReplace}); err != nil {
+		t.Errorf("re-import of the export at the limit: %v", err)
+	}
+	if _, err := e.reg.RemovePath(ctx, "a", "notes/00.md"); err != nil {
+		t.Errorf("RemovePath at the limit: %v", err)
+	}
 }

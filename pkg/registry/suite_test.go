@@ -108,6 +108,7 @@ func TestSuite(t *testing.T) {
 		{"Rename", testRename},
 		{"EditSkillMD", testEditSkillMD},
 		{"EditedExportRoundTrip", testEditedExportRoundTrip},
+		{"EditedSkillStaysImportable", testEditedSkillStaysImportable},
 		{"Dependencies", testDependencies},
 		{"Closure", testClosure},
 		{"RemoveDependents", testRemoveDependents},
