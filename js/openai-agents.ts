@@ -99,6 +99,7 @@ export async function openaiAgentsSkills(sk: Skillfs, opts: OpenAIAgentsSkillsOp
     const name = [...hostedNames][0];
     throw new SkillfsError(`the hosted tool ${name} can be narrowed only in the requests to the model: give the adapter the agent's model`, "InvalidArgument", "", name);
   }
+  for (const name of [...(opts.mcpServers ?? []).map((s) => s.name), ...hosted.flatMap((t) => hostedLabel(t) ?? [])]) mcpServerName(name);
   const handoffs = (opts.handoffs ?? []).map((h) => getHandoff(h));
   const servers = await Promise.all((opts.mcpServers ?? []).map(async (server) => ({ server, tools: await server.listTools() })));
   const agent = await openSkillsAgent(sk, {
@@ -253,8 +254,31 @@ const mcpName = (server: MCPServer, t: { name: string }) => `mcp__${server.name}
  * single tool of it does not: the provider lists and calls its tools,
  * never the host. */
 function hostedName(t: { name: string; providerData?: Record<string, any> }): string {
+  const label = hostedLabel(t);
+  return label === undefined ? t.name : `mcp__${label}`;
+}
+
+/** The server label of a hosted MCP server; undefined for another
+ * hosted tool. */
+function hostedLabel(t: { name: string; providerData?: Record<string, any> }): string | undefined {
   const label = t.providerData?.server_label;
-  return t.name === "hosted_mcp" && typeof label === "string" ? `mcp__${label}` : t.name;
+  return t.name === "hosted_mcp" && typeof label === "string" ? label : undefined;
+}
+
+/** Refuses an MCP server's name (or a hosted one's label) that holds
+ * "__": allowed-tools lines read a server's name in mcp__<server>__<tool>
+ * to its first "__" (toolrule's Rule.Names), so a line allowing another
+ * server would allow this one's tools. */
+function mcpServerName(name: string): void {
+  if (!name.includes("__")) return;
+  const other = name.slice(0, name.indexOf("__"));
+  throw new SkillfsError(
+    `the MCP server ${name} has "__" in its name, which allowed-tools read as the end of a server's name (mcp__<server>__<tool>): ` +
+      `a line allowing the server ${other} (mcp__${other}) would allow its tools. Name it without "__"`,
+    "InvalidArgument",
+    "",
+    name,
+  );
 }
 
 /** Whether the host's own tool filter of an MCP server keeps t, as the

@@ -222,12 +222,17 @@ test('OpenAI Agents SDK: hosted tools, hosted MCP, handoffs and MCP tools are na
   assert.equal(r.race.name, 'SkillfsError', JSON.stringify(r.race));
   assert.deepEqual({ code: r.race.code, reason: r.race.reason }, { code: 'ToolNotAllowed', reason: 'tool-not-listed' }, r.race.message);
   // Hosted tools without the model they are narrowed in are refused, and
-  // so is a shell tool, never passed on unnarrowed.
-  const [noModel, shell] = r.refused;
+  // so is a shell tool, never passed on unnarrowed, and an MCP server (or
+  // a hosted one) whose name allowed-tools would read as another's.
+  const [noModel, shell, server, hosted] = r.refused;
   assert.equal(noModel.code, 'InvalidArgument', JSON.stringify(noModel));
   assert.match(noModel.message, /the hosted tool web_search can be narrowed only in the requests to the model: give the adapter the agent's model/);
   assert.equal(shell.code, 'InvalidArgument', JSON.stringify(shell));
   assert.match(shell.message, /shell tools cannot be narrowed by skills/);
+  for (const [e, name] of [[server, 'files__admin'], [hosted, 'docs__admin']]) {
+    assert.equal(e.code, 'InvalidArgument', JSON.stringify(e));
+    assert.match(e.message, new RegExp(`the MCP server ${name} has "__" in its name[^:]*: a line allowing the server ${name.split('__')[0]} \\(mcp__${name.split('__')[0]}\\) would allow its tools\\. Name it without "__"`));
+  }
 });
 
 /** Checks that the answers parts of tool (read_skill_file or load_skill)

@@ -18,7 +18,7 @@ import { Agent, hostedMcpTool, run, shellTool, tool, type HostedTool, type MCPSe
 import { ScriptedModel, assistantMessage, functionCall, modelResponder } from "@openai/agents-core/testing";
 import { connectSkillfs, loadSkillfs, serveSkillfs, type Skillfs } from "../../js/bridge.ts";
 import { aiSdkSkills } from "../../js/ai-sdk.ts";
-import { openaiAgentsSkills } from "../../js/openai-agents.ts";
+import { openaiAgentsSkills, type OpenAIAgentsSkillsOptions } from "../../js/openai-agents.ts";
 import { openSkillsAgent } from "../../js/agent.ts";
 
 /** The model's calls, in order: [tool name, input]. */
@@ -495,19 +495,12 @@ export interface KindsReport {
   refused: unknown;
 }
 
-/** The Agents SDK adapter with the kinds of tools besides function tools:
- * a hosted tool (web search, as @openai/agents-openai's webSearchTool
- * makes it), a hosted MCP server, a handoff and an MCP server of the
- * host's (files: read_file, delete_file, and wipe, which the host's own
- * filter leaves out). The model loads narrow
- * (allowed-tools: Bash(python:*) mcp__files__read_file), then calls the
- * MCP tool it allows, the one it does not, and the handoff. */
-export async function openaiAgentsKinds(sk: Skillfs): Promise<KindsReport> {
-  const ran: string[] = [];
-  const report: KindsReport = { offered: [], results: [], ran, refused: undefined };
+/** An MCP server of the host's named name: read_file, delete_file, and
+ * wipe, which the host's own filter leaves out; ran gets each call. */
+function filesServer(name: string, ran: string[]): MCPServer {
   const pathSchema = { type: "object" as const, properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false };
-  const files: MCPServer = {
-    name: "files",
+  return {
+    name,
     cacheToolsList: false,
     connect: async () => {},
     close: async () => {},
@@ -521,6 +514,19 @@ export async function openaiAgentsKinds(sk: Skillfs): Promise<KindsReport> {
     toolFilter: async (_ctx, t) => t.name !== "wipe",
     callTool: async (name, args) => (ran.push(`${name} ${JSON.stringify(args)}`), [{ type: "text", text: `${name} done` }]),
   };
+}
+
+/** The Agents SDK adapter with the kinds of tools besides function tools:
+ * a hosted tool (web search, as @openai/agents-openai's webSearchTool
+ * makes it), a hosted MCP server, a handoff and an MCP server of the
+ * host's (files: read_file, delete_file, and wipe, which the host's own
+ * filter leaves out). The model loads narrow
+ * (allowed-tools: Bash(python:*) mcp__files__read_file), then calls the
+ * MCP tool it allows, the one it does not, and the handoff. */
+export async function openaiAgentsKinds(sk: Skillfs): Promise<KindsReport> {
+  const ran: string[] = [];
+  const report: KindsReport = { offered: [], results: [], ran, refused: undefined };
+  const files = filesServer("files", ran);
   const webSearch: HostedTool = { type: "hosted_tool", name: "web_search", providerData: { type: "web_search" } };
   const docs = hostedMcpTool({ serverLabel: "docs", serverUrl: "https://example.com/mcp" });
   const billing = new Agent({ name: "billing", model: new ScriptedModel([modelResponder(() => [assistantMessage("billing here")])]) });
@@ -546,13 +552,23 @@ export async function openaiAgentsKinds(sk: Skillfs): Promise<KindsReport> {
 }
 
 /** How the Agents SDK adapter refuses the tools it cannot narrow: a
- * hosted tool given without the model it narrows them in, and a shell
- * tool (a JavaScript host can pass one whatever the types say). */
+ * hosted tool given without the model it narrows them in, a shell tool
+ * (a JavaScript host can pass one whatever the types say), and an MCP
+ * server, or a hosted one, whose name holds "__": allowed-tools read a
+ * server's name to its first "__", so a line allowing the server files
+ * (mcp__files) would allow files__admin's tools (mcp__files__admin__wipe). */
 export async function openaiAgentsRefusedTools(sk: Skillfs): Promise<(Failure | string)[]> {
   const webSearch: HostedTool = { type: "hosted_tool", name: "web_search", providerData: { type: "web_search" } };
   const shell = shellTool({ shell: { run: async () => ({ output: [] }) } });
-  const open = (tools: unknown[]) => openaiAgentsSkills(sk, { contextId: "chat-refused", tools: tools as HostedTool[] }).then(() => "opened", failure);
-  return [await open([webSearch]), await open([shell])];
+  const open = (tools: unknown[], more: Partial<OpenAIAgentsSkillsOptions> = {}) =>
+    openaiAgentsSkills(sk, { contextId: "chat-refused", tools: tools as HostedTool[], model: new ScriptedModel([]), ...more }).then(async (s) => (await s.agent.close(), "opened"), failure);
+  const admin = hostedMcpTool({ serverLabel: "docs__admin", serverUrl: "https://example.com/mcp" });
+  return [
+    await open([webSearch], { model: undefined }),
+    await open([shell]),
+    await open([], { mcpServers: [filesServer("files", []), filesServer("files__admin", [])] }),
+    await open([admin]),
+  ];
 }
 
 /** The Agents SDK adapter with a handoff, whose model loads narrow and
