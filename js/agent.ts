@@ -116,10 +116,12 @@ export interface SkillsAgent {
    * (session.invoke): the skill is active from now on, its allowed-tools
    * narrowing the tools, and the message becomes its block with the
    * arguments substituted (its first part when longer than a part, as
-   * load_skill gives it). Other text comes back as it is. A skill the
-   * user cannot invoke rejects with its SkillfsError: SkillNotFound (not
-   * installed or disabled), NotVisible (outside the session's skills),
-   * PermissionDenied (not-user-invocable), Conflict (ambiguous-name). */
+   * load_skill gives it). Other text comes back as it is, "/skill:"
+   * without a name after it too. A skill the user cannot invoke rejects
+   * with its SkillfsError: SkillNotFound (not installed or disabled),
+   * NotVisible (outside the session's skills), PermissionDenied
+   * (not-user-invocable), Conflict (ambiguous-name); a message too long
+   * to cross a port to skillfs, with TooLarge (limit). */
   userMessage(text: string, o?: CallOptions): Promise<UserMessage>;
   close(o?: CallOptions): Promise<void>;
 }
@@ -299,8 +301,28 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
       };
     },
     async userMessage(text, o) {
-      if (!text.trimStart().startsWith(INVOCATION)) return { text };
-      const invoked = await session.invoke(text, o).catch((e) => Promise.reject(closedOr(e)));
+      if (!INVOCATION.test(text)) return { text };
+      let invoked;
+      try {
+        invoked = await session.invoke(text, o);
+      } catch (e) {
+        if (o?.signal?.aborted || !(e instanceof SkillfsError)) throw e;
+        // "/skill:" with no name the module reads ("/skill:", "/skill:a.md"):
+        // the user's text, as any other that invokes nothing.
+        if (e.reason === NOT_AN_INVOCATION) return { text };
+        // Over a port an agent's call is bounded, and the host's message
+        // would name neither the message nor what to do.
+        if (e.code === "TooLarge" && e.reason === "limit") {
+          throw new SkillfsError(
+            `the message is too long to invoke a skill with over this connection (${e.detail}): shorten the arguments, ` +
+              "or invoke the skill alone (/skill:name) and send the text in a message of its own",
+            "TooLarge",
+            "limit",
+            e.subject,
+          );
+        }
+        throw closedOr(e);
+      }
       return { text: page(invoked.content, 1, undefined, load), invoked };
     },
     // A session already closed is closed.
@@ -311,11 +333,17 @@ export async function openSkillsAgent(sk: Skillfs, opts: SkillsAgentOptions): Pr
   };
 }
 
-/** How a message invokes a skill: the slash menu's form (Command.invocation).
- * The module also reads `/name` and `$name`, but a message passed through
- * an adapter that starts so is as likely a path or a variable ("$HOME is
- * empty"): a host that offers those forms calls session.invoke itself. */
-const INVOCATION = "/skill:";
+/** How a message invokes a skill: the slash menu's form (Command.invocation),
+ * after any white space the module skips (Go's unicode.IsSpace: \s, and
+ * U+0085); the module says whether a name follows. It also reads `/name`
+ * and `$name`, but a message passed through an adapter that starts so is
+ * as likely a path or a variable ("$HOME is empty"): a host that offers
+ * those forms calls session.invoke itself. */
+const INVOCATION = /^[\s\u0085]*\/skill:/;
+
+/** The reason of session.invoke's refusal of text that is no invocation
+ * (pkg/resolver's ReasonNotInvocation). */
+const NOT_AN_INVOCATION = "not-an-invocation";
 
 /** A chat message as the AI SDK and the Agents SDK write it: a role, and
  * content that is text or a list of parts. */

@@ -139,8 +139,11 @@ for (const how of ['tool', 'call']) {
 // (release-notes: Bash(git log:*), Bash(git tag:*), Read; Write is gone)
 // and every call is checked against them. It is a skill only the user
 // may run, which the model could not load. A skill the user cannot
-// invoke rejects with its code before the model is called; a message
-// that only starts with a slash is the user's text.
+// invoke rejects with its code before the model is called, and so does a
+// message too long to reach skillfs over the port, saying what to do; a
+// message that only starts with a slash is the user's text, and so is
+// one that starts with "/skill:" but no name the module reads (nor white
+// space it skips: U+FEFF is not; U+0085 is).
 for (const shape of ['prompt', 'messages', 'agents']) {
   test(`${shape === 'agents' ? 'OpenAI Agents SDK' : `AI SDK ${shape}`}: the user's /skill:name args activates that skill for the run`, { timeout: TEST_MS }, async (t) => {
     const page = await b.openPage();
@@ -157,6 +160,9 @@ for (const shape of ['prompt', 'messages', 'agents']) {
         unknown: await run('/skill:no-such-skill x'),
         disabled: await run('/skill:word-count some text'),
         modelOnly: await run('/skill:citation-style numbered'),
+        long: await run(`/skill:release-notes ${'x'.repeat(20_000)}`),
+        nel: await run('\u0085/skill:release-notes v1.2.0'),
+        noName: [await run('/skill:'), await run('/skill:release-notes.md v1'), await run('\ufeff/skill:release-notes v1')],
       };
     }, [PACK, freshDB(`invoke-${shape}`), shape]);
 
@@ -172,6 +178,15 @@ for (const shape of ['prompt', 'messages', 'agents']) {
     const plain = assertOk(r.plain, 'plain');
     assert.equal(plain.users[0], '/etc is full, free some space');
     assert.ok(plain.offered[0].includes('Write'), 'nothing was activated');
+    for (const [i, message] of ['/skill:', '/skill:release-notes.md v1', '\ufeff/skill:release-notes v1'].entries()) {
+      const { users, offered } = assertOk(r.noName[i], message);
+      assert.equal(users[0], message);
+      assert.ok(offered[0].includes('Write'), `${message}: nothing was activated`);
+    }
+    assert.match(assertOk(r.nel, 'U+0085').users[0], /^<skill_content name="release-notes">/);
+    assert.equal(r.long.ok, false);
+    assert.deepEqual({ code: r.long.error.code, reason: r.long.error.reason }, { code: 'TooLarge', reason: 'limit' }, r.long.error.message);
+    assert.match(r.long.error.message, /^TooLarge \(limit\): the message is too long to invoke a skill with over this connection \(a string is longer than 16384 characters\): shorten the arguments, or invoke the skill alone \(\/skill:name\) and send the text in a message of its own$/);
 
     // frameworks.js bundles its own bridge: its errors are SkillfsErrors
     // by name, not of the page's class.
