@@ -1,7 +1,8 @@
 // A modal dialog (the native <dialog>, so focus stays inside and Escape
 // cancels) with a form: a title, optional body, and a submit and a cancel
 // button. The dialog is named by its title; showModal focuses the submit,
-// or Cancel when the submit does more than was asked (cautious).
+// or Cancel when the submit does more than was asked (cautious). When it
+// goes, the focus goes back to what opened it (see the effect).
 
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
@@ -28,8 +29,21 @@ export function Dialog(p: Props) {
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     const d = ref.current;
+    // What had the focus when the dialog opened (the effect runs before
+    // showModal moves it). The app removes a dialog rather than close it,
+    // and the browser gives the focus back only on a close: without this,
+    // a Cancel or an Escape left it on the page's body, and a keyboard
+    // user at the top of the panel. A caller that moves the focus itself
+    // (a row deleted, a file opened) has done so by the next frame.
+    const opener = document.activeElement;
     if (d && !d.open) d.showModal();
-    return () => d?.close();
+    return () => {
+      d?.close();
+      requestAnimationFrame(() => {
+        const lost = !document.activeElement || document.activeElement === document.body;
+        if (lost && opener instanceof HTMLElement && opener.isConnected) opener.focus();
+      });
+    };
   }, []);
   return (
     <dialog

@@ -63,7 +63,9 @@ export function FilePanel(p: Props) {
 
   useEffect(() => {
     let live = true;
-    setFile(undefined);
+    // The file shown stays until the new read replaces it (a Revert, a
+    // change from elsewhere): "Reading…" in its place took the toolbar,
+    // and the focus on Revert, with it. A panel is one path (keyed by it).
     setLoadError('');
     setDirty(false);
     setRefused([]);
@@ -146,10 +148,16 @@ export function FilePanel(p: Props) {
   return (
     <div class="text-file">
       <div class="editor-toolbar">
-        <button type="button" class="primary" disabled={!dirty || saving} onClick={() => save.current()}>
+        {/* aria-disabled, not disabled: a disabled button drops the
+            focus, and the one just used would leave it on the page's body. */}
+        <button type="button" class="primary" aria-disabled={!dirty || saving} onClick={() => dirty && !saving && save.current()}>
           Save {p.path}
         </button>
-        <button type="button" disabled={!dirty || saving} onClick={() => setGeneration((g) => g + 1)}>
+        <button type="button" aria-disabled={!dirty || saving} onClick={() => {
+          if (!dirty || saving) return;
+          setGeneration((g) => g + 1);
+          p.say(`Reverted ${p.path} to what is stored.`);
+        }}>
           Revert {p.path}
         </button>
         {dirty && <span class="dirty">Unsaved changes</span>}

@@ -5,9 +5,9 @@
 // invalid SKILL.md, an unknown tool) with a typed error shown where the
 // user acted; changes made elsewhere arrive through onChange.
 
-import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { SkillMeta, Skillfs, TreeEntry } from '../../../js/bridge.ts';
-import { formatSize, plural } from '../say.ts';
+import { codeOf, formatSize, plural } from '../say.ts';
 import { Dependencies } from './Dependencies.tsx';
 import { Dialog } from './Dialog.tsx';
 import { FilePanel, messageOf } from './FilePanel.tsx';
@@ -41,6 +41,11 @@ export function SkillView({ sk, id, onClose }: Props) {
   const [open, setOpen] = useState<{ path: string; line?: number }>();
   const [editing, setEditing] = useState<Editing>();
   const [dirty, setDirty] = useState(false);
+  /** The skill's name, focused once it is read: the list, which had the
+   * focus, is hidden, and a keyboard user starts here, not at the top. */
+  const title = useRef<HTMLHeadingElement>(null);
+  const back = useRef<HTMLButtonElement>(null);
+  const titled = useRef('');
 
   /** then(), after the user agrees to lose the open file's unsaved changes, if it has any. */
   const leaving = (then: () => void) => {
@@ -57,9 +62,20 @@ export function SkillView({ sk, id, onClose }: Props) {
       setEntries(t);
       setGone('');
     } catch (e) {
-      setGone(`${id} could not be read: ${messageOf(e)}`);
+      // Not installed: it was open, so it was deleted since, elsewhere.
+      setGone(codeOf(e) === 'SkillNotFound'
+        ? `${id} is no longer installed: it was deleted in another panel or tab, or by an agent.`
+        : `${id} could not be read: ${messageOf(e)}`);
     }
   }, [sk, id]);
+
+  useEffect(() => {
+    if (gone) back.current?.focus(); // what had the focus went with the view
+    else if (meta && titled.current !== id) {
+      titled.current = id;
+      title.current?.focus();
+    }
+  }, [gone, meta, id]);
 
   useEffect(() => {
     setMeta(undefined);
@@ -148,7 +164,7 @@ export function SkillView({ sk, id, onClose }: Props) {
   if (gone) {
     return (
       <section class="skill-view" aria-label={id}>
-        <button type="button" onClick={onClose}>Back to the list</button>
+        <button type="button" ref={back} onClick={onClose}>Back to the list</button>
         <p class="error" role="alert">{gone}</p>
       </section>
     );
@@ -160,7 +176,7 @@ export function SkillView({ sk, id, onClose }: Props) {
     <section class="skill-view" aria-labelledby="skill-view-title">
       <header class="skill-header">
         <button type="button" onClick={() => leaving(onClose)}>Back to the list</button>
-        <h2 id="skill-view-title">{meta.id}</h2>
+        <h2 id="skill-view-title" tabindex={-1} ref={title}>{meta.id}</h2>
         {!meta.enabled && <span class="badge">disabled</span>}
       </header>
       <p class={status.error ? 'status error' : 'status'} role={status.error ? 'alert' : 'status'}>

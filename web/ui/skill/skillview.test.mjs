@@ -16,6 +16,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import { axeViolations } from '../../harness/axe.mjs';
+import { focusOn } from '../../harness/focus.mjs';
 import { withHost } from '../../harness/extension.mjs';
 import { launch } from '../../harness/index.mjs';
 import { realRepos } from '../../harness/realrepos.mjs';
@@ -211,7 +212,7 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
     assert.deepEqual(await viewViolations(page), [], 'axe: the view with the editor and a refused save');
     await page.screenshot({ path: join(REPO, `docs/skillview-${width}.png`), fullPage: true });
     await view.getByRole('button', { name: 'Revert SKILL.md' }).click();
-    await view.getByRole('button', { name: 'Save SKILL.md' }).and(page.locator(':disabled')).waitFor();
+    await view.getByRole('button', { name: 'Save SKILL.md' }).and(page.locator('[aria-disabled=true]')).waitFor();
 
     // A binary file: what it is, not mojibake.
     await item('assets').click();
@@ -337,6 +338,62 @@ test('an enabled skill does not come to depend on a disabled one: the picker and
   await view.getByRole('alert').filter({ hasText: 'SKILL.md was not saved, and nothing stored changed' }).filter({ hasText: refused }).waitFor();
   assert.equal(await readText(page, 'atlas', 'SKILL.md'), text, 'the stored SKILL.md is unchanged');
   assert.deepEqual(await metaOf(page, 'atlas'), before, 'the record is unchanged');
+  await page.close();
+});
+
+test('the focus stays where the keyboard user is: on the skill opened, the control that opened a dialog, Save and Revert, and Back when the skill is deleted elsewhere', { timeout: 120_000 }, async () => {
+  const page = await openPanel(400);
+  await store(page, async (sk, b64) => {
+    await sk.registry.importZip(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)), { source: 'delta.zip' });
+  }, Buffer.from(zipSync({ 'delta/SKILL.md': enc(skillMD('delta')), 'delta/notes.md': enc('# Notes\n') })).toString('base64'));
+  await page.bringToFront(); // keys go to the page in front
+  const open = page.getByRole('button', { name: /^(Open )?delta$/ });
+  await open.waitFor();
+  await open.focus();
+  await page.keyboard.press('Enter');
+  const view = page.getByRole('region', { name: 'delta' });
+  // The list that had the focus is hidden: the focus goes to the skill's name.
+  await focusOn(page, 'the heading delta', () => document.activeElement?.matches('h2') && document.activeElement.textContent === 'delta');
+
+  // A dialog closed by Escape or Cancel gives the focus back to what opened it.
+  const newFile = view.getByRole('button', { name: 'New file…' });
+  await newFile.focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog', { name: 'New file' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  await focusOn(page, '"New file…"', () => document.activeElement?.textContent === 'New file…');
+  const notes = view.getByRole('treeitem', { name: 'notes.md', exact: true });
+  await notes.click();
+  await notes.focus();
+  await page.keyboard.press('Delete');
+  await page.getByRole('dialog', { name: 'Delete notes.md?' }).getByRole('button', { name: 'Cancel' }).click();
+  await focusOn(page, 'the tree item notes.md', () => document.activeElement?.getAttribute('aria-label') === 'notes.md');
+
+  // Save and Revert keep the focus once they have nothing more to do.
+  const md = view.getByRole('textbox', { name: 'Contents of notes.md' });
+  await md.waitFor();
+  await md.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.insertText('Saved line.\n');
+  await view.getByRole('button', { name: 'Save notes.md' }).click();
+  await view.getByRole('status').filter({ hasText: 'Saved notes.md.' }).waitFor();
+  await focusOn(page, '"Save notes.md"', () => document.activeElement?.textContent === 'Save notes.md');
+  await md.click();
+  await page.keyboard.insertText('Unsaved. ');
+  await view.getByRole('button', { name: 'Revert notes.md' }).click();
+  // What the status says follows: not the save before the revert.
+  await view.getByRole('status').filter({ hasText: 'Reverted notes.md to what is stored.' }).waitFor();
+  await focusOn(page, '"Revert notes.md"', () => document.activeElement?.textContent === 'Revert notes.md');
+  assert.equal(await readText(page, 'delta', 'notes.md'), '# Notes\nSaved line.\n');
+
+  // Deleted from another panel while open: said in a sentence, not as the
+  // registry's "could not be read: delta: no skill with this id", and
+  // the focus, which went with the view, is on the way back.
+  await store(page, (sk) => sk.registry.remove('delta'));
+  const gone = page.getByRole('alert').filter({ hasText: 'delta is no longer installed: it was deleted in another panel or tab, or by an agent.' });
+  await gone.waitFor();
+  await focusOn(page, '"Back to the list"', () => document.activeElement?.textContent === 'Back to the list');
   await page.close();
 });
 
