@@ -19,6 +19,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { axeViolations } from '../harness/axe.mjs';
+import { focusOn } from '../harness/focus.mjs';
 import { stopWorker } from '../harness/extension.mjs';
 import { launch } from '../harness/index.mjs';
 import { withHost } from '../harness/extension.mjs';
@@ -965,6 +966,76 @@ test('a real download with one SKILL.md broken: the preview names it with its er
     const more = page.getByRole('button', { name: /^Show \d+ more of / });
     while (await more.count()) await more.click();
     assert.deepEqual((await ids(page)).sort(), valid.slice().sort());
+  } finally {
+    await own.browser.close();
+  }
+});
+
+test('the focus stays where the keyboard user is, and what is said is what happened: an import\'s result, a dialog closed, a row deleted, the last "Show more", a selection deleted whole; skills already installed are not "skipped as you chose"; nothing to check for updates is said so', { timeout: IMPORT_MS }, async () => {
+  const own = await start();
+  try {
+    const page = await openPanel(400, own);
+    await page.bringToFront(); // keys go to the page in front
+    const dir = mkdtempSync(join(tmpdir(), 'skillfs-focus-'));
+    const ids56 = Array.from({ length: 55 }, (_, i) => `row-${String(i + 1).padStart(2, '0')}`);
+    const first = join(dir, 'rows.zip');
+    writeFileSync(first, zipOf(Object.fromEntries(ids56.map((id) => [`pack/${id}/SKILL.md`, md(id, `Row ${id}.`)]))));
+    // The Install button goes with the preview: the focus goes to the result, which says what was done.
+    const r = await importFile(page, first);
+    assert.ok(r.ok, r.text);
+    await focusOn(page, 'the import\'s result', () => document.activeElement?.matches('.import-result > div.ok'));
+
+    // One skill installed byte for byte and one new: the preview leaves the
+    // first out unless asked, and the result says it is installed, not that
+    // the user chose to skip it.
+    const second = join(dir, 'again.zip');
+    writeFileSync(second, zipOf({ 'pack/row-01/SKILL.md': md('row-01', 'Row row-01.'), 'pack/fresh-one/SKILL.md': md('fresh-one', 'A new one.') }));
+    const again = await importFile(page, second);
+    assert.ok(again.ok, again.text);
+    assert.match(again.text, /^Installed 1 skill from again\.zip: fresh-one\.Already installed, unchanged: row-01\./);
+    assert.doesNotMatch(again.text, /Skipped, as you chose/);
+    // A preview cancelled: the focus goes back to "Import…".
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
+    await chooser.setFiles(second);
+    const group = page.getByRole('group', { name: 'again.zip holds 2 skills' });
+    await group.getByRole('button', { name: 'Cancel' }).click();
+    await focusOn(page, '"Import…"', () => document.activeElement?.textContent === 'Import…');
+
+    // Nothing was installed from an address: the check says there is nothing to check, not "0 skills with a source".
+    await page.getByRole('button', { name: 'Check for updates' }).click();
+    await page.locator('#updates-report').filter({ hasText: 'Nothing to check: no installed skill came from an address or a site, and a skill imported from a file has no source to ask for a new version.' }).waitFor();
+
+    // A row's delete: Escape gives the focus back to its button; once
+    // deleted, the focus goes to the next row (the button went with its row).
+    await page.waitForFunction(() => document.getElementById('skills')?.dataset.count === '56');
+    const del = list(page).getByRole('button', { name: 'Delete fresh-one', exact: true });
+    await del.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Delete fresh-one?' }).waitFor();
+    await page.keyboard.press('Escape');
+    await focusOn(page, '"Delete fresh-one"', () => document.activeElement?.textContent === 'Delete fresh-one');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Delete fresh-one?' }).getByRole('button', { name: 'Delete fresh-one', exact: true }).click();
+    await focusOn(page, '"Select row-01"', () => document.activeElement?.getAttribute('aria-label') === 'Select row-01');
+
+    // The last "Show N more" goes with the rows it draws: the focus goes to the first of them.
+    const more = page.getByRole('button', { name: 'Show 5 more of 5' });
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await more.waitFor({ state: 'detached' });
+    await focusOn(page, '"Select row-51"', () => document.activeElement?.getAttribute('aria-label') === 'Select row-51');
+
+    // Every skill a search shows, selected and deleted: no row is left and
+    // "Select all" is disabled; the focus goes to the way back to every skill.
+    await page.getByRole('searchbox', { name: 'Search skills' }).fill('row-5');
+    const bar = page.getByRole('group', { name: 'Selection' });
+    // row-50 to row-55.
+    await bar.getByRole('checkbox', { name: 'Select all 6' }).check();
+    await bar.getByRole('button', { name: 'Delete selected…' }).click();
+    await page.getByRole('dialog', { name: 'Delete 6 skills?' }).getByRole('button', { name: 'Delete 6 skills', exact: true }).click();
+    await page.getByRole('button', { name: 'Show every skill' }).waitFor();
+    await focusOn(page, '"Show every skill"', () => document.activeElement?.textContent === 'Show every skill');
+    assert.deepEqual(await axeViolations(page), [], 'axe: a search left empty by a delete');
   } finally {
     await own.browser.close();
   }

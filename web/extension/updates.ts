@@ -165,7 +165,11 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
       updated();
     });
     const unreached = [...new Set(denied.flatMap((m) => checkOrigins(m.origin!)))];
-    report.textContent = `${plural(sourced, 'skill')} with a source; ${shown.length} to look at${denied.length ? `; ${denied.length} not checked: the extension was not allowed to reach ${sites(unreached)}` : ''}.`;
+    // "0 skills with a source; 0 to look at." after importing hundreds of
+    // skills from files read as if the check had failed.
+    report.textContent = sourced === 0
+      ? 'Nothing to check: no installed skill came from an address or a site, and a skill imported from a file has no source to ask for a new version.'
+      : `${plural(sourced, 'skill')} with a source; ${shown.length} to look at${denied.length ? `; ${denied.length} not checked: the extension was not allowed to reach ${sites(unreached)}` : ''}.`;
     section.dataset.checked = String(ups.length);
     section.dataset.notChecked = String(denied.length);
   });

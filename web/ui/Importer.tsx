@@ -5,7 +5,7 @@
 // out, and why (past eight left out, every reason saved as a text file on
 // request).
 
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ImportPreview, ImportResult, SkillError, Skillfs } from '../../js/bridge.ts';
 import { copyOf, Preview, policies, type Choice } from './Preview.tsx';
 import { codeOf, download, failed, names as list, plural, sentence } from './say.ts';
@@ -25,15 +25,21 @@ function leftOut(invalid: SkillError[]): string[] {
   return lines;
 }
 
-/** The result in sentences. */
-export function summary(file: string, r: ImportResult): string[] {
+/** The result in sentences. Of the skills the choices left out, those
+ * the preview showed installed byte for byte are said to be so, as an
+ * import with no choice says: the preview leaves them out unless asked,
+ * so "as you chose" told of a choice nobody made. */
+export function summary(file: string, r: ImportResult, preview: ImportPreview): string[] {
   const out: string[] = [];
   const fresh = r.skills.filter((s) => !r.replaced.includes(s.id)).map((s) => s.id);
+  const same = new Set(preview.skills.filter((s) => s.status === 'installed').map((s) => s.name));
+  const unchanged = [...r.alreadyInstalled, ...(r.skipped ?? []).filter((n) => same.has(n))];
+  const skipped = (r.skipped ?? []).filter((n) => !same.has(n));
   if (fresh.length) out.push(`Installed ${plural(fresh.length, 'skill')} from ${file}: ${list(fresh)}.`);
   if (r.replaced.length) out.push(`Updated ${list(r.replaced)}.`);
-  if (r.alreadyInstalled.length) out.push(`Already installed, unchanged: ${list(r.alreadyInstalled)}.`);
-  if (r.skipped?.length) out.push(`Skipped, as you chose: ${list(r.skipped)}.`);
-  if (!r.skills.length && !r.alreadyInstalled.length) out.push(`Nothing was installed from ${file}.`);
+  if (unchanged.length) out.push(`Already installed, unchanged: ${list(unchanged)}.`);
+  if (skipped.length) out.push(`Skipped, as you chose: ${list(skipped)}.`);
+  if (!r.skills.length && !unchanged.length) out.push(`Nothing was installed from ${file}.`);
   const warned = Object.entries(r.diagnostics).filter(([, d]) => d.length);
   if (warned.length) out.push(`${plural(warned.length, 'skill has', 'skills have')} warnings: ${list(warned.map(([id, d]) => `${id} (${d.length})`))}.`);
   if (r.dropped.length) out.push(`Left out ${plural(r.dropped.length, 'entry', 'entries')} outside every skill folder or operating-system clutter: ${list(r.dropped)}.`);
@@ -52,6 +58,14 @@ export function Importer({ sk }: { sk: Skillfs }) {
   const [result, setResult] = useState<{ ok: boolean; lines: string[]; code?: string; leftOut?: { file: string; invalid: SkillError[] } }>();
 
   const choose = () => input.current?.click();
+  const importButton = useRef<HTMLButtonElement>(null);
+  const resultBox = useRef<HTMLDivElement>(null);
+  // A result is read where the focus is: the Install button that had it
+  // goes with the preview (and Import… is disabled while the archive is
+  // read), which left the focus on the page's body.
+  useEffect(() => {
+    if (result) resultBox.current?.focus();
+  }, [result]);
   const open = async (file: File) => {
     if (busy) return;
     setResult(undefined);
@@ -82,7 +96,7 @@ export function Importer({ sk }: { sk: Skillfs }) {
         onProgress: (p) => setProgress(p.bytesTotal ? p.bytesDone / p.bytesTotal : 0),
       });
       setPending(undefined);
-      setResult({ ok: true, lines: summary(file.name, res), leftOut: res.invalid.length > INVALID_LINES ? { file: file.name, invalid: res.invalid } : undefined });
+      setResult({ ok: true, lines: summary(file.name, res, pending.preview), leftOut: res.invalid.length > INVALID_LINES ? { file: file.name, invalid: res.invalid } : undefined });
     } catch (e) {
       setResult({ ok: false, lines: [failed(`Could not import ${file.name}`, e)], code: codeOf(e) });
     } finally {
@@ -95,7 +109,10 @@ export function Importer({ sk }: { sk: Skillfs }) {
   // progress hundreds of times, and drawing the preview (a row a skill)
   // again for each made importing 1,000 skills take 18 s, 2,000 75 s.
   const shownPreview = useMemo(
-    () => pending && <Preview key={pending.file.name + pending.bytes.byteLength} name={pending.file.name} preview={pending.preview} busy={busy} onInstall={install} onCancel={() => setPending(undefined)}
+    () => pending && <Preview key={pending.file.name + pending.bytes.byteLength} name={pending.file.name} preview={pending.preview} busy={busy} onInstall={install} onCancel={() => {
+      setPending(undefined);
+      importButton.current?.focus();
+    }}
       notesFor={(choices) => sk.registry.previewNotes(pending.preview, policies(choices), copyOf(pending.preview, choices))} />,
     [pending, busy],
   );
@@ -130,7 +147,7 @@ export function Importer({ sk }: { sk: Skillfs }) {
         Drop a <code>.zip</code> or <code>.skill</code> file here
       </div>
       <div class="import-row">
-        <button type="button" class="primary" disabled={busy} onClick={choose}>
+        <button type="button" class="primary" ref={importButton} disabled={busy} onClick={choose}>
           Import…
         </button>
         <span class="hint">You see what it holds before anything is installed.</span>
@@ -150,7 +167,7 @@ export function Importer({ sk }: { sk: Skillfs }) {
       {progress !== undefined && <progress id="progress" aria-label="Import progress" max={1} value={progress} />}
       <div class="import-result" role="status">
         {result && (
-          <div class={result.ok ? 'ok' : 'error'} data-code={result.code}>
+          <div class={result.ok ? 'ok' : 'error'} data-code={result.code} tabindex={-1} ref={resultBox}>
             {result.lines.map((l) => (
               <p key={l}>{l}</p>
             ))}

@@ -39,6 +39,13 @@ export function SkillList({ sk, skills, onOpen }: Props) {
   };
   const sources = l.sources.some(([s]) => s === q.source) || !q.source ? l.sources : [...l.sources, [q.source, 0] as [string, number]];
   const rows = l.shown.slice(0, limit);
+  /** After "Show N more": the index of the first row it drew, to focus. */
+  const showFrom = useRef(-1);
+  useLayoutEffect(() => {
+    const at = showFrom.current;
+    showFrom.current = -1;
+    if (at >= 0 && rows[at]) document.querySelector<HTMLElement>(`#skills > li[data-id="${CSS.escape(rows[at].id)}"] input.pick`)?.focus();
+  }, [limit]);
   return (
     <div class="skill-list">
       <div class="list-tools">
@@ -117,11 +124,16 @@ export function SkillList({ sk, skills, onOpen }: Props) {
         ))}
       </ul>
       {rows.length < l.shown.length && (
-        <button type="button" class="more-rows" onClick={() => setLimit(limit + PAGE)}>
+        <button type="button" class="more-rows" onClick={() => {
+          // The focus goes to the first of the rows drawn, where reading
+          // goes on: the last page takes this button away with the focus.
+          showFrom.current = rows.length;
+          setLimit(limit + PAGE);
+        }}>
           Show {Math.min(PAGE, l.shown.length - rows.length)} more of {(l.shown.length - rows.length).toLocaleString('en')}
         </button>
       )}
-      {asking && <AskDialog sk={sk} skills={skills} s={asking.s} verb={asking.verb} onClose={() => setAsking(undefined)} />}
+      {asking && <AskDialog sk={sk} skills={skills} s={asking.s} verb={asking.verb} onClose={() => setAsking(undefined)} onDeleted={sel.deleted} />}
     </div>
   );
 }
@@ -132,7 +144,7 @@ export function SkillList({ sk, skills, onOpen }: Props) {
  * says so before the click and offers to change the skill with them, in
  * one registry call, or to cancel.
  */
-function AskDialog({ sk, skills, s, verb, onClose }: { sk: Skillfs; skills: SkillMeta[]; s: SkillMeta; verb: Verb; onClose(): void }) {
+function AskDialog({ sk, skills, s, verb, onClose, onDeleted }: { sk: Skillfs; skills: SkillMeta[]; s: SkillMeta; verb: Verb; onClose(): void; onDeleted(ids: string[]): void }) {
   const deps = useMemo(() => related[verb](skills, [s.id]), [verb, skills, s.id]);
   const note = useId();
   const goes = [s.id, ...deps.all];
@@ -156,6 +168,8 @@ function AskDialog({ sk, skills, s, verb, onClose }: { sk: Skillfs; skills: Skil
         } catch (e) {
           throw new Error(failed(`Could not ${verb} ${s.id}`, e));
         }
+        // The row (and the button that asked) goes: focus the next, as a bulk delete does.
+        if (verb === 'delete') onDeleted(goes);
         onClose();
       }}
     >
@@ -229,12 +243,17 @@ function useSelection(skills: SkillMeta[], shown: SkillMeta[]) {
   }, [skills]);
   // Once the deleted rows are gone, focus the row that followed them (or,
   // with none left after them, the one before; else "Select all").
+  // A delete from a row's own button comes here too.
   useLayoutEffect(() => {
     const a = after.current;
     if (!a || skills.some((s) => a.gone.has(s.id))) return;
     after.current = undefined;
-    const to = a.focus ? document.querySelector<HTMLElement>(`#skills > li[data-id="${CSS.escape(a.focus)}"] input.pick`) : null;
-    (to ?? document.querySelector<HTMLElement>('.bulk-all input'))?.focus();
+    // With no row left in view, "Select all" is disabled, and a disabled
+    // box takes no focus: then the way back to every skill, or the search.
+    const to = a.focus
+      ? document.querySelector<HTMLElement>(`#skills > li[data-id="${CSS.escape(a.focus)}"] input.pick`)
+      : ['.bulk-all input:not(:disabled)', '.no-match button', '.list-tools .search'].map((q) => document.querySelector<HTMLElement>(q)).find(Boolean);
+    to?.focus();
   }, [skills]);
 
   const deleted = useCallback((gone: string[]) => {
