@@ -199,8 +199,12 @@ func whole(b *bytes.Buffer, v reflect.Value) error {
 	case v.IsValid():
 		x = v.Interface()
 	}
-	out, err := json.Marshal(x)
-	b.Write(out)
+	// Written into b, not returned and copied: an element of a result of
+	// thousands is garbage the collector would mark and sweep.
+	err := json.NewEncoder(b).Encode(x)
+	if err == nil {
+		b.Truncate(b.Len() - 1) // the newline Encode ends with
+	}
 	if me, ok := err.(*json.MarshalerError); ok && v.CanAddr() && me.Type == v.Addr().Type() {
 		me.Type = v.Type()
 	}
