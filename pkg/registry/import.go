@@ -459,8 +459,12 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 					return nil, err
 				}
 				ops = append(append(ops, trees[i].Records(m.Digest)...), op)
-				res.Skills = append(res.Skills, m)
+				metas[i] = m
 			}
+			// metas themselves, not a copy appended one by one: thousands
+			// of Metas are garbage the collector marks and sweeps in the
+			// host's tasks.
+			res.Skills = metas
 			kept, err := rt.ops()
 			if err != nil {
 				return nil, err
