@@ -415,8 +415,16 @@ test('the side panel offers the skills of the site you are on; only the user\'s 
   // The shop lists nothing by the time the user clicks: what installs is what was offered.
   const reviewed = files.get('/.well-known/agent-skills/index.json');
   files.set('/.well-known/agent-skills/index.json', { type: 'application/json', body: JSON.stringify({ $schema: SCHEMA_V2, skills: [] }) });
-  await h.panel.click('#site-install', { timeout: STEP_MS });
+  // Pressed from the keyboard, as focus and a click (the shop's tab stays in
+  // front, the one whose skills the panel offers): the button keeps the
+  // focus while it installs and after (disabled, it dropped it on the body).
+  await h.panel.evaluate(() => {
+    const b = document.getElementById('site-install');
+    b.focus();
+    b.click();
+  });
   await h.panel.waitForFunction(() => ['done', 'error'].includes(document.getElementById('site-skills')?.dataset.state ?? ''), undefined, { timeout: STEP_MS, polling: 50 });
+  assert.equal(await h.panel.evaluate(() => document.activeElement?.id), 'site-install', 'the focus stays on Install');
   files.set('/.well-known/agent-skills/index.json', reviewed);
   const done = await h.panel.evaluate(() => ({ ...document.getElementById('site-skills').dataset, report: document.getElementById('site-report')?.textContent }));
   assert.equal(done.state, 'done', j(done));

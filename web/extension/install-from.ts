@@ -16,7 +16,7 @@ import { SkillfsError, type ImportPreview, type InstallReport, type PreviewSkill
 import { Preview, policies, type Choice, type PreviewProps } from '../ui/Preview.tsx';
 import { allow, originsOf } from './host-access.ts';
 import { installTicked, mcpPreview, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
-import { showError, showReport } from './install-report.ts';
+import { busyButtons, focusOutcome, showError, showReport } from './install-report.ts';
 
 const KINDS = [
   ['index', 'a discovery index (index.json)'],
@@ -70,6 +70,7 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
     closeReview();
     report.textContent = '';
     section.dataset.state = 'idle';
+    go.focus(); // the Cancel that had the focus went with the review
   };
   /** Runs an install and shows its report, closing the review; whether it installed. */
   const install = async (url: string, run: () => Promise<InstallReport>): Promise<boolean> => {
@@ -85,6 +86,9 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
       return false;
     } finally {
       go.disabled = false;
+      // The Install button that had the focus went with the review, or
+      // was disabled while it ran.
+      focusOutcome(report);
     }
   };
   const reviewing = (notes: string) => {
@@ -128,14 +132,12 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
     list.replaceChildren(...items);
     const confirm = Object.assign(document.createElement('button'), { textContent: 'Install selected' });
     const back = Object.assign(document.createElement('button'), { textContent: 'Cancel' });
-    confirm.addEventListener('click', async () => {
+    const installing = busyButtons(confirm, back);
+    confirm.addEventListener('click', () => void installing(async () => {
       const names = ticked(list);
-      if (!names.length) return;
-      confirm.disabled = back.disabled = true;
-      await install(url, () => run(names));
-      confirm.disabled = back.disabled = false;
-    });
-    back.addEventListener('click', cancel);
+      if (names.length) await install(url, () => run(names));
+    }));
+    back.addEventListener('click', () => void installing(async () => cancel()));
     review.replaceChildren(heading, list, confirm, back);
     reviewing(skippedLines({ skipped }));
   };
@@ -149,11 +151,11 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
     reviewChoices(url, new URL(url).host, mcpPreview(p), updates, skippedLines(p), (choose) => sk().registry.installFromMcp(p, { choose }));
   };
 
-  go.addEventListener('click', async () => {
+  const previewing = busyButtons(go);
+  go.addEventListener('click', () => void previewing(async () => {
     const url = address.value.trim();
     if (!url) return;
     closeReview();
-    go.disabled = true;
     section.dataset.state = 'previewing';
     report.textContent = '';
     try {
@@ -165,8 +167,6 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
       else await reviewIndex(url);
     } catch (e) {
       showError(section, report, e, couldNotInstall(url, e));
-    } finally {
-      go.disabled = false;
     }
-  });
+  }));
 }

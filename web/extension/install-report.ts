@@ -34,3 +34,32 @@ export function showError(section: HTMLElement, out: HTMLElement, e: unknown, ac
   section.dataset.error = code || 'Error';
   section.dataset.state = 'error';
 }
+
+/**
+ * A button that stays in the tab order while its action runs:
+ * aria-disabled, not disabled, which drops the focus on the page's body
+ * (a keyboard user then starts again at the top of the panel). run(f)
+ * runs f unless one runs already, marking the buttons meanwhile.
+ */
+export function busyButtons(...buttons: HTMLButtonElement[]) {
+  let busy = false;
+  return async (f: () => Promise<void>) => {
+    if (busy) return;
+    busy = true;
+    for (const b of buttons) b.setAttribute('aria-disabled', 'true');
+    try {
+      await f();
+    } finally {
+      busy = false;
+      for (const b of buttons) b.removeAttribute('aria-disabled');
+    }
+  };
+}
+
+/** Focuses out, the outcome just written, when what had the focus went
+ * with the action (a review closed, a row updated, a button hidden). */
+export function focusOutcome(out: HTMLElement) {
+  if (document.activeElement && document.activeElement !== document.body) return;
+  out.tabIndex = -1;
+  out.focus();
+}

@@ -1040,3 +1040,54 @@ test('the focus stays where the keyboard user is, and what is said is what happe
     await own.browser.close();
   }
 });
+
+test('install from an address and "Check for updates" by keyboard: the focus stays on the button that works, and goes to what was done when the button goes with it', { timeout: IMPORT_MS }, async (t) => {
+  // A profile of its own: the skills other tests installed from servers they closed would be checked too.
+  const own = await start();
+  t.after(() => own.browser.close());
+  const page = await openPanel(400, own);
+  await page.bringToFront(); // keys go to the page in front
+  const repo = (v) => ({ type: 'application/zip', body: zipOf(Object.fromEntries(['keys-a', 'keys-b', 'keys-c'].map((n) => [`keys-main/skills/${n}/SKILL.md`, md(n, `Version ${v}.`)]))) });
+  const files = new Map([['/keys.zip', repo(1)]]);
+  const site = await serveSite(files);
+  t.after(site.close);
+  const section = page.locator('#install-from');
+  await section.getByRole('textbox', { name: 'Address' }).fill(`${site.url}/keys.zip`);
+  await section.getByRole('combobox', { name: 'What the address is' }).selectOption('url');
+  const go = section.getByRole('button', { name: 'Install', exact: true });
+  const review = section.getByRole('group', { name: 'keys.zip holds 3 skills' });
+  // Cancelled, the review goes with its Cancel: the focus goes back to Install.
+  await go.focus();
+  await page.keyboard.press('Enter');
+  await review.getByRole('button', { name: 'Cancel' }).focus();
+  await page.keyboard.press('Enter');
+  await review.waitFor({ state: 'detached' });
+  await focusOn(page, 'Install', () => document.activeElement?.id === 'source-install');
+  // Installed, the review goes with its Install: the focus goes to the report.
+  await page.keyboard.press('Enter');
+  await review.getByRole('button', { name: 'Install 3 skills', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  assert.equal((await outcome(page)).state, 'done');
+  await focusOn(page, 'the report of the install', () => document.activeElement?.id === 'source-report');
+
+  // Nothing changed: "Check for updates" keeps the focus while it checks (it was disabled, which dropped it).
+  const check = page.getByRole('button', { name: 'Check for updates' });
+  await check.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.getElementById('updates-report')?.textContent === '3 skills with a source; 0 to look at.');
+  await focusOn(page, '"Check for updates"', () => document.activeElement?.id === 'updates-check');
+  // Three changed: a row's Update takes its row away, "Update all" itself;
+  // the focus goes to the report of what was updated.
+  files.set('/keys.zip', repo(2));
+  await page.keyboard.press('Enter');
+  const update = page.locator('#updates > li[data-id="keys-a"] button');
+  await update.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.getElementById('updates-report')?.textContent === 'Updated keys-a.');
+  await focusOn(page, 'the report of the update', () => document.activeElement?.id === 'updates-report');
+  await page.getByRole('button', { name: 'Update all 2', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.getElementById('updates-report')?.textContent === 'Updated 2 skills.');
+  await focusOn(page, 'the report of the updates', () => document.activeElement?.id === 'updates-report');
+  assert.deepEqual(await axeViolations(page), [], 'axe: the reports focused');
+});

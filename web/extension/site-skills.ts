@@ -9,7 +9,7 @@
 import type { IndexPreview, Skillfs } from '../../js/bridge.ts';
 import { chrome } from './chrome.ts';
 import { installTicked, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
-import { showError, showReport } from './install-report.ts';
+import { busyButtons, showError, showReport } from './install-report.ts';
 
 /** The well-known paths a site publishes its index at (v0.2.0, then v0.1.0). */
 export const INDEX_PATHS = ['/.well-known/agent-skills/index.json', '/.well-known/skills/index.json'];
@@ -81,21 +81,19 @@ export function mountSiteSkills(section: HTMLElement, sk: () => Skillfs, install
     }
   };
 
-  install.addEventListener('click', async () => {
+  const installing = busyButtons(install);
+  install.addEventListener('click', () => void installing(async () => {
     if (!current || !offered) return;
     const names = ticked(list);
     if (names.length === 0) return;
-    install.disabled = true;
     section.dataset.state = 'installing';
     try {
       showReport(section, report, await installTicked(sk(), offered, names));
       installed();
     } catch (e) {
       showError(section, report, e, `Could not install from ${new URL(current).host}`);
-    } finally {
-      install.disabled = false;
     }
-  });
+  }));
 
   chrome.tabs.onActivated.addListener(() => void check());
   chrome.tabs.onUpdated.addListener((_id, info) => {

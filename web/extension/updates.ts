@@ -14,7 +14,7 @@
 
 import { SkillfsError, type Skillfs, type SkillMeta, type UpdateInfo } from '../../js/bridge.ts';
 import { allow, checkOrigins, reachable, sites, updateOrigins } from './host-access.ts';
-import { showError } from './install-report.ts';
+import { busyButtons, focusOutcome, showError } from './install-report.ts';
 import { names, plural } from '../ui/say.ts';
 
 /** What a report adds for the skills an update installed with the ones
@@ -42,18 +42,19 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
   report.setAttribute('role', 'status');
   section.replaceChildren(title, check, list, all, report);
 
-  const run = async (action: string, what: () => Promise<void>) => {
-    check.disabled = all.disabled = true;
+  // One action at a time; a row's Update and "Update all" take their
+  // row or themselves away, and the focus goes to what they did.
+  const busy = busyButtons(check, all);
+  const run = (action: string, what: () => Promise<void>) => busy(async () => {
     section.dataset.state = 'busy';
     try {
       await what();
       section.dataset.state = 'done';
     } catch (e) {
       showError(section, report, e, action);
-    } finally {
-      check.disabled = all.disabled = false;
     }
-  };
+    focusOutcome(report);
+  });
 
   /** The skills installed now with a source, split by whether the
    * extension may reach it, after asking once for the sites of those in
