@@ -96,8 +96,11 @@ export function App({ sk, tools, contextId, samplePack, extras, onSkills }: AppP
             id={open}
             onClose={() => {
               setOpen(undefined);
-              // Back where the user was: the skill's name in the list.
-              requestAnimationFrame(() => document.querySelector<HTMLElement>(`li[data-id="${CSS.escape(open)}"] .skill-name`)?.focus());
+              // Back where the user was: the skill's name in the list; when
+              // it was deleted meanwhile, the search (or, with no skill
+              // left, Import…), not the page's body.
+              requestAnimationFrame(() => [`li[data-id="${CSS.escape(open)}"] .skill-name`, '.list-tools .search', '.importer button.primary']
+                .map((q) => document.querySelector<HTMLElement>(q)).find(Boolean)?.focus());
             }}
           />
         </div>

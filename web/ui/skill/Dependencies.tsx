@@ -16,15 +16,17 @@ interface Props {
 interface Kind {
   key: keyof Deps;
   title: string;
+  /** "tools", "MCP servers": within a sentence. */
+  many: string;
   one: string;
   /** "a tool", "an MCP server" */
   a: string;
 }
 
 const KINDS: Kind[] = [
-  { key: 'tools', title: 'Tools', one: 'tool', a: 'a tool' },
-  { key: 'mcp', title: 'MCP servers', one: 'MCP server', a: 'an MCP server' },
-  { key: 'skills', title: 'Skills', one: 'skill', a: 'a skill' },
+  { key: 'tools', title: 'Tools', many: 'tools', one: 'tool', a: 'a tool' },
+  { key: 'mcp', title: 'MCP servers', many: 'MCP servers', one: 'MCP server', a: 'an MCP server' },
+  { key: 'skills', title: 'Skills', many: 'skills', one: 'skill', a: 'a skill' },
 ];
 
 export function Dependencies({ sk, meta, onChanged }: Props) {
@@ -95,7 +97,7 @@ function DependencyList(p: {
           ))}
         </ul>
       )}
-      {p.offered === null && <p class="note">The host has not registered its {kind.title.toLowerCase()}, so none can be checked or added.</p>}
+      {p.offered === null && <p class="note">The host has not registered its {kind.many}, so none can be checked or added.</p>}
       <form
         class="dep-add"
         onSubmit={async (e) => {

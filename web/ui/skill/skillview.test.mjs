@@ -280,6 +280,9 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
     assert.equal(await view.getByRole('button', { name: 'Delete SKILL.md' }).count(), 0, 'SKILL.md cannot be deleted');
 
     // Dependencies: the picker offers the host's tools; the registry refuses an unknown one.
+    // The side panel registers no MCP server, which is said in words ("MCP", not "mcp").
+    assert.equal(await view.getByRole('group', { name: 'MCP servers' }).locator('.note').textContent(),
+      'The host has not registered its MCP servers, so none can be checked or added.');
     const tools = view.getByRole('group', { name: 'Tools' });
     const addTool = tools.getByRole('combobox', { name: 'Add a tool' });
     assert.deepEqual(await tools.locator('datalist option').evaluateAll((os) => os.map((o) => o.value)),
@@ -394,6 +397,9 @@ test('the focus stays where the keyboard user is: on the skill opened, the contr
   const gone = page.getByRole('alert').filter({ hasText: 'delta is no longer installed: it was deleted in another panel or tab, or by an agent.' });
   await gone.waitFor();
   await focusOn(page, '"Back to the list"', () => document.activeElement?.textContent === 'Back to the list');
+  // Its row is gone too: back in the list, the focus goes to the search.
+  await page.keyboard.press('Enter');
+  await focusOn(page, 'the search', () => document.activeElement?.getAttribute('aria-label') === 'Search skills');
   await page.close();
 });
 
