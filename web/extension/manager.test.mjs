@@ -1036,6 +1036,13 @@ test('the focus stays where the keyboard user is, and what is said is what happe
     await page.getByRole('button', { name: 'Show every skill' }).waitFor();
     await focusOn(page, '"Show every skill"', () => document.activeElement?.textContent === 'Show every skill');
     assert.deepEqual(await axeViolations(page), [], 'axe: a search left empty by a delete');
+
+    // The last skills deleted: the list goes, and the focus to what is said in its place.
+    await page.getByRole('button', { name: 'Show every skill' }).press('Enter');
+    await bar.getByRole('checkbox', { name: 'Select all 49' }).check();
+    await bar.getByRole('button', { name: 'Delete selected…' }).click();
+    await page.getByRole('dialog', { name: 'Delete 49 skills?' }).getByRole('button', { name: 'Delete 49 skills', exact: true }).click();
+    await focusOn(page, 'the heading "No skills installed"', () => document.activeElement?.textContent === 'No skills installed');
   } finally {
     await own.browser.close();
   }

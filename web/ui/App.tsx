@@ -38,6 +38,16 @@ export function App({ sk, tools, contextId, samplePack, extras, onSkills }: AppP
   /** The skill open in the skill view, in place of the manager. */
   const [open, setOpen] = useState<string>();
   const extrasHost = useRef<HTMLDivElement>(null);
+  const emptyTitle = useRef<HTMLHeadingElement>(null);
+  const hadSkills = useRef(false);
+  // The last skills deleted take the list, and the focus in it, away: it
+  // goes to what is said in its place, not to the page's body.
+  useEffect(() => {
+    if (!skills) return;
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (skills.length === 0 && hadSkills.current && lost) emptyTitle.current?.focus();
+    hadSkills.current = skills.length > 0;
+  }, [skills]);
   // The latest onSkills, so that a new function each render reads no list again.
   const skillsSeen = useRef(onSkills);
   skillsSeen.current = onSkills;
@@ -110,7 +120,7 @@ export function App({ sk, tools, contextId, samplePack, extras, onSkills }: AppP
           <Importer sk={sk} />
           {skills?.length === 0 ? (
             <div class="empty">
-              <h2>No skills installed</h2>
+              <h2 tabindex={-1} ref={emptyTitle}>No skills installed</h2>
               <p>Import a .zip or .skill file above, or start with the sample pack: five small skills that show what skills can do.</p>
               <button type="button" id="install" class="primary" disabled={installing} onClick={() => void installSample()}>
                 Install the sample pack
