@@ -1025,6 +1025,14 @@ test('the focus stays where the keyboard user is, and what is said is what happe
     await more.waitFor({ state: 'detached' });
     await focusOn(page, '"Select row-51"', () => document.activeElement?.getAttribute('aria-label') === 'Select row-51');
 
+    // Under "Enabled", a switch turned off takes its row out of the list:
+    // the focus goes to the row now in its place.
+    await page.getByRole('radio', { name: /^Enabled/ }).check();
+    await page.getByRole('switch', { name: 'Enabled: row-02', exact: true }).focus();
+    await page.keyboard.press('Space');
+    await focusOn(page, '"Select row-03"', () => document.activeElement?.getAttribute('aria-label') === 'Select row-03');
+    await page.getByRole('radio', { name: /^All/ }).check();
+
     // Every skill a search shows, selected and deleted: no row is left and
     // "Select all" is disabled; the focus goes to the way back to every skill.
     await page.getByRole('searchbox', { name: 'Search skills' }).fill('row-5');

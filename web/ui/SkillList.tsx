@@ -39,6 +39,19 @@ export function SkillList({ sk, skills, onOpen }: Props) {
   };
   const sources = l.sources.some(([s]) => s === q.source) || !q.source ? l.sources : [...l.sources, [q.source, 0] as [string, number]];
   const rows = l.shown.slice(0, limit);
+  /** The row that last had the focus, and where it stood: when a change
+   * takes it out of the list shown (its switch turned off under
+   * "Enabled", a delete from another tab), the focus goes to the row now
+   * in its place, not to the page's body. */
+  const focusedRow = useRef<{ id: string; at: number }>(undefined);
+  useLayoutEffect(() => {
+    const f = focusedRow.current;
+    if (!f || rows.some((r) => r.id === f.id)) return;
+    focusedRow.current = undefined;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const to = rows[Math.min(f.at, rows.length - 1)];
+    (to ? document.querySelector<HTMLElement>(`#skills > li[data-id="${CSS.escape(to.id)}"] input.pick`) : document.querySelector<HTMLElement>('.list-tools .search'))?.focus();
+  });
   /** After "Show N more": the index of the first row it drew, to focus. */
   const showFrom = useRef(-1);
   useLayoutEffect(() => {
@@ -104,7 +117,17 @@ export function SkillList({ sk, skills, onOpen }: Props) {
       {skills.length > 0 && (
         <BulkBar sk={sk} skills={skills} shown={l.shown} selected={sel.selected} hidden={sel.hidden} select={sel.select} clear={sel.clear} onDeleted={sel.deleted} />
       )}
-      <ul id="skills" class="skills" aria-label="Installed skills" data-count={skills.length} onKeyDown={sel.onKeyDown}>
+      <ul
+        id="skills"
+        class="skills"
+        aria-label="Installed skills"
+        data-count={skills.length}
+        onKeyDown={sel.onKeyDown}
+        onFocusIn={(e) => {
+          const id = (e.target as HTMLElement).closest('li')?.dataset.id;
+          if (id) focusedRow.current = { id, at: rows.findIndex((r) => r.id === id) };
+        }}
+      >
         {rows.map((s) => (
           <Row
             key={s.id}
