@@ -1106,3 +1106,22 @@ test('install from an address and "Check for updates" by keyboard: the focus sta
   await focusOn(page, 'the report of the updates', () => document.activeElement?.id === 'updates-report');
   assert.deepEqual(await axeViolations(page), [], 'axe: the reports focused');
 });
+
+test('at 400 px, the source filter shows the whole name of a download as long as K-Dense-AI+claude-scientific-skills.zip, and its count', { timeout: IMPORT_MS }, async () => {
+  const page = await openPanel(400);
+  // As long as the longest of the six real downloads' names (39 characters).
+  const path = join(mkdtempSync(join(tmpdir(), 'skillfs-source-')), 'Long-Org-Name+claude-example-skills.zip');
+  writeFileSync(path, zipOf({ 'pack/long-source/SKILL.md': md('long-source', 'From a download with a long name.') }));
+  assert.ok((await importFile(page, path)).ok);
+  const source = page.getByRole('combobox', { name: 'Source' });
+  await source.selectOption({ label: 'Long-Org-Name+claude-example-skills.zip (1)' });
+  // The text the select shows needs its width plus the arrow's; it was cut at 16em.
+  const fit = await source.evaluate((s) => {
+    const c = document.createElement('canvas').getContext('2d');
+    c.font = getComputedStyle(s).font;
+    return { need: Math.ceil(c.measureText(s.selectedOptions[0].text).width) + 24, has: s.clientWidth };
+  });
+  assert.ok(fit.need <= fit.has, `the selected source needs ${fit.need} px and has ${fit.has}`);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'nothing widens the page');
+  await page.close();
+});
