@@ -5,7 +5,7 @@
 // invalid SKILL.md, an unknown tool) with a typed error shown where the
 // user acted; changes made elsewhere arrive through onChange.
 
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { SkillMeta, Skillfs, TreeEntry } from '../../../js/bridge.ts';
 import { codeOf, formatSize, plural } from '../say.ts';
 import { Dependencies } from './Dependencies.tsx';
@@ -46,6 +46,15 @@ export function SkillView({ sk, id, onClose }: Props) {
   const title = useRef<HTMLHeadingElement>(null);
   const back = useRef<HTMLButtonElement>(null);
   const titled = useRef('');
+  /** A rename, a new folder or a delete done from its dialog: the tree
+   * item that had the focus was replaced or removed with the change, and
+   * the focus goes to the tree's current item (what was renamed or made). */
+  const focusTree = useRef(false);
+  useLayoutEffect(() => {
+    if (!focusTree.current || editing) return;
+    focusTree.current = false;
+    document.querySelector<HTMLElement>('.skill-files [role=treeitem][tabindex="0"]')?.focus();
+  });
 
   /** then(), after the user agrees to lose the open file's unsaved changes, if it has any. */
   const leaving = (then: () => void) => {
@@ -155,6 +164,7 @@ export function SkillView({ sk, id, onClose }: Props) {
           break;
         }
       }
+      focusTree.current = editing.kind !== 'new-file'; // a new file opens in the editor
       setEditing(undefined);
     } catch (e) {
       throw new Error(messageOf(e));

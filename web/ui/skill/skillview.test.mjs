@@ -390,6 +390,21 @@ test('the focus stays where the keyboard user is: on the skill opened, the contr
   await focusOn(page, '"Revert notes.md"', () => document.activeElement?.textContent === 'Revert notes.md');
   assert.equal(await readText(page, 'delta', 'notes.md'), '# Notes\nSaved line.\n');
 
+  // A rename, a new folder and a delete replace or remove the tree item
+  // that had the focus: it goes to what was renamed or made, or to the tree.
+  await notes.focus();
+  await page.keyboard.press('F2');
+  await page.getByRole('dialog', { name: 'Rename notes.md' }).getByRole('textbox', { name: 'New path' }).fill('notes2.md');
+  await page.keyboard.press('Enter');
+  await focusOn(page, 'the tree item notes2.md', () => document.activeElement?.getAttribute('aria-label') === 'notes2.md');
+  await view.getByRole('button', { name: 'New folder…' }).click();
+  await page.getByRole('dialog', { name: 'New folder' }).getByRole('textbox', { name: 'Path in the skill' }).fill('drafts');
+  await page.keyboard.press('Enter');
+  await focusOn(page, 'the tree item drafts', () => document.activeElement?.getAttribute('aria-label') === 'drafts');
+  await page.keyboard.press('Delete');
+  await page.getByRole('dialog', { name: 'Delete drafts?' }).getByRole('button', { name: 'Delete' }).click();
+  await focusOn(page, 'a tree item', () => document.activeElement?.getAttribute('role') === 'treeitem');
+
   // Deleted from another panel while open: said in a sentence, not as the
   // registry's "could not be read: delta: no skill with this id", and
   // the focus, which went with the view, is on the way back.
