@@ -6,7 +6,7 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { SkillfsError, type Command, type RouteResult, type Session, type Skillfs } from '../../js/bridge.ts';
-import { codeOf, failed, plural } from './say.ts';
+import { codeOf, count, failed, plural } from './say.ts';
 
 type Mode = 'full' | 'names' | 'off';
 const BUDGETS = [2000, 8000, 32000, 128000];
@@ -34,7 +34,7 @@ export function degradation(catalog: string): { shown: number; described: number
 function catalogLabel(catalog: string, mode: Mode, budget: number): string {
   if (mode === 'off') return 'Catalog off: the agent is told about no skill.';
   if (!catalog) return 'No catalog: no enabled skill is visible to the agent.';
-  const chars = `${[...catalog].length.toLocaleString('en')} of ${budget.toLocaleString('en')} characters`;
+  const chars = `${count([...catalog].length)} of ${count(budget)} characters`;
   const d = degradation(catalog);
   if (!d) return `Every visible skill with its full description (${chars}).`;
   const names = d.shown === d.total ? `all ${plural(d.total, 'skill')}` : `${d.shown} of ${plural(d.total, 'skill')} (the rest are counted in a note)`;
@@ -106,7 +106,7 @@ export function AgentView({ sk, tools, contextId, revision }: Props) {
           <select value={budget} onChange={(e) => setBudget(Number(e.currentTarget.value))}>
             {BUDGETS.map((b) => (
               <option key={b} value={b}>
-                {b.toLocaleString('en')} characters (~{(b / 4).toLocaleString('en')} tokens)
+                {count(b)} characters (~{count(b / 4)} tokens)
               </option>
             ))}
           </select>

@@ -10,7 +10,7 @@ import { AgentView } from './AgentView.tsx';
 import { Importer } from './Importer.tsx';
 import { SkillList } from './SkillList.tsx';
 import { SkillView } from './skill/SkillView.tsx';
-import { failed, plural } from './say.ts';
+import { count, failed, plural } from './say.ts';
 import './app.css';
 
 export interface AppProps {
@@ -59,7 +59,7 @@ export function App({ sk, tools, contextId, samplePack, extras, onSkills }: AppP
       skillsSeen.current?.(list);
       setRevision(rev);
       const on = list.filter((s) => s.enabled).length;
-      setStatus({ text: `${plural(list.length, 'skill')} installed, ${on.toLocaleString('en')} enabled.`, state: 'ready' });
+      setStatus({ text: `${plural(list.length, 'skill')} installed, ${count(on)} enabled.`, state: 'ready' });
     } catch (e) {
       setStatus({ text: failed('Could not list the skills', e), state: 'error' });
     }

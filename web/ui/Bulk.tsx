@@ -20,7 +20,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { MAX_BATCH, type SkillMeta, type Skillfs } from '../../js/bridge.ts';
 import { related, removalBatches } from './dependents.ts';
 import { andRelated, DependentsNote, DOING, DONE, VERB, type Verb } from './Dependents.tsx';
-import { codeOf, failed, names, plural } from './say.ts';
+import { codeOf, count, failed, names, plural } from './say.ts';
 import { Dialog } from './skill/Dialog.tsx';
 
 interface Props {
@@ -113,9 +113,9 @@ export function BulkBar({ sk, skills: installed, shown, selected, hidden, select
     // Of the skills changed, those a switch already showed as asked.
     const already = action === 'delete' ? 0 : skills.filter((s) => done.has(s.id) && s.enabled === on).length;
     const what = action === 'delete' ? `${plural(done.size, 'skill')}: ${names(r.done)}` : plural(done.size - already, 'skill');
-    const was = already ? `; ${already.toLocaleString('en')} already ${already === 1 ? 'was' : 'were'}` : '';
+    const was = already ? `; ${count(already)} already ${already === 1 ? 'was' : 'were'}` : '';
     const rest = n - done.size;
-    const others = `the other ${rest.toLocaleString('en')} ${action === 'delete' ? `${rest === 1 ? 'is' : 'are'} still installed` : `${rest === 1 ? 'was' : 'were'} not changed`}`;
+    const others = `the other ${count(rest)} ${action === 'delete' ? `${rest === 1 ? 'is' : 'are'} still installed` : `${rest === 1 ? 'was' : 'were'} not changed`}`;
     if (r.error !== undefined) {
       const why = failed(`Could not ${action} ${plural(n, 'skill')}`, r.error);
       const first = done.size ? ` ${DONE[action]} ${what}${was} before that; ${others}.` : '';
@@ -138,11 +138,11 @@ export function BulkBar({ sk, skills: installed, shown, selected, hidden, select
           disabled={shown.length === 0}
           onChange={() => select(shown.map((s) => s.id), !allShown)}
         />{' '}
-        Select all {shown.length.toLocaleString('en')}
+        Select all {count(shown.length)}
       </label>
       <span class="bulk-count" role="status">
-        {n === 0 ? 'None selected' : `${n.toLocaleString('en')} selected`}
-        {hidden > 0 ? `, ${hidden.toLocaleString('en')} of them hidden by the search or filters` : ''}
+        {n === 0 ? 'None selected' : `${count(n)} selected`}
+        {hidden > 0 ? `, ${count(hidden)} of them hidden by the search or filters` : ''}
       </span>
       {/* aria-disabled, not disabled: a button that acted keeps the focus while it works, and after. */}
       <span class="bulk-actions">
@@ -176,7 +176,7 @@ export function BulkBar({ sk, skills: installed, shown, selected, hidden, select
       )}
       <p class="bulk-outcome" role="status">
         {running && running.total > MAX_BATCH
-          ? `${DOING[running.action]} ${plural(running.total, 'skill')} in batches of ${MAX_BATCH.toLocaleString('en')}: ${running.done.toLocaleString('en')} done.`
+          ? `${DOING[running.action]} ${plural(running.total, 'skill')} in batches of ${count(MAX_BATCH)}: ${count(running.done)} done.`
           : outcome?.ok ? outcome.text : ''}
       </p>
       {outcome && !outcome.ok && (
@@ -233,7 +233,7 @@ function ConfirmBulk({ verb, installed, selected, hidden, onCancel, onConfirm }:
   const gone = new Set(ids);
   const n = selected.length;
   const files = installed.filter((s) => gone.has(s.id)).reduce((t, s) => t + s.fileCount, 0);
-  const more = hidden > 0 ? ` ${hidden.toLocaleString('en')} of the selected ${hidden === 1 ? 'is' : 'are'} hidden by the search or filters.` : '';
+  const more = hidden > 0 ? ` ${count(hidden)} of the selected ${hidden === 1 ? 'is' : 'are'} hidden by the search or filters.` : '';
   return (
     <Dialog
       title={`${VERB[verb]} ${plural(n, 'skill')}?`}

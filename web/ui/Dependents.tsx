@@ -6,7 +6,7 @@
 
 import { useId } from 'preact/hooks';
 import type { Related } from './dependents.ts';
-import { names, plural } from './say.ts';
+import { count, names, plural } from './say.ts';
 
 const LIST = 8;
 
@@ -65,7 +65,7 @@ export function DependentsNote({ verb, deps, it, where = '', goes, id }: Props) 
         {goes.slice(0, LIST).map((skill) => (
           <li key={skill}>{skill}</li>
         ))}
-        {rest > 0 && <li>and {rest.toLocaleString('en')} more</li>}
+        {rest > 0 && <li>and {count(rest)} more</li>}
       </ul>
     </>
   );

@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ImportPreview, ImportResult, SkillError, Skillfs } from '../../js/bridge.ts';
 import { copyOf, Preview, policies, type Choice } from './Preview.tsx';
-import { codeOf, download, failed, names as list, plural, sentence } from './say.ts';
+import { codeOf, count, download, failed, names as list, plural, sentence } from './say.ts';
 
 /** At most this many skills that cannot be installed get a line of the result each. */
 const INVALID_LINES = 8;
@@ -21,7 +21,7 @@ function leftOut(invalid: SkillError[]): string[] {
   if (!invalid.length) return [];
   const lines = [`Left out ${plural(invalid.length, 'skill')} that cannot be installed:`];
   for (const e of invalid.slice(0, INVALID_LINES)) lines.push(why(e));
-  if (invalid.length > INVALID_LINES) lines.push(`and ${(invalid.length - INVALID_LINES).toLocaleString('en')} more.`);
+  if (invalid.length > INVALID_LINES) lines.push(`and ${count(invalid.length - INVALID_LINES)} more.`);
   return lines;
 }
 

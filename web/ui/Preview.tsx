@@ -12,7 +12,7 @@
 import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { skillErrorLabel, type Diagnostic, type ImportPreview, type PreviewSkill, type SkillError } from '../../js/bridge.ts';
-import { failed, plural, sentence } from './say.ts';
+import { count, failed, plural, sentence } from './say.ts';
 
 /** What to do with one skill of the archive. */
 export type Choice = 'install' | 'update' | 'keep-both' | 'skip';
@@ -94,7 +94,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
     const note = notes && 'by' in notes ? notes.by[s.name] : undefined;
     return [...s.diagnostics.filter((d) => d.code !== DEPENDENCY_DISABLED), ...(note ? [note] : [])];
   };
-  const count = [...choices.values()].filter((c) => c !== 'skip').length;
+  const chosen = [...choices.values()].filter((c) => c !== 'skip').length;
   // A download imported again holds hundreds of skills already installed:
   // one choice for all of them, rather than a select each.
   const known = skills.filter((s) => s.status !== 'new');
@@ -112,10 +112,10 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
   let good = 0;
   let bad = 0;
   const counts = [
-    skills.length > known.length && `${(skills.length - known.length).toLocaleString('en')} new`,
-    changed && `${changed.toLocaleString('en')} installed in another version`,
-    known.length > changed && `${(known.length - changed).toLocaleString('en')} already installed, unchanged`,
-    invalid > 0 && `${invalid.toLocaleString('en')} cannot be installed (shown with why)`,
+    skills.length > known.length && `${count(skills.length - known.length)} new`,
+    changed && `${count(changed)} installed in another version`,
+    known.length > changed && `${count(known.length - changed)} already installed, unchanged`,
+    invalid > 0 && `${count(invalid)} cannot be installed (shown with why)`,
   ].filter(Boolean);
   return (
     <div class="preview" role="group" aria-labelledby="preview-title" aria-busy={notesFor !== undefined && notes?.for !== choices}>
@@ -128,7 +128,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
           For the {plural(known.length, 'skill')} already installed{' '}
           <select value={bulk} onChange={(e) => e.currentTarget.value && setAll(e.currentTarget.value as Choice)}>
             <option value="">choose for each below</option>
-            {changed > 0 && <option value="update">Update {changed === known.length ? 'each' : `the ${changed.toLocaleString('en')} that changed`}</option>}
+            {changed > 0 && <option value="update">Update {changed === known.length ? 'each' : `the ${count(changed)} that changed`}</option>}
             <option value="keep-both">Keep both (a -v2 copy each)</option>
             <option value="skip">Skip them all</option>
           </select>
@@ -182,8 +182,8 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
       <More hidden={skills.length - validRows} what="that can be installed" heading={heading} onMore={() => setValidRows(validRows + ROWS)} />
       <More hidden={invalid - invalidRows} what="that cannot be installed" heading={heading} onMore={() => setInvalidRows(invalidRows + ROWS)} />
       <div class="preview-actions">
-        <button type="button" class="primary" disabled={busy || count === 0} onClick={() => onInstall(choices)}>
-          Install {invalid ? `the ${plural(count, 'valid skill')}` : plural(count, 'skill')}
+        <button type="button" class="primary" disabled={busy || chosen === 0} onClick={() => onInstall(choices)}>
+          Install {invalid ? `the ${plural(chosen, 'valid skill')}` : plural(chosen, 'skill')}
         </button>
         <button type="button" disabled={busy} onClick={onCancel}>
           Cancel

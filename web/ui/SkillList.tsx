@@ -15,7 +15,7 @@ import { BulkBar } from './Bulk.tsx';
 import { listing, SORTS, STATES, type Query, type Sort, type State } from './listing.ts';
 import { related } from './dependents.ts';
 import { andRelated, DependentsNote, VERB, type Verb } from './Dependents.tsx';
-import { codeOf, download, failed, formatSize, plural } from './say.ts';
+import { codeOf, count, download, failed, formatSize, plural } from './say.ts';
 import { Dialog } from './skill/Dialog.tsx';
 
 const PAGE = 50;
@@ -103,7 +103,7 @@ export function SkillList({ sk, skills, onOpen }: Props) {
         </div>
       </div>
       <p class="list-count" role="status">
-        {l.shown.length === skills.length ? plural(skills.length, 'skill') : `${l.shown.length.toLocaleString('en')} of ${plural(skills.length, 'skill')}`}
+        {l.shown.length === skills.length ? plural(skills.length, 'skill') : `${count(l.shown.length)} of ${plural(skills.length, 'skill')}`}
         {rows.length < l.shown.length ? `, the first ${rows.length} shown` : ''}
       </p>
       {l.shown.length === 0 && skills.length > 0 && (
@@ -153,7 +153,7 @@ export function SkillList({ sk, skills, onOpen }: Props) {
           showFrom.current = rows.length;
           setLimit(limit + PAGE);
         }}>
-          Show {Math.min(PAGE, l.shown.length - rows.length)} more of {(l.shown.length - rows.length).toLocaleString('en')}
+          Show {Math.min(PAGE, l.shown.length - rows.length)} more of {count(l.shown.length - rows.length)}
         </button>
       )}
       {asking && <AskDialog sk={sk} skills={skills} s={asking.s} verb={asking.verb} onClose={() => setAsking(undefined)} onDeleted={sel.deleted} />}

@@ -14,17 +14,23 @@ export function failed(action: string, e: unknown): string {
 /** A module's message as a sentence: capitalised, without its final stop. */
 export const sentence = (m: string) => m.charAt(0).toUpperCase() + m.slice(1).replace(/\.$/, '');
 
+/** n with its thousands grouped, as English writes it ("1,234"). One
+ * formatter for every count: toLocaleString('en') makes a new one per
+ * call, which was most of a keystroke's script in a list of 259 skills. */
+const numbers = new Intl.NumberFormat('en');
+export const count = (n: number) => numbers.format(n);
+
 /** At most this many names in one sentence. */
 const NAMES = 8;
 /** "a, b, c" or, past eight, "a, b, … h and 12 more". */
-export const names = (xs: string[]) => (xs.length <= NAMES ? xs.join(', ') : `${xs.slice(0, NAMES).join(', ')} and ${(xs.length - NAMES).toLocaleString('en')} more`);
+export const names = (xs: string[]) => (xs.length <= NAMES ? xs.join(', ') : `${xs.slice(0, NAMES).join(', ')} and ${count(xs.length - NAMES)} more`);
 
 /** The error's stable code ("InvalidArchive"), or "" when it has none. */
 export function codeOf(e: unknown): string {
   return e instanceof SkillfsError ? e.code : '';
 }
 
-export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+export const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
 
 /** "1,234 bytes", "12.3 KB", "4.5 MB": decimal units, as the browser's
  * storage figures and the import's limits are given. One wording for the
