@@ -380,8 +380,9 @@ func installedDigest(c *candidate, id string) string {
 	return Digest(files)
 }
 
-// fromDownload returns, for each candidate of a download of url that a
-// skill installed from url's same folder (Origin.Dir) would be updated by,
+// fromDownload returns, for each candidate of a download from o (of its
+// URL, or of its index entry: sameDownload) that a skill installed from
+// the same folder of it (Origin.Dir) would be updated by,
 // the record of that skill, among the installed ones ms: the one of its name
 // when that is one of them (as without this), else the first by id (one
 // kept beside another of its name: openai's skill-creator installed as
@@ -392,11 +393,11 @@ func installedDigest(c *candidate, id string) string {
 // folder it moved to (movedTo), as a check finds it. Preview reports it
 // as the skill installed (PreviewSkill.Installed), and an import that
 // replaces replaces it, whatever its id.
-func fromDownload(cands, all []*candidate, ms []Meta, url, under string) map[*candidate]Meta {
+func fromDownload(cands, all []*candidate, ms []Meta, o source.Origin, under string) map[*candidate]Meta {
 	byFolder := map[string][]Meta{}
 	for _, m := range ms {
-		if o := m.Origin; o != nil && o.Kind == source.KindURL && o.URL == url && o.Dir != "" {
-			byFolder[o.Dir] = append(byFolder[o.Dir], m)
+		if sameDownload(m.Origin, o) && m.Origin.Dir != "" {
+			byFolder[m.Origin.Dir] = append(byFolder[m.Origin.Dir], m)
 		}
 	}
 	if len(byFolder) == 0 {
@@ -453,16 +454,46 @@ func fromDownload(cands, all []*candidate, ms []Meta, url, under string) map[*ca
 	return out
 }
 
-// urlMarker is how metaOp (encoding/json) writes an origin's url: the
-// records that hold it are the only ones fromDownload needs decoded.
-func urlMarker(url string) []byte {
-	b, _ := json.Marshal(url) // a string always encodes
-	return append([]byte(`"url":`), b...)
+// byDownload reports whether the skills installed from o are told by
+// their folder of its download (fromDownload): a URL's, or an index
+// entry's archive, which may hold several skills as a repository's does.
+func byDownload(o *source.Origin) bool {
+	return o != nil && (o.Kind == source.KindURL || o.Kind == source.KindIndex)
 }
 
-// metasFrom decodes the records among recs that name url (urlMarker).
-func metasFrom(recs []vfs.Record, url string) ([]Meta, error) {
-	marker := urlMarker(url)
+// sameDownload reports whether have, an installed skill's origin, is of
+// o's download, whatever its folder in it: the same URL, or the same
+// entry of the same index (whose artifact's URL may change with each
+// version it publishes).
+func sameDownload(have *source.Origin, o source.Origin) bool {
+	if have == nil || have.Kind != o.Kind {
+		return false
+	}
+	switch o.Kind {
+	case source.KindURL:
+		return have.URL == o.URL
+	case source.KindIndex:
+		return have.Index == o.Index && have.Entry == o.Entry
+	}
+	return false
+}
+
+// downloadMarker is how metaOp (encoding/json) writes the url of o's
+// kind that sameDownload compares (an index's for an index entry): the
+// records that hold it are the only ones fromDownload needs decoded.
+func downloadMarker(o source.Origin) []byte {
+	key, url := `"url":`, o.URL
+	if o.Kind == source.KindIndex {
+		key, url = `"index":`, o.Index
+	}
+	b, _ := json.Marshal(url) // a string always encodes
+	return append([]byte(key), b...)
+}
+
+// metasFrom decodes the records among recs that name o's download
+// (downloadMarker).
+func metasFrom(recs []vfs.Record, o source.Origin) ([]Meta, error) {
+	marker := downloadMarker(o)
 	var ms []Meta
 	for i, rec := range recs {
 		pace.StepAt(i)

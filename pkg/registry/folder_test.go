@@ -14,6 +14,7 @@ import (
 	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/source"
+	"github.com/skillfs/skillfs/pkg/vfs"
 )
 
 // repoOf returns a repository download, every file below top ("repo-main"
@@ -918,5 +919,96 @@ func TestImportEach(t *testing.T) {
 		if skillerr.CodeOf(err) != skillerr.InvalidArchive {
 			t.Errorf("%d of an unreadable download: %v", i, err)
 		}
+	}
+}
+
+// TestImportIndexEntryOfSeveral: the skills installed from an index entry
+// whose archive holds several are, installed from that entry again (Copy,
+// as an install from an index is), the ones each of its folders is,
+// whatever their ids: one byte for byte the same is already installed, one
+// changed is updated in place (its instance kept), not copied beside it,
+// and only a skill of a folder none was installed from is new. The
+// preview of the new archive says so (Update). A skill of its name from
+// elsewhere, or from another entry, is not it.
+func TestImportIndexEntryOfSeveral(t *testing.T) {
+	e := newEnv(t, memoryCase)
+	ctx := context.Background()
+	e.importZip(t, zipOf(t, "", file{"b/SKILL.md", mdOf("b", "B one.")}), ImportOptions{}) // b from elsewhere
+	v1 := repoOf(t, "pack", map[string]string{"a": "A one.", "b": "B one.", "c": "C one."})
+	entry := func(data []byte, url string) *source.Origin {
+		return &source.Origin{Kind: source.KindIndex, Index: "https://a.test/.well-known/agent-skills/index.json", Entry: "pack",
+			URL: url, Type: source.TypeArchive, Digest: source.Sum(data), Verified: true}
+	}
+	// As registry.installArtifact installs an index entry's archive.
+	install := func(data []byte, o *source.Origin) *ImportResult {
+		t.Helper()
+		return e.importZip(t, data, ImportOptions{Origin: o, Copy: true, SkipInvalid: true})
+	}
+	ids := func(ms []Meta) string {
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.ID+"@"+m.Origin.Dir)
+		}
+		return strings.Join(out, " ")
+	}
+	if res := install(v1, entry(v1, "https://a.test/pack.zip")); ids(res.Skills) != "a@skills/a b-v2@skills/b c@tools/c" {
+		t.Fatalf("first install: %s", ids(res.Skills))
+	}
+	a, b := mustGet(t, e.reg, "a"), mustGet(t, e.reg, "b-v2")
+
+	// The site publishes a new archive: a and b changed, c the same, d new.
+	v2 := zipOf(t, "pack-2", file{"skills/a/SKILL.md", mdOf("a", "A two.")}, file{"skills/b/SKILL.md", mdOf("b", "B two.")},
+		file{"tools/c/SKILL.md", mdOf("c", "C one.")}, file{"tools/d/SKILL.md", mdOf("d", "D one.")})
+	o2 := entry(v2, "https://a.test/pack-2.zip")
+	p, err := e.reg.Preview(ctx, v2, nil, o2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range p.Skills {
+		got = append(got, fmt.Sprintf("%s:%s:%s:%v", s.Folder, s.Status, s.Installed, s.Update))
+	}
+	if want := "skills/a:conflict:a:true skills/b:conflict:b-v2:true tools/c:installed:c:true tools/d:new::false"; strings.Join(got, " ") != want {
+		t.Errorf("preview: %s, want %s", strings.Join(got, " "), want)
+	}
+	// A fault at any write of that install leaves everything as it was.
+	before := dump(t, e.db)
+	db := &countingDB{Backend: e.db}
+	faulty := openReg(t, db, Options{Now: e.clock.Now})
+	for k := 0; int64(k) < max(db.lastOps.Load(), 1); k++ {
+		_, err := faulty.Import(vfs.FailAfter(ctx, k), v2, ImportOptions{Origin: o2, Copy: true, SkipInvalid: true})
+		wantErr(t, "a fault", err, skillerr.Internal, vfs.ReasonInjected)
+		if !sameDump(before, dump(t, e.db)) {
+			t.Fatalf("after a fault at write %d the database differs", k)
+		}
+	}
+	res := install(v2, o2)
+	if ids(res.Skills) != "a@skills/a b-v2@skills/b d@tools/d" || strings.Join(res.AlreadyInstalled, " ") != "c" {
+		t.Fatalf("installed again: %s, already installed %v", ids(res.Skills), res.AlreadyInstalled)
+	}
+	for _, was := range []Meta{a, b} {
+		if m := mustGet(t, e.reg, was.ID); m.Instance != was.Instance || m.Origin.Digest != o2.Digest || m.Description == was.Description {
+			t.Errorf("%s not updated in place: %+v", was.ID, m)
+		}
+	}
+	if b := mustGet(t, e.reg, "b"); b.Description != "B one." || b.Origin != nil {
+		t.Errorf("b from elsewhere: %+v", b)
+	}
+	list, err := e.reg.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 5 {
+		t.Errorf("installed: %s", jsonOf(t, list))
+	}
+	// Once more, the same archive: every skill is installed already.
+	if res := install(v2, o2); len(res.Skills) != 0 || strings.Join(res.AlreadyInstalled, " ") != "a b-v2 c d" {
+		t.Errorf("the same archive again: %s, already installed %v", ids(res.Skills), res.AlreadyInstalled)
+	}
+	// Another entry's archive of the same skills is not theirs: a copy.
+	other := entry(v2, "https://a.test/pack-2.zip")
+	other.Entry = "other"
+	if res := install(v2, other); !strings.HasPrefix(ids(res.Skills), "a-v2@skills/a ") {
+		t.Errorf("from another entry: %s", ids(res.Skills))
 	}
 }

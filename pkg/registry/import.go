@@ -75,7 +75,12 @@ type ImportOptions struct {
 	// of its name (the same Digest) as a renamed copy. Without it, under
 	// ConflictRename, such a skill is not installed again but listed in
 	// ImportResult.AlreadyInstalled; the other policies and Target treat
-	// it as any skill of that name.
+	// it as any skill of that name. Even with it, a skill installed from
+	// the same folder of Origin's download (sameSource) is not copied:
+	// byte for byte it is already installed, and, of an index entry (as
+	// source.ReviewIndex's Target is for an entry of one skill), changed it
+	// is updated in place under any OnConflict, unless Choose says
+	// otherwise.
 	Copy bool
 	// Choose, when not nil, is a person's choice after Preview: only the
 	// archive's skills named here (by the name in their SKILL.md) are
@@ -313,12 +318,19 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 		installed := byKey(slices.Sorted(maps.Keys(old)))
 		setDigests(slices.DeleteFunc(slices.Clone(cands), func(c *candidate) bool { return installed[idKey(c.s.Name)] == nil }))
 		var viaFolder map[*candidate]Meta
-		if o := opts.Origin; o != nil && o.Kind == source.KindURL && opts.Target == "" {
-			ms, err := metasFrom(read[0], opts.Origin.URL)
+		if byDownload(opts.Origin) && opts.Target == "" {
+			ms, err := metasFrom(read[0], *opts.Origin)
 			if err != nil {
 				return nil, err
 			}
-			viaFolder = fromDownload(valid, all, ms, opts.Origin.URL, under)
+			viaFolder = fromDownload(valid, all, ms, *opts.Origin, under)
+		}
+		// An index entry's skill installed from there is updated in place
+		// by its folder's new version, as the entry of one skill is
+		// (source.ReviewIndex's Target), unless a person chose otherwise.
+		inPlace := func(c *candidate) bool {
+			_, mine := viaFolder[c]
+			return mine && opts.Origin.Kind == source.KindIndex && opts.Choose == nil
 		}
 		// Copy makes a copy of a skill installed from elsewhere byte for
 		// byte, but not, unless a person chose it so, of the one
@@ -333,7 +345,7 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 				}
 				mine = viaFolder
 			}
-			if cands, err = res.skipInstalled(cands, old, installed, mine, func(c *candidate) bool { return policyOf(c) == ConflictRename }, same); err != nil {
+			if cands, err = res.skipInstalled(cands, old, installed, mine, func(c *candidate) bool { return policyOf(c) == ConflictRename || inPlace(c) }, same); err != nil {
 				return nil, err
 			}
 			if len(cands) == 0 {
@@ -343,7 +355,12 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 		if err := sinceCompared(cands, opts.Compared, policyOf, viaFolder, installed, old); err != nil {
 			return nil, err
 		}
-		ids, err := assignIDs(cands, installed, viaFolder, policyOf)
+		ids, err := assignIDs(cands, installed, viaFolder, func(c *candidate) ConflictPolicy {
+			if inPlace(c) {
+				return ConflictReplace
+			}
+			return policyOf(c)
+		})
 		if opts.Target != "" {
 			if _, ok := old[opts.Target]; !ok {
 				return nil, notInstalled(opts.Target)
@@ -557,24 +574,16 @@ func (res *ImportResult) skipInstalled(cands []*candidate, old map[string]vfs.Re
 }
 
 // sameSource reports whether have, an installed skill's origin, is o's
-// source for a skill of folder in its download: the same URL and folder,
-// or index entry. (An MCP server's skills reach Import as source.ChooseMCP
-// decided: one installed byte for byte is left out there unless chosen.)
+// source for a skill of folder in its download: the same URL or index
+// entry (sameDownload), and the same folder. (An MCP server's skills
+// reach Import as source.ChooseMCP decided: one installed byte for byte
+// is left out there unless chosen.)
 func sameSource(have *source.Origin, o source.Origin, folder string) bool {
-	if have == nil || have.Kind != o.Kind {
-		return false
+	dir := folder
+	if dir == skillpath.Root {
+		dir = ""
 	}
-	switch o.Kind {
-	case source.KindURL:
-		dir := folder
-		if dir == skillpath.Root {
-			dir = ""
-		}
-		return have.URL == o.URL && have.Dir == dir
-	case source.KindIndex:
-		return have.Index == o.Index && have.Entry == o.Entry
-	}
-	return false
+	return sameDownload(have, o) && have.Dir == dir
 }
 
 // estimate asks for the storage estimate now, and returns the wait for

@@ -124,7 +124,7 @@ func (r *Registry) withNeeds(ctx context.Context, opts ImportOptions, read func(
 		return nil, err
 	}
 	target := slices.IndexFunc(list, func(m Meta) bool { return m.ID == opts.Target })
-	if m, ok := fromDownload(append([]*candidate{c}, need...), all, list, o.URL, "")[c]; target < 0 || !ok || m.ID != opts.Target {
+	if m, ok := fromDownload(append([]*candidate{c}, need...), all, list, *o, "")[c]; target < 0 || !ok || m.ID != opts.Target {
 		return nil, nil
 	}
 	whole := *o

@@ -50,7 +50,7 @@ type PreviewSkill struct {
 	Status string `json:"status"`
 	// Installed is the id of the installed skill it would update, if any:
 	// the one installed from the same folder of a download of the URL
-	// previewed (Preview's origin), whatever its id, else the one of its
+	// or index entry previewed (Preview's origin), whatever its id, else the one of its
 	// name (comparedWith, which Import asks too).
 	Installed string `json:"installed"`
 	// Update: Installed is that skill installed from the same folder of
@@ -103,7 +103,7 @@ type InstalledSkill struct {
 // Import's data and ImportOptions.Outside; origin, when set, is the
 // origin an install from the archive would record (ImportOptions.Origin):
 // only the skills of its Dir are previewed, and a skill installed from the
-// same folder of a download of its URL is the one a skill of the archive
+// same folder of a download of its URL or index entry is the one a skill of the archive
 // is compared with and would update, whatever its id (fromDownload).
 func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Outside, origin *source.Origin) (*ImportPreview, error) {
 	under := ""
@@ -136,8 +136,8 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 	}
 	keys := byKey(ids)
 	var viaFolder map[*candidate]Meta
-	if origin != nil && origin.Kind == source.KindURL {
-		viaFolder = fromDownload(valid, cands, installed, origin.URL, under)
+	if byDownload(origin) {
+		viaFolder = fromDownload(valid, cands, installed, *origin, under)
 	}
 	p := &ImportPreview{Skills: make([]PreviewSkill, len(cands)), Dropped: append([]string{}, arc.Dropped...),
 		InstalledSkills: map[string]InstalledSkill{}}

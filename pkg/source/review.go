@@ -99,7 +99,8 @@ type EntryOffer struct {
 	// install of it updates in place (registry ImportOptions.Target),
 	// whatever id it was installed as, rather than keep a copy beside it;
 	// "" when the entry's archive installed several skills, which one
-	// update cannot replace.
+	// update cannot replace: the install then updates each in place by
+	// its folder of the archive (registry.ImportOptions.Copy).
 	Target string `json:"target"`
 }
 

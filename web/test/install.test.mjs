@@ -857,6 +857,45 @@ test('an index entry installed from there is that skill, whatever its id: review
   assert.deepEqual(await ids(page), ['zip-skill', 'zip-skill-v2']);
 });
 
+test('an index entry whose archive holds several skills: installed again, each is the one installed from its folder, left as it is or updated in place, and only a new folder is new', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  const publish = (files) => {
+    const body = zip(files);
+    site.files.set(`/.well-known/agent-skills/pack-${sha256(body).slice(7, 15)}.zip`, { body, type: 'application/zip' });
+    const entry = { name: 'pack', type: 'archive', description: 'Several skills.', url: `pack-${sha256(body).slice(7, 15)}.zip`, digest: sha256(body) };
+    site.index.skills = [...site.index.skills.filter((e) => e.name !== 'pack'), entry];
+    site.files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify(site.index), type: 'application/json' });
+  };
+  const v1 = { 'pack/pa/SKILL.md': skillMD('pa', 'A one.'), 'pack/pb/SKILL.md': skillMD('pb', 'B one.') };
+  // pb from elsewhere first: the entry's pb is another source, kept beside it as pb-v2.
+  site.files.set('/pb.zip', { body: zip({ 'SKILL.md': skillMD('pb', 'B one.') }), type: 'application/zip' });
+  assertOk(await reg(page, 'installFromUrl', `${site.url}/pb.zip`));
+  publish(v1);
+  const first = assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['pack'] }));
+  assert.deepEqual(first.installed.map((m) => [m.id, m.origin.entry, m.origin.dir]), [['pa', 'pack', 'pa'], ['pb-v2', 'pack', 'pb']]);
+  const was = Object.fromEntries(first.installed.map((m) => [m.id, m.instance]));
+  // The site publishes a new archive: pa and pb changed, pc new. The
+  // review says the entry updates what was installed from it; installing
+  // it updates pa and pb-v2 in place, not copied as pa-v2 and pb-v3.
+  publish({ 'pack/pa/SKILL.md': skillMD('pa', 'A two.'), 'pack/pb/SKILL.md': skillMD('pb', 'B two.'), 'pack/pc/SKILL.md': skillMD('pc', 'C one.') });
+  const p = assertOk(await reg(page, 'previewIndex', site.v2));
+  assert.deepEqual(p.entries.filter((e) => e.name === 'pack').map((e) => [e.status, e.installed]), [['update', 'pa']]);
+  const up = assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['pack'] }));
+  assert.deepEqual(up.installed.map((m) => [m.id, m.description, m.instance === was[m.id]]),
+    [['pa', 'A two.', true], ['pb-v2', 'B two.', true], ['pc', 'C one.', false]]);
+  assert.deepEqual([up.refused, up.warnings.filter((w) => w.name !== 'future')], [[], []]); // future: a type skillfs skips
+  assert.deepEqual(await ids(page), ['pa', 'pb', 'pb-v2', 'pc']);
+  assert.equal(assertOk(await reg(page, 'get', 'pb')).description, 'B one.');
+  // Only pc changes next: pa and pb-v2 are left as they are, with a warning each.
+  publish({ 'pack/pa/SKILL.md': skillMD('pa', 'A two.'), 'pack/pb/SKILL.md': skillMD('pb', 'B two.'), 'pack/pc/SKILL.md': skillMD('pc', 'C two.') });
+  const again = assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['pack'] }));
+  assert.deepEqual([again.installed.map((m) => [m.id, m.description]), again.warnings.filter((w) => w.name !== 'future').map((w) => [w.name, w.reason])],
+    [[['pc', 'C two.']], [['pa', 'already-installed'], ['pb-v2', 'already-installed']]]);
+  assert.deepEqual(await ids(page), ['pa', 'pb', 'pb-v2', 'pc']);
+});
+
 test('a server that does not let the page read its answer (CORS) is FetchFailed, and the message says it may be that', { timeout: TEST_MS }, async (t) => {
   // A real server on 127.0.0.1 that answers without CORS headers, as
   // GitHub's archive host answers every page.
