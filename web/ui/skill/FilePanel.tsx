@@ -5,7 +5,7 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { SkillfsError, type Diagnostic, type SkillMeta, type Skillfs } from '../../../js/bridge.ts';
-import { formatSize } from '../say.ts';
+import { formatSize, sentence } from '../say.ts';
 import type { TextEditor } from './editor.ts';
 import { asText, binaryMediaType } from './files.ts';
 import { fixOf } from './fixes.ts';
@@ -130,7 +130,7 @@ export function FilePanel(p: Props) {
       const diags = e instanceof SkillfsError ? e.diagnostics : [];
       setRefused(diags);
       ed.mark(diags.filter((d) => d.line).map((d) => ({ line: d.line!, severity: d.severity, message: d.message })));
-      p.say(`${p.path} was not saved, and nothing stored changed: ${messageOf(e)}`, true);
+      p.say(refusal(p.path, e, diags), true);
     } finally {
       setSaving(false);
     }
@@ -185,6 +185,17 @@ export function FilePanel(p: Props) {
       <div ref={host} class="editor-host" />
     </div>
   );
+}
+
+/** Why a save was refused, said once. A refused SKILL.md's message is
+ * "<skill>: the saved SKILL.md is invalid: <its first error>", which
+ * repeats what the sentence around it says: its first error, the
+ * diagnostic the error's reason names, is given alone (all of them are
+ * listed under the editor). */
+function refusal(path: string, e: unknown, diags: Diagnostic[]): string {
+  const first = e instanceof SkillfsError && e.code === 'InvalidManifest' ? diags.find((d) => d.severity === 'error' && d.code === e.reason) : undefined;
+  const why = first ? `. ${sentence(first.message)}.` : `: ${messageOf(e)}`;
+  return `${path} was not saved, and nothing stored changed${why}`;
 }
 
 export function messageOf(e: unknown): string {

@@ -197,6 +197,8 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
     await view.getByRole('button', { name: 'Save SKILL.md' }).click();
     const alert = view.getByRole('alert').filter({ hasText: 'SKILL.md was not saved, and nothing stored changed' });
     await alert.waitFor();
+    // Said once: not "${id}: the saved SKILL.md is invalid: …" after "SKILL.md was not saved".
+    assert.equal(await alert.textContent(), 'SKILL.md was not saved, and nothing stored changed. The frontmatter is not valid YAML at line 3 of SKILL.md: found character that cannot start any token.');
     const why = view.getByRole('group', { name: 'Why SKILL.md was not saved' });
     assert.match(await why.textContent(), /Line 3: The frontmatter is not valid YAML at line 3 of SKILL.md: found character that cannot start any token\. \(yaml-invalid\)/);
     await why.getByRole('button', { name: 'Go to line 3' }).waitFor();
