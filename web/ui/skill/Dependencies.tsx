@@ -32,6 +32,10 @@ const KINDS: Kind[] = [
 export function Dependencies({ sk, meta, onChanged }: Props) {
   // What each picker offers; null when the host has not registered any.
   const [offered, setOffered] = useState<Record<keyof Deps, string[] | null>>({ tools: null, mcp: null, skills: [] });
+  // The skills offered follow every commit, as the list does: one
+  // installed or deleted in another panel (or by an agent) shows here.
+  const [changes, setChanges] = useState(0);
+  useEffect(() => sk.onChange(() => setChanges((n) => n + 1)), [sk]);
   useEffect(() => {
     let live = true;
     Promise.all([sk.registry.registered(), sk.registry.list()]).then(
@@ -41,7 +45,7 @@ export function Dependencies({ sk, meta, onChanged }: Props) {
     return () => {
       live = false;
     };
-  }, [sk, meta.id, meta.updatedAt]);
+  }, [sk, meta.id, changes]);
 
   const set = async (kind: Kind, names: string[], message: string) => {
     const m = await sk.registry.setDependencies(meta.id, { ...meta.dependencies, [kind.key]: names });

@@ -346,6 +346,31 @@ test('an enabled skill does not come to depend on a disabled one: the picker and
   await page.close();
 });
 
+test('the skill picker follows the registry: a skill installed or deleted in another panel is offered, or no longer, without reopening the view', { timeout: 120_000 }, async () => {
+  const page = await openPanel(400);
+  const install = (id) => store(page, (sk, b64) => sk.registry.importZip(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)), { source: 'one.zip' }),
+    Buffer.from(zipSync({ [`${id}/SKILL.md`]: enc(skillMD(id)) })).toString('base64'));
+  // cedar depends on nothing (the tests before add atlas and borealis to each other), so atlas is offered.
+  await install('cedar');
+  await page.getByRole('button', { name: /^(Open )?cedar$/ }).click();
+  const view = page.getByRole('region', { name: 'cedar' });
+  await view.getByRole('heading', { level: 2, name: 'cedar' }).waitFor();
+  const skills = view.getByRole('group', { name: 'Skills' });
+  const atlas = skills.locator('datalist option[value="atlas"]');
+  await atlas.waitFor({ state: 'attached' });
+  const dune = skills.locator('datalist option[value="dune"]');
+  assert.equal(await dune.count(), 0);
+
+  // Another connection (another panel, an agent's host) installs dune, then deletes it.
+  await install('dune');
+  await dune.waitFor({ state: 'attached' });
+  await store(page, (sk) => sk.registry.remove('dune'));
+  await dune.waitFor({ state: 'detached' });
+  assert.equal(await atlas.count(), 1, 'the others are still offered');
+  await store(page, (sk) => sk.registry.remove('cedar'));
+  await page.close();
+});
+
 test('the focus stays where the keyboard user is: on the skill opened, the control that opened a dialog, Save and Revert, and Back when the skill is deleted elsewhere', { timeout: 120_000 }, async () => {
   const page = await openPanel(400);
   await store(page, async (sk, b64) => {
