@@ -78,7 +78,7 @@ test('the first visit installs the sample pack and shows the catalog as the agen
   assert.match(text, /<location>\n\/skills\/pdf-tools\/SKILL\.md\n<\/location>/);
   // disable-model-invocation keeps release-notes out of the model's catalog.
   assert.doesNotMatch(text, /release-notes/);
-  assert.match(await h.page.locator('#catalog-label').textContent(), /^Every visible skill with its full description \(\d[\d,]* of 8,000 characters\)\.$/);
+  assert.match(await h.page.locator('#catalog-label').textContent(), /^Every visible skill with its full description \(\d[\d,]* of 8,000 characters\); 1 more only you can invoke\.$/);
   assert.equal(await h.page.getByRole('status').filter({ hasText: 'skills installed' }).textContent(), '6 skills installed, 6 enabled.');
 });
 
@@ -86,7 +86,7 @@ test('a small budget degrades the catalog, and the label says how', async () => 
   await h.page.getByRole('combobox', { name: 'Budget' }).selectOption('2000');
   await h.page.getByRole('combobox', { name: 'Catalog' }).selectOption('names');
   await h.page.waitForFunction(() => /shown="5" described="0" total="5"/.test(document.querySelector('#catalog')?.textContent ?? ''));
-  assert.match(await h.page.locator('#catalog-label').textContent(), /^The agent sees all 5 skills, 0 with a description: names only, as asked/);
+  assert.match(await h.page.locator('#catalog-label').textContent(), /^The agent sees all 5 skills, 0 with a description: names only, as asked \(\d[\d,]* of 2,000 characters\); 1 more only you can invoke\.$/);
   await h.page.getByRole('combobox', { name: 'Catalog' }).selectOption('full');
   await h.page.getByRole('combobox', { name: 'Budget' }).selectOption('8000');
   await h.page.waitForFunction(() => document.querySelector('#catalog')?.textContent.startsWith('<available_skills>'));

@@ -1127,3 +1127,23 @@ test('at 400 px, the source filter shows the whole name of a download as long as
   assert.deepEqual(wide, [], 'nothing widens the page');
   await page.close();
 });
+
+test('the agent view counts the skills only the user may invoke (disable-model-invocation) apart from those the agent sees, in the same sentence', { timeout: 60_000 }, async () => {
+  const own = await start();
+  try {
+    const page = await openPanel(400, own);
+    const md = (name, extra = '') => strToU8(`---\nname: ${name}\ndescription: Does ${name} things.\n${extra}---\n# ${name}\n`);
+    const zip = zipSync({ 'ledger/SKILL.md': md('ledger'), 'ship-it/SKILL.md': md('ship-it', 'disable-model-invocation: true\n'), 'tag-it/SKILL.md': md('tag-it', 'disable-model-invocation: true\n') });
+    await withHost(page, (sk, b64) => sk.registry.importZip(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)), { source: 'three.zip' }), Buffer.from(zip).toString('base64'), STEP_MS);
+    const label = page.locator('#catalog-label');
+    // Three enabled, one in the catalog: not "all 1 skill" as if that were every enabled one.
+    await page.waitForFunction(() => document.querySelector('#catalog')?.textContent.includes('ledger')); // the label comes with it
+    assert.match(await label.textContent(), /^Every visible skill with its full description \(\d[\d,]* of 8,000 characters\); 2 more only you can invoke\.$/);
+    await page.getByRole('combobox', { name: 'Catalog' }).selectOption('names');
+    await page.waitForFunction(() => document.querySelector('#catalog-label')?.textContent.startsWith('The agent sees'));
+    assert.match(await label.textContent(), /^The agent sees all 1 skill, 0 with a description: names only, as asked \(\d[\d,]* of 8,000 characters\); 2 more only you can invoke\.$/);
+    await page.close();
+  } finally {
+    await own.browser.close();
+  }
+});

@@ -31,15 +31,19 @@ export function degradation(catalog: string): { shown: number; described: number
   return m ? { shown: Number(m[1]), described: Number(m[2]), total: Number(m[3]) } : undefined;
 }
 
-function catalogLabel(catalog: string, mode: Mode, budget: number): string {
+/** userOnly: the enabled skills visible to the session that only the
+ * user may invoke (disable-model-invocation), which no catalog lists, so
+ * that the count does not read as every enabled skill's. */
+function catalogLabel(catalog: string, mode: Mode, budget: number, userOnly: number): string {
   if (mode === 'off') return 'Catalog off: the agent is told about no skill.';
-  if (!catalog) return 'No catalog: no enabled skill is visible to the agent.';
+  if (!catalog) return `No catalog: no enabled skill is visible to the agent${userOnly ? `; ${plural(userOnly, 'skill')} only you can invoke` : ''}.`;
   const chars = `${count([...catalog].length)} of ${count(budget)} characters`;
+  const more = userOnly ? `; ${count(userOnly)} more only you can invoke` : '';
   const d = degradation(catalog);
-  if (!d) return `Every visible skill with its full description (${chars}).`;
+  if (!d) return `Every visible skill with its full description (${chars})${more}.`;
   const names = d.shown === d.total ? `all ${plural(d.total, 'skill')}` : `${d.shown} of ${plural(d.total, 'skill')} (the rest are counted in a note)`;
   const why = mode === 'names' ? 'names only, as asked' : 'shortened to fit the budget';
-  return `The agent sees ${names}, ${d.described} with a description: ${why} (${chars}).`;
+  return `The agent sees ${names}, ${d.described} with a description: ${why} (${chars})${more}.`;
 }
 
 export function AgentView({ sk, tools, contextId, revision }: Props) {
@@ -78,7 +82,7 @@ export function AgentView({ sk, tools, contextId, revision }: Props) {
           return Promise.all([s.catalog({ mode, budget }), s.commands()]);
         });
         if (!live) return;
-        setCatalog({ text, label: catalogLabel(text, mode, budget) });
+        setCatalog({ text, label: catalogLabel(text, mode, budget, cmds.filter((c) => c.disableModelInvocation).length) });
         setCommands(cmds);
       } catch (e) {
         if (live) setCatalog({ error: failed('Could not build the catalog', e) });
