@@ -104,6 +104,7 @@ export function App({ sk, tools, contextId, samplePack, extras, onSkills }: AppP
           <SkillView
             sk={sk}
             id={open}
+            skills={skills}
             onClose={() => {
               setOpen(undefined);
               // Back where the user was: the skill's name in the list; when

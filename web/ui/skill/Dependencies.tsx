@@ -3,13 +3,16 @@
 // picker also takes a typed name: the registry decides, as it does for
 // any caller (setDependencies), and its refusal is shown beside it.
 
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import type { Dependencies as Deps, SkillMeta, Skillfs } from '../../../js/bridge.ts';
 import { messageOf } from './FilePanel.tsx';
 
 interface Props {
   sk: Skillfs;
   meta: SkillMeta;
+  /** The installed skills, as the app lists them at every commit
+   * (undefined before its first list): the skill picker offers them. */
+  installed: SkillMeta[] | undefined;
   onChanged(m: SkillMeta, message: string): void;
 }
 
@@ -29,23 +32,26 @@ const KINDS: Kind[] = [
   { key: 'skills', title: 'Skills', many: 'skills', one: 'skill', a: 'a skill' },
 ];
 
-export function Dependencies({ sk, meta, onChanged }: Props) {
-  // What each picker offers; null when the host has not registered any.
-  const [offered, setOffered] = useState<Record<keyof Deps, string[] | null>>({ tools: null, mcp: null, skills: [] });
-  // The skills offered follow every commit, as the list does: one
-  // installed or deleted in another panel (or by an agent) shows here.
-  const [changes, setChanges] = useState(0);
-  useEffect(() => sk.onChange(() => setChanges((n) => n + 1)), [sk]);
+export function Dependencies({ sk, meta, installed, onChanged }: Props) {
+  // What the tool and MCP pickers offer; null when the host has not
+  // registered any. Read again with every list the app reads (every
+  // commit), as the skills offered follow it: one installed or deleted in
+  // another panel (or by an agent) shows here, without a list of its own.
+  const [registered, setRegistered] = useState<{ tools: string[] | null; mcp: string[] | null }>({ tools: null, mcp: null });
   useEffect(() => {
     let live = true;
-    Promise.all([sk.registry.registered(), sk.registry.list()]).then(
-      ([r, list]) => live && setOffered({ tools: r.tools, mcp: r.mcp, skills: list.map((s) => s.id).filter((s) => s !== meta.id) }),
+    sk.registry.registered().then(
+      (r) => live && setRegistered({ tools: r.tools, mcp: r.mcp }),
       () => {}, // the pickers stay empty; a typed name still goes to the registry
     );
     return () => {
       live = false;
     };
-  }, [sk, meta.id, changes]);
+  }, [sk, meta.id, installed]);
+  const offered = useMemo<Record<keyof Deps, string[] | null>>(
+    () => ({ ...registered, skills: (installed ?? []).map((s) => s.id).filter((s) => s !== meta.id) }),
+    [registered, installed, meta.id],
+  );
 
   const set = async (kind: Kind, names: string[], message: string) => {
     const m = await sk.registry.setDependencies(meta.id, { ...meta.dependencies, [kind.key]: names });

@@ -19,6 +19,8 @@ import './skill-view.css';
 interface Props {
   sk: Skillfs;
   id: string;
+  /** The installed skills, as the app lists them (Dependencies offers them). */
+  skills: SkillMeta[] | undefined;
   onClose: () => void;
 }
 
@@ -31,7 +33,7 @@ type Editing =
 
 const SKILL_MD = 'SKILL.md';
 
-export function SkillView({ sk, id, onClose }: Props) {
+export function SkillView({ sk, id, skills, onClose }: Props) {
   const [meta, setMeta] = useState<SkillMeta>();
   const [entries, setEntries] = useState<TreeEntry[]>([]);
   const [gone, setGone] = useState('');
@@ -196,7 +198,7 @@ export function SkillView({ sk, id, onClose }: Props) {
         <div class="skill-about">
           <Details m={meta} />
           <Diagnostics m={meta} onShow={(line) => openFile(SKILL_MD, line)} />
-          <Dependencies sk={sk} meta={meta} onChanged={(m, msg) => { setMeta(m); say(msg); }} />
+          <Dependencies sk={sk} meta={meta} installed={skills} onChanged={(m, msg) => { setMeta(m); say(msg); }} />
         </div>
         <section class="skill-files" aria-labelledby="skill-files-title">
           <h3 id="skill-files-title">Files</h3>
