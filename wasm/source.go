@@ -92,7 +92,7 @@ var sourceMethods = map[string]method{
 		if err != nil {
 			return result{}, err
 		}
-		return value(map[string]any{"url": idx.URL, "version": idx.Version, "entries": source.ReviewIndex(in, registry.SameID, idx, sel),
+		return value(map[string]any{"url": idx.URL, "version": idx.Version, "entries": source.ReviewIndex(in, registry.IDKey, idx, sel),
 			"skipped": idx.Skipped, "refused": nonNil(refused), "digest": digest}, nil)
 	}),
 	// The skills of a listing to install, each decided against the
@@ -126,7 +126,7 @@ var sourceMethods = map[string]method{
 			return result{}, err
 		}
 		policy := cmp.Or(a.OnConflict, registry.ConflictRename)
-		offers := source.ReviewMCP(in, registry.SameID, a.Server, skills)
+		offers := source.ReviewMCP(in, registry.IDKey, a.Server, skills)
 		plans, left, refused, err := source.ChooseMCP(a.Server, skills, offers, a.Skills, a.Choose, policy, registry.ConflictReplace)
 		if err != nil {
 			return result{}, err
@@ -146,7 +146,7 @@ var sourceMethods = map[string]method{
 		if err != nil {
 			return result{}, err
 		}
-		return value(map[string]any{"skills": source.ReviewMCP(in, registry.SameID, a.Server, skills), "skipped": skipped,
+		return value(map[string]any{"skills": source.ReviewMCP(in, registry.IDKey, a.Server, skills), "skipped": skipped,
 			"digest": source.Sum(r.bytes)}, nil)
 	}),
 	// What to download for a URL a person gave (a repository's page on

@@ -621,9 +621,10 @@ func checkQuota(est vfs.StorageEstimate, source string, size int64) error {
 // confusable skeleton.
 func idKey(id string) string { return confusable.Skeleton(zipguard.FoldKey(id)) }
 
-// SameID reports whether ids a and b are one id to the registry: an import
-// of a skill named b conflicts with the installed skill a.
-func SameID(a, b string) bool { return idKey(a) == idKey(b) }
+// IDKey returns what the registry compares id by: two ids of one key are
+// one id, and an import of a skill named b conflicts with the installed
+// skill a when IDKey(a) == IDKey(b).
+func IDKey(id string) string { return idKey(id) }
 
 // parseArchive parses every skill of arc. A skill that is invalid, has a
 // name that cannot be an id, or has the name of an earlier one once folded

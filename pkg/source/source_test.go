@@ -320,8 +320,7 @@ func TestReviewMCP(t *testing.T) {
 		{ID: "Taken"},                // from bytes, no origin
 		{ID: "elsewhere", Origin: Origin{Kind: KindMCP, Server: "https://other.test/mcp", URI: "skill://elsewhere/SKILL.md", Digest: d1}},
 	}
-	sameID := func(id, name string) bool { return strings.EqualFold(id, name) }
-	offers := ReviewMCP(installed, sameID, server, []MCPSkill{skill("same", d1), skill("newer", d2), skill("taken", d1), skill("elsewhere", d1), skill("fresh", d1)})
+	offers := ReviewMCP(installed, strings.ToLower, server, []MCPSkill{skill("same", d1), skill("newer", d2), skill("taken", d1), skill("elsewhere", d1), skill("fresh", d1)})
 	var got []string
 	for _, o := range offers {
 		got = append(got, o.Name+":"+o.Status+":"+o.Installed)
@@ -356,7 +355,7 @@ func TestReviewIndex(t *testing.T) {
 		from("elsewhere", other, "elsewhere", d1),
 		from("legacy", idx.URL, "legacy", d1),
 	}
-	offers := ReviewIndex(installed, func(id, name string) bool { return strings.EqualFold(id, name) }, idx,
+	offers := ReviewIndex(installed, strings.ToLower, idx,
 		[]Entry{entry("same", d1), entry("newer", d2), entry("pack", d2), entry("elsewhere", d1), entry("legacy", ""), entry("fresh", d1)})
 	var got []string
 	for _, o := range offers {
@@ -382,7 +381,7 @@ func TestChooseMCP(t *testing.T) {
 	}
 	skills := []MCPSkill{skill("same", d1), skill("newer", Sum([]byte("two"))), skill("taken", d1), skill("fresh", d1)}
 	installed := []Installed{from("same", "same"), from("newer-2", "newer"), {ID: "taken"}}
-	offers := ReviewMCP(installed, func(id, name string) bool { return id == name }, server, skills)
+	offers := ReviewMCP(installed, func(id string) string { return id }, server, skills)
 	for _, c := range []struct {
 		what   string
 		want   []string
@@ -479,5 +478,64 @@ func TestCheckMCPMoved(t *testing.T) {
 	want := []string{"mover current skill://skills/mover/SKILL.md", "taken gone skill://a/taken/SKILL.md", "other current skill://b/taken/SKILL.md"}
 	if !slices.Equal(got, want) {
 		t.Errorf("CheckMCP = %q, want %q", got, want)
+	}
+}
+
+// TestReviewKeysOnce: each installed id's key is computed once per
+// review, not once for each skill offered (an index of 1,000 entries
+// against 5,100 installed skills took 5 s natively so), and a skill not
+// installed from the source still conflicts with the first installed
+// skill of its key. Counted, not timed.
+func TestReviewKeysOnce(t *testing.T) {
+	const n, m = 1000, 100
+	installed := make([]Installed, n)
+	for i := range installed {
+		installed[i].ID = fmt.Sprintf("skill-%04d", i)
+	}
+	installed = append(installed, Installed{ID: "SKILL-0020"}) // a second of one key: not the one named
+	calls := 0
+	key := func(id string) string { calls++; return strings.ToLower(id) }
+	entries, skills := make([]Entry, m), make([]MCPSkill, m)
+	for i := range entries {
+		name := fmt.Sprintf("Skill-%04d", i*10) // the even ones are installed, of another case
+		if i%2 == 1 {
+			name = fmt.Sprintf("fresh-%04d", i)
+		}
+		entries[i], skills[i] = Entry{Name: name}, MCPSkill{Name: name, URI: "skill://" + name}
+	}
+	idx := &Index{URL: "https://a.test/.well-known/agent-skills/index.json", Version: V2}
+	for _, c := range []struct {
+		what string
+		got  func() []string
+	}{
+		{"ReviewIndex", func() []string {
+			var out []string
+			for _, o := range ReviewIndex(installed, key, idx, entries) {
+				out = append(out, o.Status+":"+o.Installed)
+			}
+			return out
+		}},
+		{"ReviewMCP", func() []string {
+			var out []string
+			for _, o := range ReviewMCP(installed, key, "https://mcp.test/mcp", skills) {
+				out = append(out, o.Status+":"+o.Installed)
+			}
+			return out
+		}},
+	} {
+		calls = 0
+		got := c.got()
+		if calls > len(installed)+m {
+			t.Errorf("%s: %d keys computed for %d installed skills and %d offered, want %d at most", c.what, calls, len(installed), m, len(installed)+m)
+		}
+		for i, g := range got {
+			want := OfferNew + ":"
+			if i%2 == 0 {
+				want = fmt.Sprintf("%s:skill-%04d", OfferConflict, i*10)
+			}
+			if g != want {
+				t.Errorf("%s: %s is %s, want %s", c.what, entries[i].Name, g, want)
+			}
+		}
 	}
 }
