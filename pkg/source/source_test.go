@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillfs/skillfs/pkg/pace/pacetest"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/skillerr/skillerrtest"
 	"github.com/skillfs/skillfs/pkg/zipguard"
@@ -485,7 +486,8 @@ func TestCheckMCPMoved(t *testing.T) {
 // review, not once for each skill offered (an index of 1,000 entries
 // against 5,100 installed skills took 5 s natively so), and a skill not
 // installed from the source still conflicts with the first installed
-// skill of its key. Counted, not timed.
+// skill of its key; its loops give the host turns (pace). Counted, not
+// timed.
 func TestReviewKeysOnce(t *testing.T) {
 	const n, m = 1000, 100
 	installed := make([]Installed, n)
@@ -523,8 +525,13 @@ func TestReviewKeysOnce(t *testing.T) {
 			return out
 		}},
 	} {
-		calls = 0
+		calls, steps := 0, 0
+		stop := pacetest.Observe(func() { steps++ })
 		got := c.got()
+		stop()
+		if want := (len(installed) + m) / 16; steps < want {
+			t.Errorf("%s: %d steps for %d installed skills and %d offered, want %d or more", c.what, steps, len(installed), m, want)
+		}
 		if calls > len(installed)+m {
 			t.Errorf("%s: %d keys computed for %d installed skills and %d offered, want %d at most", c.what, calls, len(installed), m, len(installed)+m)
 		}
