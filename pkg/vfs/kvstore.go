@@ -187,41 +187,44 @@ func (t *kvTxn) Commit(ctx context.Context) ([]keyvalue.OpResult, error) {
 		return nil, context.Canceled
 	}
 	var qs []Query
+	n := make([]int, len(t.ops)) // how many queries each op reads
 	sets := false
-	for _, op := range t.ops {
-		qs = append(qs, op.queries()...)
+	for i, op := range t.ops {
+		q := op.queries()
+		n[i] = len(q)
+		qs = append(qs, q...)
 		sets = sets || !op.get
 	}
-	var found [][]Record
+	read := make([][][]Record, len(t.ops)) // the results of each op's queries
 	run := func(ctx context.Context) error {
-		var err error
-		if found, err = t.store.db.Read(ctx, qs...); err != nil {
+		found, err := t.store.db.Read(ctx, qs...)
+		if err != nil {
 			return err
+		}
+		for i := range read {
+			read[i], found = found[:n[i]], found[n[i]:]
+		}
+		if !sets {
+			return nil
 		}
 		e := newEdits()
 		var writes []Op
-		at := found
-		for _, op := range t.ops {
-			res := at[:len(op.queries())]
-			at = at[len(res):]
+		for i, op := range t.ops {
 			if op.get {
 				continue
 			}
-			if err := e.seeAll(op.path, res); err != nil {
+			if err := e.seeAll(op.path, read[i]); err != nil {
 				return err
 			}
-			var below []Record // a delete's
-			if len(res) == 3 {
-				below = res[2]
+			var below []Record // what a delete finds under the name
+			if op.src == nil {
+				below = read[i][2]
 			}
 			blobs, err := set(e, op.path, op.src, op.data, below)
 			if err != nil {
 				return err
 			}
 			writes = append(writes, blobs...)
-		}
-		if !sets {
-			return nil
 		}
 		return t.store.db.Commit(ctx, append(e.ops(), writes...)...)
 	}
@@ -238,9 +241,8 @@ func (t *kvTxn) Commit(ctx context.Context) ([]keyvalue.OpResult, error) {
 	for i, op := range t.ops {
 		results[i].Op = keyvalue.OpID(i)
 		if op.get {
-			results[i].Record, results[i].Err = t.store.record(op.path, found)
+			results[i].Record, results[i].Err = t.store.record(op.path, read[i])
 		}
-		found = found[len(op.queries()):]
 		if op.h != nil {
 			if err := op.h.Handle(t, results[i]); err != nil && results[i].Err == nil {
 				results[i].Err = err
