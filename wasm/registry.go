@@ -60,14 +60,17 @@ var methods = map[string]method{
 	})),
 	"registry.previewNotes": adminMethod(func(_ context.Context, _ *registry.Registry, a struct {
 		Preview struct {
-			// Thousands of rows decode a few at a time (see pacedjson.List).
-			Skills          pacedjson.List[registry.PreviewSkill] `json:"skills"`
-			InstalledSkills map[string]registry.InstalledSkill    `json:"installedSkills"`
+			registry.ImportPreview
+			// Thousands of rows decode a few at a time (see
+			// pacedjson.List): this field, shallower, takes "skills"
+			// from the embedded one, which gets every other field.
+			Skills pacedjson.List[registry.PreviewSkill] `json:"skills"`
 		} `json:"preview"`
 		Choose map[string]registry.ConflictPolicy `json:"choose"`
 		Copy   bool                               `json:"copy"`
 	}, _ request) (result, error) {
-		p := registry.ImportPreview{Skills: a.Preview.Skills, InstalledSkills: a.Preview.InstalledSkills}
+		p := a.Preview.ImportPreview
+		p.Skills = a.Preview.Skills
 		return value(registry.PreviewNotes(&p, a.Choose, a.Copy))
 	}),
 	"registry.list": adminMethod(func(ctx context.Context, reg *registry.Registry, _ struct{}, _ request) (result, error) {
