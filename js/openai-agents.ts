@@ -92,12 +92,12 @@ export async function openaiAgentsSkills(sk: Skillfs, opts: OpenAIAgentsSkillsOp
     // Computer, shell and apply_patch tools run on the host without a
     // check the adapter could make (README, the Agents SDK): never
     // passed on unnarrowed.
-    else throw new SkillfsError(`${(t as { type: string }).type} tools cannot be narrowed by skills: leave this one out, or give it to the Agent yourself, outside the skills' allowed-tools`, "InvalidArgument", "", (t as { name: string }).name);
+    else throw new SkillfsError(`${(t as { type: string }).type} tools cannot be narrowed by skills: leave this one out, or give it to the Agent yourself, outside the skills' allowed-tools`, "InvalidArgument", "tool-kind", (t as { name: string }).name);
   }
   const hostedNames = new Set(hosted.map(hostedName));
   if (hosted.length && !opts.model) {
     const name = [...hostedNames][0];
-    throw new SkillfsError(`the hosted tool ${name} can be narrowed only in the requests to the model: give the adapter the agent's model`, "InvalidArgument", "", name);
+    throw new SkillfsError(`the hosted tool ${name} can be narrowed only in the requests to the model: give the adapter the agent's model`, "InvalidArgument", "no-model", name);
   }
   for (const name of [...(opts.mcpServers ?? []).map((s) => s.name), ...hosted.flatMap((t) => hostedLabel(t) ?? [])]) mcpServerName(name);
   const handoffs = (opts.handoffs ?? []).map((h) => getHandoff(h));
@@ -276,7 +276,7 @@ function mcpServerName(name: string): void {
     `the MCP server ${name} has "__" in its name, which allowed-tools read as the end of a server's name (mcp__<server>__<tool>): ` +
       `a line allowing the server ${other} (mcp__${other}) would allow its tools. Name it without "__"`,
     "InvalidArgument",
-    "",
+    "server-name",
     name,
   );
 }

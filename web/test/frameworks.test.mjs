@@ -240,6 +240,7 @@ test('OpenAI Agents SDK: hosted tools, hosted MCP, handoffs and MCP tools are na
   // so is a shell tool, never passed on unnarrowed, and an MCP server (or
   // a hosted one) whose name allowed-tools would read as another's.
   const [noModel, shell, server, hosted] = r.refused;
+  assert.deepEqual([noModel, shell, server, hosted].map((e) => e.reason), ['no-model', 'tool-kind', 'server-name', 'server-name']);
   assert.equal(noModel.code, 'InvalidArgument', JSON.stringify(noModel));
   assert.match(noModel.message, /the hosted tool web_search can be narrowed only in the requests to the model: give the adapter the agent's model/);
   assert.equal(shell.code, 'InvalidArgument', JSON.stringify(shell));
