@@ -492,7 +492,7 @@ func (r *Registry) checkImportable(id string, before, after []vfs.File) error {
 			size += int64(len(f.Data))
 			names += int64(len(id) + 1 + len(f.Path)) // the export's folder, then the path
 		}
-		return int64(len(files)) + 1, size, names // and the folder itself
+		return int64(len(files)) + 1, size, names + int64(len(id)+1) // and the folder itself
 	}
 	n0, size0, names0 := measure(before)
 	n, size, names := measure(after)
