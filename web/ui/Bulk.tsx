@@ -21,7 +21,7 @@ import { MAX_BATCH, type SkillMeta, type Skillfs } from '../../js/bridge.ts';
 import { related, removalBatches } from './dependents.ts';
 import { andRelated, DependentsNote, DOING, DONE, VERB, type Verb } from './Dependents.tsx';
 import { codeOf, count, failed, names, plural } from './say.ts';
-import { Dialog } from './skill/Dialog.tsx';
+import { Dialog, focusLost } from './skill/Dialog.tsx';
 
 interface Props {
   sk: Skillfs;
@@ -197,9 +197,10 @@ export function BulkBar({ sk, skills: installed, shown, selected, hidden, select
           }}
           onConfirm={(also) => {
             // The change runs in the bar, where its progress and Stop are;
-            // the focus waits on the button that asked.
+            // the focus waits on the button that asked, unless a delete
+            // done first has already moved it (its rows gone).
             setConfirming(undefined);
-            requestAnimationFrame(() => buttons[confirming].current?.focus());
+            requestAnimationFrame(() => focusLost() && buttons[confirming].current?.focus());
             void act(confirming, also);
           }}
         />

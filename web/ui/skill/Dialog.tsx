@@ -22,6 +22,11 @@ interface Props {
   children?: ComponentChildren;
 }
 
+/** Whether nothing has the focus (the page's body has it): a dialog gone,
+ * or the control that had it. A focus moved a frame later must not take it
+ * from where something else has put it meanwhile. */
+export const focusLost = () => !document.activeElement || document.activeElement === document.body;
+
 export function Dialog(p: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
@@ -40,8 +45,7 @@ export function Dialog(p: Props) {
     return () => {
       d?.close();
       requestAnimationFrame(() => {
-        const lost = !document.activeElement || document.activeElement === document.body;
-        if (lost && opener instanceof HTMLElement && opener.isConnected) opener.focus();
+        if (focusLost() && opener instanceof HTMLElement && opener.isConnected) opener.focus();
       });
     };
   }, []);
