@@ -80,25 +80,28 @@ func decodeRecord(key string, b []byte) (*record, error) {
 		return &record{meta: m}, err
 	}
 	r := &record{meta: meta{mode: fs.FileMode(mode &^ listsFiles)}}
-	r.modTime, r.size, r.gen = d.millis(), int64(d.uvarint()), d.str(d.uvarint())
+	var size uint64
+	r.modTime, size, r.gen = d.millis(), d.uvarint(), d.str(d.uvarint())
+	r.size = int64(size)
 	n := d.uvarint()
 	// An entry takes six bytes at least: a name of one, its length, mode,
 	// time, size and generation.
-	if d.bad || n > uint64(len(d.b))/6 {
+	if d.bad || n > uint64(len(d.b))/6 || !storable(r.mode, mode&^listsFiles, size) {
 		return nil, corruptRecord(key)
 	}
 	r.files = make([]entry, n)
 	for i := range r.files {
 		e := &r.files[i]
 		e.name = d.str(d.uvarint())
-		e.mode, e.modTime, e.size = fs.FileMode(d.uvarint()), d.millis(), int64(d.uvarint())
+		mode, modTime, size := d.uvarint(), d.millis(), d.uvarint()
+		e.mode, e.modTime, e.size = fs.FileMode(mode), modTime, int64(size)
 		if g := d.uvarint(); g == 0 {
 			e.gen = r.gen
 		} else {
 			e.gen = d.str(g - 1)
 		}
 		// Lookups binary-search the names, and each becomes a path.
-		if !e.mode.IsRegular() || !validName(e.name) || i > 0 && r.files[i-1].name >= e.name {
+		if !storable(e.mode, mode, size) || !e.mode.IsRegular() || !validName(e.name) || i > 0 && r.files[i-1].name >= e.name {
 			return nil, corruptRecord(key)
 		}
 	}
@@ -219,7 +222,11 @@ func children(own, below []Record) ([]entry, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, entry{name: nameOfKey(rec.Key), meta: r.meta})
+		p, err := pathOfKey(rec.Key)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, entry{name: path.Base(p), meta: r.meta})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	for i := 1; i < len(out); i++ {

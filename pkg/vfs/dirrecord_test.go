@@ -38,15 +38,7 @@ func putSchema2(t *testing.T, db Backend, slug, gen string, files []File) {
 // decoded reads skill slug's tree with contents, one line a path.
 func decoded(t *testing.T, db Backend, slug string) []string {
 	t.Helper()
-	qs, err := SkillQueries(slug, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	read, err := db.Read(context.Background(), qs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := DecodeSkill(slug, read)
+	files, err := readSkill(t, db, slug, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,9 +177,29 @@ func TestDecodeRecordCorrupt(t *testing.T) {
 			t.Errorf("decodeRecord(%s) = %+v, want nil", what, r)
 		}
 	}
-	notFile := &record{meta: dir.meta, files: []entry{{name: "d", meta: meta{mode: fs.ModeDir | 0o755}}}}
-	_, err := decodeRecord("k", notFile.encode())
-	wantCode(t, "decodeRecord(a directory listed as a file)", err, skillerr.Internal, "")
+	// Modes and sizes nothing here stores: exported, a symbolic link would
+	// be an archive entry of that kind; listed, a size past int64
+	// negative.
+	for what, m := range map[string]meta{
+		"a directory listed as a file": {mode: fs.ModeDir | 0o755},
+		"a symbolic link":              {mode: fs.ModeSymlink | 0o777},
+		"a device":                     {mode: fs.ModeDevice | 0o644},
+		"a negative size":              {mode: 0o644, size: -1},
+	} {
+		bad := &record{meta: dir.meta, files: []entry{{name: "d", meta: m}}}
+		_, err := decodeRecord("k", bad.encode())
+		wantCode(t, "decodeRecord("+what+")", err, skillerr.Internal, "")
+		if !m.mode.IsDir() {
+			_, err = decodeRecord("k", m.encode())
+			wantCode(t, "decodeRecord(a file's own record: "+what+")", err, skillerr.Internal, "")
+		}
+	}
+	_, err := decodeRecord("k", (&record{meta: meta{mode: fs.ModeDir | fs.ModeSymlink | 0o755}}).encode())
+	wantCode(t, "decodeRecord(a directory that is a link)", err, skillerr.Internal, "")
+	// A mode past 32 bits would be read as another.
+	wide := binary.AppendUvarint(nil, 1<<40|0o644)
+	_, err = decodeRecord("k", append(append(wide, 0), 0))
+	wantCode(t, "decodeRecord(a mode of 41 bits)", err, skillerr.Internal, "")
 	// A count no record of its length can hold is refused before
 	// anything is allocated for it.
 	empty := (&record{meta: dir.meta}).encode()

@@ -81,7 +81,11 @@ func rename(ctx context.Context, db Backend, oldp, newp string) error {
 			// Everything below a directory, under the new name.
 			for i, store := range []string{StoreFiles, StoreBlobs} {
 				for _, r := range res[7+i] {
-					puts = append(puts, Put(store, fileKey(newp+pathOfKey(r.Key)[len(oldp):]), r.Value))
+					p, err := pathOfKey(r.Key)
+					if err != nil {
+						return err
+					}
+					puts = append(puts, Put(store, fileKey(newp+p[len(oldp):]), r.Value))
 				}
 			}
 		} else {
@@ -107,10 +111,4 @@ func statPath(ctx context.Context, db Backend, p string) (fs.FileInfo, error) {
 		return nil, err
 	}
 	return statOf(p, res[0], res[1])
-}
-
-// pathOfKey returns the clean path stored under key (see fileKey).
-func pathOfKey(key string) string {
-	i := strings.LastIndex(key, "//")
-	return strings.TrimPrefix(key[:i]+"/"+key[i+2:], "/")
 }

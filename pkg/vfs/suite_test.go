@@ -48,6 +48,7 @@ func TestSuite(t *testing.T) {
 		{"Reopen", testReopen},
 		{"PutSkillErrors", testPutSkillErrors},
 		{"CorruptRecord", testCorruptRecord},
+		{"ForeignKeys", testForeignKeys},
 		{"ListingReadsOnlyChildren", testListingReadsOnlyChildren},
 		{"DecodeSkill", testDecodeSkill},
 		{"FileQueries", testFileQueries},
@@ -944,16 +945,69 @@ func testCorruptRecord(t *testing.T, db Backend) {
 		}
 		_, err = f.ReadDir("s")
 		wantCode(t, "ReadDir("+what+")", err, skillerr.Internal, "")
-		qs, err := SkillQueries("s", false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		read, err := db.Read(context.Background(), qs...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = DecodeSkill("s", read)
+		_, err = readSkill(t, db, "s", false)
 		wantCode(t, "DecodeSkill("+what+")", err, skillerr.Internal, "")
+	}
+}
+
+// readSkill reads skill slug's tree, with contents when data is set.
+func readSkill(t *testing.T, db Backend, slug string, data bool) ([]File, error) {
+	t.Helper()
+	qs, err := SkillQueries(slug, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := db.Read(context.Background(), qs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return DecodeSkill(slug, read)
+}
+
+// testForeignKeys puts records under keys fileKey never gives, as another
+// program sharing the database could, beside a skill: whatever reads them
+// says Internal, never panics (a key without "//" did, in DecodeSkill and
+// Rename), lists a name such as "..", or moves them anywhere.
+func testForeignKeys(t *testing.T, db Backend) {
+	file := meta{mode: 0o644}.encode()
+	for _, tc := range []struct {
+		store, key string
+		listed     bool // in the key range of s's children
+	}{
+		{StoreFiles, "s/x", false},
+		{StoreFiles, "s/x//", false},
+		{StoreFiles, "s/./x//y", false},
+		{StoreFiles, "s//..", true},
+		{StoreFiles, "s//a//b", true},
+		{StoreFiles, "s///b", true},
+		{StoreBlobs, "s/x", false},
+	} {
+		what := tc.store + " " + tc.key
+		ops, err := DeleteSkill("s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		put, err := PutSkill("s", "g", pdfTree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Commit(context.Background(), append(append(ops, put...), Put(tc.store, tc.key, file))...); err != nil {
+			t.Fatal(err)
+		}
+		f := newFS(t, db)
+		if tc.store == StoreFiles {
+			_, err := readSkill(t, db, "s", false)
+			wantCode(t, "DecodeSkill("+what+")", err, skillerr.Internal, "")
+		}
+		if tc.listed {
+			_, err := f.ReadDir("s")
+			wantCode(t, "ReadDir("+what+")", err, skillerr.Internal, "")
+		}
+		before := dump(t, db)
+		wantCode(t, "Rename("+what+")", f.Rename("s", "t"), skillerr.Internal, "")
+		if !sameDump(before, dump(t, db)) {
+			t.Errorf("Rename(%s) changed the stored records", what)
+		}
 	}
 }
 

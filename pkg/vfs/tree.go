@@ -3,6 +3,7 @@ package vfs
 import (
 	"encoding/binary"
 	"io/fs"
+	"math"
 	"path"
 	"slices"
 	"sort"
@@ -37,8 +38,25 @@ func childPrefix(dir string) string {
 	return dir + "//"
 }
 
-// nameOfKey returns the base name of the path stored under key.
-func nameOfKey(key string) string { return key[strings.LastIndex(key, "//")+2:] }
+// pathOfKey returns the clean path stored under key, which a prefix read
+// returned. A key fileKey cannot give (no "//", two of them, a name of ""
+// or "..", a parent that is not clean) was put there by another program:
+// it is an Internal error, not a path outside its directory or a
+// listing's "..".
+func pathOfKey(key string) (string, error) {
+	i := strings.Index(key, "//")
+	if i < 0 || !validName(key[i+2:]) {
+		return "", corruptRecord(key)
+	}
+	dir, name := key[:i], key[i+2:]
+	if dir == "" {
+		return name, nil
+	}
+	if path.Clean(dir) != dir || dir[0] == '/' || dir == ".." || strings.HasPrefix(dir, "../") {
+		return "", corruptRecord(key)
+	}
+	return dir + "/" + name, nil
+}
 
 // meta is what StoreFiles keeps for a file or directory.
 type meta struct {
@@ -57,11 +75,23 @@ func (m meta) encode() []byte {
 	return append(b, m.gen...)
 }
 
+// storedModes are the bits a stored mode may hold: a directory's or a
+// regular file's, with what Chmod may set. A symbolic link, a device or a
+// size past int64 was put there by another program: exported, it would be
+// an archive entry of that kind; listed, a negative size.
+const storedModes = fs.ModeDir | fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
+
+// storable reports whether the mode m (as decoded, raw) and the size can
+// be stored.
+func storable(m fs.FileMode, raw, size uint64) bool {
+	return raw == uint64(m) && m&^storedModes == 0 && size <= math.MaxInt64
+}
+
 func decodeMeta(key string, b []byte) (meta, error) {
 	mode, n1 := binary.Uvarint(b)
 	ms, n2 := binary.Varint(b[max(n1, 0):])
 	size, n3 := binary.Uvarint(b[max(n1, 0)+max(n2, 0):])
-	if n1 <= 0 || n2 <= 0 || n3 <= 0 {
+	if n1 <= 0 || n2 <= 0 || n3 <= 0 || !storable(fs.FileMode(mode), mode, size) {
 		return meta{}, skillerr.New(skillerr.Internal, key, "corrupt file record")
 	}
 	return meta{
@@ -277,7 +307,10 @@ func DecodeSkill(slug string, read [][]Record) ([]File, error) {
 			if err != nil {
 				return nil, err
 			}
-			dir := pathOfKey(rec.Key)
+			dir, err := pathOfKey(rec.Key)
+			if err != nil {
+				return nil, err
+			}
 			if i == 1 {
 				if err := add(dir, r.meta); err != nil {
 					return nil, err
