@@ -6,7 +6,6 @@ import (
 	"path"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/hack-pad/hackpadfs"
@@ -72,7 +71,13 @@ func (r *record) encode() []byte {
 }
 
 // decodeRecord decodes the StoreFiles value b stored under key.
-func decodeRecord(key string, b []byte) (*record, error) {
+func decodeRecord(key string, b []byte) (*record, error) { return decodeListing(key, b, nil) }
+
+// decodeListing is decodeRecord keeping, of the files a directory's record
+// lists, only the one called *only when only is not nil. Every entry is
+// checked all the same, but only that one allocates: a stat of a file in a
+// directory of 10,000 (docs/architecture.md, Storage).
+func decodeListing(key string, b []byte, only *string) (*record, error) {
 	d := decoder{b: b}
 	mode := d.uvarint()
 	if mode&listsFiles == 0 {
@@ -86,34 +91,52 @@ func decodeRecord(key string, b []byte) (*record, error) {
 	n := d.uvarint()
 	// An entry takes six bytes at least: a name of one, its length, mode,
 	// time, size and generation.
-	if d.bad || n > uint64(len(d.b))/6 || !storable(r.mode, mode&^listsFiles, size) {
+	if d.bad || n > uint64(len(d.b))/6 || !storable(r.mode, mode&^listsFiles, size) || !r.mode.IsDir() {
 		return nil, corruptRecord(key)
 	}
-	r.files = make([]entry, n)
-	for i := range r.files {
-		e := &r.files[i]
-		e.name = d.str(d.uvarint())
-		mode, modTime, size := d.uvarint(), d.millis(), d.uvarint()
-		e.mode, e.modTime, e.size = fs.FileMode(mode), modTime, int64(size)
-		if g := d.uvarint(); g == 0 {
-			e.gen = r.gen
-		} else {
-			e.gen = d.str(g - 1)
-		}
+	if only == nil {
+		r.files = make([]entry, 0, n)
+	}
+	var prev []byte
+	for range n {
+		name := d.bytes(d.uvarint())
+		mode := d.uvarint()
+		ms := d.varint()
+		size := d.uvarint()
+		g := d.uvarint()
+		gen := d.bytes(g - min(g, 1))
 		// Lookups binary-search the names, and each becomes a path.
-		if !storable(e.mode, mode, size) || !e.mode.IsRegular() || !validName(e.name) || i > 0 && r.files[i-1].name >= e.name {
+		if d.bad || !storable(fs.FileMode(mode), mode, size) || !fs.FileMode(mode).IsRegular() ||
+			!validName(name) || prev != nil && string(prev) >= string(name) {
 			return nil, corruptRecord(key)
 		}
+		prev = name
+		if only != nil && string(name) != *only {
+			continue
+		}
+		e := entry{name: string(name), meta: meta{mode: fs.FileMode(mode), modTime: time.UnixMilli(ms), size: int64(size), gen: r.gen}}
+		if g > 0 {
+			e.gen = string(gen)
+		}
+		r.files = append(r.files, e)
 	}
-	if d.bad || len(d.b) != 0 || !r.mode.IsDir() {
+	if d.bad || len(d.b) != 0 {
 		return nil, corruptRecord(key)
 	}
 	return r, nil
 }
 
 // validName reports whether name can be an entry of a directory.
-func validName(name string) bool {
-	return name != "" && name != "." && name != ".." && !strings.Contains(name, "/")
+func validName[S string | []byte](name S) bool {
+	if len(name) == 0 || string(name) == "." || string(name) == ".." {
+		return false
+	}
+	for i := range len(name) {
+		if name[i] == '/' {
+			return false
+		}
+	}
+	return true
 }
 
 func corruptRecord(key string) error {
@@ -127,6 +150,11 @@ type decoder struct {
 }
 
 func (d *decoder) uvarint() uint64 {
+	if len(d.b) > 0 && d.b[0] < 0x80 { // most of an entry's fields, without a call
+		v := d.b[0]
+		d.b = d.b[1:]
+		return uint64(v)
+	}
 	v, n := binary.Uvarint(d.b)
 	if n <= 0 {
 		d.bad, d.b = true, nil
@@ -136,24 +164,29 @@ func (d *decoder) uvarint() uint64 {
 	return v
 }
 
-func (d *decoder) millis() time.Time {
+func (d *decoder) millis() time.Time { return time.UnixMilli(d.varint()) }
+
+func (d *decoder) varint() int64 {
 	v, n := binary.Varint(d.b)
 	if n <= 0 {
 		d.bad, d.b = true, nil
-		return time.Time{}
+		return 0
 	}
 	d.b = d.b[n:]
-	return time.UnixMilli(v)
+	return v
 }
 
-func (d *decoder) str(n uint64) string {
+func (d *decoder) str(n uint64) string { return string(d.bytes(n)) }
+
+// bytes returns the next n bytes, a view of the record's.
+func (d *decoder) bytes(n uint64) []byte {
 	if n > uint64(len(d.b)) {
 		d.bad, d.b = true, nil
-		return ""
+		return nil
 	}
-	s := string(d.b[:n])
+	b := d.b[:n]
 	d.b = d.b[n:]
-	return s
+	return b
 }
 
 // file returns the entry of the file called name.
@@ -195,12 +228,13 @@ func lookup(p string, own, parent []Record) (meta, error) {
 		return r.meta, nil
 	}
 	if len(parent) > 0 {
-		r, err := decodeRecord(parent[0].Key, parent[0].Value)
+		name := path.Base(p)
+		r, err := decodeListing(parent[0].Key, parent[0].Value, &name)
 		if err != nil {
 			return meta{}, err
 		}
-		if e, ok := r.file(path.Base(p)); ok {
-			return e.meta, nil
+		if len(r.files) > 0 {
+			return r.files[0].meta, nil
 		}
 	}
 	return meta{}, fsErr(p, hackpadfs.ErrNotExist)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/hack-pad/hackpadfs"
 	"github.com/skillfs/skillfs/pkg/skillerr"
@@ -212,5 +213,35 @@ func TestDecodeRecordCorrupt(t *testing.T) {
 	wantCode(t, "decodeRecord(a count of zero bytes)", err, skillerr.Internal, "")
 	if got := after.TotalAlloc - before.TotalAlloc; got > n {
 		t.Errorf("decodeRecord allocated %d bytes for a record of %d", got, len(huge))
+	}
+}
+
+// A stat finds its file in its directory's record without allocating the
+// others' entries, and still checks every one of them.
+func TestDecodeListing(t *testing.T) {
+	dir := &record{meta: meta{mode: fs.ModeDir | 0o755, gen: "g"}}
+	for i := range 10_000 {
+		dir.files = append(dir.files, entry{name: fmt.Sprintf("file%05d.md", i), meta: meta{mode: 0o644, modTime: time.UnixMilli(int64(i)), size: int64(i), gen: "g"}})
+	}
+	dir.files[4242].gen = "own"
+	b := dir.encode()
+	name := "file04242.md"
+	var r *record
+	var err error
+	allocs := testing.AllocsPerRun(10, func() { r, err = decodeListing("k", b, &name) })
+	if err != nil || len(r.files) != 1 || r.files[0] != dir.files[4242] {
+		t.Fatalf("decodeListing(%s) = %+v, %v; want %+v", name, r, err, dir.files[4242])
+	}
+	if allocs > 5 {
+		t.Errorf("decodeListing(%s) made %v allocations in a directory of 10,000", name, allocs)
+	}
+	missing := "file04242.mdx"
+	if r, err := decodeListing("k", b, &missing); err != nil || len(r.files) != 0 {
+		t.Errorf("decodeListing(%s) = %+v, %v; want no entry", missing, r, err)
+	}
+	// A corrupt entry after the one found.
+	dir.files[9999].name = "file00000.md"
+	if _, err := decodeListing("k", dir.encode(), &name); err == nil {
+		t.Error("decodeListing accepted names out of order after the one it found")
 	}
 }
