@@ -176,7 +176,9 @@ export interface UpdateInfo {
   /** Of "changed": the skills of the same download (a repository's) that
    * the version published now depends on and that are not installed: the
    * update installs them with it, in its commit, as an import of the
-   * download choosing them would. */
+   * download choosing them would. An index's check downloads nothing and
+   * names none, though the update of an entry's archive installs them
+   * alike (UpdateResult.installed). */
   needs?: string[];
 }
 
@@ -592,7 +594,7 @@ export class Sources {
       if (m.origin?.kind !== "url") {
         try {
           const r = await this.update(m, o);
-          out.push({ id: m.id, status: r.status, skill: r.skill });
+          out.push({ id: m.id, ...r });
         } catch (e) {
           failed(m.id, e);
         }

@@ -509,9 +509,14 @@ func testUpdateKeptBeside(t *testing.T, bc backendCase) {
 // its URL (a, b and c, each recording its folder), the download and its
 // origin.
 func repoInstalled(t *testing.T) (*env, []byte, source.Origin) {
+	return repoInstalledFrom(t, source.Origin{Kind: source.KindURL, URL: "https://a.test/repo.zip", Type: source.TypeArchive})
+}
+
+// repoInstalledFrom is repoInstalled from o (the download's digest set).
+func repoInstalledFrom(t *testing.T, o source.Origin) (*env, []byte, source.Origin) {
 	e := newEnv(t, memoryCase)
 	v1 := repoOf(t, "repo-main", map[string]string{"a": "A one.", "b": "B one.", "c": "C one."})
-	o := source.Origin{Kind: source.KindURL, URL: "https://a.test/repo.zip", Type: source.TypeArchive, Digest: source.Sum(v1)}
+	o.Digest = source.Sum(v1)
 	e.importZip(t, v1, ImportOptions{Origin: &o})
 	return e, v1, o
 }
@@ -715,70 +720,82 @@ func TestCheckDownloadCannotInstall(t *testing.T) {
 // skill updated keeps its id, instance and place first in the result; the
 // check names them (Update.Needs). ImportEach alike. One that depends on a
 // skill neither installed nor in the download is refused, nothing stored.
+// A skill of an index entry's archive of several is updated so too: that
+// archive is its download (another entry of the index is not).
 func TestUpdateNeeds(t *testing.T) {
-	v2 := zipOf(t, "repo-0123abc", file{"skills/a/SKILL.md", mdOf("a", "A two.", "skill_dependencies: [g]")},
-		file{"skills/g/SKILL.md", mdOf("g", "G.", "tool_dependencies: [Bash]")},
+	v2 := zipOf(t, "repo-0123abc", file{"skills/a/SKILL.md", mdOf("a", "A one.")},
 		file{"skills/b/SKILL.md", mdOf("b", "B two.", "skill_dependencies: [e, d, c]")},
 		file{"skills/d/SKILL.md", mdOf("d", "D.", "skill_dependencies: [e]")}, file{"skills/e/SKILL.md", mdOf("e", "E.")},
 		file{"skills/f/SKILL.md", mdOf("f", "F.")}, file{"tools/c/SKILL.md", mdOf("c", "C two.", "skill_dependencies: [zz]")})
 	ctx := context.Background()
-	e, _, o := repoInstalled(t)
-	ups, err := e.reg.CheckDownload(ctx, []string{"a", "b", "c"}, v2, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
-	for _, u := range ups {
-		got[u.ID] = fmt.Sprintf("%s %v %s %s", u.Status, u.Needs, u.Code, u.Message)
-	}
-	if want := map[string]string{
-		// g is of the download, but cannot be installed: not "not in this download".
-		"a": "error [] InvalidArgument the version published now depends on 'g', of this download, which cannot be installed: " +
-			"the skill in repo-0123abc/skills/g/ cannot be installed: Bash: the host has not registered its tools, so tool dependencies cannot be checked",
-		"b": "changed [e d]  ",
-		"c": "error [] InvalidArgument the version published now depends on 'zz', which is not installed and not in this download: install 'zz' first, then update",
-	}; !maps.Equal(got, want) {
-		t.Errorf("CheckDownload = %q, want %q", got, want)
-	}
-	next := func(dir string) *source.Origin {
-		n := o
-		n.Digest, n.Dir = source.Sum(v2), dir
-		return &n
-	}
-	before := dump(t, e.db)
-	_, err = e.reg.Import(ctx, v2, ImportOptions{Target: "c", Origin: next("tools/c")})
-	wantErr(t, "an update needing a skill not in the download", err, skillerr.InvalidArgument, "unknown-skill")
-	if !sameDump(before, dump(t, e.db)) {
-		t.Error("a refused update changed the database")
-	}
-	b := mustGet(t, e.reg, "b")
-	rev, _ := e.reg.Revision(ctx)
-	res := e.importZip(t, v2, ImportOptions{Target: "b", Origin: next("skills/b")})
-	var ids []string
-	for _, m := range res.Skills {
-		ids = append(ids, m.ID+":"+m.Origin.Dir)
-	}
-	if strings.Join(ids, " ") != "b:skills/b d:skills/d e:skills/e" || res.Skills[0].Instance != b.Instance || res.Skills[0].Description != "B two." ||
-		res.Revision != rev+1 || len(res.Invalid) != 0 || len(res.Skipped) != 0 || !slices.Equal(res.Replaced, []string{"b"}) {
-		t.Errorf("update of b: %s", jsonOf(t, res))
-	}
-	list, err := e.reg.List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(slices.Sorted(func(yield func(string) bool) {
-		for _, m := range list {
-			yield(m.ID)
-		}
-	}), " "); got != "a b c d e" {
-		t.Errorf("installed: %s", got)
-	}
+	for _, from := range []source.Origin{
+		{Kind: source.KindURL, URL: "https://a.test/repo.zip", Type: source.TypeArchive},
+		{Kind: source.KindIndex, Index: "https://a.test/.well-known/agent-skills/index.json", Entry: "repo",
+			URL: "https://a.test/.well-known/agent-skills/repo-1.zip", Type: source.TypeArchive, Verified: true},
+	} {
+		t.Run(from.Kind, func(t *testing.T) {
+			e, _, o := repoInstalledFrom(t, from)
+			// An index is checked by the digests it publishes, downloading
+			// nothing (source.CheckIndex).
+			if o.Kind == source.KindURL {
+				ups, err := e.reg.CheckDownload(ctx, []string{"a", "b", "c"}, v2, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := map[string]string{}
+				for _, u := range ups {
+					got[u.ID] = fmt.Sprintf("%s %v %s", u.Status, u.Needs, u.Code)
+				}
+				if want := map[string]string{"a": "current [] ", "b": "changed [e d] ", "c": "error [] InvalidArgument"}; !maps.Equal(got, want) {
+					t.Errorf("CheckDownload = %q, want %q", got, want)
+				}
+			}
+			// As update() asks: the entry's new artifact, at a URL of its own.
+			next := func(dir string) *source.Origin {
+				n := o
+				n.Digest, n.Dir = source.Sum(v2), dir
+				if n.Kind == source.KindIndex {
+					n.URL = "https://a.test/.well-known/agent-skills/repo-2.zip"
+				}
+				return &n
+			}
+			before := dump(t, e.db)
+			_, err := e.reg.Import(ctx, v2, ImportOptions{Target: "c", Origin: next("tools/c")})
+			wantErr(t, "an update needing a skill not in the download", err, skillerr.InvalidArgument, "unknown-skill")
+			if !sameDump(before, dump(t, e.db)) {
+				t.Error("a refused update changed the database")
+			}
+			b := mustGet(t, e.reg, "b")
+			rev, _ := e.reg.Revision(ctx)
+			res := e.importZip(t, v2, ImportOptions{Target: "b", Origin: next("skills/b"), Copy: true})
+			var ids []string
+			for _, m := range res.Skills {
+				ids = append(ids, m.ID+":"+m.Origin.Dir+":"+m.Origin.URL)
+			}
+			u := next("").URL
+			if strings.Join(ids, " ") != "b:skills/b:"+u+" d:skills/d:"+u+" e:skills/e:"+u || res.Skills[0].Instance != b.Instance || res.Skills[0].Description != "B two." ||
+				res.Revision != rev+1 || len(res.Invalid) != 0 || len(res.Skipped) != 0 || !slices.Equal(res.Replaced, []string{"b"}) {
+				t.Errorf("update of b: %s", jsonOf(t, res))
+			}
+			list, err := e.reg.List(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(slices.Sorted(func(yield func(string) bool) {
+				for _, m := range list {
+					yield(m.ID)
+				}
+			}), " "); got != "a b c d e" {
+				t.Errorf("installed: %s", got)
+			}
 
-	e2, _, _ := repoInstalled(t)
-	results, errs := e2.reg.ImportEach(ctx, v2, []ImportOptions{{Target: "c", Origin: next("tools/c")}, {Target: "b", Origin: next("skills/b")}})
-	wantErr(t, "ImportEach: c", errs[0], skillerr.InvalidArgument, "unknown-skill")
-	if errs[1] != nil || len(results[1].Skills) != 3 || results[1].Skills[0].ID != "b" {
-		t.Errorf("ImportEach: b: %v %s", errs[1], jsonOf(t, results[1]))
+			e2, _, _ := repoInstalledFrom(t, from)
+			results, errs := e2.reg.ImportEach(ctx, v2, []ImportOptions{{Target: "c", Origin: next("tools/c")}, {Target: "b", Origin: next("skills/b")}})
+			wantErr(t, "ImportEach: c", errs[0], skillerr.InvalidArgument, "unknown-skill")
+			if errs[1] != nil || len(results[1].Skills) != 3 || results[1].Skills[0].ID != "b" {
+				t.Errorf("ImportEach: b: %v %s", errs[1], jsonOf(t, results[1]))
+			}
+		})
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/skillfs/skillfs/pkg/pace"
-	"github.com/skillfs/skillfs/pkg/source"
 	"github.com/skillfs/skillfs/pkg/zipguard"
 )
 
@@ -49,14 +48,15 @@ func byName(cands []*candidate) map[string]*candidate {
 }
 
 // importUpdate is importRead, but for an update (opts.Target) of a skill
-// that came from a folder of a download of several (a repository's,
-// Origin.Dir) whose version there depends on skills of the same download
-// that are not installed: those are installed with it, in its commit, as
-// an import of the download choosing them would (Choose: the update
-// replaces the skill installed from its folder, fromDownload; the others
-// are new, and refused should one of their names be installed by then),
-// rather than the update being refused. The result lists the skill
-// updated first, then those installed with it.
+// that came from a folder of a download of several (Origin.Dir: a
+// repository's at a URL, an index entry's archive) whose version there
+// depends on skills of the same download that are not installed: those
+// are installed with it, in its commit, as an import of the download
+// choosing them would (Choose: the update replaces the skill installed
+// from its folder, fromDownload; the others are new, and refused should
+// one of their names be installed by then), rather than the update being
+// refused. The result lists the skill updated first, then those installed
+// with it.
 func (r *Registry) importUpdate(ctx context.Context, opts ImportOptions, read func() (*zipguard.Archive, error)) (*ImportResult, error) {
 	// Read once, whether or not the update needs more.
 	var arc *zipguard.Archive
@@ -87,11 +87,13 @@ func (r *Registry) importUpdate(ctx context.Context, opts ImportOptions, read fu
 // withNeeds returns the import that updates opts.Target together with the
 // skills its version in the download needs (needs), or nil when the update
 // needs none, or cannot be one (left to importRead to install or refuse).
-// Only an update whose skill depends on one not installed parses the
-// whole download.
+// Any download told by its folders (byDownload) holds them alike; an MCP
+// server's skill is downloaded alone, and another skill of the server is
+// no part of its download. Only an update whose skill depends on one not
+// installed parses the whole download.
 func (r *Registry) withNeeds(ctx context.Context, opts ImportOptions, read func() (*zipguard.Archive, error)) (*ImportOptions, error) {
 	o := opts.Origin
-	if opts.Target == "" || o == nil || o.Kind != source.KindURL || o.Dir == "" {
+	if opts.Target == "" || !byDownload(o) || o.Dir == "" {
 		return nil, nil
 	}
 	arc, err := read()

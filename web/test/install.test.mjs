@@ -857,17 +857,23 @@ test('an index entry installed from there is that skill, whatever its id: review
   assert.deepEqual(await ids(page), ['zip-skill', 'zip-skill-v2']);
 });
 
+/** Publishes files zipped as the archive of the entry name of the
+ * publisher's index, at an address of this version's own (as a site
+ * naming its artifacts by digest does). */
+function publishEntry(site, name, files) {
+  const body = zip(files);
+  const url = `${name}-${sha256(body).slice(7, 15)}.zip`;
+  site.files.set(`/.well-known/agent-skills/${url}`, { body, type: 'application/zip' });
+  const entry = { name, type: 'archive', description: 'Several skills.', url, digest: sha256(body) };
+  site.index.skills = [...site.index.skills.filter((e) => e.name !== name), entry];
+  site.files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify(site.index), type: 'application/json' });
+}
+
 test('an index entry whose archive holds several skills: installed again, each is the one installed from its folder, left as it is or updated in place, and only a new folder is new', { timeout: TEST_MS }, async (t) => {
   const site = await publisher();
   t.after(site.close);
   const page = await fresh(t);
-  const publish = (files) => {
-    const body = zip(files);
-    site.files.set(`/.well-known/agent-skills/pack-${sha256(body).slice(7, 15)}.zip`, { body, type: 'application/zip' });
-    const entry = { name: 'pack', type: 'archive', description: 'Several skills.', url: `pack-${sha256(body).slice(7, 15)}.zip`, digest: sha256(body) };
-    site.index.skills = [...site.index.skills.filter((e) => e.name !== 'pack'), entry];
-    site.files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify(site.index), type: 'application/json' });
-  };
+  const publish = (files) => publishEntry(site, 'pack', files);
   const v1 = { 'pack/pa/SKILL.md': skillMD('pa', 'A one.'), 'pack/pb/SKILL.md': skillMD('pb', 'B one.') };
   // pb from elsewhere first: the entry's pb is another source, kept beside it as pb-v2.
   site.files.set('/pb.zip', { body: zip({ 'SKILL.md': skillMD('pb', 'B one.') }), type: 'application/zip' });
@@ -894,6 +900,56 @@ test('an index entry whose archive holds several skills: installed again, each i
   assert.deepEqual([again.installed.map((m) => [m.id, m.description]), again.warnings.filter((w) => w.name !== 'future').map((w) => [w.name, w.reason])],
     [[['pc', 'C two.']], [['pa', 'already-installed'], ['pb-v2', 'already-installed']]]);
   assert.deepEqual(await ids(page), ['pa', 'pb', 'pb-v2', 'pc']);
+});
+
+test('an index entry whose archive holds several skills: an update whose new version depends on a skill of that archive not installed installs it with it, in one commit; one depending on another entry, or on another skill of an MCP server, is refused and changes nothing', { timeout: TEST_MS }, async (t) => {
+  const site = await publisher();
+  t.after(site.close);
+  const page = await fresh(t);
+  const deps = (name, description, on) => `---\nname: ${name}\ndescription: ${description}\nskill_dependencies: [${on}]\n---\n# ${name}\n`;
+  publishEntry(site, 'pack', { 'pack/pa/SKILL.md': skillMD('pa', 'A one.'), 'pack/pb/SKILL.md': skillMD('pb', 'B one.'), 'pack/pc/SKILL.md': skillMD('pc', 'C one.') });
+  publishEntry(site, 'other', { 'other/od/SKILL.md': skillMD('od', 'Another entry.') });
+  assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['pack'] }));
+  const was = Object.fromEntries(assertOk(await reg(page, 'list')).map((m) => [m.id, m]));
+  // Version 2: pa needs pn and pc needs pm, both new in the archive; pb
+  // needs od, which the index publishes as an entry of its own.
+  publishEntry(site, 'pack', {
+    'pack/pa/SKILL.md': deps('pa', 'A two.', 'pn'), 'pack/pb/SKILL.md': deps('pb', 'B two.', 'od'), 'pack/pc/SKILL.md': deps('pc', 'C two.', 'pm'),
+    'pack/pn/SKILL.md': skillMD('pn', 'N one.'), 'pack/pm/SKILL.md': skillMD('pm', 'M one.'),
+  });
+  assert.deepEqual(assertOk(await reg(page, 'checkUpdates')).map((u) => [u.id, u.status]), [['pa', 'changed'], ['pb', 'changed'], ['pc', 'changed']]);
+  const revision = assertOk(await reg(page, 'revision'));
+  const up = assertOk(await reg(page, 'update', 'pa'));
+  assert.deepEqual([up.status, up.skill.id, up.skill.description, up.skill.instance, up.installed?.map((m) => [m.id, m.origin.entry, m.origin.dir, m.enabled])],
+    ['updated', 'pa', 'A two.', was.pa.instance, [['pn', 'pack', 'pn', true]]]);
+  assert.equal(assertOk(await reg(page, 'revision')), revision + 1);
+  // updateMany alike, each in its own commit: pc with pm; pb's od is no
+  // part of the entry's archive, and pb is left as it was.
+  const outs = assertOk(await reg(page, 'updateMany', ['pc', 'pb']));
+  assert.deepEqual(outs.map((o) => [o.id, o.status, o.code ?? '', o.installed?.map((m) => [m.id, m.origin.dir])]),
+    [['pc', 'updated', '', [['pm', 'pm']]], ['pb', 'error', 'InvalidArgument', undefined]]);
+  assert.match(outs[1].message, /'pb' depends on it, but no skill with this id is installed/);
+  assertRejected(await reg(page, 'update', 'pb'), { code: 'InvalidArgument', reason: 'unknown-skill', subject: 'od' });
+  const after = Object.fromEntries(assertOk(await reg(page, 'list')).map((m) => [m.id, m]));
+  assert.deepEqual(Object.keys(after), ['pa', 'pb', 'pc', 'pm', 'pn']);
+  assert.deepEqual([after.pb.digest, after.pb.updatedAt], [was.pb.digest, was.pb.updatedAt]);
+  // The update of pn and pm follows the entry, each by its folder.
+  publishEntry(site, 'pack', {
+    'pack/pa/SKILL.md': deps('pa', 'A two.', 'pn'), 'pack/pb/SKILL.md': deps('pb', 'B two.', 'od'), 'pack/pc/SKILL.md': deps('pc', 'C two.', 'pm'),
+    'pack/pn/SKILL.md': skillMD('pn', 'N two.'), 'pack/pm/SKILL.md': skillMD('pm', 'M one.'),
+  });
+  assert.equal(assertOk(await reg(page, 'update', 'pn')).skill.description, 'N two.');
+
+  // An MCP server's skill is downloaded alone: another skill of the
+  // server it comes to depend on is not in its download.
+  const skills = new Map([['ma', { frontmatter: { name: 'ma', description: 'A.' }, files: { 'SKILL.md': skillMD('ma', 'A.') } }],
+    ['mb', { frontmatter: { name: 'mb', description: 'B.' }, files: { 'SKILL.md': skillMD('mb', 'B.') } }]]);
+  const server = await serveMcp(skills);
+  t.after(server.close);
+  assertOk(await reg(page, 'installFromMcp', server.url, { skills: ['ma'] }));
+  skills.get('ma').files['SKILL.md'] = deps('ma', 'A two.', 'mb');
+  assertRejected(await reg(page, 'update', 'ma'), { code: 'InvalidArgument', reason: 'unknown-skill', subject: 'mb' });
+  assert.equal(assertOk(await reg(page, 'get', 'ma')).description, 'A.');
 });
 
 test('a server that does not let the page read its answer (CORS) is FetchFailed, and the message says it may be that', { timeout: TEST_MS }, async (t) => {
