@@ -799,6 +799,39 @@ func TestUpdateNeeds(t *testing.T) {
 	}
 }
 
+// TestUpdateNeedsNamesake: the skills a download holds besides the one
+// updated are read as the whole download is: a skill of its name before
+// it (in the download's order) makes it the one refused, and the update
+// installs nothing with it; one after it is the one refused, and the
+// update goes on as without it.
+func TestUpdateNeedsNamesake(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		namesake string
+		want     string
+	}{
+		{"aa/b", "unknown-skill"},
+		{"zz/b", "b d"},
+	} {
+		e, _, o := repoInstalled(t)
+		v2 := zipOf(t, "repo-0123abc", file{c.namesake + "/SKILL.md", mdOf("b", "Another b.")}, file{"skills/a/SKILL.md", mdOf("a", "A one.")},
+			file{"skills/b/SKILL.md", mdOf("b", "B two.", "skill_dependencies: [d]")}, file{"skills/d/SKILL.md", mdOf("d", "D.")},
+			file{"tools/c/SKILL.md", mdOf("c", "C one.")})
+		n := o
+		n.Digest, n.Dir = source.Sum(v2), "skills/b"
+		res, err := e.reg.Import(ctx, v2, ImportOptions{Target: "b", Origin: &n})
+		got := skillerr.ReasonOf(err)
+		if err == nil {
+			for _, m := range res.Skills {
+				got = strings.TrimSpace(got + " " + m.ID)
+			}
+		}
+		if got != c.want {
+			t.Errorf("b of %s beside it: %s (%v), want %s", c.namesake, got, err, c.want)
+		}
+	}
+}
+
 // TestImportSameSourceTwice: installed from a source (Copy) a second time,
 // the skills installed from it byte for byte — from the same folder of a
 // download of the URL (whatever their ids), the same index entry — are

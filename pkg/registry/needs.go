@@ -90,7 +90,7 @@ func (r *Registry) importUpdate(ctx context.Context, opts ImportOptions, read fu
 // Any download told by its folders (byDownload) holds them alike; an MCP
 // server's skill is downloaded alone, and another skill of the server is
 // no part of its download. Only an update whose skill depends on one not
-// installed parses the whole download.
+// installed parses the rest of the download.
 func (r *Registry) withNeeds(ctx context.Context, opts ImportOptions, read func() (*zipguard.Archive, error)) (*ImportOptions, error) {
 	o := opts.Origin
 	if opts.Target == "" || !byDownload(o) || o.Dir == "" {
@@ -102,19 +102,15 @@ func (r *Registry) withNeeds(ctx context.Context, opts ImportOptions, read func(
 	}
 	known := &installedIDs{r: r, ctx: ctx}
 	mine, err := candidatesIn(arc, o.Dir)
-	if err != nil || len(mine) != 1 || mine[0].s == nil ||
+	if err != nil || len(mine) != 1 || mine[0].err != nil ||
 		!slices.ContainsFunc(dependenciesOf(mine[0].s).Skills, func(d string) bool { return !known.has(d) }) {
 		return nil, known.err
 	}
-	all, err := candidatesIn(arc, "")
-	if err != nil {
+	c := mine[0]
+	all := besides(arc, c)
+	if all == nil {
 		return nil, nil
 	}
-	i := slices.IndexFunc(all, func(c *candidate) bool { return c.folder == mine[0].folder })
-	if i < 0 || all[i].err != nil {
-		return nil, nil
-	}
-	c := all[i]
 	need, ok := needs(c, byName(all), known.has)
 	if known.err != nil || !ok || len(need) == 0 {
 		return nil, known.err
@@ -139,4 +135,25 @@ func (r *Registry) withNeeds(ctx context.Context, opts ImportOptions, read func(
 		with.Choose[d.s.Name], with.Compared[d.s.Name] = ConflictRename, ""
 	}
 	return &with, nil
+}
+
+// besides returns the skills of arc in its order, as candidatesIn(arc, "")
+// would, but with c, the valid skill of a folder of it parsed already, in
+// its place rather than parsed again; nil when c would not be valid among
+// them: a skill before it has its name (parseArchive keeps the first of a
+// name, once folded). One after it of its name, which parseArchive would
+// refuse, is none of the skills c needs (needs starts from c's name), and
+// the import leaves it out.
+func besides(arc *zipguard.Archive, c *candidate) []*candidate {
+	skills, folders, err := inFolder(arc.Skills, "")
+	k := slices.Index(folders, c.folder)
+	if err != nil || k < 0 {
+		return nil
+	}
+	all := parseArchive(slices.Delete(skills, k, k+1), slices.Delete(folders, k, k+1))
+	key := idKey(c.s.Name)
+	if slices.ContainsFunc(all[:k], func(d *candidate) bool { return d.err == nil && idKey(d.s.Name) == key }) {
+		return nil
+	}
+	return slices.Insert(all, k, c)
 }
