@@ -92,7 +92,9 @@ export interface PreviewInstallOptions extends Pick<InstallOptions, "onConflict"
  * one installed from it, in another version now or with no digest to tell
  * (update: installing it updates that one in place); or of the name of
  * one installed from elsewhere (conflict: it installs beside it).
- * installed is the id of that one. */
+ * installed is the id of that one; edited, whether a skill installed
+ * from this entry was changed here since it was installed, so that
+ * installing the entry again replaces those changes. */
 export interface IndexEntry {
   name: string;
   type: "skill-md" | "archive" | "files";
@@ -101,6 +103,7 @@ export interface IndexEntry {
   digest: string;
   status: "new" | "installed" | "update" | "conflict";
   installed: string;
+  edited: boolean;
 }
 
 export interface IndexPreview {
@@ -281,7 +284,7 @@ export class Sources {
     const p = await this.index(url, undefined, o);
     return {
       url: p.url, version: p.version, skipped: p.skipped, bytes: p.bytes, digest: p.digest,
-      entries: p.entries.map(({ name, type, description, url, digest, status, installed }) => ({ name, type, description, url, digest, status, installed })),
+      entries: p.entries.map(({ name, type, description, url, digest, status, installed, edited }) => ({ name, type, description, url, digest, status, installed, edited })),
     };
   }
 

@@ -50,7 +50,7 @@ func originURL(o source.Origin) string {
 }
 
 // installedSkills returns the installed skills, each with its origin (the
-// zero Origin when it has none).
+// zero Origin when it has none) and digest.
 func installedSkills(ctx context.Context, reg *registry.Registry) ([]source.Installed, error) {
 	list, err := reg.List(ctx)
 	if err != nil {
@@ -58,7 +58,7 @@ func installedSkills(ctx context.Context, reg *registry.Registry) ([]source.Inst
 	}
 	out := make([]source.Installed, len(list))
 	for i, m := range list {
-		out[i].ID = m.ID
+		out[i].ID, out[i].Digest = m.ID, m.Digest
 		if m.Origin != nil {
 			out[i].Origin = *m.Origin
 		}

@@ -129,7 +129,7 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 		if m.Origin == nil {
 			return nil, skillerr.New(skillerr.InvalidArgument, id, "the skill was imported from bytes, not installed from a source")
 		}
-		in[i], metas[i] = source.Installed{ID: m.ID, Origin: *m.Origin}, m
+		in[i], metas[i] = source.Installed{ID: m.ID, Origin: *m.Origin, Digest: m.Digest}, m
 	}
 	sum := source.Sum(data)
 	ups := source.CheckDigest(in, sum)

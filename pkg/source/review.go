@@ -51,7 +51,7 @@ func ReviewMCP(installed []Installed, idKey func(string) string, server string, 
 	for i, s := range skills {
 		pace.StepAt(i)
 		o := Offer{Name: s.Name, Description: s.Description, URI: s.URI, Digest: s.Digest, FileCount: len(s.Files)}
-		o.Status, o.Installed, _ = r.review(func(in Origin) bool {
+		o.Status, o.Installed, _, _ = r.review(func(in Origin) bool {
 			return in.Kind == KindMCP && in.Server == server && in.URI == s.URI
 		}, s.Name, s.Digest)
 		out[i] = o
@@ -79,13 +79,15 @@ type reviewer struct {
 // digest, else update (without a digest, only a download would tell). It
 // returns the id of the installed skill the status speaks of, and how
 // many were installed from the source (a download of several skills
-// installs each with the same origin but its folder).
-func (r *reviewer) review(from func(Origin) bool, name, digest string) (status, id string, fromSource int) {
+// installs each with the same origin but its folder), and whether any of
+// those was changed here since (Installed.Edited).
+func (r *reviewer) review(from func(Origin) bool, name, digest string) (status, id string, fromSource int, edited bool) {
 	status = OfferNew
 	for _, in := range r.installed {
 		if !from(in.Origin) {
 			continue
 		}
+		edited = edited || in.Edited()
 		if fromSource++; fromSource == 1 {
 			status, id = OfferUpdate, in.ID
 			if digest != "" && in.Origin.Digest == digest {
@@ -107,7 +109,7 @@ func (r *reviewer) review(from func(Origin) bool, name, digest string) (status, 
 			status, id = OfferConflict, same
 		}
 	}
-	return status, id, fromSource
+	return status, id, fromSource, edited
 }
 
 // EntryOffer is an entry of an index against the installed skills
@@ -128,6 +130,10 @@ type EntryOffer struct {
 	// update cannot replace: the install then updates each in place by
 	// its folder of the archive (registry.ImportOptions.Copy).
 	Target string `json:"target"`
+	// Edited: a skill installed from the entry was changed here since
+	// (Installed.Edited), so installing the entry again replaces those
+	// changes; a person is asked before that, not told after.
+	Edited bool `json:"edited"`
 }
 
 // ReviewIndex says of each of entries, of idx, what it is against
@@ -142,7 +148,7 @@ func ReviewIndex(installed []Installed, idKey func(string) string, idx *Index, e
 		pace.StepAt(i)
 		o := EntryOffer{Entry: e, Origin: ForEntry(idx, e)}
 		var n int
-		o.Status, o.Installed, n = r.review(func(in Origin) bool {
+		o.Status, o.Installed, n, o.Edited = r.review(func(in Origin) bool {
 			return in.Kind == KindIndex && in.Index == idx.URL && in.Entry == e.Name
 		}, e.Name, e.Digest)
 		if o.Status == OfferUpdate && n == 1 {

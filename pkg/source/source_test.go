@@ -356,16 +356,30 @@ func TestReviewIndex(t *testing.T) {
 		from("elsewhere", other, "elsewhere", d1),
 		from("legacy", idx.URL, "legacy", d1),
 	}
+	// Changed here since: newer-v2, and one skill of the pack's two; a
+	// skill that recorded no FilesDigest is not known to be edited.
+	edit := func(id, files, now string) {
+		for i := range installed {
+			if installed[i].ID == id {
+				installed[i].Origin.FilesDigest, installed[i].Digest = files, now
+			}
+		}
+	}
+	edit("same-v2", d1, d1)
+	edit("newer-v2", d1, d2)
+	edit("pack-a", d1, d1)
+	edit("pack-b", d1, d2)
+	edit("legacy", "", d2)
 	offers := ReviewIndex(installed, strings.ToLower, idx,
 		[]Entry{entry("same", d1), entry("newer", d2), entry("pack", d2), entry("elsewhere", d1), entry("legacy", ""), entry("fresh", d1)})
 	var got []string
 	for _, o := range offers {
-		got = append(got, fmt.Sprintf("%s:%s:%s:%s", o.Name, o.Status, o.Installed, o.Target))
+		got = append(got, fmt.Sprintf("%s:%s:%s:%s:%v", o.Name, o.Status, o.Installed, o.Target, o.Edited))
 		if o.Origin != ForEntry(idx, o.Entry) {
 			t.Errorf("%s: origin %+v", o.Name, o.Origin)
 		}
 	}
-	want := "same:installed:same-v2: newer:update:newer-v2:newer-v2 pack:update:pack-a: elsewhere:conflict:elsewhere: legacy:update:legacy:legacy fresh:new::"
+	want := "same:installed:same-v2::false newer:update:newer-v2:newer-v2:true pack:update:pack-a::true elsewhere:conflict:elsewhere::false legacy:update:legacy:legacy:false fresh:new:::false"
 	if strings.Join(got, " ") != want {
 		t.Errorf("offers = %s", strings.Join(got, " "))
 	}

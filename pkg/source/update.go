@@ -20,10 +20,20 @@ const (
 	StatusError = "error"
 )
 
-// Installed is an installed skill with the origin it was installed from.
+// Installed is an installed skill with the origin it was installed from
+// and its digest now.
 type Installed struct {
 	ID     string `json:"id"`
 	Origin Origin `json:"origin"`
+	Digest string `json:"digest"`
+}
+
+// Edited reports whether the skill's files were changed here since its
+// source gave them: its digest is no longer the one recorded at install
+// (Origin.FilesDigest; a skill installed before that was recorded has
+// none, and is not known to be edited).
+func (in Installed) Edited() bool {
+	return in.Origin.FilesDigest != "" && in.Origin.FilesDigest != in.Digest
 }
 
 // Update is what a source says about an installed skill now.

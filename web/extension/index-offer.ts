@@ -38,14 +38,13 @@ function items(offered: Offered[]): HTMLLIElement[] {
  * here since: updating replaces those changes, which the row says). One
  * whose name a skill from elsewhere has says that it installs beside that
  * one (as name-v2), not over it: the entry is another source. */
-export async function offerItems(sk: Skillfs, preview: IndexPreview): Promise<HTMLLIElement[]> {
-  const edited = new Set((await sk.registry.list()).filter((m) => m.origin?.filesDigest && m.origin.filesDigest !== m.digest).map((m) => m.id));
+export function offerItems(preview: IndexPreview): HTMLLIElement[] {
   const note = (e: IndexPreview['entries'][number]) => e.status === 'installed' ? ' (installed)'
-    : e.status === 'update' ? ` (installed as ${e.installed}: ${e.digest ? 'the index publishes a new version, which' : 'the index publishes no digest to tell whether it changed; installing it'} updates it in place${edited.has(e.installed) ? ', replacing the changes you made to it here' : ''})`
+    : e.status === 'update' ? ` (installed as ${e.installed}: ${e.digest ? 'the index publishes a new version, which' : 'the index publishes no digest to tell whether it changed; installing it'} updates it in place${e.edited ? ', replacing the changes you made to it here' : ''})`
     : e.status === 'conflict' ? ` (a skill named ${e.name} from elsewhere is installed: this one installs beside it, as a copy of its own)` : '';
   return items(preview.entries.map((e) => ({
     name: e.name, description: e.description, installed: e.status === 'installed',
-    ticked: e.status === 'new' || e.status === 'conflict' || (e.status === 'update' && !!e.digest && !edited.has(e.installed)),
+    ticked: e.status === 'new' || e.status === 'conflict' || (e.status === 'update' && !!e.digest && !e.edited),
     note: `${note(e)}${e.digest ? '' : ' (unverified: the index has no digests)'}`,
   })));
 }

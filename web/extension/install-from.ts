@@ -143,7 +143,7 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
   };
   const reviewIndex = async (url: string) => {
     const p = await sk().registry.previewIndex(url);
-    reviewOffer(url, await offerItems(sk(), p), p.skipped, (names) => installTicked(sk(), p, names));
+    reviewOffer(url, offerItems(p), p.skipped, (names) => installTicked(sk(), p, names));
   };
   const reviewMcp = async (url: string) => {
     const p = await sk().registry.previewMcp(url);

@@ -70,7 +70,7 @@ export function mountSiteSkills(section: HTMLElement, sk: () => Skillfs, install
       if (url !== current) return; // another tab's index is being read by now
       offered = preview;
       title.textContent = publishes(url, preview.entries.length);
-      list.replaceChildren(...await offerItems(sk(), preview));
+      list.replaceChildren(...offerItems(preview));
       section.dataset.count = String(preview.entries.length);
       report.textContent = skippedLines(preview);
       section.dataset.state = 'offered';
