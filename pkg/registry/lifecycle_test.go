@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
+	"github.com/skillfs/skillfs/pkg/vfs"
 	"github.com/skillfs/skillfs/pkg/zipguard"
 )
 
@@ -204,4 +206,47 @@ func testInstance(t *testing.T, bc backendCase) {
 		seen = append(seen, again.Instance)
 	}
 
+}
+
+// testCorruptTree: another program wrote under a skill's keys (a key no
+// path gives, a directory's record that is not one). Reading, exporting
+// or editing that skill is an Internal error, never a panic; Remove, which
+// reads no tree, deletes it whole, what was written too, and the name
+// imports clean again.
+func testCorruptTree(t *testing.T, bc backendCase) {
+	ctx := context.Background()
+	for what, op := range map[string]vfs.Op{
+		// A regular file of mode 0644, time 0, size 0.
+		"a key without //":             vfs.Put(vfs.StoreFiles, "x/junk", []byte{0xa4, 0x03, 0, 0}),
+		"a directory's record garbled": vfs.Put(vfs.StoreFiles, "x//scripts", []byte{0xff}),
+	} {
+		e := newEnv(t, bc)
+		e.importZip(t, packOf(t, "x", "y"), ImportOptions{})
+		clean := dump(t, e.db)
+		if err := e.db.Commit(ctx, op); err != nil {
+			t.Fatal(err)
+		}
+		_, err := e.reg.Tree(ctx, "x")
+		wantErr(t, what+": Tree", err, skillerr.Internal, "")
+		_, err = e.reg.ExportZip(ctx, "x")
+		wantErr(t, what+": ExportZip", err, skillerr.Internal, "")
+		_, err = e.reg.WriteFile(ctx, "x", "notes.md", "x")
+		wantErr(t, what+": WriteFile", err, skillerr.Internal, "")
+		if err := e.reg.Remove(ctx, "x"); err != nil {
+			t.Fatalf("%s: Remove = %v", what, err)
+		}
+		for _, store := range []string{vfs.StoreFiles, vfs.StoreBlobs} {
+			for key := range dump(t, e.db)[store] {
+				if strings.HasPrefix(key, "x/") || key == "//x" {
+					t.Errorf("%s: %s %q survived Remove", what, store, key)
+				}
+			}
+		}
+		e.importZip(t, packOf(t, "x"), ImportOptions{})
+		for _, store := range []string{vfs.StoreFiles, vfs.StoreBlobs} {
+			if got := dump(t, e.db)[store]; !maps.EqualFunc(got, clean[store], bytes.Equal) {
+				t.Errorf("%s: %s after the import again differs from the first import's", what, store)
+			}
+		}
+	}
 }
