@@ -74,9 +74,10 @@ func (r *record) encode() []byte {
 func decodeRecord(key string, b []byte) (*record, error) { return decodeListing(key, b, nil) }
 
 // decodeListing is decodeRecord keeping, of the files a directory's record
-// lists, only the one called *only when only is not nil. Every entry is
-// checked all the same, but only that one allocates: a stat of a file in a
-// directory of 10,000 (docs/architecture.md, Storage).
+// lists, only the one called *only when only is not nil (none for
+// &noFile). Every entry is checked all the same, but only that one
+// allocates: a stat of a file in a directory of 10,000, or of the
+// directory itself (docs/architecture.md, Storage).
 func decodeListing(key string, b []byte, only *string) (*record, error) {
 	d := decoder{b: b}
 	mode := d.uvarint()
@@ -125,6 +126,9 @@ func decodeListing(key string, b []byte, only *string) (*record, error) {
 	}
 	return r, nil
 }
+
+// noFile is a name no file has.
+var noFile = ""
 
 // validName reports whether name can be an entry of a directory.
 func validName[S string | []byte](name S) bool {
@@ -221,7 +225,7 @@ func lookup(p string, own, parent []Record) (meta, error) {
 		return rootMeta, nil
 	}
 	if len(own) > 0 {
-		r, err := decodeRecord(own[0].Key, own[0].Value)
+		r, err := decodeListing(own[0].Key, own[0].Value, &noFile)
 		if err != nil {
 			return meta{}, err
 		}
@@ -252,7 +256,7 @@ func children(own, below []Record) ([]entry, error) {
 		out = r.files[:len(r.files):len(r.files)]
 	}
 	for _, rec := range below {
-		r, err := decodeRecord(rec.Key, rec.Value)
+		r, err := decodeListing(rec.Key, rec.Value, &noFile) // a subdirectory: its own meta
 		if err != nil {
 			return nil, err
 		}

@@ -235,6 +235,16 @@ func TestDecodeListing(t *testing.T) {
 	if allocs > 5 {
 		t.Errorf("decodeListing(%s) made %v allocations in a directory of 10,000", name, allocs)
 	}
+	// The directory's own stat, and its parent's listing, need none.
+	recs := []Record{{Key: fileKey("s/refs"), Value: b}}
+	for what, fn := range map[string]func() error{
+		"a stat of the directory": func() error { _, err := lookup("s/refs", recs, nil); return err },
+		"a listing of its parent": func() error { _, err := children(nil, recs); return err },
+	} {
+		if allocs := testing.AllocsPerRun(10, func() { err = fn() }); err != nil || allocs > 5 {
+			t.Errorf("%s: %v, %v allocations, with 10,000 files in the directory", what, err, allocs)
+		}
+	}
 	missing := "file04242.mdx"
 	if r, err := decodeListing("k", b, &missing); err != nil || len(r.files) != 0 {
 		t.Errorf("decodeListing(%s) = %+v, %v; want no entry", missing, r, err)
