@@ -18,7 +18,10 @@
 // checkUpdates has a source to ask); the batches are of 5,000, the
 // bridge's MAX_BATCH. While they are disabled, an archive of n other
 // skills, each depending on the one before it and the first on an
-// installed one, is previewed: every one would be installed disabled.
+// installed one, is previewed: every one would be installed disabled;
+// and one of n skills in pairs, the first of each pair depending on an
+// installed one, where one change of choice (a pair's first skipped)
+// changes the notes of its pair only.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,7 +70,8 @@ window.ready = true;
 
 // The panels and the agent. Every panel and the agent count the changes
 // they are told of; an op answers with a summary, never a whole list.
-const CLIENT = `import { connectSkillfs } from '/dist/bridge.js';
+const CLIENT = `import * as bridge from '/dist/bridge.js';
+const { connectSkillfs } = bridge;
 let panels, agent, session, order, previewed;
 const changes = [];
 const ids = (l) => l.map((s) => s.id);
@@ -76,6 +80,15 @@ const ops = {
   preview: async (url) => (previewed = await panels[0].registry.previewZip(new Uint8Array(await (await fetch(url)).arrayBuffer()))).skills.length,
   // What the panel's preview asks at each change of choice: here, every skill under one policy.
   notes: async (policy) => Object.keys(await panels[0].registry.previewNotes(previewed, Object.fromEntries(previewed.skills.map((s) => [s.name, policy])))).length,
+  // What the panel's preview asks when one choice changes: the third
+  // skill skipped, every other installed as a copy. previewPart (when the
+  // bridge has it) gives the skills whose notes that choice can change.
+  change: async () => {
+    const name = previewed.skills[2].name;
+    const part = bridge.previewPart?.(previewed, name) ?? previewed;
+    const choose = Object.fromEntries(part.skills.filter((s) => s.name !== name).map((s) => [s.name, 'rename']));
+    return Object.keys(await panels[0].registry.previewNotes(part, choose)).length + ' notes of ' + part.skills.length + ' skills sent';
+  },
   list: async () => (await panels[0].registry.list()).length,
   listAll: async () => (await Promise.all(panels.map((p) => p.registry.list()))).map((l) => l.length).join(','),
   order: async () => { order = ids(await panels[0].registry.list()).sort((a, b) => a.localeCompare(b, 'en')); return order.length; },
@@ -155,6 +168,7 @@ writeFileSync(join(site, 'index.html'), HOST);
 writeFileSync(join(site, 'client.js'), CLIENT);
 writeFileSync(join(site, 'many.zip'), longPack(n, 'many'));
 writeFileSync(join(site, 'chain.zip'), longPack(n, 'chain', 'many-000'));
+writeFileSync(join(site, 'pairs.zip'), longPack(n, 'pair', 'many-000', 2));
 const h = await open({ root: site, routes: { '/dist/': resolve(values.dist) }, readyExpression: 'window.ready === true', timeoutMs: 600_000 });
 const f = (x) => x.toFixed(1);
 try {
@@ -197,6 +211,10 @@ try {
   await step(`setEnabledMany ${n - BATCH} off`, 'setMany', [BATCH, n, false]);
   await step('previewZip of a chain of dependencies', 'preview', new URL('chain.zip', h.url).href);
   await step('previewNotes of it (each depends on one)', 'notes', 'rename');
+  await step('previewNotes of one change of choice in it', 'change');
+  await step('previewZip of pairs of dependencies', 'preview', new URL('pairs.zip', h.url).href);
+  await step('previewNotes of it (each depends on one)', 'notes', 'rename');
+  await step('previewNotes of one change of choice in it', 'change');
   await step('list (first after the batches)', 'list');
   await step(`setEnabledMany ${BATCH} on`, 'setMany', [0, BATCH, true]);
   await step(`setEnabledMany ${n - BATCH} on`, 'setMany', [BATCH, n, true]);

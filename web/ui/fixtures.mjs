@@ -26,14 +26,17 @@ export const longName = (prefix = 'lab') => `${prefix}-001-`.padEnd(64, 'x');
  * skills named `${prefix}-NNN`: every fifth with a 1,900-character
  * description, one with a 64-character name, one with an unknown field (a
  * warning). With chain, every skill depends on the one before it, and the
- * first on the skill chain names.
+ * first on the skill chain names; with run, only within runs of that many
+ * skills, the first of each depending on chain's (2: pairs, each skill of
+ * a pair depending on the other or on chain's alone).
  */
-export function longPack(n, prefix = 'lab', chain = '') {
+export function longPack(n, prefix = 'lab', chain = '', run = Infinity) {
   const files = { 'lab-skills-main/README.md': enc('# Lab skills\n') };
   let before = chain;
   for (let i = 0; i < n; i++) {
     let name = `${prefix}-${String(i).padStart(3, '0')}`;
     if (i === 1) name = longName(prefix);
+    if (i % run === 0) before = chain;
     const d = longDescription(i, i % 5 === 0 ? 1900 : 60 + (i % 7) * 30);
     const extra = (i === 2 ? 'colour: blue\n' : '') + (chain ? `skill_dependencies: [${before}]\n` : '');
     files[`lab-skills-main/skills/${name}/SKILL.md`] = enc(md(name, d, extra));
