@@ -607,6 +607,93 @@ export class Skillfs {
   }
 }
 
+/** A skill of a preview as previewNotes sends it. */
+type NoteRow = Pick<PreviewSkill, "name" | "status" | "installed" | "dependencies">;
+
+/** What previewNotes sends of a preview: only what the notes depend on,
+ * the skills that can be installed and depend on others, those they name
+ * (by name or by the installed id they replace), and the installed
+ * skills either names. A skill that depends on none gets no note and
+ * turns none off, so an archive of thousands without dependencies asks
+ * nothing, and one with a few sends those few: the module decodes what it
+ * is sent in one task. Found once per preview (a preview is not changed
+ * once made), since a panel asks at every change of choice; parts, for
+ * previewPart, when first asked. */
+interface NoteIndex {
+  rows: PreviewSkill[];
+  wire: NoteRow[];
+  installedSkills: ImportPreview["installedSkills"];
+  /** Whether any of rows depends on a skill: else no note at all. */
+  depends: boolean;
+  parts?: Map<string, ImportPreview>;
+}
+
+const noteIndexes = new WeakMap<ImportPreview, NoteIndex>();
+
+function noteIndex(preview: ImportPreview): NoteIndex {
+  let ix = noteIndexes.get(preview);
+  if (ix) return ix;
+  const valid = preview.skills.filter((s) => !s.error);
+  const named = new Set(valid.flatMap((s) => s.dependencies ?? []));
+  const rows = valid.filter((s) => (s.dependencies ?? []).length > 0 || named.has(s.name) || (s.installed !== "" && named.has(s.installed)));
+  const wire = rows.map(({ name, status, installed, dependencies }) => ({ name, status, installed, dependencies: dependencies ?? [] }));
+  const ids = new Set([...named, ...rows.flatMap((s) => (s.installed ? [s.installed] : []))]);
+  const installedSkills = Object.fromEntries(Object.entries(preview.installedSkills ?? {}).filter(([id]) => ids.has(id)));
+  ix = { rows, wire, installedSkills, depends: wire.some((s) => s.dependencies.length > 0) };
+  noteIndexes.set(preview, ix);
+  return ix;
+}
+
+/** rows (a NoteIndex's) in parts, by name: skills joined where one
+ * depends on an id another may take after the import (its name, or the
+ * installed id it updates), transitively. Union-find, linear in the
+ * skills and their dependencies. */
+function partsOf(rows: PreviewSkill[], installed: ImportPreview["installedSkills"]): Map<string, ImportPreview> {
+  const up = rows.map((_, i) => i);
+  const root = (i: number): number => {
+    while (up[i] !== i) i = up[i] = up[up[i]];
+    return i;
+  };
+  const taking = new Map<string, number>();
+  const join = (i: number, id: string) => {
+    const j = taking.get(id);
+    if (j !== undefined) up[root(i)] = root(j);
+  };
+  rows.forEach((s, i) => {
+    for (const id of [s.name, s.installed]) {
+      if (!id) continue;
+      join(i, id);
+      if (!taking.has(id)) taking.set(id, i);
+    }
+  });
+  rows.forEach((s, i) => (s.dependencies ?? []).forEach((d) => join(i, d)));
+  const byRoot = new Map<number, ImportPreview>();
+  const parts = new Map<string, ImportPreview>();
+  rows.forEach((s, i) => {
+    let p = byRoot.get(root(i));
+    if (!p) byRoot.set(root(i), (p = { skills: [], dropped: [], installedSkills: {} }));
+    p.skills.push(s);
+    for (const id of [...(s.dependencies ?? []), s.installed]) if (id && installed[id]) p.installedSkills[id] = installed[id];
+    parts.set(s.name, p);
+  });
+  return parts;
+}
+
+/** The part of preview that holds the skills whose notes (previewNotes)
+ * a choice for the skill name can change: those it depends on or that
+ * depend on it, directly or through others of the archive, by name or by
+ * the installed id one updates, with the installed skills they name; a
+ * preview of its own, whose previewNotes under the same choices gives
+ * its skills the notes the whole preview's would. undefined when a
+ * choice for name changes no note (it depends on no skill of the archive
+ * and none on it, and depends on no skill at all). So a change of one
+ * choice sends what it can change, not the whole archive again. */
+export function previewPart(preview: ImportPreview, name: string): ImportPreview | undefined {
+  const ix = noteIndex(preview);
+  ix.parts ??= partsOf(ix.rows, ix.installedSkills);
+  return ix.parts.get(name);
+}
+
 /** The management side: admin capability only. */
 export class Registry {
   private readonly sources: Sources;
@@ -657,24 +744,15 @@ export class Registry {
    * skill that updates an installed one starts as it is and is the one its
    * dependents in the archive get, one kept beside it starts enabled and
    * leaves them the installed one. For a preview to say what each choice
-   * does; nothing is read but preview. */
+   * does; nothing is read but preview. Of one change of choice, ask for
+   * the part of the preview it can change (previewPart). */
   previewNotes(preview: ImportPreview, choose?: Record<string, "rename" | "replace">, copy = false): Promise<Record<string, Diagnostic>> {
-    // Only what the notes depend on crosses: the skills that can be
-    // installed and depend on others, those they name (by name or by the
-    // installed id they replace), and the installed skills either names.
-    // A skill that depends on none gets no note and turns none off, so an
-    // archive of thousands without dependencies asks nothing, and one with
-    // a few sends those few: the module decodes what it is sent in one task.
-    const valid = preview.skills.filter((s) => !s.error).map(({ name, status, installed, dependencies }) => ({ name, status, installed, dependencies: dependencies ?? [] }));
-    const named = new Set(valid.flatMap((s) => s.dependencies));
-    const skills = valid.filter((s) => s.dependencies.length > 0 || named.has(s.name) || (s.installed !== "" && named.has(s.installed)));
+    const { wire, installedSkills, depends } = noteIndex(preview);
     // A choice other than rename and replace still goes, for the module to refuse.
     const refused = Object.entries(choose ?? {}).filter(([, p]) => p !== "rename" && p !== "replace");
-    if (!skills.some((s) => s.dependencies.length > 0) && refused.length === 0) return Promise.resolve({});
-    const ids = new Set([...named, ...skills.flatMap((s) => (s.installed ? [s.installed] : []))]);
-    const installedSkills = Object.fromEntries(Object.entries(preview.installedSkills ?? {}).filter(([id]) => ids.has(id)));
-    const chosen = choose && Object.fromEntries([...skills.flatMap((s) => (s.name in choose ? [[s.name, choose[s.name]]] : [])), ...refused]);
-    return this.value("registry.previewNotes", { preview: { skills, installedSkills }, ...(chosen ? { choose: chosen } : {}), copy });
+    if (!depends && refused.length === 0) return Promise.resolve({});
+    const chosen = choose && Object.fromEntries([...wire.flatMap((s) => (s.name in choose ? [[s.name, choose[s.name]]] : [])), ...refused]);
+    return this.value("registry.previewNotes", { preview: { skills: wire, installedSkills }, ...(chosen ? { choose: chosen } : {}), copy });
   }
 
   /**

@@ -121,7 +121,7 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
     const isUpdate = (s: PreviewSkill) => s.status === 'conflict' && (!!s.update || whole.has(s.installed));
     const updates = new Set(p.skills.filter(isUpdate).map((s) => s.name));
     reviewChoices(url, fileName(url), p, updates, p.warnings.map((w) => `Warning: ${w.message}.`).join('\n'), (choose) => sk().registry.installFromPreview(p, { choose }),
-      (choices) => sk().registry.previewNotes(p, policies(choices)));
+      (part, choose) => sk().registry.previewNotes(part, choose));
   };
 
   // An index's skills to tick, as the site's are; run installs the names ticked.

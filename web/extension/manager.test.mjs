@@ -884,6 +884,68 @@ test('the preview\'s warnings that a skill installs disabled follow each choice:
   await page.close();
 });
 
+test('a change of one choice in the preview asks for the warnings of the skills it can change, not the whole archive again', { timeout: IMPORT_MS }, async () => {
+  const page = await shared.browser.context.newPage();
+  page.setDefaultTimeout(STEP_MS);
+  // The skills of each previewNotes call the panel sends.
+  await page.addInitScript(() => {
+    globalThis.notesAsked = [];
+    const connect = chrome.runtime.connect.bind(chrome.runtime);
+    chrome.runtime.connect = (...a) => {
+      const port = connect(...a);
+      const post = port.postMessage.bind(port);
+      port.postMessage = (m) => {
+        if (m?.t === 'call' && m.method === 'registry.previewNotes') globalThis.notesAsked.push(m.args.preview.skills.map((s) => s.name));
+        post(m);
+      };
+      return port;
+    };
+  });
+  await page.setViewportSize({ width: 400, height: 900 });
+  await page.goto(`chrome-extension://${shared.extId}/sidepanel.html`, { waitUntil: 'load' });
+  await page.waitForFunction(() => document.getElementById('status')?.dataset.state === 'ready', undefined, { polling: 50 });
+  const dir = mkdtempSync(join(tmpdir(), 'skillfs-parts-'));
+  const base = join(dir, 'parts-base.zip');
+  writeFileSync(base, zipOf({ 'pack/parts-base/SKILL.md': md('parts-base', 'What the others need.') }));
+  assert.ok((await importFile(page, base)).ok);
+  await page.getByRole('searchbox', { name: 'Search skills' }).fill('parts-');
+  await page.getByRole('switch', { name: 'Enabled: parts-base', exact: true }).uncheck();
+  await page.locator('#skills > li.disabled[data-id="parts-base"]').waitFor();
+
+  // Eight pairs: each pair's first depends on parts-base (disabled), its second on its first.
+  const files = {};
+  const dep = (name, on) => `---\nname: ${name}\ndescription: Needs ${on}.\nskill_dependencies: [${on}]\n---\n# ${name}\n`;
+  for (let k = 0; k < 8; k++) {
+    files[`pack/parts-${k}-a/SKILL.md`] = dep(`parts-${k}-a`, 'parts-base');
+    files[`pack/parts-${k}-b/SKILL.md`] = dep(`parts-${k}-b`, `parts-${k}-a`);
+  }
+  const path = join(dir, 'parts.zip');
+  writeFileSync(path, zipOf(files));
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
+  await chooser.setFiles(path);
+  const group = page.getByRole('group', { name: 'parts.zip holds 16 skills' });
+  await group.waitFor({ timeout: IMPORT_MS });
+  await page.locator('.preview[aria-busy="false"]').waitFor();
+  const warned = () => group.locator('.preview-skills > li').evaluateAll((lis) => lis.filter((li) => li.querySelector('.diagnostics')).map((li) => li.dataset.name));
+  const all = Object.keys(files).map((f) => f.split('/')[1]);
+  assert.deepEqual(await warned(), all, 'every skill would be installed disabled');
+  assert.equal((await page.evaluate(() => globalThis.notesAsked.splice(0))).length, 1, 'the preview asked once for all');
+
+  // parts-3-a skipped: parts-3-b would depend on a skill neither installed
+  // nor installing (refused, so no warning that it installs disabled); no
+  // other skill's warning can change, and none is asked about.
+  const answered = (n) => page.waitForFunction((n) => globalThis.notesAsked.length === n && document.querySelector('.preview')?.getAttribute('aria-busy') === 'false', n);
+  await group.getByRole('checkbox', { name: 'parts-3-a', exact: true }).uncheck();
+  await answered(1);
+  assert.deepEqual(await page.evaluate(() => globalThis.notesAsked), [['parts-3-a', 'parts-3-b']]);
+  assert.deepEqual(await warned(), all.filter((n) => n !== 'parts-3-a' && n !== 'parts-3-b'));
+  await group.getByRole('checkbox', { name: 'parts-3-a', exact: true }).check();
+  await answered(2);
+  assert.deepEqual(await warned(), all);
+  await group.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await page.close();
+});
+
 test('a worker that cannot answer: a refresh says so in words, and reads the list no more than once', { timeout: 60_000 }, async () => {
   const page = await openPanel(400);
   // From now on, every connection closes at once, as when the worker

@@ -126,6 +126,60 @@ test('previewZip says what each skill of an archive is, stores nothing; importZi
   assert.equal(bad.error?.code, 'InvalidArchive', JSON.stringify(bad));
 });
 
+test('previewPart: the notes previewNotes gives a part of a preview, under any choice, are those of the whole preview for its skills; a skill that can change no note has no part', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'preview-part', { pack: false });
+  const got = await ev(page, async () => {
+    const row = (name, dependencies, status = 'new', installed = '') => ({ dir: name, folder: '', name, description: name, size: 1, fileCount: 1, digest: '', status, installed, diagnostics: [], dependencies });
+    const preview = {
+      dropped: [],
+      installedSkills: { off: { enabled: false, noted: false }, on: { enabled: true, noted: false }, x: { enabled: false, noted: true }, y: { enabled: true, noted: false } },
+      skills: [
+        row('a', ['off']), row('b', ['a']), // a chain on a disabled skill
+        row('c', [], 'conflict', 'x'), row('d', ['x']), // d depends on what c may update
+        row('e', ['on']), row('f', []), // alone; and in no part at all
+        row('g', ['off'], 'installed', 'y'), row('h', ['y']), // h depends on what g is (copied or not)
+        row('i', ['j']), row('j', ['off']), row('k', ['off']), // two on off, not joined by it
+      ],
+    };
+    const { previewPart } = T.bridge;
+    const parts = Object.fromEntries(preview.skills.map((s) => [s.name, previewPart(preview, s.name)?.skills.map((r) => r.name) ?? null]));
+    // Every choice of a seeded sequence: each skill skipped, kept or updating.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const differ = [];
+    const noted = new Set();
+    for (let round = 0; round < 60; round++) {
+      const choose = {};
+      for (const s of preview.skills) {
+        const r = next();
+        if (r < 0.4) choose[s.name] = 'rename';
+        else if (r < 0.8) choose[s.name] = 'replace';
+      }
+      const copy = next() < 0.5;
+      const whole = await sk.registry.previewNotes(preview, choose, copy);
+      Object.keys(whole).forEach((n) => noted.add(n));
+      for (const s of preview.skills) {
+        const part = previewPart(preview, s.name);
+        if (!part) {
+          if (whole[s.name]) differ.push(`${s.name}: a note, and no part`);
+          continue;
+        }
+        const of = Object.fromEntries(part.skills.filter((r) => r.name in choose).map((r) => [r.name, choose[r.name]]));
+        const notes = await sk.registry.previewNotes(part, of, copy);
+        for (const r of part.skills) if (JSON.stringify(notes[r.name]) !== JSON.stringify(whole[r.name])) differ.push(`${r.name} in ${s.name}'s part, round ${round}`);
+      }
+    }
+    return { parts, differ, noted: [...noted].sort() };
+  });
+  // Every skill that depends on one is noted under some choice: the parts were asked about notes, not nothing.
+  assert.deepEqual(got.noted, ['a', 'b', 'd', 'g', 'h', 'i', 'j', 'k']);
+  assert.deepEqual(got.parts, {
+    a: ['a', 'b'], b: ['a', 'b'], c: ['c', 'd'], d: ['c', 'd'], e: ['e'], f: null, g: ['g', 'h'], h: ['g', 'h'],
+    i: ['i', 'j'], j: ['i', 'j'], k: ['k'],
+  });
+  assert.deepEqual(got.differ, []);
+});
+
 test('an archive with broken skills: previewZip lists each with its error, importZip names them all and installs the others when chosen', { timeout: TEST_MS }, async (t) => {
   const page = await fresh(t, 'broken', { pack: false });
   const bytes = zip({

@@ -113,7 +113,7 @@ export function Importer({ sk }: { sk: Skillfs }) {
       setPending(undefined);
       importButton.current?.focus();
     }}
-      notesFor={(choices) => sk.registry.previewNotes(pending.preview, policies(choices), copyOf(pending.preview, choices))} />,
+      notesFor={(part, choose, copy) => sk.registry.previewNotes(part, choose, copy)} />,
     [pending, busy],
   );
 

@@ -10,8 +10,8 @@
 // not.
 
 import type { RefObject } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { skillErrorLabel, type Diagnostic, type ImportPreview, type PreviewSkill, type SkillError } from '../../js/bridge.ts';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { previewPart, skillErrorLabel, type Diagnostic, type ImportPreview, type PreviewSkill, type SkillError } from '../../js/bridge.ts';
 import { count, failed, plural, sentence } from './say.ts';
 
 /** What to do with one skill of the archive. */
@@ -45,6 +45,70 @@ export const copyOf = (preview: ImportPreview, choices: Map<string, Choice>) =>
  * would depend on a disabled skill. */
 const DEPENDENCY_DISABLED = 'dependency-disabled';
 
+/** The choices one select makes for every skill already installed. */
+const BULK = ['update', 'keep-both', 'skip'] as const;
+type Bulk = (typeof BULK)[number];
+/** What a choice for all makes of one of them: Update leaves a skill installed byte for byte as it is. */
+const forAll = (c: Bulk, s: PreviewSkill): Choice => (c === 'update' && s.status === 'installed' ? 'skip' : c);
+
+/** The choice for each skill that can be installed, changed in place, with
+ * the counts the preview shows kept as each changes: of thousands of
+ * skills, a change of one choice costs what it changes, not a copy of
+ * every choice and three passes over them. */
+class Choices {
+  readonly of = new Map<string, Choice>();
+  /** Not skipped. */
+  chosen = 0;
+  /** Installed byte for byte and kept beside itself (ImportOptions.copy). */
+  copies = 0;
+  /** Of the skills already installed, how many have what each choice for all of them gives. */
+  readonly matching: Record<Bulk, number> = { update: 0, 'keep-both': 0, skip: 0 };
+
+  /** Whether it changed anything. */
+  set(s: PreviewSkill, c: Choice): boolean {
+    const was = this.of.get(s.name);
+    if (was === c) return false;
+    if (was) this.tally(s, was, -1);
+    this.of.set(s.name, c);
+    this.tally(s, c, 1);
+    return true;
+  }
+
+  private tally(s: PreviewSkill, c: Choice, by: number) {
+    if (c !== 'skip') this.chosen += by;
+    if (s.status === 'installed' && c === 'keep-both') this.copies += by;
+    if (s.status !== 'new') for (const b of BULK) if (forAll(b, s) === c) this.matching[b] += by;
+  }
+}
+
+/** What the preview shows that no choice changes, found once: the skills
+ * that can be installed, those already installed (in some version), and
+ * where in the archive each kind is, to draw the first rows of each
+ * without a pass over the rest. */
+function arrange(preview: ImportPreview) {
+  const skills: PreviewSkill[] = [];
+  const validAt: number[] = [];
+  const invalidAt: number[] = [];
+  preview.skills.forEach((s, i) => {
+    if (s.error) invalidAt.push(i);
+    else {
+      validAt.push(i);
+      skills.push(s);
+    }
+  });
+  const known = skills.filter((s) => s.status !== 'new');
+  return { skills, validAt, invalidAt, known, changed: known.filter((s) => s.status === 'conflict').length };
+}
+
+/** The indexes of a and b (each ascending) in one ascending list. */
+function merged(a: number[], b: number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) out.push(j >= b.length || (i < a.length && a[i] < b[j]) ? a[i++] : b[j++]);
+  return out;
+}
+
 export interface PreviewProps {
   name: string;
   preview: ImportPreview;
@@ -55,62 +119,89 @@ export interface PreviewProps {
    * from the same source (an MCP server's update, a download fetched
    * again): Update is chosen for them at first. */
   updates?: ReadonlySet<string>;
-  /** The note an import under choices would store each skill with, by
-   * name (registry.previewNotes): whether it is installed disabled, since
-   * it would depend on a disabled skill, follows each choice (an update
-   * takes the installed skill's place for the skills depending on it, a
-   * copy kept beside it does not). Shown in place of the preview's own,
-   * which is for an import with no choice. */
-  notesFor?(choices: Map<string, Choice>): Promise<Record<string, Diagnostic>>;
+  /** The note an import under choose and copy would store each skill of
+   * part with, by name (registry.previewNotes): whether it is installed
+   * disabled, since it would depend on a disabled skill, follows each
+   * choice (an update takes the installed skill's place for the skills
+   * depending on it, a copy kept beside it does not). part is the
+   * preview, or the part of it a change of one choice can change
+   * (previewPart). Shown in place of the preview's own, which is for an
+   * import with no choice. */
+  notesFor?(part: ImportPreview, choose: Record<string, 'rename' | 'replace'>, copy: boolean): Promise<Record<string, Diagnostic>>;
 }
 
 const NONE: ReadonlySet<string> = new Set();
 
 export function Preview({ name, preview, busy, onInstall, onCancel, updates = NONE, notesFor }: PreviewProps) {
   // Only the skills that can be installed have a choice (by name, unique among them).
-  const skills = preview.skills.filter((s) => !s.error);
-  const invalid = preview.skills.length - skills.length;
-  const [choices, setChoices] = useState(() => new Map(skills.map((s) => [s.name, defaultChoice(s, updates)])));
+  const { skills, validAt, invalidAt, known, changed } = useMemo(() => arrange(preview), [preview]);
+  const invalid = invalidAt.length;
+  const [choices] = useState(() => {
+    const c = new Choices();
+    for (const s of skills) c.set(s, defaultChoice(s, updates));
+    return c;
+  });
+  const [, redraw] = useState(0);
   const [validRows, setValidRows] = useState(ROWS);
   const [invalidRows, setInvalidRows] = useState(ROWS);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  const set = (n: string, c: Choice) => setChoices(new Map(choices).set(n, c));
-  // The notes for the latest choices only: an answer to earlier ones that
-  // comes late is dropped. Until the answer for the choices shown comes,
-  // the preview is busy (aria-busy): its warnings may still change.
-  const [notes, setNotes] = useState<{ for: Map<string, Choice> } & ({ by: Record<string, Diagnostic> } | { error: string })>();
-  const asked = useRef(0);
-  useEffect(() => {
+
+  // The notes, by name, each from the latest answer for the choices of
+  // its part: an answer to earlier ones that comes late is dropped. Until
+  // every answer asked for has come, the preview is busy (aria-busy): its
+  // warnings may still change.
+  const [notes] = useState(() => new Map<string, Diagnostic>());
+  const [notesError, setNotesError] = useState('');
+  const [asking, setAsking] = useState(0);
+  const asked = useRef({ last: 0, at: new Map<string, number>() });
+  const ask = (part: ImportPreview) => {
     if (!notesFor) return;
-    const n = ++asked.current;
-    notesFor(choices).then(
-      (by) => n === asked.current && setNotes({ for: choices, by }),
-      (e: unknown) => n === asked.current && setNotes({ for: choices, error: failed('Could not tell which skills would be installed disabled', e) }),
-    );
-  }, [choices]);
+    const n = ++asked.current.last;
+    const { at } = asked.current;
+    for (const s of part.skills) at.set(s.name, n);
+    const choose = policies(new Map(part.skills.map((s) => [s.name, choices.of.get(s.name) ?? 'skip'])));
+    setAsking((a) => a + 1);
+    notesFor(part, choose, choices.copies > 0)
+      .then(
+        (by) => {
+          for (const s of part.skills) {
+            if (at.get(s.name) !== n) continue;
+            if (by[s.name]) notes.set(s.name, by[s.name]);
+            else notes.delete(s.name);
+          }
+          setNotesError('');
+        },
+        (e: unknown) => part.skills.some((s) => at.get(s.name) === n) && setNotesError(failed('Could not tell which skills would be installed disabled', e)),
+      )
+      .finally(() => setAsking((a) => a - 1));
+  };
+  useEffect(() => ask(preview), []);
   const diagnosticsOf = (s: PreviewSkill): Diagnostic[] => {
     if (!notesFor) return s.diagnostics;
-    const note = notes && 'by' in notes ? notes.by[s.name] : undefined;
+    const note = notes.get(s.name);
     return [...s.diagnostics.filter((d) => d.code !== DEPENDENCY_DISABLED), ...(note ? [note] : [])];
   };
-  const chosen = [...choices.values()].filter((c) => c !== 'skip').length;
+  // One choice asks for the notes of the skills it can change, and a copy
+  // kept or no longer (ImportOptions.copy is the import's) for all.
+  const set = (s: PreviewSkill, c: Choice) => {
+    const copied = choices.copies > 0;
+    if (!choices.set(s, c)) return;
+    redraw((v) => v + 1);
+    const part = copied !== choices.copies > 0 ? preview : previewPart(preview, s.name);
+    if (part) ask(part);
+  };
   // A download imported again holds hundreds of skills already installed:
   // one choice for all of them, rather than a select each.
-  const known = skills.filter((s) => s.status !== 'new');
-  const changed = known.filter((s) => s.status === 'conflict').length;
-  const forAll = (c: Choice) => (s: PreviewSkill): Choice => (c === 'update' && s.status === 'installed' ? 'skip' : c);
+  const setAll = (c: Bulk) => {
+    for (const s of known) choices.set(s, forAll(c, s));
+    redraw((v) => v + 1);
+    ask(preview);
+  };
   // Update is offered only when one changed: for unchanged skills alone it
   // is skip, and a select showing it would show no option at all.
-  const bulk = ((changed ? ['update', 'keep-both', 'skip'] : ['keep-both', 'skip']) as Choice[])
-    .find((c) => known.every((s) => choices.get(s.name) === forAll(c)(s))) ?? '';
-  const setAll = (c: Choice) => {
-    const next = new Map(choices);
-    for (const s of known) next.set(s.name, forAll(c)(s));
-    setChoices(next);
-  };
-  let good = 0;
-  let bad = 0;
+  const bulk = (changed ? BULK : BULK.slice(1)).find((b) => choices.matching[b] === known.length) ?? '';
+  const { chosen } = choices;
   const counts = [
     skills.length > known.length && `${count(skills.length - known.length)} new`,
     changed && `${count(changed)} installed in another version`,
@@ -118,7 +209,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
     invalid > 0 && `${count(invalid)} cannot be installed (shown with why)`,
   ].filter(Boolean);
   return (
-    <div class="preview" role="group" aria-labelledby="preview-title" aria-busy={notesFor !== undefined && notes?.for !== choices}>
+    <div class="preview" role="group" aria-labelledby="preview-title" aria-busy={notesFor !== undefined && asking > 0}>
       <h3 id="preview-title" tabindex={-1} ref={heading}>
         {name} holds {plural(preview.skills.length, 'skill')}
       </h3>
@@ -126,7 +217,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
       {known.length > 1 && (
         <label class="preview-all">
           For the {plural(known.length, 'skill')} already installed{' '}
-          <select value={bulk} onChange={(e) => e.currentTarget.value && setAll(e.currentTarget.value as Choice)}>
+          <select value={bulk} onChange={(e) => e.currentTarget.value && setAll(e.currentTarget.value as Bulk)}>
             <option value="">choose for each below</option>
             {changed > 0 && <option value="update">Update {changed === known.length ? 'each' : `the ${count(changed)} that changed`}</option>}
             <option value="keep-both">Keep both (a -v2 copy each)</option>
@@ -135,27 +226,27 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
         </label>
       )}
       {preview.dropped.length > 0 && <p class="hint">{plural(preview.dropped.length, 'entry', 'entries')} outside every skill folder will be left out.</p>}
-      {notes && 'error' in notes && <p class="hint error">{notes.error}</p>}
+      {notesError && <p class="hint error">{notesError}</p>}
       <ul class="preview-skills">
-        {preview.skills.map((s) => {
+        {merged(validAt.slice(0, validRows), invalidAt.slice(0, invalidRows)).map((i) => {
+          const s = preview.skills[i];
           // Keyed by folder: a broken folder pdf/ and a skill named pdf
           // may both be there.
-          if (s.error) return bad++ < invalidRows ? <Invalid key={s.dir} s={s} e={s.error} root={name} /> : null;
-          if (good++ >= validRows) return null;
-          const c = choices.get(s.name) ?? 'skip';
+          if (s.error) return <Invalid key={s.dir} s={s} e={s.error} root={name} />;
+          const c = choices.of.get(s.name) ?? 'skip';
           const diagnostics = diagnosticsOf(s);
           const warnings = diagnostics.length;
           return (
             <li key={s.dir} data-name={s.name} class={c === 'skip' ? 'skipped' : ''}>
               {s.status === 'new' ? (
                 <label class="preview-name">
-                  <input type="checkbox" checked={c === 'install'} onChange={(e) => set(s.name, e.currentTarget.checked ? 'install' : 'skip')} /> <strong>{s.name}</strong>
+                  <input type="checkbox" checked={c === 'install'} onChange={(e) => set(s, e.currentTarget.checked ? 'install' : 'skip')} /> <strong>{s.name}</strong>
                 </label>
               ) : (
                 <span class="preview-name">
                   <strong>{s.name}</strong>{' '}
                   <span class="badge">{s.status === 'installed' ? 'already installed' : updates.has(s.name) ? `an update of ${s.installed}` : `${s.installed} is installed`}</span>{' '}
-                  <select aria-label={`What to do with ${s.name}`} value={c} onChange={(e) => set(s.name, e.currentTarget.value as Choice)}>
+                  <select aria-label={`What to do with ${s.name}`} value={c} onChange={(e) => set(s, e.currentTarget.value as Choice)}>
                     {s.status === 'conflict' && <option value="update">Update {s.installed}</option>}
                     <option value="keep-both">Keep both ({s.name}-v2)</option>
                     <option value="skip">Skip</option>
@@ -182,7 +273,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
       <More hidden={skills.length - validRows} what="that can be installed" heading={heading} onMore={() => setValidRows(validRows + ROWS)} />
       <More hidden={invalid - invalidRows} what="that cannot be installed" heading={heading} onMore={() => setInvalidRows(invalidRows + ROWS)} />
       <div class="preview-actions">
-        <button type="button" class="primary" disabled={busy || chosen === 0} onClick={() => onInstall(choices)}>
+        <button type="button" class="primary" disabled={busy || chosen === 0} onClick={() => onInstall(choices.of)}>
           Install {invalid ? `the ${plural(chosen, 'valid skill')}` : plural(chosen, 'skill')}
         </button>
         <button type="button" disabled={busy} onClick={onCancel}>
