@@ -330,7 +330,7 @@ func DecodeFile(p string, read [][]Record) (data []byte, gen string, err error) 
 	case info.IsDir():
 		return nil, "", fsErr(p, hackpadfs.ErrIsDir)
 	case len(read[2]) == 0:
-		return nil, "", fsErr(p, hackpadfs.ErrNotExist)
+		return nil, "", missingContents(display(p))
 	}
 	return read[2][0].Value, Generation(info), nil
 }

@@ -78,7 +78,7 @@ func (s kvStore) record(p string, found [][]Record) (keyvalue.FileRecord, error)
 	}
 	getData := func() (blob.Blob, error) {
 		if len(found[2]) == 0 {
-			return nil, hackpadfs.ErrNotExist
+			return nil, missingContents(display(p))
 		}
 		return blob.NewBytes(found[2][0].Value), nil
 	}

@@ -294,7 +294,7 @@ func DecodeSkill(slug string, read [][]Record) ([]File, error) {
 		if blobs != nil && !m.mode.IsDir() {
 			data, ok := blobs[fileKey(p)]
 			if !ok {
-				return skillerr.New(skillerr.Internal, p, "the file's contents are missing")
+				return missingContents(p)
 			}
 			f.Data = data
 		}
@@ -331,6 +331,13 @@ func DecodeSkill(slug string, read [][]Record) ([]File, error) {
 		}
 	}
 	return files, nil
+}
+
+// missingContents is the error of a file listed without contents: its
+// record and its contents are written in one commit, so another program
+// deleted them, and the file is not merely absent.
+func missingContents(p string) error {
+	return skillerr.New(skillerr.Internal, p, "the file's contents are missing")
 }
 
 // checkSlug requires slug to be one clean path segment.
