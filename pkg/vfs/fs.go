@@ -329,10 +329,12 @@ func DecodeFile(p string, read [][]Record) (data []byte, gen string, err error) 
 		return nil, "", err
 	case info.IsDir():
 		return nil, "", fsErr(p, hackpadfs.ErrIsDir)
-	case len(read[2]) == 0:
-		return nil, "", missingContents(display(p))
 	}
-	return read[2][0].Value, Generation(info), nil
+	data, found := valueOf(read[2])
+	if err := checkContents(display(p), info.Size(), data, found); err != nil {
+		return nil, "", err
+	}
+	return data, Generation(info), nil
 }
 
 // statOf returns the info of p from the results of lookupQueries(p).

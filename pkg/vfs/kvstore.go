@@ -77,10 +77,11 @@ func (s kvStore) record(p string, found [][]Record) (keyvalue.FileRecord, error)
 		return nil, err
 	}
 	getData := func() (blob.Blob, error) {
-		if len(found[2]) == 0 {
-			return nil, missingContents(display(p))
+		data, ok := valueOf(found[2])
+		if err := checkContents(display(p), m.size, data, ok); err != nil {
+			return nil, err
 		}
-		return blob.NewBytes(found[2][0].Value), nil
+		return blob.NewBytes(data), nil
 	}
 	getNames := func() ([]string, error) {
 		res, err := s.db.Read(context.Background(), Get(StoreFiles, fileKeyOrRoot(p)), GetPrefix(StoreFiles, childPrefix(p)))

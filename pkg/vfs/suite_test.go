@@ -49,7 +49,7 @@ func TestSuite(t *testing.T) {
 		{"PutSkillErrors", testPutSkillErrors},
 		{"CorruptRecord", testCorruptRecord},
 		{"ForeignKeys", testForeignKeys},
-		{"ContentsMissing", testContentsMissing},
+		{"ContentsCorrupt", testContentsCorrupt},
 		{"ListingReadsOnlyChildren", testListingReadsOnlyChildren},
 		{"DecodeSkill", testDecodeSkill},
 		{"FileQueries", testFileQueries},
@@ -951,26 +951,32 @@ func testCorruptRecord(t *testing.T, db Backend) {
 	}
 }
 
-// A file listed without contents (another program deleted them: a file's
-// record and contents are written in one commit) is an Internal error
-// however it is read, as DecodeSkill says, not a file that is not there.
-func testContentsMissing(t *testing.T, db Backend) {
-	putSkills(t, db, "g", map[string][]File{"s": pdfTree})
-	if err := db.Commit(context.Background(), Delete(StoreBlobs, fileKey("s/scripts/run.py"))); err != nil {
-		t.Fatal(err)
+// A file listed without contents, or with contents of another length
+// (another program changed them: a file's record and contents are
+// written in one commit), is an Internal error however it is read, as
+// DecodeSkill says, not a file that is not there or a size that lies.
+func testContentsCorrupt(t *testing.T, db Backend) {
+	for what, op := range map[string]Op{
+		"missing": Delete(StoreBlobs, fileKey("s/scripts/run.py")),
+		"longer":  Put(StoreBlobs, fileKey("s/scripts/run.py"), []byte("print('hi')\nmore\n")),
+	} {
+		putSkills(t, db, "g", map[string][]File{"s": pdfTree})
+		if err := db.Commit(context.Background(), op); err != nil {
+			t.Fatal(err)
+		}
+		f := newFS(t, db)
+		_, err := f.ReadFile("s/scripts/run.py")
+		wantCode(t, what+": ReadFile", err, skillerr.Internal, "")
+		file, err := f.Open("s/scripts/run.py")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = io.ReadAll(file)
+		file.Close()
+		wantCode(t, what+": Read", err, skillerr.Internal, "")
+		_, err = readSkill(t, db, "s", true)
+		wantCode(t, what+": DecodeSkill", err, skillerr.Internal, "")
 	}
-	f := newFS(t, db)
-	_, err := f.ReadFile("s/scripts/run.py")
-	wantCode(t, "ReadFile", err, skillerr.Internal, "")
-	file, err := f.Open("s/scripts/run.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	_, err = io.ReadAll(file)
-	wantCode(t, "Read", err, skillerr.Internal, "")
-	_, err = readSkill(t, db, "s", true)
-	wantCode(t, "DecodeSkill", err, skillerr.Internal, "")
 }
 
 // readSkill reads skill slug's tree, with contents when data is set.

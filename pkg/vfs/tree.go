@@ -293,8 +293,8 @@ func DecodeSkill(slug string, read [][]Record) ([]File, error) {
 		f := File{Path: strings.TrimPrefix(p, slug+"/"), Mode: m.mode, ModTime: m.modTime, Size: m.size, Gen: m.gen}
 		if blobs != nil && !m.mode.IsDir() {
 			data, ok := blobs[fileKey(p)]
-			if !ok {
-				return missingContents(p)
+			if err := checkContents(p, m.size, data, ok); err != nil {
+				return err
 			}
 			f.Data = data
 		}
@@ -333,11 +333,26 @@ func DecodeSkill(slug string, read [][]Record) ([]File, error) {
 	return files, nil
 }
 
-// missingContents is the error of a file listed without contents: its
-// record and its contents are written in one commit, so another program
-// deleted them, and the file is not merely absent.
-func missingContents(p string) error {
-	return skillerr.New(skillerr.Internal, p, "the file's contents are missing")
+// valueOf returns the value a Get found, if it found one.
+func valueOf(found []Record) ([]byte, bool) {
+	if len(found) == 0 {
+		return nil, false
+	}
+	return found[0].Value, true
+}
+
+// checkContents reports a file of size bytes listed without contents
+// (found false), or whose contents are of another length: a file's record
+// and its contents are written in one commit, so another program changed
+// them, and the file is not merely absent.
+func checkContents(p string, size int64, data []byte, found bool) error {
+	switch {
+	case !found:
+		return skillerr.New(skillerr.Internal, p, "the file's contents are missing")
+	case int64(len(data)) != size:
+		return skillerr.New(skillerr.Internal, p, "the file's contents are not as long as its record says")
+	}
+	return nil
 }
 
 // checkSlug requires slug to be one clean path segment.
