@@ -170,6 +170,7 @@ export function FilePanel(p: Props) {
                 <strong>{d.line ? `Line ${d.line}: ` : ''}</strong>
                 {d.message} <span class="code">({d.code})</span>
                 {fixOf(d) && <span class="fix"> {fixOf(d)}</span>}
+                {d.line && ' '}
                 {d.line && (
                   <button type="button" class="link" onClick={() => editor.current?.goToLine(d.line!)}>
                     Go to line {d.line}

@@ -202,6 +202,8 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
     const why = view.getByRole('group', { name: 'Why SKILL.md was not saved' });
     assert.match(await why.textContent(), /Line 3: The frontmatter is not valid YAML at line 3 of SKILL.md: found character that cannot start any token\. \(yaml-invalid\)/);
     await why.getByRole('button', { name: 'Go to line 3' }).waitFor();
+    // The button is a word of its own after the fix's sentence ("tabs. Go to line 3", not "tabs.Go").
+    assert.match(await why.textContent(), /not tabs\. Go to line 3$/);
     // CodeMirror marks the line: an error range on line 3 and a gutter marker.
     const marked = await page.evaluate(() => {
       const lines = [...document.querySelectorAll('.cm-content .cm-line')];
