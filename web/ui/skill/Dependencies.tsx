@@ -4,7 +4,7 @@
 // any caller (setDependencies), and its refusal is shown beside it.
 
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
-import type { Dependencies as Deps, SkillMeta, Skillfs } from '../../../js/bridge.ts';
+import { SkillfsError, type Dependencies as Deps, type SkillMeta, type Skillfs } from '../../../js/bridge.ts';
 import { messageOf } from './FilePanel.tsx';
 
 interface Props {
@@ -85,7 +85,7 @@ function DependencyList(p: {
       await p.set(kind, names, message);
       return true;
     } catch (e) {
-      setError(messageOf(e));
+      setError(refusal(e, p.skill, kind));
       return false;
     }
   };
@@ -141,4 +141,22 @@ function DependencyList(p: {
       )}
     </div>
   );
+}
+
+/** Why a name typed was refused, about that name: the registry's message
+ * is about the id it refuses ("x: 'pdf' depends on it, but no skill with
+ * this id is installed"), which read as if pdf depended on x already. */
+function refusal(e: unknown, skill: string, kind: Kind): string {
+  if (!(e instanceof SkillfsError)) return messageOf(e);
+  switch (e.reason) {
+    case 'unknown-skill':
+      return `No skill ${e.subject} is installed, so ${skill} cannot depend on it.`;
+    case 'self-dependency':
+      return `${skill} cannot depend on itself.`;
+    case 'unknown-tool':
+    case 'unknown-mcp-server':
+      return `The host has no ${kind.one} named ${e.subject}, so ${skill} cannot depend on it.`;
+    default:
+      return messageOf(e);
+  }
 }

@@ -297,11 +297,20 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
     assert.deepEqual((await metaOf(page, id)).dependencies.tools, ['Bash']);
     await addTool.fill('Teleport');
     await tools.getByRole('button', { name: 'Add tool' }).click();
-    await tools.getByRole('alert').filter({ hasText: 'the host has no tool of this name' }).waitFor();
+    // The refusal is about the name typed, in a sentence.
+    assert.equal(await tools.getByRole('alert').textContent(), `The host has no tool named Teleport, so ${id} cannot depend on it.`);
     assert.deepEqual((await metaOf(page, id)).dependencies.tools, ['Bash'], 'an unknown tool is refused');
-    // A skill from the installed ones.
+    // A skill from the installed ones; one not installed, or itself, is refused in words.
     const skills = view.getByRole('group', { name: 'Skills' });
     const other = id === 'atlas' ? 'borealis' : 'atlas';
+    await skills.getByRole('combobox', { name: 'Add a skill' }).fill('no-such-skill');
+    await skills.getByRole('button', { name: 'Add skill' }).click();
+    await skills.getByRole('alert').waitFor();
+    assert.equal(await skills.getByRole('alert').textContent(), `No skill no-such-skill is installed, so ${id} cannot depend on it.`);
+    await skills.getByRole('combobox', { name: 'Add a skill' }).fill(id);
+    await skills.getByRole('button', { name: 'Add skill' }).click();
+    await skills.getByRole('alert').filter({ hasText: 'itself' }).waitFor();
+    assert.equal(await skills.getByRole('alert').textContent(), `${id} cannot depend on itself.`);
     assert.deepEqual(await skills.locator('datalist option').evaluateAll((os) => os.map((o) => o.value)), [other]);
     await skills.getByRole('combobox', { name: 'Add a skill' }).fill(other);
     await skills.getByRole('button', { name: 'Add skill' }).click();
