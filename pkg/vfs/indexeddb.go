@@ -395,7 +395,7 @@ func (d *IndexedDB) recordsOf(keys, values js.Value) ([]Record, error) {
 	case js.TypeString:
 		return nil, skillerr.New(skillerr.Internal, laid.String(), "stored value is not bytes")
 	case js.TypeBoolean:
-		return nil, skillerr.New(skillerr.Internal, d.subject(), "a stored key is not a string")
+		return nil, skillerr.New(skillerr.Internal, d.subject(), "a stored key is not a string of Unicode characters")
 	}
 	buf := make([]byte, laid.Length())
 	js.CopyBytesToGo(buf, laid)

@@ -256,6 +256,38 @@ func TestForeignValues(t *testing.T) {
 	}
 }
 
+// TestForeignKeys puts a key holding a lone surrogate, which no Go string
+// spells, as another program could: in UTF-8 it would read as U+FFFD, a
+// key other than the one stored (listed as "\uFFFD", moved by a rename to
+// that key). A prefix read reports it; a surrogate pair reads as itself.
+func TestForeignKeys(t *testing.T) {
+	ctx := context.Background()
+	db := openIndexedDB(t).(*IndexedDB)
+	put := js.Global().Get("Function").New("db", "key", `const tx = db.transaction("meta", "readwrite");
+		tx.objectStore("meta").put(new Uint8Array([1]), key);
+		return tx;`)
+	for _, tc := range []struct {
+		name string
+		key  js.Value
+		ok   bool
+	}{
+		{"a surrogate pair", js.ValueOf("p-\U0001F600"), true},
+		{"a lone surrogate", js.Global().Get("String").Call("fromCharCode", 'l', '-', 0xD800), false},
+	} {
+		if err := awaitTx(ctx, put.Invoke(db.db, tc.key), nil); err != nil {
+			t.Fatal(err)
+		}
+		res, err := db.Read(ctx, GetPrefix(StoreMeta, tc.key.String()[:2]))
+		if tc.ok {
+			if err != nil || len(res[0]) != 1 || res[0][0].Key != tc.key.String() {
+				t.Errorf("%s: %v, %v", tc.name, res, err)
+			}
+			continue
+		}
+		wantCode(t, tc.name, err, skillerr.Internal, "")
+	}
+}
+
 // TestCommitThenFailsMeanwhile: IndexedDB aborts a CommitThen's
 // transaction while rest runs — a request of the first part fails (as a
 // write over quota does), the request that keeps the transaction open
