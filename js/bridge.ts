@@ -190,7 +190,8 @@ export interface ImportOptions extends CallOptions {
   /** A person's choice after previewZip: only the skills named here (by
    * their SKILL.md name) are installed, each kept beside an installed
    * one of its name ("rename") or updating it ("replace"); the others are
-   * listed in skipped, and those that cannot be installed in invalid.
+   * listed in skipped (or alreadyInstalled, installed byte for byte), and
+   * those that cannot be installed in invalid.
    * Without it, an archive with a skill that cannot be installed is
    * refused whole (SkillfsError.invalid lists them). */
   choose?: Record<string, "rename" | "replace">;
@@ -251,12 +252,15 @@ export interface ImportResult {
   /** Ids of installed skills that were replaced. */
   replaced: string[];
   /** Ids of installed skills the archive holds byte for byte: left as they
-   * are, not installed again. */
+   * are, not installed again, whether chosen (under "rename") or left out
+   * by choose (previewZip's "installed"). From a source (copy), only those
+   * installed from that very source. */
   alreadyInstalled: string[];
   /** Archive entries left out: those outside every skill folder (a
    * repository's README, its symbolic links), and operating-system clutter. */
   dropped: string[];
-  /** The skills ImportOptions.choose left out, by name. */
+  /** The skills ImportOptions.choose left out, by name, but for those
+   * installed already byte for byte (alreadyInstalled). */
   skipped?: string[];
   /** The archive's skills that cannot be installed, left out of an import
    * that chose the others. */

@@ -774,7 +774,7 @@ func TestUpdateNeeds(t *testing.T) {
 			}
 			u := next("").URL
 			if strings.Join(ids, " ") != "b:skills/b:"+u+" d:skills/d:"+u+" e:skills/e:"+u || res.Skills[0].Instance != b.Instance || res.Skills[0].Description != "B two." ||
-				res.Revision != rev+1 || len(res.Invalid) != 0 || len(res.Skipped) != 0 || !slices.Equal(res.Replaced, []string{"b"}) {
+				res.Revision != rev+1 || len(res.Invalid) != 0 || len(res.Skipped) != 0 || len(res.AlreadyInstalled) != 0 || !slices.Equal(res.Replaced, []string{"b"}) {
 				t.Errorf("update of b: %s", jsonOf(t, res))
 			}
 			list, err := e.reg.List(ctx)
@@ -858,8 +858,16 @@ func TestImportSameSourceTwice(t *testing.T) {
 		t.Errorf("installed again: %s, already installed %v", ids(res.Skills), res.AlreadyInstalled)
 	}
 	res = e.importZip(t, v1, ImportOptions{Origin: &o, Copy: true, Choose: map[string]ConflictPolicy{"a": ConflictRename}})
-	if ids(res.Skills) != "a-v2" {
-		t.Errorf("a chosen to keep beside: %s", ids(res.Skills))
+	if ids(res.Skills) != "a-v2" || strings.Join(res.AlreadyInstalled, " ") != "b-v2 c" || len(res.Skipped) != 0 {
+		t.Errorf("a chosen to keep beside: %s, already installed %v, skipped %v", ids(res.Skills), res.AlreadyInstalled, res.Skipped)
+	}
+	// From another address, the same skills left out are skipped: what is
+	// installed came from elsewhere, and would be kept beside.
+	elsewhere := o
+	elsewhere.URL = "https://b.test/repo.zip"
+	res = e.importZip(t, v1, ImportOptions{Origin: &elsewhere, Copy: true, Choose: map[string]ConflictPolicy{}})
+	if len(res.AlreadyInstalled) != 0 || strings.Join(res.Skipped, " ") != "a b c" {
+		t.Errorf("nothing chosen from elsewhere: already installed %v, skipped %v", res.AlreadyInstalled, res.Skipped)
 	}
 	idx := zipOf(t, "", file{"SKILL.md", mdOf("d", "D.")})
 	io := source.Origin{Kind: source.KindIndex, Index: "https://a.test/index.json", Entry: "d", URL: "https://a.test/d.zip", Type: source.TypeArchive, Digest: source.Sum(idx), Verified: true}

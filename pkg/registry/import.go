@@ -137,12 +137,17 @@ type ImportResult struct {
 	// Replaced lists the ids of installed skills that were replaced.
 	Replaced []string `json:"replaced"`
 	// AlreadyInstalled lists the ids of installed skills that the archive
-	// holds byte for byte (see ImportOptions.Copy): left as they are.
+	// holds byte for byte (see ImportOptions.Copy): left as they are,
+	// whether chosen or left out by ImportOptions.Choose (Preview's
+	// PreviewInstalled), so that a caller need not work it out.
 	AlreadyInstalled []string `json:"alreadyInstalled"`
 	// Dropped lists archive entries left out: those outside every skill
 	// folder, whatever their type, and operating-system clutter.
 	Dropped []string `json:"dropped"`
-	// Skipped lists the names of the archive's skills that ImportOptions.Choose left out.
+	// Skipped lists the names of the archive's skills that
+	// ImportOptions.Choose left out, but for those installed already byte
+	// for byte (AlreadyInstalled): Preview shows them installed, and leaving
+	// them so is no choice to report.
 	Skipped []string `json:"skipped,omitempty"`
 	// Invalid lists the archive's skills that cannot be installed, and
 	// why, in the archive's order: left out of an import that chose the
@@ -302,7 +307,7 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 	}
 
 	res := &ImportResult{Skills: []Meta{}, Dropped: append([]string{}, arc.Dropped...), Replaced: []string{}, AlreadyInstalled: []string{}, Skipped: skipped, Invalid: invalid}
-	if len(cands) == 0 {
+	if len(cands) == 0 && len(skipped) == 0 {
 		return res, nil // everything was left out: nothing changes
 	}
 	done, err := r.mutate(ctx, []vfs.Query{allMeta, retainedQuery()}, func(read [][]vfs.Record) (*change, error) {
@@ -316,7 +321,12 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 		// computed while their contents are written.
 		cands := cands
 		installed := byKey(slices.Sorted(maps.Keys(old)))
-		setDigests(slices.DeleteFunc(slices.Clone(cands), func(c *candidate) bool { return installed[idKey(c.s.Name)] == nil }))
+		// The skills the choice left out (Skipped), in its order.
+		left := slices.DeleteFunc(slices.Clone(valid), func(c *candidate) bool {
+			_, chosen := opts.Choose[c.s.Name]
+			return chosen || opts.Choose == nil
+		})
+		setDigests(slices.DeleteFunc(slices.Concat(cands, left), func(c *candidate) bool { return installed[idKey(c.s.Name)] == nil }))
 		var viaFolder map[*candidate]Meta
 		if byDownload(opts.Origin) && opts.Target == "" {
 			ms, err := metasFrom(read[0], *opts.Origin)
@@ -336,21 +346,32 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 		// byte, but not, unless a person chose it so, of the one
 		// installed from this very source (its folder of the download):
 		// installing from an address twice is no reason for copies.
-		if opts.Target == "" && (!opts.Copy || opts.Origin != nil) {
-			same, mine := func(Meta, *candidate) bool { return true }, map[*candidate]Meta(nil)
-			if opts.Copy {
-				same = func(prev Meta, c *candidate) bool {
-					_, chosen := opts.Choose[c.s.Name]
-					return !chosen && sameSource(prev.Origin, *opts.Origin, c.folder)
-				}
-				mine = viaFolder
+		same, mine := func(Meta, *candidate) bool { return true }, map[*candidate]Meta(nil)
+		if opts.Copy && opts.Origin != nil {
+			same = func(prev Meta, c *candidate) bool {
+				_, chosen := opts.Choose[c.s.Name]
+				return !chosen && sameSource(prev.Origin, *opts.Origin, c.folder)
 			}
+			mine = viaFolder
+		}
+		if opts.Target == "" && (!opts.Copy || opts.Origin != nil) {
 			if cands, err = res.skipInstalled(cands, old, installed, mine, func(c *candidate) bool { return policyOf(c) == ConflictRename || inPlace(c) }, same); err != nil {
 				return nil, err
 			}
-			if len(cands) == 0 {
-				return nil, nil // nothing to install: nothing changes
+		}
+		// Of the skills the choice left out, those installed byte for
+		// byte are already installed, not skipped (ImportResult.Skipped).
+		if left, err = res.skipInstalled(left, old, installed, mine, func(*candidate) bool { return true }, same); err != nil {
+			return nil, err
+		}
+		if len(left) < len(skipped) {
+			res.Skipped = make([]string, len(left))
+			for i, c := range left {
+				res.Skipped[i] = c.s.Name
 			}
+		}
+		if len(cands) == 0 {
+			return nil, nil // nothing to install: nothing changes
 		}
 		if err := sinceCompared(cands, opts.Compared, policyOf, viaFolder, installed, old); err != nil {
 			return nil, err

@@ -80,7 +80,7 @@ func (r *Registry) importUpdate(ctx context.Context, opts ImportOptions, read fu
 		res.Skills = append([]Meta{updated}, slices.Delete(res.Skills, first, first+1)...)
 	}
 	// The download's other skills are no part of the update.
-	res.Skipped, res.Invalid = nil, []SkillError{}
+	res.Skipped, res.Invalid, res.AlreadyInstalled = nil, []SkillError{}, []string{}
 	return res, nil
 }
 

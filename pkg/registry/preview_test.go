@@ -59,24 +59,33 @@ func testImportPreview(t *testing.T, bc backendCase) {
 func testImportChoose(t *testing.T, bc backendCase) {
 	e := newEnv(t, bc)
 	pack := previewPack(t, e)
-	// x unticked, y kept beside the installed one, z installed.
-	res := e.importZip(t, pack, ImportOptions{Choose: map[string]ConflictPolicy{"y": ConflictRename, "z": ConflictRename}})
-	if !slices.Equal(ids(res.Skills), []string{"y-v2", "z"}) || !slices.Equal(res.Skipped, []string{"x"}) || len(res.Replaced) != 0 {
+	// Nothing chosen: x, installed byte for byte, is said to be so; y (of
+	// another version) and z (new) are skipped.
+	res := e.importZip(t, pack, ImportOptions{Choose: map[string]ConflictPolicy{}})
+	if len(res.Skills) != 0 || !slices.Equal(res.AlreadyInstalled, []string{"x"}) || !slices.Equal(res.Skipped, []string{"y", "z"}) || res.Revision != 0 {
+		t.Errorf("nothing chosen = %s", jsonOf(t, res))
+	}
+	// x unticked, y kept beside the installed one, z installed. x, which
+	// Preview shows installed byte for byte, is said to be so, not
+	// skipped: nobody chose to skip it.
+	res = e.importZip(t, pack, ImportOptions{Choose: map[string]ConflictPolicy{"y": ConflictRename, "z": ConflictRename}})
+	if !slices.Equal(ids(res.Skills), []string{"y-v2", "z"}) || len(res.Skipped) != 0 || !slices.Equal(res.AlreadyInstalled, []string{"x"}) || len(res.Replaced) != 0 {
 		t.Errorf("choose = %s", jsonOf(t, res))
 	}
-	// y updated in place, x kept as it is (identical, under rename).
+	// y updated in place, x kept as it is (identical, under rename), z
+	// (installed above) left out as it is.
 	res = e.importZip(t, pack, ImportOptions{Choose: map[string]ConflictPolicy{"x": ConflictRename, "y": ConflictReplace}})
 	if !slices.Equal(ids(res.Skills), []string{"y"}) || !slices.Equal(res.Replaced, []string{"y"}) ||
-		!slices.Equal(res.AlreadyInstalled, []string{"x"}) || !slices.Equal(res.Skipped, []string{"z"}) {
+		!slices.Equal(res.AlreadyInstalled, []string{"x", "z"}) || len(res.Skipped) != 0 {
 		t.Errorf("update = %s", jsonOf(t, res))
 	}
 	if got := ids(mustList(t, e.reg)); !slices.Equal(got, []string{"x", "y", "y-v2", "z"}) {
 		t.Errorf("List = %v", got)
 	}
-	// Nothing chosen: nothing changes.
+	// Nothing chosen: nothing changes. The three are installed as they are.
 	rev := e.lastChange(t).Revision
 	res = e.importZip(t, pack, ImportOptions{Choose: map[string]ConflictPolicy{}})
-	if len(res.Skills) != 0 || len(res.Skipped) != 3 || res.Revision != 0 || e.lastChange(t).Revision != rev {
+	if len(res.Skills) != 0 || len(res.Skipped) != 0 || !slices.Equal(res.AlreadyInstalled, []string{"x", "y", "z"}) || res.Revision != 0 || e.lastChange(t).Revision != rev {
 		t.Errorf("none chosen = %s", jsonOf(t, res))
 	}
 	// A choice made for another archive, or an unknown policy, is refused whole.

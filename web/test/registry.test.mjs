@@ -112,9 +112,13 @@ test('previewZip says what each skill of an archive is, stores nothing; importZi
   assertRejected(await notes({ beta: 'fail' }), { code: 'InvalidArgument', reason: 'on-conflict', subject: 'beta' });
 
   // alpha unticked; beta kept beside the installed one; gamma installed.
+  // alpha, installed byte for byte, is said to be so, not skipped.
   const r = assertOk(await importZip(page, bytes, { choose: { beta: 'rename', gamma: 'rename' } }), 'importZip with choose');
   assert.deepEqual(r.skills.map((s) => s.id), ['beta-v2', 'gamma']);
-  assert.deepEqual(r.skipped, ['alpha']);
+  assert.deepEqual([r.alreadyInstalled, r.skipped], [['alpha'], undefined]);
+  // Left out, beta (another version) is skipped.
+  const left = assertOk(await importZip(page, bytes, { choose: { alpha: 'rename' } }), 'importZip with choose');
+  assert.deepEqual([left.skills, left.alreadyInstalled, left.skipped], [[], ['alpha', 'gamma'], ['beta']]);
   assertRejected(await importZip(page, bytes, { choose: { delta: 'rename' } }), { code: 'InvalidArgument', reason: 'not-in-archive', subject: 'delta' });
   // Given the preview the choice was made from, a choice that no longer
   // holds (beta, to update, was changed since) installs nothing.

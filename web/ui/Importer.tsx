@@ -25,21 +25,18 @@ function leftOut(invalid: SkillError[]): string[] {
   return lines;
 }
 
-/** The result in sentences. Of the skills the choices left out, those
- * the preview showed installed byte for byte are said to be so, as an
- * import with no choice says: the preview leaves them out unless asked,
- * so "as you chose" told of a choice nobody made. */
-export function summary(file: string, r: ImportResult, preview: ImportPreview): string[] {
+/** The result in sentences. The skills the choices left out that are
+ * installed byte for byte are in alreadyInstalled, not skipped (the
+ * preview leaves them out unless asked: "as you chose" would tell of a
+ * choice nobody made). */
+export function summary(file: string, r: ImportResult): string[] {
   const out: string[] = [];
   const fresh = r.skills.filter((s) => !r.replaced.includes(s.id)).map((s) => s.id);
-  const same = new Set(preview.skills.filter((s) => s.status === 'installed').map((s) => s.name));
-  const unchanged = [...r.alreadyInstalled, ...(r.skipped ?? []).filter((n) => same.has(n))];
-  const skipped = (r.skipped ?? []).filter((n) => !same.has(n));
   if (fresh.length) out.push(`Installed ${plural(fresh.length, 'skill')} from ${file}: ${list(fresh)}.`);
   if (r.replaced.length) out.push(`Updated ${list(r.replaced)}.`);
-  if (unchanged.length) out.push(`Already installed, unchanged: ${list(unchanged)}.`);
-  if (skipped.length) out.push(`Skipped, as you chose: ${list(skipped)}.`);
-  if (!r.skills.length && !unchanged.length) out.push(`Nothing was installed from ${file}.`);
+  if (r.alreadyInstalled.length) out.push(`Already installed, unchanged: ${list(r.alreadyInstalled)}.`);
+  if (r.skipped?.length) out.push(`Skipped, as you chose: ${list(r.skipped)}.`);
+  if (!r.skills.length && !r.alreadyInstalled.length) out.push(`Nothing was installed from ${file}.`);
   const warned = Object.entries(r.diagnostics).filter(([, d]) => d.length);
   if (warned.length) out.push(`${plural(warned.length, 'skill has', 'skills have')} warnings: ${list(warned.map(([id, d]) => `${id} (${d.length})`))}.`);
   if (r.dropped.length) out.push(`Left out ${plural(r.dropped.length, 'entry', 'entries')} outside every skill folder or operating-system clutter: ${list(r.dropped)}.`);
@@ -96,7 +93,7 @@ export function Importer({ sk }: { sk: Skillfs }) {
         onProgress: (p) => setProgress(p.bytesTotal ? p.bytesDone / p.bytesTotal : 0),
       });
       setPending(undefined);
-      setResult({ ok: true, lines: summary(file.name, res, pending.preview), leftOut: res.invalid.length > INVALID_LINES ? { file: file.name, invalid: res.invalid } : undefined });
+      setResult({ ok: true, lines: summary(file.name, res), leftOut: res.invalid.length > INVALID_LINES ? { file: file.name, invalid: res.invalid } : undefined });
     } catch (e) {
       setResult({ ok: false, lines: [failed(`Could not import ${file.name}`, e)], code: codeOf(e) });
     } finally {
