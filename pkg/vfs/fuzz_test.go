@@ -2,6 +2,8 @@ package vfs
 
 import (
 	"io/fs"
+	"path"
+	"strings"
 	"testing"
 )
 
@@ -43,6 +45,24 @@ func FuzzDecodeRecord(f *testing.F) {
 			if again.files[i] != whole.files[i] {
 				t.Fatalf("entry %d: %+v, want %+v", i, again.files[i], whole.files[i])
 			}
+		}
+	})
+}
+
+// FuzzPathOfKey: a key a prefix read returns is a path's only when
+// fileKey gives it back for that path, which is clean; anything else is
+// refused, never a panic.
+func FuzzPathOfKey(f *testing.F) {
+	for _, k := range []string{"//pdf", "pdf//SKILL.md", "pdf/a/b//c", "pdf/x", "pdf//a//b", "pdf///b", "pdf/x//", "..//x", "pdf/./a//b"} {
+		f.Add(k)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		p, err := pathOfKey(key)
+		if err != nil {
+			return
+		}
+		if fileKey(p) != key || path.Clean(p) != p || p == "." || strings.HasPrefix(p, "../") || p == ".." || strings.HasPrefix(p, "/") {
+			t.Fatalf("pathOfKey(%q) = %q", key, p)
 		}
 	})
 }

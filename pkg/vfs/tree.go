@@ -52,7 +52,7 @@ func pathOfKey(key string) (string, error) {
 	if dir == "" {
 		return name, nil
 	}
-	if path.Clean(dir) != dir || dir[0] == '/' || dir == ".." || strings.HasPrefix(dir, "../") {
+	if path.Clean(dir) != dir || dir[0] == '/' || dir == "." || dir == ".." || strings.HasPrefix(dir, "../") {
 		return "", corruptRecord(key)
 	}
 	return dir + "/" + name, nil
