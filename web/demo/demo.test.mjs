@@ -166,7 +166,7 @@ test('a hostile upload is refused in one sentence and changes nothing', async ()
 
 test('importing from the keyboard: the same pack is recognised, copies when asked; export and delete with confirmation', async () => {
   // The drop target opens the file chooser with Enter.
-  const drop = h.page.getByRole('button', { name: /^Drop a \.zip or \.skill file here, or press Enter/ });
+  const drop = h.page.getByRole('button', { name: /^Drop a \.zip, \.skill or \.tar\.gz file here, or press Enter/ });
   const [chooser] = await Promise.all([h.page.waitForEvent('filechooser'), drop.press('Enter')]);
   await chooser.setFiles(join(DEMO, 'sample-pack.zip'));
   // The preview recognises every skill as already installed: nothing to install unless asked.

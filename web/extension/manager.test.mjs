@@ -23,7 +23,7 @@ import { focusOn } from '../harness/focus.mjs';
 import { stopWorker } from '../harness/extension.mjs';
 import { launch } from '../harness/index.mjs';
 import { withHost } from '../harness/extension.mjs';
-import { SCHEMA_V2, serveMcp, serveSite, sha256 } from '../harness/publish.mjs';
+import { SCHEMA_V2, serveMcp, serveSite, sha256, tarGz } from '../harness/publish.mjs';
 import { realRepos } from '../harness/realrepos.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -86,7 +86,7 @@ async function importFile(page, path, { keyboard = false, skip = [] } = {}) {
   if (keyboard) {
     // Enter on the drop target, in the tab in front (keys go to the focused page).
     await page.bringToFront();
-    const drop = page.getByRole('button', { name: /^Drop a \.zip or \.skill file here, or press Enter/ });
+    const drop = page.getByRole('button', { name: /^Drop a \.zip, \.skill or \.tar\.gz file here, or press Enter/ });
     [chooser] = await Promise.all([page.waitForEvent('filechooser'), drop.press('Enter')]);
   } else {
     [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
@@ -1217,3 +1217,18 @@ test('the agent view counts the skills only the user may invoke (disable-model-i
     await own.browser.close();
   }
 });
+
+test('a release\'s .tar.gz is offered by "Import…" and installs as a zip does', { timeout: IMPORT_MS }, async () => {
+  const page = await openPanel(400);
+  // The chooser lists what the import reads (zipguard.ReadAny): a tarball too.
+  assert.deepEqual((await page.locator('.importer input[type=file]').getAttribute('accept')).split(','), ['.zip', '.skill', '.tar.gz', '.tgz']);
+  const path = join(mkdtempSync(join(tmpdir(), 'skillfs-tgz-')), 'tarball-pack.tar.gz');
+  writeFileSync(path, tarGz({ 'tarball-pack-1.0/tarball-skill/SKILL.md': md('tarball-skill', 'From a release tarball.') }));
+  const r = await importFile(page, path, { keyboard: true });
+  assert.deepEqual(r.rows, ['tarball-skill']);
+  assert.ok(r.ok, r.text);
+  assert.equal(r.text, 'Installed 1 skill from tarball-pack.tar.gz: tarball-skill.');
+  await withHost(page, (sk) => sk.registry.remove('tarball-skill'));
+  await page.close();
+});
+

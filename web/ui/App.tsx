@@ -122,7 +122,7 @@ export function App({ sk, tools, contextId, samplePack, extras, onSkills }: AppP
           {skills?.length === 0 ? (
             <div class="empty">
               <h2 tabindex={-1} ref={emptyTitle}>No skills installed</h2>
-              <p>Import a .zip or .skill file above, or start with the sample pack: five small skills that show what skills can do.</p>
+              <p>Import a .zip, .skill or .tar.gz file above, or start with the sample pack: five small skills that show what skills can do.</p>
               <button type="button" id="install" class="primary" disabled={installing} onClick={() => void installSample()}>
                 Install the sample pack
               </button>

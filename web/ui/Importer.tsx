@@ -1,4 +1,4 @@
-// Importing .zip and .skill archives: an "Import…" button, a drop target
+// Importing .zip, .skill and .tar.gz archives: an "Import…" button, a drop target
 // that Enter or Space also opens, then the preview of the archive's skills
 // and the choices made in it (Preview.tsx), then the import's real
 // progress, and a result that says what was installed, skipped and left
@@ -121,7 +121,7 @@ export function Importer({ sk }: { sk: Skillfs }) {
         class={over ? 'drop over' : 'drop'}
         role="button"
         tabindex={0}
-        aria-label="Drop a .zip or .skill file here, or press Enter to choose one"
+        aria-label="Drop a .zip, .skill or .tar.gz file here, or press Enter to choose one"
         onClick={choose}
         onKeyDown={(e) => {
           if (e.key === 'Enter' || e.key === ' ') {
@@ -141,7 +141,7 @@ export function Importer({ sk }: { sk: Skillfs }) {
           if (f) void open(f);
         }}
       >
-        Drop a <code>.zip</code> or <code>.skill</code> file here
+        Drop a <code>.zip</code>, <code>.skill</code> or <code>.tar.gz</code> file here
       </div>
       <div class="import-row">
         <button type="button" class="primary" ref={importButton} disabled={busy} onClick={choose}>
@@ -153,7 +153,9 @@ export function Importer({ sk }: { sk: Skillfs }) {
         ref={input}
         id="file"
         type="file"
-        accept=".zip,.skill"
+        // A release's tarball imports as a zip does (zipguard.ReadAny): a
+        // chooser offering only .zip and .skill hid it.
+        accept=".zip,.skill,.tar.gz,.tgz"
         hidden
         onChange={(e) => {
           const f = e.currentTarget.files?.[0];
@@ -177,7 +179,7 @@ export function Importer({ sk }: { sk: Skillfs }) {
           class="link"
           onClick={() => {
             const { file, invalid } = result.leftOut!;
-            download(`${file.replace(/\.(zip|skill)$/i, '')}-left-out.txt`, new TextEncoder().encode(invalid.map(why).join('\n') + '\n'), 'text/plain');
+            download(`${file.replace(/\.(zip|skill|tar\.gz|tgz)$/i, '')}-left-out.txt`, new TextEncoder().encode(invalid.map(why).join('\n') + '\n'), 'text/plain');
           }}
         >
           Save why the {plural(result.leftOut.invalid.length, 'skill was', 'skills were')} left out, as a text file
