@@ -1,10 +1,15 @@
 package vfs
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"strings"
 	"testing"
+
+	"github.com/hack-pad/hackpadfs"
 )
 
 // FuzzDecodeRecord feeds the record decoder what another program could
@@ -65,4 +70,112 @@ func FuzzPathOfKey(f *testing.F) {
 			t.Fatalf("pathOfKey(%q) = %q", key, p)
 		}
 	})
+}
+
+// FuzzFSWrites runs programs of writes through the file system (write,
+// mkdir, remove, rename, chmod) over a few names in and around a skill
+// stored by schema version 2 or 3,
+// and checks after every step that the stores hold one tree, whole: every
+// record under a key a path gives, in a directory that has one; every
+// file listed once, with contents of the length it lists; no contents
+// without a file. A write that fails changes nothing; one that succeeds
+// leaves what it says.
+func FuzzFSWrites(f *testing.F) {
+	f.Add([]byte{0, 3, 0, 3, 3, 9, 2, 1, 0, 1, 8, 0, 0, 12, 0, 3, 1, 12})
+	f.Add([]byte{3, 1, 11, 3, 11, 2, 2, 2, 0, 4, 5, 0, 1, 10, 0, 3, 10, 1})
+	f.Add([]byte{0x80, 3, 0, 3, 3, 9, 2, 1, 0, 1, 8, 0, 0, 12, 0, 3, 1, 12})
+	names := []string{"s", "s/SKILL.md", "s/scripts", "s/scripts/run.py", "s/empty", "s/references",
+		"s/references/deep", "s/a", "s/a/b", "s/a/x.md", "t", "top.md", "s/empty/in.md"}
+	f.Fuzz(func(t *testing.T, prog []byte) {
+		db := NewMemory()
+		// The skill as schema version 2 wrote it, a record per file, or
+		// as 3 does.
+		if len(prog) > 0 && prog[0]&0x80 != 0 {
+			putSchema2(t, db, "s", "g", pdfTree)
+		} else {
+			putSkills(t, db, "g", map[string][]File{"s": pdfTree})
+		}
+		fsys := newFS(t, db)
+		for step := 0; len(prog) >= 3 && step < 40; step++ {
+			a, b := names[int(prog[1])%len(names)], names[int(prog[2])%len(names)]
+			data := []byte(fmt.Sprintf("step %d", step))
+			before := dump(t, db)
+			var err error
+			what := ""
+			switch prog[0] % 5 {
+			case 0:
+				what, err = "WriteFile("+a+")", hackpadfs.WriteFullFile(fsys, a, data, 0o644)
+			case 1:
+				what, err = "Mkdir("+a+")", fsys.Mkdir(a, 0o755)
+			case 2:
+				what, err = "Remove("+a+")", fsys.Remove(a)
+			case 3:
+				what, err = "Rename("+a+", "+b+")", fsys.Rename(a, b)
+			case 4:
+				what, err = "Chmod("+a+")", fsys.Chmod(a, 0o600)
+			}
+			prog = prog[3:]
+			if err != nil {
+				if !sameDump(before, dump(t, db)) {
+					t.Fatalf("step %d: %s failed (%v) and changed the stores", step, what, err)
+				}
+				continue
+			}
+			checkWhole(t, db)
+			switch {
+			case strings.HasPrefix(what, "WriteFile"):
+				if got, err := fsys.ReadFile(a); err != nil || !bytes.Equal(got, data) {
+					t.Fatalf("step %d: after %s: %q, %v", step, what, got, err)
+				}
+			case strings.HasPrefix(what, "Remove"), strings.HasPrefix(what, "Rename") && a != b:
+				if _, err := fsys.Stat(a); !errors.Is(err, fs.ErrNotExist) {
+					t.Fatalf("step %d: after %s: Stat(%s) = %v", step, what, a, err)
+				}
+			}
+		}
+	})
+}
+
+// checkWhole checks that db holds one tree, whole (see FuzzFSWrites).
+func checkWhole(t *testing.T, db Backend) {
+	t.Helper()
+	d := dump(t, db)
+	files := map[string]int64{} // every file, by key, and its size
+	for key, v := range d[StoreFiles] {
+		p, err := pathOfKey(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := decodeRecord(key, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dir := path.Dir(p); dir != "." {
+			if parent, ok := d[StoreFiles][fileKey(dir)]; !ok {
+				t.Fatalf("%s has no directory", p)
+			} else if pr, _ := decodeRecord(fileKey(dir), parent); !pr.mode.IsDir() {
+				t.Fatalf("%s is in a file", p)
+			}
+		}
+		if !r.mode.IsDir() {
+			files[key] = r.size
+		}
+		for _, e := range r.files {
+			k := fileKey(p + "/" + e.name)
+			if _, twice := files[k]; twice || d[StoreFiles][k] != nil {
+				t.Fatalf("%s is listed twice", k)
+			}
+			files[k] = e.size
+		}
+	}
+	for k, size := range files {
+		if v, ok := d[StoreBlobs][k]; !ok || int64(len(v)) != size {
+			t.Fatalf("%s: contents %q, listed with %d bytes", k, v, size)
+		}
+	}
+	for k := range d[StoreBlobs] {
+		if _, ok := files[k]; !ok {
+			t.Fatalf("contents %s belong to no file", k)
+		}
+	}
 }
