@@ -482,9 +482,10 @@ export function readRange(store: IDBObjectStore, lower: string, upper: string): 
 }
 
 const utf8 = new TextEncoder();
-/** Matches a surrogate that is not half of a pair (in a /u pattern, a pair
- * is one character). */
-const loneSurrogate = /[\uD800-\uDFFF]/u;
+/** Matches what no key written here holds: a surrogate that is not half
+ * of a pair (in a /u pattern, a pair is one character), or U+FFFF (Go's
+ * checkQuery refuses it: prefix ranges end there). */
+const foreignKey = /[\uD800-\uDFFF\uFFFF]/u;
 
 /**
  * The records of a prefix read, getAllKeys' keys and getAll's values, laid
@@ -492,8 +493,8 @@ const loneSurrogate = /[\uD800-\uDFFF]/u;
  * of records n, n key lengths and n value lengths (32 bits, little-endian),
  * the keys in UTF-8, then the values. Gives false if a key is not a
  * string or holds a lone surrogate (another program wrote it: in UTF-8 it
- * would read as U+FFFD, a key other than the one stored), or the key of
- * the first value that is not bytes.
+ * would read as U+FFFD, a key other than the one stored) or U+FFFF, or the
+ * key of the first value that is not bytes.
  */
 export function records(keys: unknown[], values: unknown[]): Uint8Array | string | false {
   const n = keys.length;
@@ -502,7 +503,7 @@ export function records(keys: unknown[], values: unknown[]): Uint8Array | string
   for (let i = 0; i < n; i++) {
     const k = keys[i];
     const v = values[i];
-    if (typeof k !== "string" || loneSurrogate.test(k)) return false;
+    if (typeof k !== "string" || foreignKey.test(k)) return false;
     if (!(v instanceof Uint8Array)) return k;
     room += 3 * k.length + v.byteLength; // UTF-8 takes at most 3 bytes a UTF-16 unit
   }

@@ -259,7 +259,8 @@ func TestForeignValues(t *testing.T) {
 // TestForeignKeys puts a key holding a lone surrogate, which no Go string
 // spells, as another program could: in UTF-8 it would read as U+FFFD, a
 // key other than the one stored (listed as "\uFFFD", moved by a rename to
-// that key). A prefix read reports it; a surrogate pair reads as itself.
+// that key). A prefix read reports it, and U+FFFF, which no key written
+// here holds; a surrogate pair reads as itself.
 func TestForeignKeys(t *testing.T) {
 	ctx := context.Background()
 	db := openIndexedDB(t).(*IndexedDB)
@@ -273,6 +274,9 @@ func TestForeignKeys(t *testing.T) {
 	}{
 		{"a surrogate pair", js.ValueOf("p-\U0001F600"), true},
 		{"a lone surrogate", js.Global().Get("String").Call("fromCharCode", 'l', '-', 0xD800), false},
+		// The last key of the prefix range "u-", which no key written
+		// here holds (checkQuery).
+		{"U+FFFF", js.ValueOf("u-\uffff"), false},
 	} {
 		if err := awaitTx(ctx, put.Invoke(db.db, tc.key), nil); err != nil {
 			t.Fatal(err)
