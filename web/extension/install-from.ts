@@ -156,8 +156,20 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
     const url = address.value.trim();
     if (!url) return;
     closeReview();
-    section.dataset.state = 'previewing';
     report.textContent = '';
+    // Only an http(s) address, whole, is fetched: a name alone
+    // ("skills.zip") was fetched from the extension's own files, and "pdf
+    // tools" said to be a server that did not answer (CORS).
+    if (originsOf(url).length === 0) {
+      report.textContent = `${url} is not a web address: give the whole address, starting with https:// (or http://).`;
+      section.dataset.error = 'address';
+      section.dataset.state = 'error';
+      address.setAttribute('aria-invalid', 'true');
+      address.focus();
+      return;
+    }
+    address.removeAttribute('aria-invalid');
+    section.dataset.state = 'previewing';
     try {
       // The sites this address's download reaches, asked for first, while
       // Chrome still counts the click; declined, nothing is fetched.

@@ -1232,3 +1232,23 @@ test('a release\'s .tar.gz is offered by "Import…" and installs as a zip does'
   await page.close();
 });
 
+
+test('install from an address: what is not a whole web address is said so, at the field, and nothing is fetched', { timeout: IMPORT_MS }, async (t) => {
+  const page = await openPanel(400);
+  t.after(() => page.close());
+  const field = page.locator('#install-from').getByRole('textbox', { name: 'Address' });
+  // "sample-pack.zip" is a file of the extension itself, which a name alone fetched.
+  for (const [address, kind] of [['sample-pack.zip', 'url'], ['pdf tools', 'url'], ['mcp.example', 'mcp']]) {
+    const section = await fromAddress(page, address, kind);
+    assert.equal(await section.getAttribute('data-state'), 'error', address);
+    assert.equal(await page.locator('#source-report').textContent(), `${address} is not a web address: give the whole address, starting with https:// (or http://).`);
+    assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    await focusOn(page, 'the address field', () => document.activeElement?.id === 'source-address');
+  }
+  // A whole address is fetched, and the field is no longer marked.
+  const site = await serveSite(new Map());
+  t.after(site.close);
+  await fromAddress(page, `${site.url}/none.zip`, 'url');
+  assert.deepEqual(site.log, ['GET /none.zip']);
+  assert.equal(await field.getAttribute('aria-invalid'), null);
+});
