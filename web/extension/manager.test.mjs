@@ -224,6 +224,8 @@ test('a download with two broken skills: the preview shows each with why and can
   const root = page.getByRole('group', { name: 'root-broken.zip holds 1 skill' });
   await root.waitFor({ timeout: IMPORT_MS });
   assert.equal(await root.getByRole('checkbox', { name: 'root-broken.zip cannot be installed', exact: true }).isDisabled(), true);
+  // Nothing to install: "Install 0 skills", not "Install the 0 valid skills".
+  assert.equal(await root.getByRole('button', { name: 'Install 0 skills', exact: true }).isDisabled(), true);
   await root.getByRole('button', { name: 'Cancel', exact: true }).click();
   await page.close();
 });

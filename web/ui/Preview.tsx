@@ -274,7 +274,8 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
       <More hidden={invalid - invalidRows} what="that cannot be installed" heading={heading} onMore={() => setInvalidRows(invalidRows + ROWS)} />
       <div class="preview-actions">
         <button type="button" class="primary" disabled={busy || chosen === 0} onClick={() => onInstall(choices.of)}>
-          Install {invalid ? `the ${plural(chosen, 'valid skill')}` : plural(chosen, 'skill')}
+          {/* "the 3 valid skills": the others are left out; not "the 0 valid skills" */}
+          Install {invalid && chosen ? `the ${plural(chosen, 'valid skill')}` : plural(chosen, 'skill')}
         </button>
         <button type="button" disabled={busy} onClick={onCancel}>
           Cancel
