@@ -42,6 +42,19 @@ func internal(subject string, err error, msg string) *skillerr.Error {
 	return skillerr.Wrap(skillerr.Internal, subject, err, "%s", msg)
 }
 
+// updateRefused is the error of an update (opts.Target) refused because
+// of bad, the skills of its download that cannot be installed, of valid +
+// len(bad) in all (invalidSkills): one skill alone, the version the update
+// would install, says so and what to do (cannotUpdate, named holding the
+// download's skills by name when it was read whole).
+func updateRefused(bad []*candidate, valid int, opts ImportOptions, named map[string]*candidate) *InvalidSkillsError {
+	e := invalidSkills(bad, valid, len(bad), true)
+	if len(bad) == 1 && valid == 0 {
+		e.Err.Msg = cannotUpdate(bad[0], named, opts.Target, opts.Origin)
+	}
+	return e
+}
+
 // SkillError is why one skill of an archive cannot be installed: the
 // code, reason and message of its error, its folder in the archive as
 // Subject, and its SKILL.md's diagnostics, as skills-ref reports them.

@@ -202,7 +202,7 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 		switch {
 		case c.invalid != nil:
 			u.Status, u.Latest, u.Code, u.Needs = source.StatusError, "", c.invalid.Code, nil
-			u.Message = cannotUpdate(c, named)
+			u.Message = cannotUpdate(c, named, u.ID, &u.Origin)
 		case installedDigest(c, ids[i]) == cmp.Or(metas[i].Origin.FilesDigest, metas[i].Digest):
 			// As received: edits made here since are no update.
 			u.Status, u.Latest, u.Needs = source.StatusCurrent, u.Installed, nil
@@ -245,22 +245,39 @@ func (r *Registry) downloadFolders(o source.Origin, data []byte) (map[string]*ca
 	return folders, nil
 }
 
-// cannotUpdate says why c, the version of an installed skill a download
-// publishes now, cannot be installed by its update: for a skill it now
-// depends on that is not installed, which one, and what to do; or, when
-// that one is a skill of the download (named, by name) that cannot be
-// installed itself, why.
-func cannotUpdate(c *candidate, named map[string]*candidate) string {
-	var se *skillerr.Error
-	if errors.As(c.err, &se) && se.Reason == "unknown-skill" {
-		if d := named[se.Subject]; d != nil && d.invalid != nil {
-			return fmt.Sprintf("the version published now depends on '%s', of this download, which cannot be installed: %s",
-				skillerr.Clip(se.Subject), d.invalid.Message)
-		}
-		return fmt.Sprintf("the version published now depends on '%s', which is not installed and not in this download: install '%s' first, then update",
-			skillerr.Clip(se.Subject), skillerr.Clip(se.Subject))
+// cannotUpdate says why c, the version of the installed skill id that
+// its source o publishes now (nil: an archive given as bytes), cannot be
+// installed by its update: for a skill it now depends on that is not
+// installed, which one, what the update takes (o's download, nothing
+// else) and what to do; when that one is a skill of the download (named,
+// by name) that cannot be installed itself, why; else c's own refusal.
+func cannotUpdate(c *candidate, named map[string]*candidate, id string, o *source.Origin) string {
+	version := fmt.Sprintf("the version of '%s' published now", id)
+	if o == nil {
+		version = fmt.Sprintf("this version of '%s'", id)
 	}
-	return "the version published now cannot be installed: " + c.invalid.Message
+	var se *skillerr.Error
+	if !errors.As(c.err, &se) || se.Reason != "unknown-skill" {
+		return version + " cannot be installed: " + c.invalid.Message
+	}
+	dep := skillerr.Clip(se.Subject)
+	if d := named[se.Subject]; d != nil && d.invalid != nil {
+		return fmt.Sprintf("%s depends on '%s', of the same download: %s", version, dep, d.invalid.Message)
+	}
+	// An update takes its own download and nothing else: a skill published
+	// elsewhere is a download, and a choice, of its own (docs/sources.md).
+	switch {
+	case o != nil && o.Kind == source.KindIndex:
+		return fmt.Sprintf("%s depends on '%s', which is not installed and is no part of the index's entry '%s': "+
+			"install '%[2]s' first (from the index, if it publishes it as an entry of its own), then update '%[4]s'",
+			version, dep, skillerr.Clip(o.Entry), id)
+	case o != nil && o.Kind == source.KindMCP:
+		return fmt.Sprintf("%s depends on '%s', which is not installed, and an update reads only this skill's files: "+
+			"install '%[2]s' first (from the server, if it lists it), then update '%[3]s'", version, dep, id)
+	case o != nil:
+		return fmt.Sprintf("%s depends on '%s', which is not installed and not in this download: install '%[2]s' first, then update '%[3]s'", version, dep, id)
+	}
+	return fmt.Sprintf("%s depends on '%s', which is not installed and not in this archive: install '%[2]s' first, then update '%[3]s'", version, dep, id)
 }
 
 // soleSkill returns the one skill of a download (folders), or nil when it

@@ -688,8 +688,8 @@ func TestCheckDownloadCannotInstall(t *testing.T) {
 	for _, u := range ups {
 		got[u.ID] = fmt.Sprintf("%s %s %s", u.Status, u.Code, u.Message)
 	}
-	if !strings.HasPrefix(got["a"], "error InvalidManifest the version published now cannot be installed: ") ||
-		got["b"] != "error InvalidArgument the version published now depends on 'e', which is not installed and not in this download: install 'e' first, then update" ||
+	if !strings.HasPrefix(got["a"], "error InvalidManifest the version of 'a' published now cannot be installed: ") ||
+		got["b"] != "error InvalidArgument the version of 'b' published now depends on 'e', which is not installed and not in this download: install 'e' first, then update 'b'" ||
 		got["c"] != "current  " {
 		t.Errorf("CheckDownload: %q", got)
 	}
@@ -761,7 +761,27 @@ func TestUpdateNeeds(t *testing.T) {
 			}
 			before := dump(t, e.db)
 			_, err := e.reg.Import(ctx, v2, ImportOptions{Target: "c", Origin: next("tools/c")})
-			wantErr(t, "an update needing a skill not in the download", err, skillerr.InvalidArgument, "unknown-skill")
+			// Which skill, why the update cannot install it, and what to
+			// do, not "zz: the skill in repo-0123abc/tools/c/ cannot be
+			// installed: zz: 'c' depends on it, but no skill with this id
+			// is installed".
+			msg := map[string]string{
+				source.KindURL: "zz: the version of 'c' published now depends on 'zz', which is not installed and not in this download: install 'zz' first, then update 'c'",
+				source.KindIndex: "zz: the version of 'c' published now depends on 'zz', which is not installed and is no part of the index's entry 'repo': " +
+					"install 'zz' first (from the index, if it publishes it as an entry of its own), then update 'c'",
+			}[o.Kind]
+			if se := wantErr(t, "an update needing a skill not in the download", err, skillerr.InvalidArgument, "unknown-skill"); se != nil && err.Error() != msg {
+				t.Errorf("an update needing a skill not in the download: %v", err)
+			}
+			// One that needs a skill of the download that cannot be
+			// installed says why that one cannot.
+			v3 := zipOf(t, "repo-0123abc", file{"skills/a/SKILL.md", mdOf("a", "A one.")}, file{"skills/b/SKILL.md", mdOf("b", "B one.")},
+				file{"tools/c/SKILL.md", mdOf("c", "C two.", "skill_dependencies: [h]")}, file{"tools/h/SKILL.md", mdOf("h", "H.", "skill_dependencies: [zz]")})
+			_, err = e.reg.Import(ctx, v3, ImportOptions{Target: "c", Origin: next("tools/c")})
+			if se := wantErr(t, "an update needing a skill of the download that cannot be installed", err, skillerr.InvalidArgument, "unknown-skill"); se != nil &&
+				err.Error() != "h: the version of 'c' published now depends on 'h', of the same download: 'h' cannot be installed: it depends on 'zz', which is not installed and is not part of this install: install 'zz' first" {
+				t.Errorf("an update needing a skill of the download that cannot be installed: %v", err)
+			}
 			if !sameDump(before, dump(t, e.db)) {
 				t.Error("a refused update changed the database")
 			}

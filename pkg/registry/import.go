@@ -227,8 +227,10 @@ func (r *Registry) ImportEach(ctx context.Context, data []byte, each []ImportOpt
 	return results, errs
 }
 
-// importRead is Import of the archive read returns.
-func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func() (*zipguard.Archive, error)) (*ImportResult, error) {
+// importRead is Import of the archive read returns, whose skills in
+// opts.Origin's folder (candidatesIn) are parsed, unless parsed holds them
+// already (withNeeds read them).
+func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func() (*zipguard.Archive, error), parsed []*candidate) (*ImportResult, error) {
 	policy := opts.OnConflict
 	switch policy {
 	case "":
@@ -252,9 +254,11 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 	if err != nil {
 		return nil, err
 	}
-	all, err := candidatesIn(arc, under)
-	if err != nil {
-		return nil, err
+	all := parsed
+	if all == nil {
+		if all, err = candidatesIn(arc, under); err != nil {
+			return nil, err
+		}
 	}
 	known := &installedIDs{r: r, ctx: ctx}
 	r.refuseUnmet(all, known.has)
@@ -265,8 +269,11 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 	valid := cands // all of them, whatever is chosen: what Preview compares
 	var skipped []string
 	invalid := []SkillError{}
-	if len(bad) > 0 && opts.Choose == nil && (!opts.SkipInvalid || opts.Target != "") {
-		return nil, invalidSkills(bad, len(cands), len(bad), opts.Target != "")
+	if len(bad) > 0 && opts.Choose == nil && opts.Target != "" {
+		return nil, updateRefused(bad, len(cands), opts, nil)
+	}
+	if len(bad) > 0 && opts.Choose == nil && !opts.SkipInvalid {
+		return nil, invalidSkills(bad, len(cands), len(bad), false)
 	}
 	if opts.Choose != nil {
 		if cands, skipped, err = chosen(cands, bad, opts.Choose); err == nil {
@@ -690,17 +697,23 @@ func parseArchive(skills []zipguard.Skill, folders []string) []*candidate {
 		}
 		key := idKey(c.s.Name)
 		if prev, dup := seen[key]; dup {
-			names := fmt.Sprintf("two skills named %q", c.s.Name)
-			if prev.s.Name != c.s.Name {
-				names = fmt.Sprintf("two skills named %q and %q, which differ only in case, normalisation or look-alike letters,", prev.s.Name, c.s.Name)
-			}
-			c.refuse(&skillerr.Error{Code: skillerr.InvalidArchive, Reason: "duplicate-skill", Subject: zs.Dir,
-				Msg: fmt.Sprintf("the archive holds %s (in %s/ and %s/)", names, prev.dir, zs.Dir)})
+			c.refuseDuplicate(prev)
 			continue
 		}
 		seen[key] = c
 	}
 	return cands
+}
+
+// refuseDuplicate refuses c, a skill of an archive after prev, whose name
+// is prev's once folded (idKey).
+func (c *candidate) refuseDuplicate(prev *candidate) {
+	names := fmt.Sprintf("two skills named %q", c.s.Name)
+	if prev.s.Name != c.s.Name {
+		names = fmt.Sprintf("two skills named %q and %q, which differ only in case, normalisation or look-alike letters,", prev.s.Name, c.s.Name)
+	}
+	c.refuse(&skillerr.Error{Code: skillerr.InvalidArchive, Reason: "duplicate-skill", Subject: c.dir,
+		Msg: fmt.Sprintf("the archive holds %s (in %s/ and %s/)", names, prev.dir, c.dir)})
 }
 
 // what names c in a message: by its folder in the archive.
@@ -738,10 +751,13 @@ func (in *installedIDs) has(id string) bool {
 // what the commit would refuse (install checks again, under the lock).
 func (r *Registry) refuseUnmet(cands []*candidate, installed func(string) bool) {
 	valid := make(map[string]*candidate, len(cands)) // by name
+	named := make(map[string]bool, len(cands))       // each skill's name, as far as read
 	dependents := map[string][]*candidate{}
 	for _, c := range cands {
 		if c.err == nil {
-			valid[c.s.Name] = c
+			valid[c.s.Name], named[c.s.Name] = c, true
+		} else if c.invalid.Name != "" {
+			named[c.invalid.Name] = true
 		}
 	}
 	var refused []*candidate
@@ -750,8 +766,18 @@ func (r *Registry) refuseUnmet(cands []*candidate, installed func(string) bool) 
 		var se *skillerr.Error
 		if errors.As(err, &se) {
 			c.refuse(err)
-			// What it depends on is what SKILL.md wrote: clipped.
-			c.invalid.Message = fmt.Sprintf("%s cannot be installed: %s: %s", c.what(), skillerr.Clip(se.Subject), se.Msg)
+			// Said of the skill refused, by the name a person sees it
+			// under, and of what it depends on as SKILL.md wrote it
+			// (clipped); the registry's message is about that one.
+			dep := skillerr.Clip(se.Subject)
+			why := fmt.Sprintf("it depends on '%s': %s", dep, se.Msg)
+			switch {
+			case se.Reason == "unknown-skill" && named[se.Subject]:
+				why = fmt.Sprintf("it depends on '%s', which cannot be installed either", dep)
+			case se.Reason == "unknown-skill":
+				why = fmt.Sprintf("it depends on '%s', which is not installed and is not part of this install: install '%[1]s' first", dep)
+			}
+			c.invalid.Message = fmt.Sprintf("'%s' cannot be installed: %s", c.s.Name, why)
 			delete(valid, c.s.Name)
 			refused = append(refused, c)
 		}

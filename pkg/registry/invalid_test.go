@@ -375,8 +375,17 @@ func testImportUnmetDependencies(t *testing.T, bc backendCase) {
 	if got := reasons(p.Skills); !maps.Equal(got, want) {
 		t.Errorf("preview = %v, want %v", got, want)
 	}
+	// Said of the skill refused, by its name, and of what it depends on:
+	// not "the skill in a/ cannot be installed: b: 'a' depends on it, but
+	// no skill with this id is installed", which read as if b were the
+	// skill refused, and as if b were no skill of the archive.
+	messages := map[string]string{
+		"a": "'a' cannot be installed: it depends on 'b', which cannot be installed either",
+		"c": "'c' cannot be installed: it depends on 'a', which cannot be installed either",
+		"t": "'t' cannot be installed: it depends on 'WebFetch': the host has not registered its tools, so tool dependencies cannot be checked",
+	}
 	for _, s := range p.Skills {
-		if s.Error != nil && (s.Error.Subject != s.Dir || !strings.HasPrefix(s.Error.Message, "the skill in "+s.Dir+"/")) {
+		if s.Error != nil && (s.Error.Subject != s.Dir || messages[s.Dir] != "" && s.Error.Message != messages[s.Dir]) {
 			t.Errorf("%s: error %s", s.Dir, jsonOf(t, s.Error))
 		}
 	}
@@ -389,6 +398,11 @@ func testImportUnmetDependencies(t *testing.T, bc backendCase) {
 	_, err = e.reg.Import(ctx, zipOf(t, "", skillFiles("t", "t", "tool_dependencies: [WebFetch]")...), ImportOptions{})
 	if se := wantErr(t, "one skill", err, skillerr.InvalidArgument, "tools-not-registered"); se != nil && se.Subject != "WebFetch" {
 		t.Errorf("one skill: subject %q, want the tool", se.Subject)
+	}
+	_, err = e.reg.Import(ctx, zipOf(t, "", skillFiles("x", "x", "skill_dependencies: [ghost]")...), ImportOptions{})
+	if se := wantErr(t, "one skill needing ghost", err, skillerr.InvalidArgument, "unknown-skill"); se != nil &&
+		(se.Subject != "ghost" || se.Msg != "'x' cannot be installed: it depends on 'ghost', which is not installed and is not part of this install: install 'ghost' first") {
+		t.Errorf("one skill needing ghost: %q %q", se.Subject, se.Msg)
 	}
 	_, err = e.reg.Import(ctx, pack, ImportOptions{Choose: map[string]ConflictPolicy{"c": ConflictRename, "d": ConflictRename}})
 	wantErr(t, "chose c", err, skillerr.InvalidArgument, "unknown-skill")

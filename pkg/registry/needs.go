@@ -67,11 +67,14 @@ func (r *Registry) importUpdate(ctx context.Context, opts ImportOptions, read fu
 		}
 		return arc, readErr
 	}
-	with, err := r.withNeeds(ctx, opts, once)
-	if err != nil || with == nil {
-		return r.importRead(ctx, opts, once)
+	with, parsed, err := r.withNeeds(ctx, opts, once)
+	if err != nil {
+		return nil, err
 	}
-	res, err := r.importRead(ctx, *with, once)
+	if with == nil {
+		return r.importRead(ctx, opts, once, parsed)
+	}
+	res, err := r.importRead(ctx, *with, once, parsed)
 	if err != nil {
 		return nil, err
 	}
@@ -86,44 +89,64 @@ func (r *Registry) importUpdate(ctx context.Context, opts ImportOptions, read fu
 
 // withNeeds returns the import that updates opts.Target together with the
 // skills its version in the download needs (needs), or nil when the update
-// needs none, or cannot be one (left to importRead to install or refuse).
-// Any download told by its folders (byDownload) holds them alike; an MCP
+// needs none (left to importRead to install or refuse); and the skills it
+// parsed, which that import reads (those of opts.Origin's folder, or with
+// the others those of the whole download), nil when it parsed none. Any
+// download told by its folders (byDownload) holds them alike; an MCP
 // server's skill is downloaded alone, and another skill of the server is
 // no part of its download. Only an update whose skill depends on one not
-// installed parses the rest of the download.
-func (r *Registry) withNeeds(ctx context.Context, opts ImportOptions, read func() (*zipguard.Archive, error)) (*ImportOptions, error) {
+// installed parses the rest of the download, and one whose skill depends
+// on one neither installed nor of the download that can be installed is
+// refused here, where the download is known whole (updateRefused).
+func (r *Registry) withNeeds(ctx context.Context, opts ImportOptions, read func() (*zipguard.Archive, error)) (*ImportOptions, []*candidate, error) {
 	o := opts.Origin
 	if opts.Target == "" || !byDownload(o) || o.Dir == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	arc, err := read()
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	known := &installedIDs{r: r, ctx: ctx}
 	mine, err := candidatesIn(arc, o.Dir)
-	if err != nil || len(mine) != 1 || mine[0].err != nil ||
+	if err != nil {
+		return nil, nil, nil
+	}
+	if len(mine) != 1 || mine[0].err != nil ||
 		!slices.ContainsFunc(dependenciesOf(mine[0].s).Skills, func(d string) bool { return !known.has(d) }) {
-		return nil, known.err
+		return nil, mine, known.err
 	}
 	c := mine[0]
 	all := besides(arc, c)
 	if all == nil {
-		return nil, nil
+		return nil, mine, nil
 	}
-	need, ok := needs(c, byName(all), known.has)
-	if known.err != nil || !ok || len(need) == 0 {
-		return nil, known.err
+	named := byName(all)
+	need, ok := needs(c, named, known.has)
+	if known.err != nil {
+		return nil, nil, known.err
+	}
+	if !ok {
+		// What the commit would refuse, said of this update: which skill
+		// it needs, and whether the download holds it.
+		r.refuseUnmet(append([]*candidate{c}, need...), known.has)
+		if known.err != nil || c.err == nil {
+			return nil, nil, known.err
+		}
+		return nil, nil, updateRefused([]*candidate{c}, 0, opts, named)
+	}
+	if len(need) == 0 {
+		return nil, mine, nil
 	}
 	// The import replaces the skill installed from c's folder (or the one
 	// it moved from): it must be Target.
 	list, err := r.List(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	target := slices.IndexFunc(list, func(m Meta) bool { return m.ID == opts.Target })
 	if m, ok := fromDownload(append([]*candidate{c}, need...), all, list, *o, "")[c]; target < 0 || !ok || m.ID != opts.Target {
-		return nil, nil
+		return nil, mine, nil
 	}
 	whole := *o
 	whole.Dir = ""
@@ -134,16 +157,15 @@ func (r *Registry) withNeeds(ctx context.Context, opts ImportOptions, read func(
 	for _, d := range need {
 		with.Choose[d.s.Name], with.Compared[d.s.Name] = ConflictRename, ""
 	}
-	return &with, nil
+	return &with, all, nil
 }
 
 // besides returns the skills of arc in its order, as candidatesIn(arc, "")
 // would, but with c, the valid skill of a folder of it parsed already, in
 // its place rather than parsed again; nil when c would not be valid among
 // them: a skill before it has its name (parseArchive keeps the first of a
-// name, once folded). One after it of its name, which parseArchive would
-// refuse, is none of the skills c needs (needs starts from c's name), and
-// the import leaves it out.
+// name, once folded). One after it of its name is refused, as
+// parseArchive refuses it.
 func besides(arc *zipguard.Archive, c *candidate) []*candidate {
 	skills, folders, err := inFolder(arc.Skills, "")
 	k := slices.Index(folders, c.folder)
@@ -152,8 +174,14 @@ func besides(arc *zipguard.Archive, c *candidate) []*candidate {
 	}
 	all := parseArchive(slices.Delete(skills, k, k+1), slices.Delete(folders, k, k+1))
 	key := idKey(c.s.Name)
-	if slices.ContainsFunc(all[:k], func(d *candidate) bool { return d.err == nil && idKey(d.s.Name) == key }) {
+	namesake := func(d *candidate) bool { return d.err == nil && idKey(d.s.Name) == key }
+	if slices.ContainsFunc(all[:k], namesake) {
 		return nil
+	}
+	for _, d := range all[k:] {
+		if namesake(d) {
+			d.refuseDuplicate(c)
+		}
 	}
 	return slices.Insert(all, k, c)
 }

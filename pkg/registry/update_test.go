@@ -44,6 +44,24 @@ func testImportUpdate(t *testing.T, bc backendCase) {
 	wantErr(t, "update with a pack", err, skillerr.InvalidArchive, "not-one-skill")
 	_, err = e.reg.Import(ctx, zipOf(t, "z", file{"SKILL.md", mdOf("z", "Z.")}), ImportOptions{Target: "nope", Origin: o})
 	wantErr(t, "update of a skill not installed", err, skillerr.SkillNotFound, "")
+	// An update whose version depends on a skill not installed says
+	// which, that the update takes nothing besides its download, and what
+	// to do, for the source it comes from.
+	needsY := zipOf(t, "x", file{"SKILL.md", mdOf("x", "New.", "skill_dependencies: [y]")})
+	mcp := &source.Origin{Kind: source.KindMCP, Server: "https://m.test/mcp", URI: "skill://x/SKILL.md", Type: source.TypeFiles, Digest: "sha256:old", Verified: true}
+	for _, c := range []struct {
+		origin *source.Origin
+		want   string
+	}{
+		{mcp, "y: the version of 'x' published now depends on 'y', which is not installed, and an update reads only this skill's files: install 'y' first (from the server, if it lists it), then update 'x'"},
+		{o, "y: the version of 'x' published now depends on 'y', which is not installed and is no part of the index's entry 'x': install 'y' first (from the index, if it publishes it as an entry of its own), then update 'x'"},
+		{nil, "y: this version of 'x' depends on 'y', which is not installed and not in this archive: install 'y' first, then update 'x'"},
+	} {
+		_, err = e.reg.Import(ctx, needsY, ImportOptions{Target: "x", Origin: c.origin})
+		if se := wantErr(t, "update needing y", err, skillerr.InvalidArgument, "unknown-skill"); se != nil && err.Error() != c.want {
+			t.Errorf("update needing y: %v\nwant %s", err, c.want)
+		}
+	}
 	if !sameDump(before, dump(t, e.db)) {
 		t.Error("a refused update changed the database")
 	}

@@ -928,8 +928,13 @@ test('an index entry whose archive holds several skills: an update whose new ver
   const outs = assertOk(await reg(page, 'updateMany', ['pc', 'pb']));
   assert.deepEqual(outs.map((o) => [o.id, o.status, o.code ?? '', o.installed?.map((m) => [m.id, m.origin.dir])]),
     [['pc', 'updated', '', [['pm', 'pm']]], ['pb', 'error', 'InvalidArgument', undefined]]);
-  assert.match(outs[1].message, /'pb' depends on it, but no skill with this id is installed/);
-  assertRejected(await reg(page, 'update', 'pb'), { code: 'InvalidArgument', reason: 'unknown-skill', subject: 'od' });
+  // Which skill pb needs, that the update takes only the entry's archive,
+  // and what to do: not "od: the skill in pack/pb/ cannot be installed:
+  // od: 'pb' depends on it, but no skill with this id is installed".
+  const od = "od: the version of 'pb' published now depends on 'od', which is not installed and is no part of the index's entry 'pack': " +
+    "install 'od' first (from the index, if it publishes it as an entry of its own), then update 'pb'";
+  assert.equal(outs[1].message, od);
+  assert.equal(assertRejected(await reg(page, 'update', 'pb'), { code: 'InvalidArgument', reason: 'unknown-skill', subject: 'od' }).message, `InvalidArgument (unknown-skill): ${od}`);
   const after = Object.fromEntries(assertOk(await reg(page, 'list')).map((m) => [m.id, m]));
   assert.deepEqual(Object.keys(after), ['pa', 'pb', 'pc', 'pm', 'pn']);
   assert.deepEqual([after.pb.digest, after.pb.updatedAt], [was.pb.digest, was.pb.updatedAt]);
@@ -948,7 +953,8 @@ test('an index entry whose archive holds several skills: an update whose new ver
   t.after(server.close);
   assertOk(await reg(page, 'installFromMcp', server.url, { skills: ['ma'] }));
   skills.get('ma').files['SKILL.md'] = deps('ma', 'A two.', 'mb');
-  assertRejected(await reg(page, 'update', 'ma'), { code: 'InvalidArgument', reason: 'unknown-skill', subject: 'mb' });
+  assert.equal(assertRejected(await reg(page, 'update', 'ma'), { code: 'InvalidArgument', reason: 'unknown-skill', subject: 'mb' }).message,
+    "InvalidArgument (unknown-skill): mb: the version of 'ma' published now depends on 'mb', which is not installed, and an update reads only this skill's files: install 'mb' first (from the server, if it lists it), then update 'ma'");
   assert.equal(assertOk(await reg(page, 'get', 'ma')).description, 'A.');
 });
 
