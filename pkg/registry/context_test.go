@@ -237,6 +237,49 @@ func testConcurrentImports(t *testing.T, bc backendCase) {
 	}
 }
 
+// testConcurrentEdits: two contexts write files into one folder of one
+// skill at once. Each edit rewrites the skill's whole tree from what it
+// read, so one that read outside the lock would drop the others' files;
+// every file lands, in a revision of its own.
+func testConcurrentEdits(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	e.importZip(t, packOf(t, "x"), ImportOptions{})
+	regs := []*Registry{
+		openReg(t, e.db, Options{Bus: bc.join(t, e.db)}),
+		openReg(t, bc.again(t, e.db), Options{Bus: bc.join(t, e.db)}),
+	}
+	const each = 6
+	var wg sync.WaitGroup
+	errs := make(chan error, len(regs)*each)
+	for i, r := range regs {
+		for j := range each {
+			wg.Go(func() {
+				_, err := r.WriteFile(context.Background(), "x", fmt.Sprintf("references/%d-%d.md", i, j), fmt.Sprintf("%d %d", i, j))
+				errs <- err
+			})
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range regs {
+		for j := range each {
+			p := fmt.Sprintf("x/references/%d-%d.md", i, j)
+			if data, _ := readGen(t, e.reg, p); data != fmt.Sprintf("%d %d", i, j) {
+				t.Errorf("%s = %q", p, data)
+			}
+		}
+	}
+	if rev := mustRevision(t, e.reg); rev != int64(1+len(regs)*each) {
+		t.Errorf("revision = %d, want %d", rev, 1+len(regs)*each)
+	}
+	checkGenerations(t, e.reg, mustGet(t, e.reg, "x"))
+}
+
 // gatedDB holds every read until gate closes, once gate is set.
 type gatedDB struct {
 	vfs.Backend

@@ -124,6 +124,7 @@ func TestSuite(t *testing.T) {
 		{"PreviewNotes", testPreviewNotes},
 		{"TwoContexts", testTwoContexts},
 		{"ConcurrentImports", testConcurrentImports},
+		{"ConcurrentEdits", testConcurrentEdits},
 		{"Faults", testFaults},
 	}
 	for _, bc := range testBackends {
