@@ -130,7 +130,7 @@ export function FilePanel(p: Props) {
       const diags = e instanceof SkillfsError ? e.diagnostics : [];
       setRefused(diags);
       ed.mark(diags.filter((d) => d.line).map((d) => ({ line: d.line!, severity: d.severity, message: d.message })));
-      p.say(refusal(p.path, e, diags), true);
+      p.say(refusal(p.id, p.path, e, diags), true);
     } finally {
       setSaving(false);
     }
@@ -192,10 +192,13 @@ export function FilePanel(p: Props) {
  * "<skill>: the saved SKILL.md is invalid: <its first error>", which
  * repeats what the sentence around it says: its first error, the
  * diagnostic the error's reason names, is given alone (all of them are
- * listed under the editor). */
-function refusal(path: string, e: unknown, diags: Diagnostic[]): string {
+ * listed under the editor). Another refusal of the skill shown (a rename
+ * by edit) is a sentence of its own, without the skill's id before it
+ * ("…nothing stored changed: pdf: SKILL.md now names…"). */
+function refusal(id: string, path: string, e: unknown, diags: Diagnostic[]): string {
   const first = e instanceof SkillfsError && e.code === 'InvalidManifest' ? diags.find((d) => d.severity === 'error' && d.code === e.reason) : undefined;
-  const why = first ? `. ${sentence(first.message)}.` : `: ${messageOf(e)}`;
+  const own = e instanceof SkillfsError && e.subject === id && e.detail.startsWith(`${id}: `) ? e.detail.slice(id.length + 2) : undefined;
+  const why = first ? `. ${sentence(first.message)}.` : own ? `. ${sentence(own)}.` : `: ${messageOf(e)}`;
   return `${path} was not saved, and nothing stored changed${why}`;
 }
 

@@ -217,6 +217,14 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
     await page.screenshot({ path: join(REPO, `docs/skillview-${width}.png`), fullPage: true });
     await view.getByRole('button', { name: 'Revert SKILL.md' }).click();
     await view.getByRole('button', { name: 'Save SKILL.md' }).and(page.locator('[aria-disabled=true]')).waitFor();
+    // A new name in SKILL.md: refused in a sentence of its own, not after "<id>: ".
+    await typeAll(page, md, goodMD.replace(`name: ${id}\n`, `name: ${id}-renamed\n`));
+    await view.getByRole('button', { name: 'Save SKILL.md' }).click();
+    const renamed = view.getByRole('alert').filter({ hasText: 'renamed by editing' });
+    await renamed.waitFor();
+    assert.equal(await renamed.textContent(), `SKILL.md was not saved, and nothing stored changed. SKILL.md now names the skill "${id}-renamed", but a skill cannot be renamed by editing it; keep the name "${id}", or export the skill and import it under the new name.`);
+    await view.getByRole('button', { name: 'Revert SKILL.md' }).click();
+    await view.getByRole('button', { name: 'Save SKILL.md' }).and(page.locator('[aria-disabled=true]')).waitFor();
 
     // A binary file: what it is, not mojibake.
     await item('assets').click();
@@ -351,7 +359,8 @@ test('an enabled skill does not come to depend on a disabled one: the picker and
   const text = await readText(page, 'atlas', 'SKILL.md');
   await typeAll(page, md, text.replace('name: atlas\n', 'name: atlas\nskill_dependencies: [compass]\n'));
   await view.getByRole('button', { name: 'Save SKILL.md' }).click();
-  await view.getByRole('alert').filter({ hasText: 'SKILL.md was not saved, and nothing stored changed' }).filter({ hasText: refused }).waitFor();
+  // A sentence of its own after the save's, not "…changed: atlas: it depends…".
+  await view.getByRole('alert').filter({ hasText: 'SKILL.md was not saved, and nothing stored changed. It depends on ' }).filter({ hasText: /It depends on 'compass', which is disabled: enable 'compass' too, or remove the dependency first\.$/ }).waitFor();
   assert.equal(await readText(page, 'atlas', 'SKILL.md'), text, 'the stored SKILL.md is unchanged');
   assert.deepEqual(await metaOf(page, 'atlas'), before, 'the record is unchanged');
   await page.close();
