@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -278,6 +279,37 @@ func testConcurrentEdits(t *testing.T, bc backendCase) {
 		t.Errorf("revision = %d, want %d", rev, 1+len(regs)*each)
 	}
 	checkGenerations(t, e.reg, mustGet(t, e.reg, "x"))
+}
+
+// testEditRacesRemove: one context writes a file into a skill as another
+// removes it. The edit lands first, or fails with SkillNotFound; it never
+// writes a tree for a skill no longer installed.
+func testEditRacesRemove(t *testing.T, bc backendCase) {
+	e := newEnv(t, bc)
+	a := openReg(t, e.db, Options{Bus: bc.join(t, e.db)})
+	b := openReg(t, bc.again(t, e.db), Options{Bus: bc.join(t, e.db)})
+	ctx := context.Background()
+	for round := range 6 {
+		e.importZip(t, packOf(t, "x"), ImportOptions{})
+		var edit, remove error
+		var wg sync.WaitGroup
+		wg.Go(func() { _, edit = a.WriteFile(ctx, "x", fmt.Sprintf("notes-%d.md", round), "x") })
+		wg.Go(func() { remove = b.Remove(ctx, "x") })
+		wg.Wait()
+		if remove != nil {
+			t.Fatal(remove)
+		}
+		if edit != nil {
+			wantErr(t, "the edit", edit, skillerr.SkillNotFound, "")
+		}
+		for _, store := range []string{vfs.StoreFiles, vfs.StoreBlobs, vfs.StoreMeta} {
+			for key := range dump(t, e.db)[store] {
+				if strings.HasPrefix(key, "x/") || key == "//x" || key == "x" {
+					t.Fatalf("round %d (edit: %v): %s %q outlived the remove", round, edit, store, key)
+				}
+			}
+		}
+	}
 }
 
 // gatedDB holds every read until gate closes, once gate is set.

@@ -125,6 +125,7 @@ func TestSuite(t *testing.T) {
 		{"TwoContexts", testTwoContexts},
 		{"ConcurrentImports", testConcurrentImports},
 		{"ConcurrentEdits", testConcurrentEdits},
+		{"EditRacesRemove", testEditRacesRemove},
 		{"Faults", testFaults},
 	}
 	for _, bc := range testBackends {
