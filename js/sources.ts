@@ -169,12 +169,13 @@ export interface UpdateInfo {
    * else (latest); gone: no longer; unknown: it publishes no digest;
    * error: it could not be asked, or what it publishes now could not be
    * installed by an update (a SKILL.md broken, a dependency not
-   * installed): code and message say why. */
+   * installed): code, reason and message say why. */
   status: "current" | "changed" | "gone" | "unknown" | "error";
   installed: string;
   latest: string;
   origin: Origin;
   code?: ErrorCode;
+  reason?: string;
   message?: string;
   /** Of "changed": the skills of the same download (a repository's) that
    * the version published now depends on and that are not installed: the
@@ -195,7 +196,8 @@ export interface UpdateResult {
 }
 
 /** What updateMany did to one skill: updated, found current, or not
- * updated (error: code and message say why; nothing of it changed). */
+ * updated (error: code, reason and message say why, as update's
+ * refusal would; nothing of it changed). */
 export interface UpdateOutcome {
   id: string;
   status: "updated" | "current" | "error";
@@ -203,6 +205,7 @@ export interface UpdateOutcome {
   /** As UpdateResult's. */
   installed?: SkillMeta[];
   code?: ErrorCode;
+  reason?: string;
   message?: string;
 }
 
@@ -252,6 +255,16 @@ const already = (name: string, id: string): Refusal =>
  * one does not hold up the others, few enough not to flood the browser's
  * connections (six per host) or the module with downloads to compare. */
 export const CHECK_SOURCES = 4;
+
+/** The refusal of an update of m whose source no longer publishes it
+ * (SkillNotFound, "gone"): where it was, and that the skill stays. */
+const goneError = (m: SkillMeta): SkillfsError => {
+  const o = m.origin!;
+  const where = o.kind === "index" ? `the index no longer lists its entry '${o.entry}'`
+    : o.kind === "mcp" ? "the MCP server no longer lists it"
+    : o.dir ? `the download at its address no longer holds it (in ${o.dir}/ or elsewhere)` : "its address no longer has it";
+  return new SkillfsError(`${where}: it stays installed as it is, and can be deleted if it is no longer wanted`, "SkillNotFound", "gone", m.id);
+};
 
 /** Errors that end a whole call rather than one entry's install. */
 const fatal = (e: unknown) =>
@@ -487,7 +500,7 @@ export class Sources {
             return;
           }
           const r = refusalOf("", e);
-          answers[i] = ms.map((m) => ({ id: m.id, status: "error", installed: m.origin!.digest, latest: "", origin: m.origin!, code: r.code, message: r.message }));
+          answers[i] = ms.map((m) => ({ id: m.id, status: "error", installed: m.origin!.digest, latest: "", origin: m.origin!, code: r.code, reason: r.reason, message: r.message }));
         }
       }
     };
@@ -506,7 +519,7 @@ export class Sources {
   async update(m: SkillMeta, o: InstallOptions & { digest?: string } = {}): Promise<UpdateResult> {
     const origin = m.origin;
     if (!origin) throw new SkillfsError("the skill was imported from bytes, not installed from a source", "InvalidArgument", "no-origin", m.id);
-    const gone = () => new SkillfsError("the source no longer publishes this skill", "SkillNotFound", "gone", m.id);
+    const gone = () => goneError(m);
     let res: ImportResult;
     switch (origin.kind) {
       case "index": {
@@ -553,6 +566,7 @@ export class Sources {
         if (!got.bytes) return { status: "current", skill: m };
         const [check] = await this.value<UpdateInfo[]>("source.checkBytes", { ids: [m.id], etag: got.etag }, got.bytes);
         if (check!.status === "current" && !o.digest) return { status: "current", skill: m };
+        if (check!.status === "gone") throw gone();
         res = await this.installDownload(m, check!, got, o);
       }
     }
@@ -590,7 +604,7 @@ export class Sources {
     const failed = (id: string, e: unknown) => {
       if (fatal(e)) throw e;
       const r = refusalOf(id, e);
-      out.push({ id, status: "error", code: r.code, message: r.message });
+      out.push({ id, status: "error", code: r.code, reason: r.reason, message: r.message });
     };
     const byURL = new Map<string, SkillMeta[]>();
     for (const m of ms) {
@@ -618,7 +632,7 @@ export class Sources {
       // download once for all of them (Registry.ImportEach), each in its
       // own commit.
       const changed = group.flatMap((m, i) => (checks?.[i]?.status === "changed" ? [{ target: m.id, origin: nextOrigin(m, checks[i]!, got.etag) }] : []));
-      let updated: { skill?: SkillMeta; installed?: SkillMeta[]; code?: ErrorCode; message?: string }[] = [];
+      let updated: { skill?: SkillMeta; installed?: SkillMeta[]; code?: ErrorCode; reason?: string; message?: string }[] = [];
       if (changed.length) {
         try {
           updated = await this.value("registry.updateDownload", { onConflict: o.onConflict ?? "rename", updates: changed }, got.bytes, undefined, o.signal);
@@ -633,13 +647,13 @@ export class Sources {
         if (!check || check.status === "current") {
           out.push({ id: m.id, status: "current", skill: m });
         } else if (check.status === "gone") {
-          out.push({ id: m.id, status: "error", code: "SkillNotFound", message: "the source no longer publishes this skill" });
+          failed(m.id, goneError(m));
         } else if (check.status === "error") {
-          out.push({ id: m.id, status: "error", code: check.code, message: check.message });
+          out.push({ id: m.id, status: "error", code: check.code, reason: check.reason, message: check.message });
         } else if (u?.skill) {
           out.push({ id: m.id, status: "updated", skill: u.skill, ...(u.installed ? { installed: u.installed } : {}) });
         } else if (u) {
-          out.push({ id: m.id, status: "error", code: u.code, message: u.message });
+          out.push({ id: m.id, status: "error", code: u.code, reason: u.reason, message: u.message });
         }
       }
     }

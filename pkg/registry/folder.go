@@ -153,8 +153,8 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 			// The skill is the whole download, which an update needs to
 			// hold one skill still.
 			if c = soleSkill(folders); c == nil {
-				u.Status, u.Latest, u.Code = source.StatusError, "", skillerr.InvalidArchive
-				u.Message = fmt.Sprintf("the download holds %d skills now; an update of one skill takes a download that holds only it", len(folders))
+				u.Status, u.Latest, u.Code, u.Reason = source.StatusError, "", skillerr.InvalidArchive, ReasonNotOneSkill
+				u.Message = notOneSkill(len(folders), &u.Origin)
 				continue
 			}
 		case !ok:
@@ -201,7 +201,7 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 		}
 		switch {
 		case c.invalid != nil:
-			u.Status, u.Latest, u.Code, u.Needs = source.StatusError, "", c.invalid.Code, nil
+			u.Status, u.Latest, u.Code, u.Reason, u.Needs = source.StatusError, "", c.invalid.Code, c.invalid.Reason, nil
 			u.Message = cannotUpdate(c, named, u.ID, &u.Origin)
 		case installedDigest(c, ids[i]) == cmp.Or(metas[i].Origin.FilesDigest, metas[i].Digest):
 			// As received: edits made here since are no update.
@@ -278,6 +278,24 @@ func cannotUpdate(c *candidate, named map[string]*candidate, id string, o *sourc
 		return fmt.Sprintf("%s depends on '%s', which is not installed and not in this download: install '%[2]s' first, then update '%[3]s'", version, dep, id)
 	}
 	return fmt.Sprintf("%s depends on '%s', which is not installed and not in this archive: install '%[2]s' first, then update '%[3]s'", version, dep, id)
+}
+
+// ReasonNotOneSkill: an update of a skill that is the whole of its download
+// (or archive) got one that holds several skills.
+const ReasonNotOneSkill = "not-one-skill"
+
+// notOneSkill says that the new version of a skill that was the whole of
+// what its source o (nil: an archive given as bytes) gave holds n skills,
+// which an update cannot install, and what to do instead.
+func notOneSkill(n int, o *source.Origin) string {
+	again := "install from its address again to choose among them"
+	switch {
+	case o == nil:
+		return fmt.Sprintf("this archive holds %d skills, and an update replaces one skill with one: import it to choose among them", n)
+	case o.Kind == source.KindIndex:
+		again = fmt.Sprintf("install the index's entry '%s' again to choose among them", skillerr.Clip(o.Entry))
+	}
+	return fmt.Sprintf("the version published now holds %d skills, and an update replaces one skill with one: %s", n, again)
 }
 
 // soleSkill returns the one skill of a download (folders), or nil when it

@@ -686,11 +686,11 @@ func TestCheckDownloadCannotInstall(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, u := range ups {
-		got[u.ID] = fmt.Sprintf("%s %s %s", u.Status, u.Code, u.Message)
+		got[u.ID] = fmt.Sprintf("%s %s %s %s", u.Status, u.Code, u.Reason, u.Message)
 	}
-	if !strings.HasPrefix(got["a"], "error InvalidManifest the version of 'a' published now cannot be installed: ") ||
-		got["b"] != "error InvalidArgument the version of 'b' published now depends on 'e', which is not installed and not in this download: install 'e' first, then update 'b'" ||
-		got["c"] != "current  " {
+	if !strings.HasPrefix(got["a"], "error InvalidManifest yaml-invalid the version of 'a' published now cannot be installed: ") ||
+		got["b"] != "error InvalidArgument unknown-skill the version of 'b' published now depends on 'e', which is not installed and not in this download: install 'e' first, then update 'b'" ||
+		got["c"] != "current   " {
 		t.Errorf("CheckDownload: %q", got)
 	}
 
@@ -704,10 +704,11 @@ func TestCheckDownloadCannotInstall(t *testing.T) {
 	}{
 		{"the same skill in other bytes", zipOf(t, "solo-main", file{"SKILL.md", mdOf("solo", "Solo.")}), "current "},
 		{"another version", zipOf(t, "", file{"SKILL.md", mdOf("solo", "Solo two.")}), "changed "},
-		{"two skills", zipOf(t, "", file{"solo/SKILL.md", mdOf("solo", "Solo.")}, file{"duo/SKILL.md", mdOf("duo", "Duo.")}), "error InvalidArchive"},
+		{"two skills", zipOf(t, "", file{"solo/SKILL.md", mdOf("solo", "Solo.")}, file{"duo/SKILL.md", mdOf("duo", "Duo.")}),
+			"error InvalidArchive not-one-skill the version published now holds 2 skills, and an update replaces one skill with one: install from its address again to choose among them"},
 	} {
 		ups, err := e.reg.CheckDownload(ctx, []string{"solo"}, c.data, "")
-		if err != nil || fmt.Sprintf("%s %s", ups[0].Status, ups[0].Code) != c.want {
+		if err != nil || strings.TrimSpace(fmt.Sprintf("%s %s %s %s", ups[0].Status, ups[0].Code, ups[0].Reason, ups[0].Message)) != strings.TrimSpace(c.want) {
 			t.Errorf("%s: %+v, %v; want %s", c.what, ups, err, c.want)
 		}
 	}

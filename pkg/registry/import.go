@@ -296,8 +296,7 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 		return policy
 	}
 	if opts.Target != "" && len(cands) != 1 {
-		return nil, &skillerr.Error{Code: skillerr.InvalidArchive, Reason: "not-one-skill", Subject: opts.Target,
-			Msg: fmt.Sprintf("an update must hold exactly one skill; this archive holds %d", len(cands))}
+		return nil, &skillerr.Error{Code: skillerr.InvalidArchive, Reason: ReasonNotOneSkill, Subject: opts.Target, Msg: notOneSkill(len(cands), opts.Origin)}
 	}
 	total := Progress{Phase: PhasePrepare}
 	for _, c := range cands {

@@ -45,8 +45,10 @@ type Update struct {
 	Installed string `json:"installed"`
 	Latest    string `json:"latest"`
 	Origin    Origin `json:"origin"`
-	// Code and Message, of StatusError, say why.
+	// Code, Reason and Message, of StatusError, say why: the code and
+	// reason of the error an update would be refused with.
 	Code    skillerr.Code `json:"code,omitempty"`
+	Reason  string        `json:"reason,omitempty"`
 	Message string        `json:"message,omitempty"`
 	// Needs, of StatusChanged, names the skills of the same download the
 	// version published now depends on and that are not installed: its

@@ -316,6 +316,11 @@ test('a plain URL previewed: what it holds against what is installed, nothing st
   // answer changes fresh, and no longer holds changed's folder.
   const ups = Object.fromEntries(assertOk(await reg(page, 'checkUpdates')).map((u) => [u.id, u.status]));
   assert.deepEqual(ups, { fresh: 'changed', changed: 'gone' });
+  // Its update says where it went missing, that it stays, and what can
+  // be done; updateMany alike, with the reason.
+  const stays = 'the download at its address no longer holds it (in skills/changed/ or elsewhere): it stays installed as it is, and can be deleted if it is no longer wanted';
+  assert.equal(assertRejected(await reg(page, 'update', 'changed'), { code: 'SkillNotFound', reason: 'gone', subject: 'changed' }).message, `SkillNotFound (gone): ${stays}`);
+  assert.deepEqual(assertOk(await reg(page, 'updateMany', ['changed'])), [{ id: 'changed', status: 'error', code: 'SkillNotFound', reason: 'gone', message: stays }]);
 });
 
 test('a plain URL previewed within the install\'s bounds: a digest checked, the size capped, the download aborted, each with its code', { timeout: TEST_MS }, async (t) => {
@@ -576,7 +581,8 @@ test('updates: found by digest without downloading what is unchanged, applied in
   // A skill its source no longer publishes is reported gone, and stays.
   server.skills.delete('mcp-good');
   const gone = await reg(page, 'update', 'mcp-good');
-  assert.deepEqual([gone.error.code, gone.error.reason], ['SkillNotFound', 'gone']);
+  assert.deepEqual([gone.error.code, gone.error.reason, gone.error.message],
+    ['SkillNotFound', 'gone', 'SkillNotFound (gone): the MCP server no longer lists it: it stays installed as it is, and can be deleted if it is no longer wanted']);
   assert.equal((await reg(page, 'checkUpdates')).value.find((u) => u.id === 'mcp-good').status, 'gone');
   assert.equal(assertOk(await reg(page, 'get', 'mcp-good')).digest, mu.skill.digest);
 
@@ -900,6 +906,12 @@ test('an index entry whose archive holds several skills: installed again, each i
   assert.deepEqual([again.installed.map((m) => [m.id, m.description]), again.warnings.filter((w) => w.name !== 'future').map((w) => [w.name, w.reason])],
     [[['pc', 'C two.']], [['pa', 'already-installed'], ['pb-v2', 'already-installed']]]);
   assert.deepEqual(await ids(page), ['pa', 'pb', 'pb-v2', 'pc']);
+  // The entry removed from the index: its skills' updates say so.
+  site.index.skills = site.index.skills.filter((e) => e.name !== 'pack');
+  site.files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify(site.index), type: 'application/json' });
+  const removed = "the index no longer lists its entry 'pack': it stays installed as it is, and can be deleted if it is no longer wanted";
+  assert.equal(assertRejected(await reg(page, 'update', 'pa'), { code: 'SkillNotFound', reason: 'gone', subject: 'pa' }).message, `SkillNotFound (gone): ${removed}`);
+  assert.deepEqual(assertOk(await reg(page, 'updateMany', ['pc'])), [{ id: 'pc', status: 'error', code: 'SkillNotFound', reason: 'gone', message: removed }]);
 });
 
 test('an index entry whose archive holds several skills: an update whose new version depends on a skill of that archive not installed installs it with it, in one commit; one depending on another entry, or on another skill of an MCP server, is refused and changes nothing', { timeout: TEST_MS }, async (t) => {
@@ -928,6 +940,7 @@ test('an index entry whose archive holds several skills: an update whose new ver
   const outs = assertOk(await reg(page, 'updateMany', ['pc', 'pb']));
   assert.deepEqual(outs.map((o) => [o.id, o.status, o.code ?? '', o.installed?.map((m) => [m.id, m.origin.dir])]),
     [['pc', 'updated', '', [['pm', 'pm']]], ['pb', 'error', 'InvalidArgument', undefined]]);
+  assert.equal(outs[1].reason, 'unknown-skill');
   // Which skill pb needs, that the update takes only the entry's archive,
   // and what to do: not "od: the skill in pack/pb/ cannot be installed:
   // od: 'pb' depends on it, but no skill with this id is installed".

@@ -140,9 +140,9 @@ test('a version published that an update could not install (its SKILL.md broken,
   // The same skill, zipped again inside a folder: other bytes, the same files.
   site.files.set('/solo.zip', { type: 'application/zip', body: zip({ 'solo-main/SKILL.md': skillMD('solo', 'Solo.') }) });
   const ups = Object.fromEntries(assertOk(await reg(page, 'checkUpdates')).map((u) => [u.id, u]));
-  assert.deepEqual([ups.alpha.status, ups.alpha.code], ['error', 'InvalidManifest']);
+  assert.deepEqual([ups.alpha.status, ups.alpha.code, ups.alpha.reason], ['error', 'InvalidManifest', 'yaml-invalid']);
   assert.match(ups.alpha.message, /^the version of 'alpha' published now cannot be installed: /);
-  assert.deepEqual([ups.kappa.status, ups.kappa.code], ['error', 'InvalidArgument']);
+  assert.deepEqual([ups.kappa.status, ups.kappa.code, ups.kappa.reason], ['error', 'InvalidArgument', 'unknown-skill']);
   const omega = "the version of 'kappa' published now depends on 'omega', which is not installed and not in this download: install 'omega' first, then update 'kappa'";
   assert.equal(ups.kappa.message, omega);
   assert.deepEqual([ups.beta.status, ups.beta.needs], ['changed', ['gamma']]);
