@@ -1254,3 +1254,25 @@ test('install from an address: what is not a whole web address is said so, at th
   assert.deepEqual(site.log, ['GET /none.zip']);
   assert.equal(await field.getAttribute('aria-invalid'), null);
 });
+
+test('several archives dropped at once: the first is previewed, and the panel names the others, which were not read', { timeout: IMPORT_MS }, async (t) => {
+  const page = await openPanel(400);
+  t.after(() => page.close());
+  const b64 = (files) => Buffer.from(zipOf(files)).toString('base64');
+  const files = [
+    ['drop-one.zip', b64({ 'drop-one/SKILL.md': md('drop-one', 'The first dropped.') })],
+    ['drop-two.zip', b64({ 'drop-two/SKILL.md': md('drop-two', 'The second dropped.') })],
+    ['drop-three.zip', b64({ 'drop-three/SKILL.md': md('drop-three', 'The third dropped.') })],
+  ];
+  const dataTransfer = await page.evaluateHandle((files) => {
+    const dt = new DataTransfer();
+    for (const [name, b] of files) dt.items.add(new File([Uint8Array.from(atob(b), (c) => c.charCodeAt(0))], name, { type: 'application/zip' }));
+    return dt;
+  }, files);
+  await page.getByRole('button', { name: /^Drop a \.zip/ }).dispatchEvent('drop', { dataTransfer });
+  const group = page.getByRole('group', { name: 'drop-one.zip holds 1 skill' });
+  await group.waitFor({ timeout: IMPORT_MS });
+  assert.equal(await page.locator('#import-unread').textContent(),
+    'One archive is read at a time: this is drop-one.zip. Drop or choose the 2 others after it: drop-two.zip, drop-three.zip.');
+  await group.getByRole('button', { name: 'Cancel', exact: true }).click();
+});

@@ -63,10 +63,15 @@ export function Importer({ sk }: { sk: Skillfs }) {
   useEffect(() => {
     if (result) resultBox.current?.focus();
   }, [result]);
-  const open = async (file: File) => {
+  /** The files dropped with the one read, which were not read: one
+   * archive is previewed at a time, and dropping six read the first alone
+   * without a word. */
+  const [unread, setUnread] = useState<{ read: string; others: string[] }>();
+  const open = async (file: File, others: string[] = []) => {
     if (busy) return;
     setResult(undefined);
     setPending(undefined);
+    setUnread(others.length ? { read: file.name, others } : undefined);
     setBusy(true);
     try {
       const bytes = await file.arrayBuffer();
@@ -137,8 +142,8 @@ export function Importer({ sk }: { sk: Skillfs }) {
         onDrop={(e) => {
           e.preventDefault();
           setOver(false);
-          const f = e.dataTransfer?.files[0];
-          if (f) void open(f);
+          const [f, ...others] = e.dataTransfer?.files ?? [];
+          if (f) void open(f, others.map((o) => o.name));
         }}
       >
         Drop a <code>.zip</code>, <code>.skill</code> or <code>.tar.gz</code> file here
@@ -149,6 +154,11 @@ export function Importer({ sk }: { sk: Skillfs }) {
         </button>
         <span class="hint">You see what it holds before anything is installed.</span>
       </div>
+      {unread && (
+        <p class="hint" id="import-unread" role="status">
+          One archive is read at a time: this is {unread.read}. Drop or choose the {plural(unread.others.length, 'other')} after it: {list(unread.others)}.
+        </p>
+      )}
       <input
         ref={input}
         id="file"
