@@ -35,16 +35,28 @@ func checkDigest(d, subject string) error {
 }
 
 // Verify returns nil when the digest of data is want, else an Integrity
-// error about subject. Callers verify before they parse a single byte.
-func Verify(data []byte, want, subject string) error {
+// error about subject. kind is the Origin.Kind of the source that gave
+// want, which the message names, with what to do. Callers verify before
+// they parse a single byte.
+func Verify(data []byte, want, subject, kind string) error {
 	if err := checkDigest(want, subject); err != nil {
 		return err
 	}
-	if got := Sum(data); got != want {
-		return &skillerr.Error{Code: skillerr.Integrity, Reason: ReasonDigestMismatch, Subject: subject,
-			Msg: fmt.Sprintf("the %d bytes received have digest %s, but the source published %s; nothing of them was used", len(data), got, want)}
+	got := Sum(data)
+	if got == want {
+		return nil
 	}
-	return nil
+	var msg string
+	switch kind {
+	case KindIndex:
+		msg = fmt.Sprintf("not the %s the index publishes for them: the site may be publishing a new version (try again later), or they were altered on the way (if it stays so, tell the site)", want)
+	case KindMCP:
+		msg = fmt.Sprintf("not the %s the server listed for them: the server may have changed the skill since it listed it (install it again), or they were altered on the way", want)
+	default:
+		msg = fmt.Sprintf("not the %s given to check them by: the address serves other bytes than the digest names (check the digest, or install without one)", want)
+	}
+	return &skillerr.Error{Code: skillerr.Integrity, Reason: ReasonDigestMismatch, Subject: subject,
+		Msg: fmt.Sprintf("nothing of the %d bytes received was used: their digest is %s, %s", len(data), got, msg)}
 }
 
 // ManifestDigest returns the digest of a skill made of files, each with the

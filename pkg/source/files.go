@@ -120,9 +120,10 @@ func typeOf(data []byte) string {
 
 // Assemble returns the archive to import for skill dir fetched file by
 // file: blob holds the files' bytes one after the other, lengths[i] bytes
-// for files[i]. Every file's digest, when published, is verified, and
+// for files[i]. Every file's digest, when published (by a source of
+// Origin.Kind kind, for messages), is verified, and
 // every path checked, before the archive is made; one failure fails all.
-func Assemble(dir string, files []FileRef, lengths []int64, blob []byte) ([]byte, error) {
+func Assemble(kind, dir string, files []FileRef, lengths []int64, blob []byte) ([]byte, error) {
 	if len(lengths) != len(files) {
 		return nil, skillerr.New(skillerr.InvalidArgument, dir, "%d files but %d lengths", len(files), len(lengths))
 	}
@@ -150,7 +151,7 @@ func Assemble(dir string, files []FileRef, lengths []int64, blob []byte) ([]byte
 		data := blob[at : at+n : at+n]
 		at += n
 		if f.Digest != "" {
-			if err := Verify(data, f.Digest, f.Path); err != nil {
+			if err := Verify(data, f.Digest, f.Path, kind); err != nil {
 				return nil, err
 			}
 		}

@@ -16,7 +16,7 @@ import (
 func PrepareArtifact(o Origin, dir string, data []byte) ([]byte, Origin, error) {
 	if !o.Verified {
 		o.Digest = Sum(data)
-	} else if err := Verify(data, o.Digest, subjectOf(o)); err != nil {
+	} else if err := Verify(data, o.Digest, subjectOf(o), o.Kind); err != nil {
 		return nil, o, err
 	}
 	return ArtifactOf(o, dir, data)
@@ -123,7 +123,7 @@ func ListingDigest(data []byte, previewed, what, subject string) (string, error)
 // to record: its digest is ManifestDigest of the files as received, which
 // is the published one when every file was verified.
 func PrepareFiles(o Origin, dir string, files []FileRef, lengths []int64, blob []byte) ([]byte, Origin, error) {
-	zb, err := Assemble(dir, files, lengths, blob)
+	zb, err := Assemble(o.Kind, dir, files, lengths, blob)
 	if err != nil {
 		return nil, o, err
 	}

@@ -132,13 +132,30 @@ func TestParseIndexV1(t *testing.T) {
 }
 
 func TestVerify(t *testing.T) {
-	if err := Verify([]byte("one"), d1, "x"); err != nil {
+	if err := Verify([]byte("one"), d1, "x", KindIndex); err != nil {
 		t.Error(err)
 	}
-	skillerrtest.Want(t, "mismatch", Verify([]byte("one!"), d1, "x"), skillerr.Integrity, ReasonDigestMismatch)
-	skillerrtest.Want(t, "md5", Verify([]byte("one"), "md5:abc", "x"), skillerr.Integrity, ReasonMalformedDigest)
+	skillerrtest.Want(t, "md5", Verify([]byte("one"), "md5:abc", "x", KindIndex), skillerr.Integrity, ReasonMalformedDigest)
+	// A mismatch says whose digest it is and what to do: the digest given
+	// with a URL is the caller's, not "the source published".
+	got := Sum([]byte("one!"))
+	for kind, want := range map[string]string{
+		KindIndex: "x: nothing of the 4 bytes received was used: their digest is " + got + ", not the " + d1 +
+			" the index publishes for them: the site may be publishing a new version (try again later), or they were altered on the way (if it stays so, tell the site)",
+		KindMCP: "x: nothing of the 4 bytes received was used: their digest is " + got + ", not the " + d1 +
+			" the server listed for them: the server may have changed the skill since it listed it (install it again), or they were altered on the way",
+		KindURL: "x: nothing of the 4 bytes received was used: their digest is " + got + ", not the " + d1 +
+			" given to check them by: the address serves other bytes than the digest names (check the digest, or install without one)",
+	} {
+		err := Verify([]byte("one!"), d1, "x", kind)
+		if skillerrtest.Want(t, kind, err, skillerr.Integrity, ReasonDigestMismatch) != nil && err.Error() != want {
+			t.Errorf("%s: %v\nwant %s", kind, err, want)
+		}
+	}
 	_, _, err := PrepareArtifact(Origin{Kind: KindURL, URL: "u", Type: TypeArchive, Digest: d1, Verified: true}, "", []byte("two"))
-	skillerrtest.Want(t, "artifact", err, skillerr.Integrity, ReasonDigestMismatch)
+	if skillerrtest.Want(t, "artifact", err, skillerr.Integrity, ReasonDigestMismatch) != nil && !strings.Contains(err.Error(), "given to check them by") {
+		t.Errorf("artifact: %v", err)
+	}
 }
 
 func TestPreparePreviewed(t *testing.T) {
@@ -268,21 +285,21 @@ func TestParseMCP(t *testing.T) {
 func TestAssemble(t *testing.T) {
 	files := []FileRef{{Path: "SKILL.md", Digest: Sum([]byte(md))}, {Path: "ref.md", Digest: Sum([]byte("truth"))}}
 	blob := []byte(md + "truth")
-	zb, err := Assemble("hello", files, []int64{int64(len(md)), 5}, blob)
+	zb, err := Assemble(KindMCP, "hello", files, []int64{int64(len(md)), 5}, blob)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if arc, err := zipguard.Read(zb, zipguard.Limits{}); err != nil || len(arc.Skills[0].Files) != 2 {
 		t.Fatalf("archive: %+v, %v", arc, err)
 	}
-	_, err = Assemble("hello", files, []int64{int64(len(md)), 5}, []byte(md+"lies!"))
+	_, err = Assemble(KindMCP, "hello", files, []int64{int64(len(md)), 5}, []byte(md+"lies!"))
 	if e := skillerrtest.Want(t, "lying file", err, skillerr.Integrity, ReasonDigestMismatch); e != nil && e.Subject != "ref.md" {
 		t.Errorf("subject %q", e.Subject)
 	}
-	_, err = Assemble("hello", files, []int64{int64(len(md)), 4}, blob)
+	_, err = Assemble(KindMCP, "hello", files, []int64{int64(len(md)), 4}, blob)
 	skillerrtest.Want(t, "lengths", err, skillerr.InvalidArgument, "")
 	bad := append(files[:1:1], FileRef{Path: "../x", Digest: Sum([]byte("truth"))})
-	_, err = Assemble("hello", bad, []int64{int64(len(md)), 5}, blob)
+	_, err = Assemble(KindMCP, "hello", bad, []int64{int64(len(md)), 5}, blob)
 	skillerrtest.Want(t, "escaping path", err, skillerr.PathRejected, "dot-dot")
 }
 

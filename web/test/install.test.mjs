@@ -116,6 +116,7 @@ test('a discovery index: what verifies installs, the rest is refused or skipped 
     'huge-chunked': 'TooLarge/download-too-large',
   });
   assert.deepEqual(codes(report.warnings), { future: 'InvalidIndex/unknown-type' });
+  assert.match(report.refused.find((r) => r.name === 'bad-digest').message, / the index publishes for them: the site may be publishing a new version \(try again later\)/);
   assert.deepEqual(await ids(page), ['md-skill', 'tgz-skill', 'zip-skill']);
   assert.equal(assertOk(await ev(page, () => T.outcome(sk.registry.readText('tgz-skill', 'scripts/run.sh')))), 'echo run\n');
   // The lone SKILL.md was resolved per RFC 3986 against the index's URL.
@@ -220,6 +221,10 @@ test('a plain URL: a SKILL.md, a zip, a .tar.gz, a pinned digest', { timeout: TE
   const zipURL = `${site.url}/.well-known/agent-skills/zip-skill.zip`;
   const wrong = await reg(page, 'installFromUrl', zipURL, { digest: sha256('no') });
   assert.deepEqual([wrong.error.code, wrong.error.reason], ['Integrity', 'digest-mismatch']);
+  // The digest is the caller's, not the site's: said so, with what to do.
+  const body = site.files.get('/.well-known/agent-skills/zip-skill.zip').body;
+  assert.equal(wrong.error.message, `Integrity (digest-mismatch): ${zipURL}: nothing of the ${body.length} bytes received was used: their digest is ${sha256(body)}, ` +
+    `not the ${sha256('no')} given to check them by: the address serves other bytes than the digest names (check the digest, or install without one)`);
   const big = await reg(page, 'installFromUrl', `${site.url}/.well-known/agent-skills/huge.zip`, { maxBytes: MAX });
   assert.deepEqual([big.error.code, big.error.reason], ['TooLarge', 'download-too-large']);
   assert.deepEqual(await ids(page), []);
@@ -380,6 +385,7 @@ test('an MCP server (SEP-2640): verified files install; a lying digest and an es
   const report = assertOk(await reg(page, 'installFromMcp', server.url), 'installFromMcp');
   assert.deepEqual(report.installed.map((s) => [s.id, s.fileCount]), [['mcp-good', 3]]);
   assert.deepEqual(codes(report.refused), { 'mcp-liar': 'Integrity/digest-mismatch', 'mcp-escape': 'PathRejected/dot-dot' });
+  assert.match(report.refused.find((r) => r.name === 'mcp-liar').message, / the server listed for them: the server may have changed the skill since it listed it \(install it again\)/);
   assert.deepEqual(await ids(page), ['mcp-good']);
   // The escaping resource was never read; the liar's was, and refused.
   assert.equal(server.log.some((l) => l.includes('mcp-escape')), false);
