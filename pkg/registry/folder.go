@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/pace"
+	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/skillpath"
 	"github.com/skillfs/skillfs/pkg/source"
@@ -255,6 +256,11 @@ func cannotUpdate(c *candidate, named map[string]*candidate, id string, o *sourc
 	version := fmt.Sprintf("the version of '%s' published now", id)
 	if o == nil {
 		version = fmt.Sprintf("this version of '%s'", id)
+	}
+	// Its SKILL.md's own words, not "the skill in repo-main/skills/x/ is
+	// invalid": a folder of a download the person never saw.
+	if e, ok := skill.AsError(c.dir, c.diags).(*skillerr.Error); ok {
+		return fmt.Sprintf("%s is invalid, so it cannot be installed (the version installed stays): %s", version, e.Msg)
 	}
 	var se *skillerr.Error
 	if !errors.As(c.err, &se) || se.Reason != "unknown-skill" {

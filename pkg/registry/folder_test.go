@@ -688,7 +688,8 @@ func TestCheckDownloadCannotInstall(t *testing.T) {
 	for _, u := range ups {
 		got[u.ID] = fmt.Sprintf("%s %s %s %s", u.Status, u.Code, u.Reason, u.Message)
 	}
-	if !strings.HasPrefix(got["a"], "error InvalidManifest yaml-invalid the version of 'a' published now cannot be installed: ") ||
+	if got["a"] != "error InvalidManifest yaml-invalid the version of 'a' published now is invalid, so it cannot be installed (the version installed stays): "+
+		"The frontmatter is not valid YAML at line 2 of SKILL.md: did not find expected ',' or ']'." ||
 		got["b"] != "error InvalidArgument unknown-skill the version of 'b' published now depends on 'e', which is not installed and not in this download: install 'e' first, then update 'b'" ||
 		got["c"] != "current   " {
 		t.Errorf("CheckDownload: %q", got)

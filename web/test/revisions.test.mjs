@@ -141,14 +141,15 @@ test('a version published that an update could not install (its SKILL.md broken,
   site.files.set('/solo.zip', { type: 'application/zip', body: zip({ 'solo-main/SKILL.md': skillMD('solo', 'Solo.') }) });
   const ups = Object.fromEntries(assertOk(await reg(page, 'checkUpdates')).map((u) => [u.id, u]));
   assert.deepEqual([ups.alpha.status, ups.alpha.code, ups.alpha.reason], ['error', 'InvalidManifest', 'yaml-invalid']);
-  assert.match(ups.alpha.message, /^the version of 'alpha' published now cannot be installed: /);
+  assert.match(ups.alpha.message, /^the version of 'alpha' published now is invalid, so it cannot be installed \(the version installed stays\): The frontmatter is not valid YAML /);
   assert.deepEqual([ups.kappa.status, ups.kappa.code, ups.kappa.reason], ['error', 'InvalidArgument', 'unknown-skill']);
   const omega = "the version of 'kappa' published now depends on 'omega', which is not installed and not in this download: install 'omega' first, then update 'kappa'";
   assert.equal(ups.kappa.message, omega);
   assert.deepEqual([ups.beta.status, ups.beta.needs], ['changed', ['gamma']]);
   assert.equal(ups.solo.status, 'current');
   assert.equal(assertOk(await reg(page, 'update', 'solo')).status, 'current', 'nothing to update');
-  assertRejected(await reg(page, 'update', 'alpha'), { code: 'InvalidManifest', reason: 'yaml-invalid', subject: 'r-main/skills/alpha' });
+  assert.match(assertRejected(await reg(page, 'update', 'alpha'), { code: 'InvalidManifest', reason: 'yaml-invalid', subject: 'r-main/skills/alpha' }).message,
+    /^InvalidManifest \(yaml-invalid\): r-main\/skills\/alpha: the version of 'alpha' published now is invalid, so it cannot be installed \(the version installed stays\): The frontmatter/);
   // The update says what its check said.
   assert.equal(assertRejected(await reg(page, 'update', 'kappa'), { code: 'InvalidArgument', reason: 'unknown-skill', subject: 'omega' }).message, `InvalidArgument (unknown-skill): omega: ${omega}`);
   const after = assertOk(await reg(page, 'list'));
