@@ -49,7 +49,7 @@ export function cappedFetch(o: FetchOptions, maxBytes = o.maxBytes ?? DEFAULT_MA
       // archive host does to every page): the person is told both.
       throw reasonOf(ctl.signal) ?? asSkillfsError(e, url, "the server did not answer, or does not let this page read its answer (CORS)");
     }
-    const tooLarge = (n: number) => new SkillfsError(`${url} is larger than the ${maxBytes} bytes allowed (${n} bytes or more)`, "TooLarge", "download-too-large", url);
+    const tooLarge = (n: number) => new SkillfsError(`${url} is ${sizeText(n)} or more, larger than the ${sizeText(maxBytes)} a download may be: it was not read further, and nothing of it was installed`, "TooLarge", "download-too-large", url);
     const declared = Number(res.headers.get("content-length") ?? NaN);
     if (declared > maxBytes) {
       const e = tooLarge(declared);
@@ -81,6 +81,13 @@ export function cappedFetch(o: FetchOptions, maxBytes = o.maxBytes ?? DEFAULT_MA
     }), { signal: ctl.signal });
     return new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
+}
+
+/** n bytes as a person reads them: "900 bytes", "97.7 KiB", "34 MiB"
+ * (the archive guard's limit, 35651584 bytes). */
+export function sizeText(n: number): string {
+  const [v, unit] = n >= 1 << 20 ? [n / (1 << 20), "MiB"] : n >= 1 << 10 ? [n / (1 << 10), "KiB"] : [n, n === 1 ? "byte" : "bytes"];
+  return `${Number.isInteger(v) ? v : v.toFixed(1)} ${unit}`;
 }
 
 /** What an HTTP status that is no answer means to a person asking for a

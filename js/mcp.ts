@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { SkillfsError } from "./bridge.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, MAX_INDEX_BYTES, asSkillfsError, cappedFetch, type FetchOptions } from "./fetch.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, MAX_INDEX_BYTES, asSkillfsError, cappedFetch, sizeText, type FetchOptions } from "./fetch.js";
 
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 /** skills/list pages followed at most: a server that keeps answering
@@ -106,7 +106,7 @@ export async function connectMcp(serverUrl: string, o: FetchOptions): Promise<Mc
         }
       }
       if (!bytes) throw new SkillfsError("resources/read did not return this resource's contents", "FetchFailed", "mcp-no-contents", uri);
-      if (bytes.byteLength > maxFile) throw new SkillfsError(`the resource is larger than the ${maxFile} bytes allowed`, "TooLarge", "download-too-large", uri);
+      if (bytes.byteLength > maxFile) throw new SkillfsError(`the resource is ${sizeText(bytes.byteLength)}, larger than the ${sizeText(maxFile)} a file may be: nothing of the skill was installed`, "TooLarge", "download-too-large", uri);
       return bytes;
     },
     close: () => client.close().catch(() => {}),

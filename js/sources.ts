@@ -5,7 +5,7 @@
 // the registry installs anything, in one commit per skill.
 
 import { SkillfsError, skillErrorLabel, type ConflictPolicy, type ErrorCode, type ImportPreview, type ImportProgress, type ImportResult, type SkillMeta } from "./bridge.js";
-import { DEFAULT_MAX_BYTES, MAX_INDEX_BYTES, concat, fetchArtifact, fetchBytes, type Fetched, type FetchOptions } from "./fetch.js";
+import { DEFAULT_MAX_BYTES, MAX_INDEX_BYTES, concat, fetchArtifact, fetchBytes, sizeText, type Fetched, type FetchOptions } from "./fetch.js";
 
 export type { FetchOptions } from "./fetch.js";
 
@@ -352,7 +352,7 @@ export class Sources {
     for (const f of files) {
       const b = await get(f.url);
       total += b.byteLength;
-      if (total > max) throw new SkillfsError(`the skill's files are larger than the ${max} bytes allowed`, "TooLarge", "download-too-large", dir);
+      if (total > max) throw new SkillfsError(`the skill's files are ${sizeText(total)} or more, larger than the ${sizeText(max)} a download may be: nothing of it was installed`, "TooLarge", "download-too-large", dir);
       parts.push(b);
     }
     const blob = concat(parts, total);

@@ -227,6 +227,8 @@ test('a plain URL: a SKILL.md, a zip, a .tar.gz, a pinned digest', { timeout: TE
     `not the ${sha256('no')} given to check them by: the address serves other bytes than the digest names (check the digest, or install without one)`);
   const big = await reg(page, 'installFromUrl', `${site.url}/.well-known/agent-skills/huge.zip`, { maxBytes: MAX });
   assert.deepEqual([big.error.code, big.error.reason], ['TooLarge', 'download-too-large']);
+  // Sizes a person reads (MAX is 100,000 bytes), not counts of bytes.
+  assert.match(big.error.message, /huge\.zip is \d+\.\d KiB or more, larger than the 97\.7 KiB a download may be: it was not read further, and nothing of it was installed$/);
   assert.deepEqual(await ids(page), []);
   const z = assertOk(await reg(page, 'installFromUrl', zipURL, { digest: sha256(site.files.get('/.well-known/agent-skills/zip-skill.zip').body) }));
   assert.deepEqual([z.installed[0].id, z.installed[0].origin.verified, z.warnings.length], ['zip-skill', true, 0]);
