@@ -223,7 +223,7 @@ func parseEntry(base *url.URL, version string, re rawEntry) (Entry, error) {
 
 // Select returns the entries of idx named in names, in the order of
 // names, or all of them when names is empty; each name not in the index
-// is refused.
+// is refused, and one it lists but skipped says why it was.
 func (idx *Index) Select(names []string) ([]Entry, []Refusal) {
 	if len(names) == 0 {
 		return slices.Clone(idx.Entries), nil
@@ -233,8 +233,11 @@ func (idx *Index) Select(names []string) ([]Entry, []Refusal) {
 	for _, n := range names {
 		i := slices.IndexFunc(idx.Entries, func(e Entry) bool { return e.Name == n })
 		if i < 0 {
-			refused = append(refused, Refusal{Name: n, Code: skillerr.SkillNotFound, Reason: ReasonNotListed,
-				Message: "the index does not list a usable skill of this name"})
+			msg := "the index lists no entry of this name: check it against the entries the index lists"
+			if k := slices.IndexFunc(idx.Skipped, func(r Refusal) bool { return r.Name == n }); k >= 0 {
+				msg = "the index lists it, but not so that it can be installed: " + idx.Skipped[k].Message
+			}
+			refused = append(refused, Refusal{Name: n, Code: skillerr.SkillNotFound, Reason: ReasonNotListed, Message: msg})
 			continue
 		}
 		out = append(out, idx.Entries[i])

@@ -178,7 +178,7 @@ func SelectMCP(skills []MCPSkill, want []string) ([]MCPSkill, []Refusal) {
 		case !ok && !unlisted[w]:
 			unlisted[w] = true
 			refused = append(refused, Refusal{Name: w, Code: skillerr.SkillNotFound, Reason: ReasonNotListed,
-				Message: "the server does not list a usable skill of this name or URI"})
+				Message: "the server lists no skill of this name or URI that can be installed: check it against the skills the server lists"})
 		case ok && !seen[i]:
 			seen[i] = true
 			out = append(out, skills[i])

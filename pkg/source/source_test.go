@@ -87,8 +87,12 @@ func TestParseIndexV2(t *testing.T) {
 			t.Errorf("%s skipped as %q, want %q", name, skipped[name], code)
 		}
 	}
-	sel, refused := idx.Select([]string{"abs", "missing"})
-	if len(sel) != 1 || sel[0].Name != "abs" || len(refused) != 1 || refused[0].Code != skillerr.SkillNotFound {
+	// A name the index lists but skipped says why, not that the index
+	// does not list it.
+	sel, refused := idx.Select([]string{"abs", "missing", "weird"})
+	if len(sel) != 1 || sel[0].Name != "abs" || len(refused) != 2 || refused[0].Code != skillerr.SkillNotFound || refused[1].Reason != ReasonNotListed ||
+		refused[0].Message != "the index lists no entry of this name: check it against the entries the index lists" ||
+		refused[1].Message != `the index lists it, but not so that it can be installed: the entry's type "mcp-server" is not one this version of skillfs installs (skill-md, archive); it was skipped` {
 		t.Errorf("Select = %+v, %+v", sel, refused)
 	}
 }
@@ -575,5 +579,16 @@ func TestReviewKeysOnce(t *testing.T) {
 				t.Errorf("%s: %s is %s, want %s", c.what, entries[i].Name, g, want)
 			}
 		}
+	}
+}
+
+// TestSelectMCPNotListed: a skill asked for that the server does not list
+// says where to look, once however often it is asked for.
+func TestSelectMCPNotListed(t *testing.T) {
+	skills := []MCPSkill{{Name: "a", URI: "skill://a/SKILL.md"}}
+	sel, refused := SelectMCP(skills, []string{"a", "gone", "gone"})
+	if len(sel) != 1 || len(refused) != 1 || refused[0].Name != "gone" || refused[0].Code != skillerr.SkillNotFound || refused[0].Reason != ReasonNotListed ||
+		refused[0].Message != "the server lists no skill of this name or URI that can be installed: check it against the skills the server lists" {
+		t.Errorf("SelectMCP = %+v, %+v", sel, refused)
 	}
 }
