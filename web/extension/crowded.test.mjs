@@ -349,7 +349,7 @@ async function importAgain(page, path) {
   let group = await preview(page, newer);
   // The rows are drawn 20 at a time: the number of skills is the heading's.
   const all = Number((await group.locator('#preview-title').textContent()).match(/holds ([\d,]+) skills$/)[1].replace(/,/g, ''));
-  assert.equal(await group.locator('.preview-counts').textContent(), `${all} installed in another version.`);
+  assert.equal(await group.locator('.preview-counts').textContent(), `${all} differ from the installed skills of their names.`);
   await group.getByRole('combobox', { name: `For the ${all} skills already installed` }).selectOption({ label: 'Update each' });
   await group.getByRole('button', { name: `Install ${all} skills` }).click();
   const box = page.locator('.import-result > div');
@@ -764,7 +764,7 @@ test('5,100 generated skills previewed, 2,550 of them installed in another versi
     writeFileSync(all, longPack(n, 'many'));
     const group = await preview(page, revised(all, join(tmp, 'many-newer.zip')));
     assert.equal(await group.locator('#preview-title').textContent(), 'many-newer.zip holds 5,100 skills');
-    assert.equal(await group.locator('.preview-counts').textContent(), '2,550 new, 2,550 installed in another version.');
+    assert.equal(await group.locator('.preview-counts').textContent(), '2,550 new, 2,550 differ from the installed skills of their names.');
     const rows = () => group.locator('.preview-skills > li').evaluateAll((lis) => lis.map((li) => li.dataset.name));
     const first = await rows();
     assert.equal(first.length, 20, 'the first 20 skills have a row, not 5,100');

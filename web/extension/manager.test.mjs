@@ -317,7 +317,7 @@ test('install from an address: the archive is previewed as a local one is, chose
   // The local import's preview, in this section.
   const group = section.getByRole('group', { name: 'address-pack.zip holds 4 skills' });
   await group.waitFor();
-  assert.equal(await group.locator('.preview-counts').textContent(), '1 new, 1 installed in another version, 1 already installed, unchanged, 1 cannot be installed (shown with why).');
+  assert.equal(await group.locator('.preview-counts').textContent(), '1 new, 1 differs from the installed skill of its name, 1 already installed, unchanged, 1 cannot be installed (shown with why).');
   assert.deepEqual(await group.locator('li.invalid').evaluateAll((lis) => lis.map((li) => [li.dataset.dir, li.dataset.code, li.dataset.reason])),
     [['pack/address-broken', 'InvalidManifest', 'yaml-invalid']]);
   assert.equal(await group.getByRole('checkbox', { name: 'address-broken cannot be installed', exact: true }).isDisabled(), true);
@@ -685,7 +685,7 @@ test('install from an address: an MCP server\'s skills are previewed as an archi
   section = await fromAddress(page, server.url, 'mcp');
   group = section.getByRole('group', { name: `${host} holds 6 skills` });
   await group.waitFor();
-  assert.equal(await group.locator('.preview-counts').textContent(), '2 new, 3 installed in another version, 1 already installed, unchanged.');
+  assert.equal(await group.locator('.preview-counts').textContent(), '2 new, 3 differ from the installed skills of their names, 1 already installed, unchanged.');
   assert.match(await group.locator('li[data-name="panel-mcp-b"]').textContent(), /already installed/);
   assert.match(await group.locator('li[data-name="panel-mcp-a"]').textContent(), /1 file · skill:\/\/panel-mcp-a/);
   // A different choice on each row: Update (the default), Keep both, install, Keep both (the default), Update, Skip.

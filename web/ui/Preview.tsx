@@ -204,7 +204,9 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
   const { chosen } = choices;
   const counts = [
     skills.length > known.length && `${count(skills.length - known.length)} new`,
-    changed && `${count(changed)} installed in another version`,
+    // Not "installed in another version": a skill of another publisher may
+    // share the name (OpenAI's skill-creator and Anthropic's).
+    changed && (changed === 1 ? '1 differs from the installed skill of its name' : `${count(changed)} differ from the installed skills of their names`),
     known.length > changed && `${count(known.length - changed)} already installed, unchanged`,
     invalid > 0 && `${count(invalid)} cannot be installed (shown with why)`,
   ].filter(Boolean);
