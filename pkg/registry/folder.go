@@ -57,8 +57,13 @@ func inFolder(skills []zipguard.Skill, under string) ([]zipguard.Skill, []string
 		folders = append(folders, f)
 	}
 	if len(kept) == 0 {
+		noun := "skills"
+		if len(skills) == 1 {
+			noun = "skill"
+		}
 		return nil, nil, &skillerr.Error{Code: skillerr.SkillNotFound, Reason: ReasonNotInFolder, Subject: under,
-			Msg: fmt.Sprintf("the archive holds no skill in %s/ (it holds %d elsewhere)", under, len(skills))}
+			Msg: fmt.Sprintf("the download holds no skill in %s/ (it holds %d %s elsewhere): install from the address of the whole download, or of a folder of it that holds a skill",
+				under, len(skills), noun)}
 	}
 	return kept, folders, nil
 }

@@ -69,6 +69,10 @@ func testImportFolder(t *testing.T, bc backendCase) {
 		oc.Dir = c.dir
 		_, err := e.reg.Import(ctx, repo, ImportOptions{Origin: &oc})
 		wantErr(t, "folder "+c.dir, err, c.code, c.reason)
+		// What to do instead, of the address a person gave.
+		if want := "docs: the download holds no skill in docs/ (it holds 3 skills elsewhere): install from the address of the whole download, or of a folder of it that holds a skill"; c.dir == "docs" && err.Error() != want {
+			t.Errorf("folder docs: %v\nwant %s", err, want)
+		}
 	}
 	if !sameDump(empty, dump(t, e.db)) {
 		t.Error("a refused install changed the database")

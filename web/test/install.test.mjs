@@ -663,6 +663,8 @@ test('a repository on GitHub: its page, a folder or a file installs from the arc
   // A folder that holds no skill: nothing stored.
   const none = await reg(page, 'installFromUrl', 'https://github.com/o/skills/tree/main/docs');
   assert.deepEqual([none.error.code, none.error.reason], ['SkillNotFound', 'not-in-folder']);
+  assert.equal(none.error.message, 'SkillNotFound (not-in-folder): docs: the download holds no skill in docs/ (it holds 3 skills elsewhere): ' +
+    'install from the address of the whole download, or of a folder of it that holds a skill');
   // A SKILL.md's raw address: its skill's folder of the archive, scripts
   // and all, verified and recorded as the file's page is; the raw file
   // itself is never fetched (as a lone SKILL.md, it lost the scripts).
