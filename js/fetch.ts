@@ -30,7 +30,8 @@ export function cappedFetch(o: FetchOptions, maxBytes = o.maxBytes ?? DEFAULT_MA
     const url = String(input instanceof Request ? input.url : input);
     const ctl = new AbortController();
     const ms = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const timer = setTimeout(() => ctl.abort(new SkillfsError(`${url} did not answer within ${ms} ms`, "Timeout", "download-timeout", url)), ms);
+    const within = ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`;
+    const timer = setTimeout(() => ctl.abort(new SkillfsError(`${url} did not answer within ${within}: the server may be busy or unreachable; try again later`, "Timeout", "download-timeout", url)), ms);
     const onAbort = () => ctl.abort(new SkillfsError("the download was aborted", "FetchFailed", "aborted", url));
     if (o.signal?.aborted) onAbort();
     o.signal?.addEventListener("abort", onAbort, { once: true });

@@ -1011,6 +1011,19 @@ test('a download cut off after the server answered is FetchFailed, and the messa
   assert.deepEqual(await ids(page), []);
 });
 
+test('a server that never answers is a Timeout at the deadline given, said in seconds, with what to do', { timeout: TEST_MS }, async (t) => {
+  // A real server on 127.0.0.1 that takes the request and never answers.
+  const held = [];
+  const server = createServer((_, res) => held.push(res));
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  t.after(() => new Promise((ok) => { for (const res of held) res.destroy(); server.close(ok); }));
+  const page = await fresh(t);
+  const url = `http://127.0.0.1:${server.address().port}/skill.zip`;
+  const r = assertRejected(await reg(page, 'installFromUrl', url, { timeoutMs: 1500 }), { code: 'Timeout', reason: 'download-timeout', subject: url });
+  assert.equal(r.message, `Timeout (download-timeout): ${url} did not answer within 1.5 s: the server may be busy or unreachable; try again later`);
+  assert.deepEqual(await ids(page), []);
+});
+
 test('an agent over a port cannot install', { timeout: TEST_MS }, async (t) => {
   const site = await publisher();
   t.after(site.close);
