@@ -223,15 +223,36 @@ func testCorruptTree(t *testing.T, bc backendCase) {
 		e := newEnv(t, bc)
 		e.importZip(t, packOf(t, "x", "y"), ImportOptions{})
 		clean := dump(t, e.db)
+		was, err := e.reg.Get(ctx, "x")
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := e.db.Commit(ctx, op); err != nil {
 			t.Fatal(err)
 		}
-		_, err := e.reg.Tree(ctx, "x")
+		_, err = e.reg.Tree(ctx, "x")
 		wantErr(t, what+": Tree", err, skillerr.Internal, "")
 		_, err = e.reg.ExportZip(ctx, "x")
 		wantErr(t, what+": ExportZip", err, skillerr.Internal, "")
 		_, err = e.reg.WriteFile(ctx, "x", "notes.md", "x")
 		wantErr(t, what+": WriteFile", err, skillerr.Internal, "")
+		// An update replaces the tree whole: the version it replaces
+		// cannot be kept (no session can read it either), but it is no
+		// reason to refuse the one thing that mends it.
+		v2 := zipOf(t, "repo-main/skills", skillFiles("x", "x", "version: '2'")...)
+		res, err := e.reg.Import(ctx, v2, ImportOptions{OnConflict: ConflictReplace})
+		if err != nil || !slices.Equal(res.Replaced, []string{"x"}) {
+			t.Fatalf("%s: an update over it = %+v, %v", what, res, err)
+		}
+		if _, err := e.reg.Tree(ctx, "x"); err != nil {
+			t.Errorf("%s: Tree after the update = %v", what, err)
+		}
+		if _, _, found, err := e.reg.ReadRetained(ctx, was.Digest, ""); found || err != nil {
+			t.Errorf("%s: the unreadable version kept = %v, %v", what, found, err)
+		}
+		if err := e.db.Commit(ctx, op); err != nil {
+			t.Fatal(err)
+		}
 		if err := e.reg.Remove(ctx, "x"); err != nil {
 			t.Fatalf("%s: Remove = %v", what, err)
 		}

@@ -275,7 +275,8 @@ func (rt *retention) dropSkill(id string) {
 
 // keepVersion reads the files of old, the installed version a commit
 // overwrites, and keeps them in rt. It runs under the registry's lock, so
-// they are the files the commit replaces.
+// they are the files the commit replaces; a tree it cannot decode is not
+// kept.
 func (r *Registry) keepVersion(ctx context.Context, rt *retention, old Meta) error {
 	if old.Size > int64(rt.bytes) {
 		return nil // too large to keep: not worth reading
@@ -288,11 +289,12 @@ func (r *Registry) keepVersion(ctx context.Context, rt *retention, old Meta) err
 	if err != nil {
 		return err
 	}
-	files, err := vfs.DecodeSkill(old.ID, res)
-	if err != nil {
-		return internal(old.ID, err, "the skill's tree is unreadable")
+	// A tree another program garbled cannot be kept, nor read by any
+	// session pinned to it; it is no reason to refuse the change that
+	// replaces it whole, the one thing short of a removal that mends it.
+	if files, err := vfs.DecodeSkill(old.ID, res); err == nil {
+		rt.keep(old, files)
 	}
-	rt.keep(old, files)
 	return nil
 }
 
