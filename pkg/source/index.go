@@ -136,8 +136,9 @@ func ParseIndex(indexURL string, data []byte) (*Index, error) {
 	}
 	var raw rawIndex
 	if err := json.Unmarshal(data, &raw); err != nil || raw.Skills == nil {
-		return nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonMalformed, Subject: indexURL, Err: err,
-			Msg: "this is not a discovery index: a JSON object with a \"skills\" list"}
+		return nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonMalformed, Subject: indexURL,
+			Msg: "this is not a discovery index: " + notJSON(err, `a JSON object with a "skills" list`) +
+				": give the address of the site's index, such as https://example.com/.well-known/agent-skills/index.json"}
 	}
 	idx := &Index{URL: base.String(), Version: V1, Entries: []Entry{}, Skipped: []Refusal{}}
 	switch {
@@ -243,6 +244,18 @@ func (idx *Index) Select(names []string) ([]Entry, []Refusal) {
 		out = append(out, idx.Entries[i])
 	}
 	return out, refused
+}
+
+// notJSON says why data did not decode as JSON of shape (err, from
+// json.Unmarshal; nil when it decoded without what is wanted) in a
+// person's words: encoding/json's name Go's types ("cannot unmarshal
+// number into Go struct field rawIndex.skills of type []json.RawMessage").
+func notJSON(err error, shape string) string {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		return fmt.Sprintf("it is not valid JSON (at byte %d)", syn.Offset)
+	}
+	return "it is not " + shape
 }
 
 // httpURL parses s as an absolute http or https URL.

@@ -58,8 +58,9 @@ func ParseMCP(data []byte) ([]MCPSkill, []Refusal, error) {
 		Skill  json.RawMessage   `json:"skill"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil || (raw.Skills == nil && raw.Skill == nil) {
-		return nil, nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonMalformed, Err: err,
-			Msg: "this is not a skills/list or skills/get result"}
+		return nil, nil, &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonMalformed,
+			Msg: "the server's answer is not a skills/list or skills/get result: " + notJSON(err, `a JSON object with a "skills" list or a "skill"`) +
+				"; the server does not serve skills as the skills extension says (its operator can tell why)"}
 	}
 	if raw.Skill != nil {
 		raw.Skills = append(raw.Skills, raw.Skill)

@@ -100,10 +100,23 @@ func TestParseIndexV2(t *testing.T) {
 func TestParseIndexRefused(t *testing.T) {
 	_, err := ParseIndex(indexURL, indexOf(t, "https://schemas.agentskills.io/discovery/9.0.0/schema.json", entry("a", TypeArchive, "a.zip", d1)))
 	skillerrtest.Want(t, "unknown schema", err, skillerr.InvalidIndex, ReasonUnknownSchema)
-	_, err = ParseIndex(indexURL, []byte(`{"skills": 3}`))
-	skillerrtest.Want(t, "skills not a list", err, skillerr.InvalidIndex, ReasonMalformed)
-	_, err = ParseIndex(indexURL, []byte(`skills: []`))
-	skillerrtest.Want(t, "not JSON", err, skillerr.InvalidIndex, ReasonMalformed)
+	// In a person's words, with where to look, not encoding/json's Go
+	// types ("cannot unmarshal number into Go struct field rawIndex.skills").
+	for body, want := range map[string]string{
+		`{"skills": 3}`: `it is not a JSON object with a "skills" list`,
+		`skills: []`:    "it is not valid JSON (at byte 1)",
+	} {
+		_, err = ParseIndex(indexURL, []byte(body))
+		if skillerrtest.Want(t, body, err, skillerr.InvalidIndex, ReasonMalformed) != nil &&
+			err.Error() != indexURL+": this is not a discovery index: "+want+": give the address of the site's index, such as https://example.com/.well-known/agent-skills/index.json" {
+			t.Errorf("%s: %v", body, err)
+		}
+	}
+	_, _, err = ParseMCP([]byte(`{"skills": {}}`))
+	if skillerrtest.Want(t, "an MCP answer", err, skillerr.InvalidIndex, ReasonMalformed) != nil &&
+		err.Error() != `the server's answer is not a skills/list or skills/get result: it is not a JSON object with a "skills" list or a "skill"; the server does not serve skills as the skills extension says (its operator can tell why)` {
+		t.Errorf("an MCP answer: %v", err)
+	}
 	_, err = ParseIndex(indexURL, []byte("\n<!DOCTYPE html><html><body>Sign in</body></html>"))
 	skillerrtest.Want(t, "a web page", err, skillerr.InvalidIndex, ReasonWebPage)
 	_, err = ParseIndex("file:///etc/index.json", indexOf(t, SchemaV2))
