@@ -518,7 +518,8 @@ export class Sources {
 
   async update(m: SkillMeta, o: InstallOptions & { digest?: string } = {}): Promise<UpdateResult> {
     const origin = m.origin;
-    if (!origin) throw new SkillfsError("the skill was imported from bytes, not installed from a source", "InvalidArgument", "no-origin", m.id);
+    // In pkg/registry's words (noOrigin), which the check of a download says.
+    if (!origin) throw new SkillfsError("the skill was imported from an archive, not installed from where it is published, so nothing says where to update it from: import its new version instead", "InvalidArgument", "no-origin", m.id);
     const gone = () => goneError(m);
     let res: ImportResult;
     switch (origin.kind) {

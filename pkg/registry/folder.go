@@ -133,7 +133,7 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 			return nil, err
 		}
 		if m.Origin == nil {
-			return nil, skillerr.New(skillerr.InvalidArgument, id, "the skill was imported from bytes, not installed from a source")
+			return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonNoOrigin, Subject: id, Msg: noOrigin}
 		}
 		in[i], metas[i] = source.Installed{ID: m.ID, Origin: *m.Origin, Digest: m.Digest}, m
 	}
@@ -290,6 +290,14 @@ func cannotUpdate(c *candidate, named map[string]*candidate, id string, o *sourc
 	}
 	return fmt.Sprintf("%s depends on '%s', which is not installed and not in this archive: install '%[2]s' first, then update '%[3]s'", version, dep, id)
 }
+
+// ReasonNoOrigin: an update or its check of a skill that records no
+// source (imported from an archive's bytes), as the bridge's update says.
+const ReasonNoOrigin = "no-origin"
+
+// noOrigin says why a skill imported from an archive has no update, and
+// what to do instead: the bridge's update says it in the same words.
+const noOrigin = "the skill was imported from an archive, not installed from where it is published, so nothing says where to update it from: import its new version instead"
 
 // ReasonNotOneSkill: an update of a skill that is the whole of its download
 // (or archive) got one that holds several skills.

@@ -679,6 +679,20 @@ func TestPreviewMoved(t *testing.T) {
 // that is the whole of its download is compared by its files, not the
 // download's bytes: the same skill downloaded in other bytes is current,
 // and a download that holds several skills now is an error.
+// TestCheckDownloadNoOrigin: a skill imported from an archive's bytes has
+// no source to check: said so, with what to do, and the reason the
+// bridge's update gives it.
+func TestCheckDownloadNoOrigin(t *testing.T) {
+	e := newEnv(t, memoryCase)
+	data := zipOf(t, "", file{"SKILL.md", mdOf("solo", "Solo.")})
+	e.importZip(t, data, ImportOptions{})
+	_, err := e.reg.CheckDownload(context.Background(), []string{"solo"}, data, "")
+	if se := wantErr(t, "CheckDownload", err, skillerr.InvalidArgument, "no-origin"); se != nil &&
+		err.Error() != "solo: the skill was imported from an archive, not installed from where it is published, so nothing says where to update it from: import its new version instead" {
+		t.Errorf("CheckDownload: %v", err)
+	}
+}
+
 func TestCheckDownloadCannotInstall(t *testing.T) {
 	e, _, _ := repoInstalled(t)
 	ctx := context.Background()

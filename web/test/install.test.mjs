@@ -408,6 +408,9 @@ test('an MCP server previewed: each skill against the installed ones, nothing fe
   serve('mcp-next', 'Version 1.');
   assertOk(await reg(page, 'installFromMcp', server.url, { skills: ['mcp-good', 'mcp-next'] }));
   assertOk(await ev(page, (z) => T.outcome(sk.registry.importZip(T.fromB64(z))), b64(zip({ 'SKILL.md': skillMD('mcp-taken', 'Installed from bytes.') }))));
+  // One imported from bytes has no source to update from: said so, with what to do.
+  assert.equal(assertRejected(await reg(page, 'update', 'mcp-taken'), { code: 'InvalidArgument', reason: 'no-origin', subject: 'mcp-taken' }).message,
+    'InvalidArgument (no-origin): the skill was imported from an archive, not installed from where it is published, so nothing says where to update it from: import its new version instead');
   serve('mcp-next', 'Version 2.');
   serve('mcp-taken', 'Served over MCP.');
   serve('mcp-fresh', 'New here.');
