@@ -268,7 +268,15 @@ func cannotUpdate(c *candidate, named map[string]*candidate, id string, o *sourc
 		return fmt.Sprintf("%s is invalid, so it cannot be installed (the version installed stays): %s", version, e.Msg)
 	}
 	var se *skillerr.Error
-	if !errors.As(c.err, &se) || se.Reason != "unknown-skill" {
+	if !errors.As(c.err, &se) {
+		return version + " cannot be installed: " + c.invalid.Message
+	}
+	switch se.Reason {
+	case "unknown-skill":
+	case "self-dependency", "unknown-tool", "unknown-mcp-server", "tools-not-registered", "mcp-not-registered":
+		// checkDependencies' verdict, about what it depends on.
+		return fmt.Sprintf("%s depends on '%s': %s", version, skillerr.Clip(se.Subject), se.Msg)
+	default:
 		return version + " cannot be installed: " + c.invalid.Message
 	}
 	dep := skillerr.Clip(se.Subject)

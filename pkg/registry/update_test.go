@@ -65,6 +65,13 @@ func testImportUpdate(t *testing.T, bc backendCase) {
 			t.Errorf("update needing y: %v\nwant %s", err, c.want)
 		}
 	}
+	// Any other dependency refused is said of what it depends on, once:
+	// not "cannot be installed: 'x' cannot be installed: it depends on …".
+	_, err = e.reg.Import(ctx, zipOf(t, "x", file{"SKILL.md", mdOf("x", "New.", "tool_dependencies: [WebFetch]")}), ImportOptions{Target: "x", Origin: o})
+	if se := wantErr(t, "update needing a tool", err, skillerr.InvalidArgument, "tools-not-registered"); se != nil &&
+		err.Error() != "WebFetch: the version of 'x' published now depends on 'WebFetch': the host has not registered its tools, so tool dependencies cannot be checked" {
+		t.Errorf("update needing a tool: %v", err)
+	}
 	if !sameDump(before, dump(t, e.db)) {
 		t.Error("a refused update changed the database")
 	}
