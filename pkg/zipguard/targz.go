@@ -234,7 +234,7 @@ func streamError(c *inflateCounter, subject string, err error) error {
 	}
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return fail(ReasonTruncated, subject, err, "the archive is truncated")
+		return fail(ReasonTruncated, subject, err, "the archive is truncated (cut short): download or copy it again")
 	case errors.Is(err, gzip.ErrChecksum):
 		return fail(ReasonChecksum, subject, err, "the archive's gzip checksum does not match its content")
 	default:

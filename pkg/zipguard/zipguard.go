@@ -11,10 +11,12 @@
 package zipguard
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bufio"
 	"bytes"
 	"compress/flate"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -381,13 +383,16 @@ func openError(r io.ReaderAt, size int64, err error) error {
 		return fail(ReasonNotZip, "", err, "the file is not a zip archive")
 	case errors.Is(err, zip.ErrFormat) || errors.Is(err, io.ErrUnexpectedEOF):
 		// Starts like a zip but its directory is missing or cut short.
-		return fail(ReasonTruncated, "", err, "the zip archive is truncated")
+		return fail(ReasonTruncated, "", err, "the zip archive is truncated (cut short): download or copy it again")
 	default:
 		return fail(ReasonCorrupt, "", err, "the zip archive is damaged")
 	}
 }
 
 func fail(reason, subject string, cause error, format string, args ...any) *skillerr.Error {
+	if formatError(cause) {
+		cause = nil
+	}
 	return &skillerr.Error{
 		Code:    skillerr.InvalidArchive,
 		Reason:  reason,
@@ -395,4 +400,21 @@ func fail(reason, subject string, cause error, format string, args ...any) *skil
 		Msg:     fmt.Sprintf(format, args...),
 		Err:     cause,
 	}
+}
+
+// formatError reports whether err is an archive library's word on the
+// bytes it was given ("zip: not a valid zip file", "flate: corrupt input
+// before offset 1", "unexpected EOF"): the reason and the sentence say
+// it to a person, whom the library's words would only confuse (a zip cut
+// short is "not a valid zip file"). An error reading the bytes is kept.
+func formatError(err error) bool {
+	var corrupt flate.CorruptInputError
+	var internal flate.InternalError
+	for _, e := range []error{io.EOF, io.ErrUnexpectedEOF, zip.ErrFormat, zip.ErrAlgorithm, zip.ErrChecksum,
+		gzip.ErrHeader, gzip.ErrChecksum, tar.ErrHeader, tar.ErrFieldTooLong, tar.ErrInsecurePath} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return errors.As(err, &corrupt) || errors.As(err, &internal)
 }

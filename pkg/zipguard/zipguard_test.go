@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -33,6 +34,13 @@ func expectRefusal(t *testing.T, read func([]byte, Limits) (*Archive, error), h 
 	}
 	if e.Msg == "" {
 		t.Fatal("empty message")
+	}
+	// A person reads the message: the Go libraries' own words would
+	// contradict it or say nothing more.
+	for _, jargon := range []string{"zip: ", "flate: ", "gzip: ", "archive/tar: ", "EOF"} {
+		if strings.Contains(err.Error(), jargon) {
+			t.Errorf("the message %q holds %q", err, jargon)
+		}
 	}
 }
 
