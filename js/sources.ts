@@ -209,6 +209,11 @@ export interface UpdateOutcome {
   message?: string;
 }
 
+/** Of an update from an index: the names of its other entries
+ * (registry.ImportOptions.Elsewhere), which its refusal for needing one
+ * of them says to install first. */
+interface Elsewhere { elsewhere?: string[] }
+
 type Call = (method: string, args: Record<string, unknown>, bytes?: Uint8Array, onProgress?: (p: unknown) => void, signal?: AbortSignal) => Promise<[unknown, Uint8Array | undefined]>;
 
 interface FileRef { path: string; url: string; digest: string; size: number }
@@ -324,28 +329,28 @@ export class Sources {
     return report;
   }
 
-  private installEntry(e: EntryPlan, o: InstallOptions, target = ""): Promise<ImportResult> {
+  private installEntry(e: EntryPlan, o: InstallOptions & Elsewhere, target = ""): Promise<ImportResult> {
     return e.type === "files"
       ? this.installFiles(e.origin, e.name, e.files, (u) => fetchBytes(u, o), o, target)
       : this.installArtifact(e.origin, e.name, e.url, o, target);
   }
 
-  private async installArtifact(origin: Origin, dir: string, url: string, o: InstallOptions, target = ""): Promise<ImportResult> {
+  private async installArtifact(origin: Origin, dir: string, url: string, o: InstallOptions & Elsewhere, target = ""): Promise<ImportResult> {
     return this.installBytes(origin, dir, await fetchBytes(url, o), o, target);
   }
 
   /** preview: bytes are those it gave origin's digest for, and must
    * still be; the skills chosen are still compared with the installed
    * skills it showed (ImportOptions.preview). */
-  private installBytes(origin: Origin, dir: string, bytes: Uint8Array, o: PreviewInstallOptions, target = "", preview?: ImportPreview): Promise<ImportResult> {
+  private installBytes(origin: Origin, dir: string, bytes: Uint8Array, o: PreviewInstallOptions & Elsewhere, target = "", preview?: ImportPreview): Promise<ImportResult> {
     // A download with a broken skill installs the others; the report says which were refused.
     return this.value<ImportResult>("registry.installArtifact", {
-      origin, dir, target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "", previewed: !!preview,
+      origin, dir, target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "", previewed: !!preview, elsewhere: o.elsewhere ?? [],
       ...choiceArgs(o.choose, preview),
     }, bytes, o.onProgress, o.signal);
   }
 
-  private async installFiles(origin: Origin, dir: string, files: FileRef[], get: (url: string) => Promise<Uint8Array>, o: InstallOptions, target = ""): Promise<ImportResult> {
+  private async installFiles(origin: Origin, dir: string, files: FileRef[], get: (url: string) => Promise<Uint8Array>, o: InstallOptions & Elsewhere, target = ""): Promise<ImportResult> {
     const parts: Uint8Array[] = [];
     let total = 0;
     const max = o.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -357,7 +362,7 @@ export class Sources {
     }
     const blob = concat(parts, total);
     return this.value<ImportResult>("registry.installFiles", {
-      origin, dir, files, lengths: parts.map((p) => p.byteLength), target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "",
+      origin, dir, files, lengths: parts.map((p) => p.byteLength), target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "", elsewhere: o.elsewhere ?? [],
     }, blob, o.onProgress, o.signal);
   }
 
@@ -524,12 +529,15 @@ export class Sources {
     let res: ImportResult;
     switch (origin.kind) {
       case "index": {
-        const plan = await this.index(origin.index!, [origin.entry!], o);
-        const e = plan.entries[0];
+        // The whole index, whose other entries an update refused for
+        // needing one of them names as where to install it from.
+        const plan = await this.index(origin.index!, undefined, o);
+        const e = plan.entries.find((x) => x.name === origin.entry);
         if (!e) throw gone();
         if (e.origin.verified && e.digest === origin.digest) return { status: "current", skill: m };
+        const elsewhere = plan.entries.filter((x) => x !== e).map((x) => x.name);
         // The skill's own folder of the entry's archive, when it has one.
-        res = await this.installEntry(origin.dir ? { ...e, origin: { ...e.origin, dir: origin.dir } } : e, o, m.id);
+        res = await this.installEntry(origin.dir ? { ...e, origin: { ...e.origin, dir: origin.dir } } : e, { ...o, elsewhere }, m.id);
         break;
       }
       case "mcp": {

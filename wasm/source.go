@@ -31,6 +31,9 @@ type installArgs struct {
 	// Previewed: the bytes are those previewed, whose digest Origin has
 	// (source.PreparePreviewed).
 	Previewed bool `json:"previewed"`
+	// Elsewhere: of an update, the other entries of Origin's index
+	// (registry.ImportOptions.Elsewhere).
+	Elsewhere []string `json:"elsewhere"`
 }
 
 func (a installArgs) importOptions(o source.Origin, r request) registry.ImportOptions {
@@ -38,7 +41,7 @@ func (a installArgs) importOptions(o source.Origin, r request) registry.ImportOp
 	// updates follow, so the same bytes from another source are another
 	// install, not the one already there.
 	return registry.ImportOptions{OnConflict: a.OnConflict, Source: originURL(o), Origin: &o, Target: a.Target, Copy: true,
-		SkipInvalid: a.SkipInvalid, Choose: a.Choose, Compared: a.Compared, Progress: progressTo(r)}
+		SkipInvalid: a.SkipInvalid, Choose: a.Choose, Compared: a.Compared, Elsewhere: a.Elsewhere, Progress: progressTo(r)}
 }
 
 // originURL is what Meta.Source shows of an origin.

@@ -50,7 +50,7 @@ func internal(subject string, err error, msg string) *skillerr.Error {
 func updateRefused(bad []*candidate, valid int, opts ImportOptions, named map[string]*candidate) *InvalidSkillsError {
 	e := invalidSkills(bad, valid, len(bad), true)
 	if len(bad) == 1 && valid == 0 {
-		e.Err.Msg = cannotUpdate(bad[0], named, opts.Target, opts.Origin)
+		e.Err.Msg = cannotUpdate(bad[0], named, opts.Target, opts.Origin, opts.Elsewhere)
 	}
 	return e
 }

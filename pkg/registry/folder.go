@@ -208,7 +208,7 @@ func (r *Registry) CheckDownload(ctx context.Context, ids []string, data []byte,
 		switch {
 		case c.invalid != nil:
 			u.Status, u.Latest, u.Code, u.Reason, u.Needs = source.StatusError, "", c.invalid.Code, c.invalid.Reason, nil
-			u.Message = cannotUpdate(c, named, u.ID, &u.Origin)
+			u.Message = cannotUpdate(c, named, u.ID, &u.Origin, nil)
 		case installedDigest(c, ids[i]) == cmp.Or(metas[i].Origin.FilesDigest, metas[i].Digest):
 			// As received: edits made here since are no update.
 			u.Status, u.Latest, u.Needs = source.StatusCurrent, u.Installed, nil
@@ -255,9 +255,11 @@ func (r *Registry) downloadFolders(o source.Origin, data []byte) (map[string]*ca
 // its source o publishes now (nil: an archive given as bytes), cannot be
 // installed by its update: for a skill it now depends on that is not
 // installed, which one, what the update takes (o's download, nothing
-// else) and what to do; when that one is a skill of the download (named,
-// by name) that cannot be installed itself, why; else c's own refusal.
-func cannotUpdate(c *candidate, named map[string]*candidate, id string, o *source.Origin) string {
+// else) and what to do (install it from o's source first when elsewhere,
+// ImportOptions.Elsewhere, says o's index publishes it apart); when that
+// one is a skill of the download (named, by name) that cannot be
+// installed itself, why; else c's own refusal.
+func cannotUpdate(c *candidate, named map[string]*candidate, id string, o *source.Origin, elsewhere []string) string {
 	version := fmt.Sprintf("the version of '%s' published now", id)
 	if o == nil {
 		version = fmt.Sprintf("this version of '%s'", id)
@@ -286,6 +288,9 @@ func cannotUpdate(c *candidate, named map[string]*candidate, id string, o *sourc
 	// An update takes its own download and nothing else: a skill published
 	// elsewhere is a download, and a choice, of its own (docs/sources.md).
 	switch {
+	case o != nil && o.Kind == source.KindIndex && slices.Contains(elsewhere, se.Subject):
+		return fmt.Sprintf("%s depends on '%s', which is not installed and which the index publishes as an entry of its own, apart from '%s': "+
+			"install '%[2]s' from the index first, then update '%[4]s'", version, dep, skillerr.Clip(o.Entry), id)
 	case o != nil && o.Kind == source.KindIndex:
 		return fmt.Sprintf("%s depends on '%s', which is not installed and is no part of the index's entry '%s': "+
 			"install '%[2]s' first (from the index, if it publishes it as an entry of its own), then update '%[4]s'",

@@ -106,6 +106,11 @@ type ImportOptions struct {
 	// would replace a newer one with an older; a new skill would be kept
 	// as a copy).
 	Compared map[string]string
+	// Elsewhere, with Target, names the skills Origin's source publishes
+	// apart from this download (the other entries of its index): an
+	// update refused for depending on one of them, not installed, says to
+	// install it from there first (cannotUpdate).
+	Elsewhere []string
 	// SkipInvalid, without Choose and Target, installs the archive's
 	// valid skills under OnConflict and lists those that cannot be
 	// installed in ImportResult.Invalid rather than refusing the archive:

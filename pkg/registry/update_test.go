@@ -65,6 +65,12 @@ func testImportUpdate(t *testing.T, bc backendCase) {
 			t.Errorf("update needing y: %v\nwant %s", err, c.want)
 		}
 	}
+	// An index that publishes y as an entry of its own: install it from there.
+	_, err = e.reg.Import(ctx, needsY, ImportOptions{Target: "x", Origin: o, Elsewhere: []string{"w", "y"}})
+	if se := wantErr(t, "update needing y, another entry", err, skillerr.InvalidArgument, "unknown-skill"); se != nil &&
+		err.Error() != "y: the version of 'x' published now depends on 'y', which is not installed and which the index publishes as an entry of its own, apart from 'x': install 'y' from the index first, then update 'x'" {
+		t.Errorf("update needing y, another entry: %v", err)
+	}
 	// Any other dependency refused is said of what it depends on, once:
 	// not "cannot be installed: 'x' cannot be installed: it depends on …".
 	_, err = e.reg.Import(ctx, zipOf(t, "x", file{"SKILL.md", mdOf("x", "New.", "tool_dependencies: [WebFetch]")}), ImportOptions{Target: "x", Origin: o})

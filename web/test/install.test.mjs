@@ -970,6 +970,18 @@ test('an index entry whose archive holds several skills: an update whose new ver
     'pack/pn/SKILL.md': skillMD('pn', 'N two.'), 'pack/pm/SKILL.md': skillMD('pm', 'M one.'),
   });
   assert.equal(assertOk(await reg(page, 'update', 'pn')).skill.description, 'N two.');
+  // A skill the index publishes as an entry of its own, of its name: the
+  // refusal says so, and installing that entry first lets the update through.
+  publishEntry(site, 'oe', { 'oe/SKILL.md': skillMD('oe', 'Its own entry.') });
+  publishEntry(site, 'pack', {
+    'pack/pa/SKILL.md': deps('pa', 'A two.', 'pn'), 'pack/pb/SKILL.md': deps('pb', 'B three.', 'oe'), 'pack/pc/SKILL.md': deps('pc', 'C two.', 'pm'),
+    'pack/pn/SKILL.md': skillMD('pn', 'N two.'), 'pack/pm/SKILL.md': skillMD('pm', 'M one.'),
+  });
+  assert.equal(assertRejected(await reg(page, 'update', 'pb'), { code: 'InvalidArgument', reason: 'unknown-skill', subject: 'oe' }).message,
+    "InvalidArgument (unknown-skill): oe: the version of 'pb' published now depends on 'oe', which is not installed and which the index publishes as an entry of its own, apart from 'pack': " +
+    "install 'oe' from the index first, then update 'pb'");
+  assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['oe'] }));
+  assert.equal(assertOk(await reg(page, 'update', 'pb')).skill.description, 'B three.');
 
   // An MCP server's skill is downloaded alone: another skill of the
   // server it comes to depend on is not in its download.
