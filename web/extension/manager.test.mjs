@@ -25,6 +25,7 @@ import { launch } from '../harness/index.mjs';
 import { withHost } from '../harness/extension.mjs';
 import { SCHEMA_V2, serveMcp, serveSite, sha256, tarGz } from '../harness/publish.mjs';
 import { realRepos } from '../harness/realrepos.mjs';
+import { longPack } from '../ui/fixtures.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const EXT_DIR = resolve(process.env.SKILLFS_EXTENSION_DIR ?? join(REPO, '.bin/extension'));
@@ -1214,6 +1215,14 @@ test('the agent view counts the skills only the user may invoke (disable-model-i
     await page.getByRole('combobox', { name: 'Catalog' }).selectOption('names');
     await page.waitForFunction(() => document.querySelector('#catalog-label')?.textContent.startsWith('The agent sees'));
     assert.match(await label.textContent(), /^The agent sees all 1 skill, 0 with a description: names only, as asked \(\d[\d,]* of 8,000 characters\); 2 more only you can invoke\.$/);
+    // Forty more, whose first sentences would not all fit in 2,000
+    // characters while their names do: none described, and the label
+    // says why rather than leave the unused budget unexplained.
+    await withHost(page, (sk, b64) => sk.registry.importZip(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)), { source: 'lab.zip' }), Buffer.from(longPack(40)).toString('base64'), STEP_MS);
+    await page.getByRole('combobox', { name: 'Catalog' }).selectOption('full');
+    await page.getByRole('combobox', { name: 'Budget' }).selectOption('2000');
+    await page.waitForFunction(() => document.querySelector('#catalog-label')?.textContent.includes('of 2,000 characters'));
+    assert.match(await label.textContent(), /^The agent sees all 41 skills, 0 with a description: the first sentence of each would not fit, and no skill is favoured over the others \(\d[\d,]* of 2,000 characters\); 2 more only you can invoke\.$/);
     await page.close();
   } finally {
     await own.browser.close();

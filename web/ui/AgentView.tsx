@@ -42,7 +42,11 @@ function catalogLabel(catalog: string, mode: Mode, budget: number, userOnly: num
   const d = degradation(catalog);
   if (!d) return `Every visible skill with its full description (${chars})${more}.`;
   const names = d.shown === d.total ? `all ${plural(d.total, 'skill')}` : `${d.shown} of ${plural(d.total, 'skill')} (the rest are counted in a note)`;
-  const why = mode === 'names' ? 'names only, as asked' : 'shortened to fit the budget';
+  // With no message to route, the catalog describes every skill alike or
+  // none (pkg/resolver's fit), which leaves budget unused: say why.
+  const why = mode === 'names' ? 'names only, as asked'
+    : d.described === 0 && d.shown === d.total ? "the first sentence of each would not fit, and no skill is favoured over the others"
+    : 'shortened to fit the budget';
   return `The agent sees ${names}, ${d.described} with a description: ${why} (${chars})${more}.`;
 }
 
