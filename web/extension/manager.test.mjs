@@ -1285,3 +1285,35 @@ test('several archives dropped at once: the first is previewed, and the panel na
     'One archive is read at a time: this is drop-one.zip. Drop or choose the 2 others after it: drop-two.zip, drop-three.zip.');
   await group.getByRole('button', { name: 'Cancel', exact: true }).click();
 });
+
+test('by keyboard, the sections past a list of 60 skills are a few Tab presses from the top: links named for each section, shown when focused, take the focus to its heading, and the next Tab goes on from there', { timeout: 60_000 }, async () => {
+  const own = await start();
+  try {
+    let page = await openPanel(400, own);
+    const zip = zipOf(Object.fromEntries(Array.from({ length: 60 }, (_, i) => `row-${i}`).map((id) => [`pack/${id}/SKILL.md`, md(id, `Row ${id}.`)])));
+    await withHost(page, (sk, b64) => sk.registry.importZip(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)), { source: 'rows.zip' }), Buffer.from(zip).toString('base64'), STEP_MS);
+    await page.close();
+    // A panel opened with them: its first Tab stops are the links.
+    page = await openPanel(400, own);
+    await page.bringToFront(); // keys go to the page in front
+    await page.waitForFunction(() => document.getElementById('skills')?.dataset.count === '60');
+    const skip = page.getByRole('navigation', { name: 'Skip to' });
+    assert.deepEqual(await skip.getByRole('link').allTextContents(), ['Import', 'Installed', 'Install from an address', 'Updates', 'What the agent sees']);
+    for (const [name, presses, next] of [['Updates', 4, 'Check for updates'], ['What the agent sees', 5, null]]) {
+      await page.reload({ waitUntil: 'load' });
+      await page.waitForFunction(() => document.getElementById('skills')?.dataset.count === '60');
+      for (let i = 0; i < presses; i++) await page.keyboard.press('Tab');
+      await focusOn(page, `the link "${name}"`, (name) => document.activeElement?.matches('nav a') && document.activeElement.textContent === name, name);
+      // Shown: a sighted keyboard user sees where the focus is.
+      assert.ok((await skip.boundingBox()).width > 100, 'the links are shown while focused');
+      assert.deepEqual(await axeViolations(page), [], 'axe: the skip links focused');
+      await page.keyboard.press('Enter');
+      await focusOn(page, `the heading "${name}"`, (name) => document.activeElement?.tagName === 'H2' && document.activeElement.textContent === name, name);
+      if (!next) continue;
+      await page.keyboard.press('Tab');
+      await focusOn(page, `"${next}"`, (next) => document.activeElement?.textContent === next, next);
+    }
+  } finally {
+    await own.browser.close();
+  }
+});

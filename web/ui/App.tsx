@@ -9,6 +9,7 @@ import type { SkillMeta, Skillfs } from '../../js/bridge.ts';
 import { AgentView } from './AgentView.tsx';
 import { Importer } from './Importer.tsx';
 import { SkillList } from './SkillList.tsx';
+import { SkipLinks } from './SkipLinks.tsx';
 import { SkillView } from './skill/SkillView.tsx';
 import { count, failed, plural } from './say.ts';
 import './app.css';
@@ -90,6 +91,7 @@ export function App({ sk, tools, contextId, samplePack, extras, onSkills }: AppP
 
   return (
     <div class="app">
+      <SkipLinks />
       <header class="app-header">
         <h1>Skills</h1>
         <p id="status" role="status" data-state={status.state} class={status.state === 'error' ? 'error' : ''}>
