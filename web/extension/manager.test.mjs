@@ -1317,3 +1317,42 @@ test('by keyboard, the sections past a list of 60 skills are a few Tab presses f
     await own.browser.close();
   }
 });
+
+test('the source filter: the last skills of the source shown, deleted, take the filter back to every source, not that source\'s "(0)", and the focus to it; a search that matches nothing leaves every source in it, and it stays where it was', { timeout: IMPORT_MS }, async () => {
+  const own = await start();
+  try {
+    const page = await openPanel(400, own);
+    await page.bringToFront(); // keys go to the page in front
+    const put = (name, files) => withHost(page, (sk, [b64, name]) => sk.registry.importZip(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)), { source: name }), [Buffer.from(zipOf(files)).toString('base64'), name], STEP_MS);
+    // As long as the longest of the six real downloads' names: its select goes under its label at 400 px.
+    await put('Long-Org-Name+claude-example-skills.zip', { 'pack/long-one/SKILL.md': md('long-one', 'Kept.') });
+    await put('two.zip', { 'pack/two-a/SKILL.md': md('two-a', 'Goes.'), 'pack/two-b/SKILL.md': md('two-b', 'Goes too.') });
+    await page.waitForFunction(() => document.getElementById('skills')?.dataset.count === '3');
+    const source = page.getByRole('combobox', { name: 'Source' });
+    const options = () => source.locator('option').allTextContents();
+    const at = async () => {
+      const b = await source.boundingBox();
+      return { x: Math.round(b.x), y: Math.round(b.y), width: Math.round(b.width) };
+    };
+    const before = await at();
+    const search = page.getByRole('searchbox', { name: 'Search skills' });
+    await search.fill('nothing-matches-this');
+    await page.getByRole('button', { name: 'Show every skill' }).waitFor();
+    assert.deepEqual(await options(), ['every source (0)', 'Long-Org-Name+claude-example-skills.zip (0)', 'two.zip (0)']);
+    assert.deepEqual(await at(), before, 'the Source select stays where it was');
+    await search.fill('');
+
+    await source.selectOption({ label: 'two.zip (2)' });
+    const bar = page.getByRole('group', { name: 'Selection' });
+    await bar.getByRole('checkbox', { name: 'Select all 2' }).check();
+    await bar.getByRole('button', { name: 'Delete selected…' }).click();
+    await page.getByRole('dialog', { name: 'Delete 2 skills?' }).getByRole('button', { name: 'Delete 2 skills', exact: true }).click();
+    await focusOn(page, 'the Source select', () => document.activeElement?.matches('select.source'));
+    assert.equal(await source.evaluate((s) => s.selectedOptions[0].text), 'every source (1)');
+    assert.deepEqual(await options(), ['every source (1)', 'Long-Org-Name+claude-example-skills.zip (1)']);
+    assert.deepEqual(await ids(page), ['long-one']);
+    assert.equal(await page.getByRole('button', { name: 'Show every skill' }).count(), 0);
+  } finally {
+    await own.browser.close();
+  }
+});

@@ -31,13 +31,19 @@ export function SkillList({ sk, skills, onOpen }: Props) {
   const [limit, setLimit] = useState(PAGE);
   /** A row's question: before a delete, or a disable or enable that must change other skills too. */
   const [asking, setAsking] = useState<{ s: SkillMeta; verb: Verb }>();
-  const l = useMemo(() => listing(skills, q), [skills, q]);
-  const sel = useSelection(skills, l.shown);
+  // A source whose last skill went (deleted here or in another tab) filters
+  // no more: every source again, not that one's "(0)" and no row.
+  const source = q.source && skills.some((s) => (s.source || '') === q.source) ? q.source : '';
+  const dropped = source !== q.source;
+  useEffect(() => {
+    if (dropped) setQ((cur) => ({ ...cur, source: '' }));
+  }, [dropped]);
+  const l = useMemo(() => listing(skills, { ...q, source }), [skills, q, source]);
+  const sel = useSelection(skills, l.shown, dropped);
   const set = (p: Partial<Query>) => {
-    setQ({ ...q, ...p });
+    setQ({ ...q, source, ...p });
     setLimit(PAGE);
   };
-  const sources = l.sources.some(([s]) => s === q.source) || !q.source ? l.sources : [...l.sources, [q.source, 0] as [string, number]];
   const rows = l.shown.slice(0, limit);
   /** The row that last had the focus, and where it stood: when a change
    * takes it out of the list shown (its switch turned off under
@@ -81,9 +87,9 @@ export function SkillList({ sk, skills, onOpen }: Props) {
         <div class="list-selects">
           <label>
             Source{' '}
-            <select value={q.source} onChange={(e) => set({ source: e.currentTarget.value })}>
+            <select class="source" value={source} onChange={(e) => set({ source: e.currentTarget.value })}>
               <option value="">every source ({l.sources.reduce((n, [, c]) => n + c, 0)})</option>
-              {sources.map(([s, n]) => (
+              {l.sources.map(([s, n]) => (
                 <option key={s} value={s}>
                   {s || '(none)'} ({n})
                 </option>
@@ -108,7 +114,7 @@ export function SkillList({ sk, skills, onOpen }: Props) {
       </p>
       {l.shown.length === 0 && skills.length > 0 && (
         <p class="no-match">
-          No skill matches {[q.text.trim() && `“${q.text.trim()}”`, q.state !== 'all' && `the ${STATES.find(([st]) => st === q.state)![1].toLowerCase()} filter`, q.source && `the source ${q.source}`].filter(Boolean).join(' with ')}.{' '}
+          No skill matches {[q.text.trim() && `“${q.text.trim()}”`, q.state !== 'all' && `the ${STATES.find(([st]) => st === q.state)![1].toLowerCase()} filter`, source && `the source ${source}`].filter(Boolean).join(' with ')}.{' '}
           <button type="button" class="link" onClick={() => set({ text: '', state: 'all', source: '' })}>
             Show every skill
           </button>
@@ -215,9 +221,10 @@ function AskDialog({ sk, skills, s, verb, onClose, onDeleted }: { sk: Skillfs; s
  * selection can be built from several searches), dropped when their skill
  * goes. pick toggles one, or with Shift the range from the last one picked
  * alone, in the order shown; ArrowUp and ArrowDown on a row's box move to
- * the next row's, and with Shift select it too.
+ * the next row's, and with Shift select it too. sourceDropped: the source
+ * filter went with its last skill, in this render.
  */
-function useSelection(skills: SkillMeta[], shown: SkillMeta[]) {
+function useSelection(skills: SkillMeta[], shown: SkillMeta[], sourceDropped: boolean) {
   const [ids, setIds] = useState<ReadonlySet<string>>(new Set());
   const anchor = useRef('');
   /** After a delete: the row to focus once the deleted ones are gone. */
@@ -273,9 +280,11 @@ function useSelection(skills: SkillMeta[], shown: SkillMeta[]) {
     after.current = undefined;
     // With no row left in view, "Select all" is disabled, and a disabled
     // box takes no focus: then the way back to every skill, or the search.
+    // The last skills of the source filtered went: the source filter, which
+    // says it shows every source again.
     const to = a.focus
       ? document.querySelector<HTMLElement>(`#skills > li[data-id="${CSS.escape(a.focus)}"] input.pick`)
-      : ['.bulk-all input:not(:disabled)', '.no-match button', '.list-tools .search'].map((q) => document.querySelector<HTMLElement>(q)).find(Boolean);
+      : [...(sourceDropped ? ['.list-selects select.source'] : []), '.bulk-all input:not(:disabled)', '.no-match button', '.list-tools .search'].map((q) => document.querySelector<HTMLElement>(q)).find(Boolean);
     to?.focus();
   }, [skills]);
 

@@ -45,7 +45,9 @@ export interface Listing {
   shown: SkillMeta[];
   /** How many skills each state filter gives with the search and source applied. */
   stateCounts: Record<State, number>;
-  /** Sources with how many skills each holds, with the search and state applied. */
+  /** Every installed skill's source with how many skills it holds with the
+   * search and state applied: 0 too, so that a search takes no option
+   * away (nor narrows the select, which then jumped beside its label). */
   sources: [string, number][];
 }
 
@@ -55,8 +57,9 @@ export function listing(skills: SkillMeta[], q: Query): Listing {
   const bySource = new Map<string, number>();
   const shown: SkillMeta[] = [];
   for (const s of skills) {
-    if (!hit(s)) continue;
     const src = s.source || '';
+    if (!bySource.has(src)) bySource.set(src, 0);
+    if (!hit(s)) continue;
     if (!q.source || src === q.source) for (const [st] of STATES) if (inState(s, st)) stateCounts[st]++;
     if (inState(s, q.state)) bySource.set(src, (bySource.get(src) ?? 0) + 1);
     if (inState(s, q.state) && (!q.source || src === q.source)) shown.push(s);
