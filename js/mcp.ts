@@ -43,7 +43,7 @@ export async function connectMcp(serverUrl: string, o: FetchOptions): Promise<Mc
     const cause = (e as { cause?: unknown })?.cause;
     if (cause instanceof SkillfsError) throw cause;
     const why = (e as Error)?.message ?? String(e);
-    throw new SkillfsError(reason === "mcp-connect" ? `${serverUrl} did not answer as an MCP server (${why})` : `the MCP server at ${serverUrl} failed the request (${why})`, "FetchFailed", reason, serverUrl);
+    throw new SkillfsError(reason === "mcp-connect" ? `${serverUrl} did not answer as an MCP server (${why}): check that the address is the server's endpoint, often ending in /mcp` : `the MCP server at ${serverUrl} failed the request (${why}): try again later`, "FetchFailed", reason, serverUrl);
   };
   try {
     await client.connect(transport, { timeout, signal: o.signal });

@@ -491,7 +491,7 @@ test('the side panel installs from an MCP server the user names: what verifies, 
   const notMcp = await installFrom(`${site.url}/nothing`, 'mcp');
   assert.deepEqual([notMcp.state, notMcp.error], ['error', 'FetchFailed'], j(notMcp));
   once(notMcp, `${site.url}/nothing`);
-  assert.match(notMcp.report, /^Could not install: http:\/\/\S+ did not answer as an MCP server \(.*not found\)\. \(FetchFailed, mcp-connect\)$/, j(notMcp));
+  assert.match(notMcp.report, /^Could not install: http:\/\/\S+ did not answer as an MCP server \(.*not found\): check that the address is the server's endpoint, often ending in \/mcp\. \(FetchFailed, mcp-connect\)$/, j(notMcp));
   // Each Install asked for the server's site in its click; the preview's Install fetches nothing new.
   assert.deepEqual(await asked(), [['http://127.0.0.1/*'], ['http://127.0.0.1/*'], ['http://127.0.0.1/*']]);
 });
