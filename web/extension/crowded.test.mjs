@@ -350,7 +350,7 @@ async function importAgain(page, path) {
   // The rows are drawn 20 at a time: the number of skills is the heading's.
   const all = Number((await group.locator('#preview-title').textContent()).match(/holds ([\d,]+) skills$/)[1].replace(/,/g, ''));
   assert.equal(await group.locator('.preview-counts').textContent(), `${all} differ from the installed skills of their names.`);
-  await group.getByRole('combobox', { name: `For the ${all} skills already installed` }).selectOption({ label: 'Update each' });
+  await group.getByRole('combobox', { name: `For the ${all} skills already installed` }).selectOption({ label: 'Replace each' });
   await group.getByRole('button', { name: `Install ${all} skills` }).click();
   const box = page.locator('.import-result > div');
   await page.waitForFunction(() => /^Updated /.test(document.querySelector('.import-result > div')?.textContent ?? ''), undefined, { timeout: IMPORT_MS });
@@ -781,7 +781,7 @@ test('5,100 generated skills previewed, 2,550 of them installed in another versi
 
     // One choice for the 2,550 installed, 2,510 of them never drawn; the
     // install installs all 5,100: 2,550 new and 2,550 updated, no copies.
-    await group.getByRole('combobox', { name: 'For the 2,550 skills already installed' }).selectOption({ label: 'Update each' });
+    await group.getByRole('combobox', { name: 'For the 2,550 skills already installed' }).selectOption({ label: 'Replace each' });
     // No skill of the archive depends on another, so no choice can store
     // one disabled: the preview's notes ask the host nothing (the module
     // would decode 5,100 rows in one task at each choice).

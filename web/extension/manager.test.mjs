@@ -329,7 +329,7 @@ test('install from an address: the archive is previewed as a local one is, chose
 
   // The server answers otherwise now; what is installed is what was previewed, as chosen.
   files.set('/address-pack.zip', { type: 'application/zip', body: zipOf({ 'pack/address-fresh/SKILL.md': md('address-fresh', 'Swapped.') }) });
-  await group.getByRole('combobox', { name: 'What to do with address-changed' }).selectOption({ label: 'Update address-changed' });
+  await group.getByRole('combobox', { name: 'What to do with address-changed' }).selectOption({ label: 'Replace address-changed' });
   await group.getByRole('button', { name: 'Install the 2 valid skills', exact: true }).click();
   const done = await outcome(page);
   assert.equal(done.state, 'done', done.report);
@@ -696,6 +696,11 @@ test('install from an address: an MCP server\'s skills are previewed as an archi
   const chosen = (name) => group.getByRole('combobox', { name: `What to do with ${name}` }).inputValue();
   assert.deepEqual([await chosen('panel-mcp-a'), await chosen('panel-mcp-e'), await chosen('panel-mcp-d')], ['update', 'update', 'keep-both']);
   assert.match(await group.locator('li[data-name="panel-mcp-a"]').textContent(), /an update of panel-mcp-a/);
+  // The choice says what it does: an update of this server's skill; over
+  // one installed from elsewhere (maybe another publisher's), a replace.
+  const labels = (name) => group.getByRole('combobox', { name: `What to do with ${name}` }).locator('option').allTextContents();
+  assert.deepEqual(await labels('panel-mcp-a'), ['Update panel-mcp-a', 'Keep both (panel-mcp-a-v2)', 'Skip']);
+  assert.deepEqual(await labels('panel-mcp-d'), ['Replace panel-mcp-d', 'Keep both (panel-mcp-d-v2)', 'Skip']);
   await choose('panel-mcp-b', 'Keep both (panel-mcp-b-v2)');
   await choose('panel-mcp-e', 'Update panel-mcp-e');
   await group.getByRole('checkbox', { name: 'panel-mcp-f', exact: true }).uncheck();
@@ -871,12 +876,12 @@ test('the preview\'s warnings that a skill installs disabled follow each choice:
   assert.equal(await choice.inputValue(), 'keep-both');
   assert.deepEqual(await notes({ 'nd-base': [helper], 'nd-user': [] }), { 'nd-base': [helper], 'nd-user': [] });
   // An update disables nd-base, and nd-user with it.
-  await choice.selectOption({ label: 'Update nd-base' });
+  await choice.selectOption({ label: 'Replace nd-base' });
   assert.deepEqual(await notes({ 'nd-base': [helper], 'nd-user': [base] }), { 'nd-base': [helper], 'nd-user': [base] });
   // Skipped, nd-base is not installed: nd-user keeps the installed one.
   await choice.selectOption({ label: 'Skip' });
   assert.deepEqual(await notes({ 'nd-base': [], 'nd-user': [] }), { 'nd-base': [], 'nd-user': [] });
-  await choice.selectOption({ label: 'Update nd-base' });
+  await choice.selectOption({ label: 'Replace nd-base' });
   assert.deepEqual(await notes({ 'nd-base': [helper], 'nd-user': [base] }), { 'nd-base': [helper], 'nd-user': [base] });
   assert.deepEqual(await axeViolations(page), [], 'axe: warnings that follow the choices');
   // What the preview said is what is stored.

@@ -2,8 +2,9 @@
 // the choices a person makes (see Importer.tsx, which shows it for a local
 // archive; the side panel shows it for an archive at an address and for an
 // MCP server's skills, web/extension/install-from.ts): each
-// skill to install or not, a choice per name conflict (Update, Keep both
-// as name-v2, Skip) and one for all the skills already installed; a skill
+// skill to install or not, a choice per name conflict (Update, or Replace
+// when it is not a later version from the same source; Keep both as
+// name-v2; Skip) and one for all the skills already installed; a skill
 // that cannot be installed is shown with why, and cannot be ticked. Of
 // each kind (can be installed or not) the first ROWS rows are drawn, then
 // how many more, drawn on request; the choices cover every skill, drawn or
@@ -201,6 +202,11 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
   // Update is offered only when one changed: for unchanged skills alone it
   // is skip, and a select showing it would show no option at all.
   const bulk = (changed ? BULK : BULK.slice(1)).find((b) => choices.matching[b] === known.length) ?? '';
+  // "Update" only for a later version from the installed skill's own
+  // source: another publisher's skill of its name (OpenAI's skill-creator
+  // over Anthropic's) replaces it, and is no update of it.
+  const verb = (s: PreviewSkill) => (updates.has(s.name) ? 'Update' : 'Replace');
+  const allVerb = useMemo(() => (known.every((s) => s.status !== 'conflict' || updates.has(s.name)) ? 'Update' : 'Replace'), [known, updates]);
   const { chosen } = choices;
   const counts = [
     skills.length > known.length && `${count(skills.length - known.length)} new`,
@@ -221,7 +227,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
           For the {plural(known.length, 'skill')} already installed{' '}
           <select value={bulk} onChange={(e) => e.currentTarget.value && setAll(e.currentTarget.value as Bulk)}>
             <option value="">choose for each below</option>
-            {changed > 0 && <option value="update">Update {changed === known.length ? 'each' : `the ${count(changed)} that changed`}</option>}
+            {changed > 0 && <option value="update">{allVerb} {changed === known.length ? 'each' : `the ${count(changed)} that changed`}</option>}
             <option value="keep-both">Keep both (a -v2 copy each)</option>
             <option value="skip">Skip them all</option>
           </select>
@@ -249,7 +255,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
                   <strong>{s.name}</strong>{' '}
                   <span class="badge">{s.status === 'installed' ? 'already installed' : updates.has(s.name) ? `an update of ${s.installed}` : `${s.installed} is installed`}</span>{' '}
                   <select aria-label={`What to do with ${s.name}`} value={c} onChange={(e) => set(s, e.currentTarget.value as Choice)}>
-                    {s.status === 'conflict' && <option value="update">Update {s.installed}</option>}
+                    {s.status === 'conflict' && <option value="update">{verb(s)} {s.installed}</option>}
                     <option value="keep-both">Keep both ({s.name}-v2)</option>
                     <option value="skip">Skip</option>
                   </select>
