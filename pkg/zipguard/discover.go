@@ -50,7 +50,7 @@ func findSkills(ms []member) ([]*node, error) {
 		if variant != "" {
 			return nil, fail(ReasonNoSkill, variant, nil, "no SKILL.md found; the manifest must be named SKILL.md exactly, in capitals")
 		}
-		return nil, fail(ReasonNoSkill, "", nil, "no SKILL.md found in the archive")
+		return nil, fail(ReasonNoSkill, "", nil, "no SKILL.md found in the archive: a skill is a folder holding a SKILL.md, and this archive has none")
 	}
 	// Sorted by their paths, each made once, beside it: a look-up per
 	// comparison took a quarter of an import's longest task.

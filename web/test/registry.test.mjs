@@ -524,13 +524,16 @@ test('InvalidArchive: not a zip, and a zip without SKILL.md', { timeout: TEST_MS
   const page = await fresh(t, 'invalid-archive', { pack: false });
   assertRejected(await importZip(page, new TextEncoder().encode('this is not a zip')),
     { code: 'InvalidArchive', reason: 'not-a-zip', subject: '' }, 'not a zip');
-  assertRejected(await importZip(page, zip({ 'docs/README.md': '# Docs\n' })),
+  const none = assertRejected(await importZip(page, zip({ 'docs/README.md': '# Docs\n' })),
     { code: 'InvalidArchive', reason: 'no-skill', subject: '' }, 'no SKILL.md');
+  assert.match(none.message, /no SKILL\.md found in the archive: a skill is a folder holding a SKILL\.md, and this archive has none$/);
   assertRejected(await importZip(page, zip({ 'x/skill.md': skillMD('x', 'Lower case.') })),
     { code: 'InvalidArchive', reason: 'no-skill', subject: 'x/skill.md' }, 'skill.md in lower case');
   const half = packZip();
-  assertRejected(await importZip(page, half.subarray(0, half.length - 30)),
+  const cut = assertRejected(await importZip(page, half.subarray(0, half.length - 30)),
     { code: 'InvalidArchive', reason: 'truncated', subject: '' }, 'a truncated zip');
+  // The person's words, not archive/zip's ("not a valid zip file").
+  assert.match(cut.message, /the zip archive is truncated \(cut short\): download or copy it again$/);
   const m = assertRejected(await importZip(page, zip({ 'x/SKILL.md': '---\nname: x\n---\n' })),
     { code: 'InvalidManifest', reason: 'description-missing', subject: 'x' }, 'an invalid SKILL.md');
   assert.ok(m.diagnostics.some((d) => d.code === 'description-missing' && d.severity === 'error'));
