@@ -1357,6 +1357,15 @@ test('the source filter: the last skills of the source shown, deleted, take the 
     assert.deepEqual(await options(), ['every source (1)', 'Long-Org-Name+claude-example-skills.zip (1)']);
     assert.deepEqual(await ids(page), ['long-one']);
     assert.equal(await page.getByRole('button', { name: 'Show every skill' }).count(), 0);
+    // A skill imported with no source is a source of its own, "(none)",
+    // not every source.
+    await put('', { 'pack/no-source/SKILL.md': md('no-source', 'From bytes a page held.') });
+    await page.waitForFunction(() => document.getElementById('skills')?.dataset.count === '2');
+    await source.selectOption({ label: '(none) (1)' });
+    await page.waitForFunction(() => document.querySelectorAll('#skills > li').length === 1);
+    assert.deepEqual(await ids(page), ['no-source']);
+    await source.selectOption({ label: 'every source (2)' });
+    await page.waitForFunction(() => document.querySelectorAll('#skills > li').length === 2);
   } finally {
     await own.browser.close();
   }

@@ -26,17 +26,22 @@ interface Props {
   onOpen?: (id: string) => void;
 }
 
+/** The Source select's value of a source: "" is every source, so each
+ * source, "" (imported with none) too, is the value "=" and its name. */
+const sourceValue = (s: string | null) => (s === null ? '' : `=${s}`);
+const sourceOf = (v: string) => (v === '' ? null : v.slice(1));
+
 export function SkillList({ sk, skills, onOpen }: Props) {
-  const [q, setQ] = useState<Query>({ text: '', state: 'all', source: '', sort: 'name' });
+  const [q, setQ] = useState<Query>({ text: '', state: 'all', source: null, sort: 'name' });
   const [limit, setLimit] = useState(PAGE);
   /** A row's question: before a delete, or a disable or enable that must change other skills too. */
   const [asking, setAsking] = useState<{ s: SkillMeta; verb: Verb }>();
   // A source whose last skill went (deleted here or in another tab) filters
   // no more: every source again, not that one's "(0)" and no row.
-  const source = q.source && skills.some((s) => (s.source || '') === q.source) ? q.source : '';
+  const source = q.source !== null && skills.some((s) => (s.source || '') === q.source) ? q.source : null;
   const dropped = source !== q.source;
   useEffect(() => {
-    if (dropped) setQ((cur) => ({ ...cur, source: '' }));
+    if (dropped) setQ((cur) => ({ ...cur, source: null }));
   }, [dropped]);
   const l = useMemo(() => listing(skills, { ...q, source }), [skills, q, source]);
   const sel = useSelection(skills, l.shown, dropped);
@@ -87,10 +92,10 @@ export function SkillList({ sk, skills, onOpen }: Props) {
         <div class="list-selects">
           <label>
             Source{' '}
-            <select class="source" value={source} onChange={(e) => set({ source: e.currentTarget.value })}>
+            <select class="source" value={sourceValue(source)} onChange={(e) => set({ source: sourceOf(e.currentTarget.value) })}>
               <option value="">every source ({l.sources.reduce((n, [, c]) => n + c, 0)})</option>
               {l.sources.map(([s, n]) => (
-                <option key={s} value={s}>
+                <option key={s} value={sourceValue(s)}>
                   {s || '(none)'} ({n})
                 </option>
               ))}
@@ -114,8 +119,8 @@ export function SkillList({ sk, skills, onOpen }: Props) {
       </p>
       {l.shown.length === 0 && skills.length > 0 && (
         <p class="no-match">
-          No skill matches {[q.text.trim() && `“${q.text.trim()}”`, q.state !== 'all' && `the ${STATES.find(([st]) => st === q.state)![1].toLowerCase()} filter`, source && `the source ${source}`].filter(Boolean).join(' with ')}.{' '}
-          <button type="button" class="link" onClick={() => set({ text: '', state: 'all', source: '' })}>
+          No skill matches {[q.text.trim() && `“${q.text.trim()}”`, q.state !== 'all' && `the ${STATES.find(([st]) => st === q.state)![1].toLowerCase()} filter`, source !== null && `the source ${source || '(none)'}`].filter(Boolean).join(' with ')}.{' '}
+          <button type="button" class="link" onClick={() => set({ text: '', state: 'all', source: null })}>
             Show every skill
           </button>
         </p>

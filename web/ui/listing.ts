@@ -10,8 +10,9 @@ export type Sort = 'name' | 'updated' | 'size';
 export interface Query {
   text: string;
   state: State;
-  /** A source (file name or address), or "" for every source. */
-  source: string;
+  /** A source (file name or address; "" for the skills imported with
+   * none), or null for every source. */
+  source: string | null;
   sort: Sort;
 }
 
@@ -60,9 +61,9 @@ export function listing(skills: SkillMeta[], q: Query): Listing {
     const src = s.source || '';
     if (!bySource.has(src)) bySource.set(src, 0);
     if (!hit(s)) continue;
-    if (!q.source || src === q.source) for (const [st] of STATES) if (inState(s, st)) stateCounts[st]++;
+    if (q.source === null || src === q.source) for (const [st] of STATES) if (inState(s, st)) stateCounts[st]++;
     if (inState(s, q.state)) bySource.set(src, (bySource.get(src) ?? 0) + 1);
-    if (inState(s, q.state) && (!q.source || src === q.source)) shown.push(s);
+    if (inState(s, q.state) && (q.source === null || src === q.source)) shown.push(s);
   }
   const by: Record<Sort, (a: SkillMeta, b: SkillMeta) => number> = {
     name: (a, b) => a.id.localeCompare(b.id, 'en'),
