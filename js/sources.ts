@@ -221,7 +221,7 @@ interface FileRef { path: string; url: string; digest: string; size: number }
 interface EntryPlan extends IndexEntry { files: FileRef[]; origin: Origin; target: string }
 /** A skill to install from an MCP server, and how (source.ChooseMCP). */
 interface McpPlan { name: string; description: string; uri: string; files: FileRef[]; digest: string; origin: Origin; onConflict: ConflictPolicy; target: string }
-interface IndexPlan { url: string; version: IndexPreview["version"]; entries: EntryPlan[]; skipped: Refusal[]; refused: Refusal[]; digest: string }
+interface IndexPlan { url: string; version: IndexPreview["version"]; entries: EntryPlan[]; skipped: Refusal[]; refused: Refusal[]; digest: string; names: string[] }
 interface McpListPlan { skills: McpPlan[]; skipped: Refusal[]; refused: Refusal[]; warnings: Refusal[] }
 
 const refusalOf = (name: string, e: unknown): Refusal => {
@@ -529,13 +529,18 @@ export class Sources {
     let res: ImportResult;
     switch (origin.kind) {
       case "index": {
-        // The whole index, whose other entries an update refused for
-        // needing one of them names as where to install it from.
-        const plan = await this.index(origin.index!, undefined, o);
-        const e = plan.entries.find((x) => x.name === origin.entry);
-        if (!e) throw gone();
+        // Its entry alone is reviewed against the installed skills; the
+        // other entries' names are where an update refused for needing
+        // one of them says to install it from.
+        const plan = await this.index(origin.index!, [origin.entry!], o);
+        const e = plan.entries[0];
+        if (!e) {
+          const skipped = plan.skipped.find((r) => r.name === origin.entry);
+          if (!skipped) throw gone();
+          throw new SkillfsError(`the index lists its entry '${origin.entry}', but not so that it can be installed (${skipped.message}): it stays installed as it is`, skipped.code, skipped.reason, m.id);
+        }
         if (e.origin.verified && e.digest === origin.digest) return { status: "current", skill: m };
-        const elsewhere = plan.entries.filter((x) => x !== e).map((x) => x.name);
+        const elsewhere = plan.names.filter((n) => n !== origin.entry);
         // The skill's own folder of the entry's archive, when it has one.
         res = await this.installEntry(origin.dir ? { ...e, origin: { ...e.origin, dir: origin.dir } } : e, { ...o, elsewhere }, m.id);
         break;

@@ -95,8 +95,14 @@ var sourceMethods = map[string]method{
 		if err != nil {
 			return result{}, err
 		}
+		// Names: every entry's, reviewed or not, for an update to name the
+		// other entries as where a skill it needs is published.
+		names := make([]string, len(idx.Entries))
+		for i, e := range idx.Entries {
+			names[i] = e.Name
+		}
 		return value(map[string]any{"url": idx.URL, "version": idx.Version, "entries": source.ReviewIndex(in, registry.IDKey, idx, sel),
-			"skipped": idx.Skipped, "refused": nonNil(refused), "digest": digest}, nil)
+			"skipped": idx.Skipped, "refused": nonNil(refused), "digest": digest, "names": names}, nil)
 	}),
 	// The skills of a listing to install, each decided against the
 	// installed skills now (source.ChooseMCP): the person's choice from a

@@ -919,6 +919,12 @@ test('an index entry whose archive holds several skills: installed again, each i
   assert.deepEqual([again.installed.map((m) => [m.id, m.description]), again.warnings.filter((w) => w.name !== 'future').map((w) => [w.name, w.reason])],
     [[['pc', 'C two.']], [['pa', 'already-installed'], ['pb-v2', 'already-installed']]]);
   assert.deepEqual(await ids(page), ['pa', 'pb', 'pb-v2', 'pc']);
+  // The entry listed in a form this version cannot install: its skills'
+  // updates say that, not that the index no longer lists it.
+  site.index.skills = site.index.skills.map((e) => (e.name === 'pack' ? { ...e, type: 'bundle' } : e));
+  site.files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify(site.index), type: 'application/json' });
+  assert.equal(assertRejected(await reg(page, 'update', 'pa'), { code: 'InvalidIndex', reason: 'unknown-type', subject: 'pa' }).message,
+    `InvalidIndex (unknown-type): the index lists its entry 'pack', but not so that it can be installed (the entry's type "bundle" is not one this version of skillfs installs (skill-md, archive); it was skipped): it stays installed as it is`);
   // The entry removed from the index: its skills' updates say so.
   site.index.skills = site.index.skills.filter((e) => e.name !== 'pack');
   site.files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify(site.index), type: 'application/json' });
