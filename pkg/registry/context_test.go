@@ -286,15 +286,46 @@ func testConcurrentEdits(t *testing.T, bc backendCase) {
 // writes a tree for a skill no longer installed.
 func testEditRacesRemove(t *testing.T, bc backendCase) {
 	e := newEnv(t, bc)
-	a := openReg(t, e.db, Options{Bus: bc.join(t, e.db)})
+	held := &heldDB{Backend: e.db}
+	a := openReg(t, held, Options{Bus: bc.join(t, e.db)})
 	b := openReg(t, bc.again(t, e.db), Options{Bus: bc.join(t, e.db)})
 	ctx := context.Background()
+	// Round 0 forces the order that matters: the edit's first read is
+	// answered and then held until the remove has committed. An edit that
+	// read outside the lock would then write what it read after the
+	// remove; one that reads under the lock holds the remove back, and is
+	// let go after a moment.
 	for round := range 6 {
 		e.importZip(t, packOf(t, "x"), ImportOptions{})
 		var edit, remove error
 		var wg sync.WaitGroup
+		removed := make(chan struct{})
+		if round == 0 {
+			tree, err := vfs.SkillQueries("x", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			held.arm(tree[len(tree)-1], removed)
+		}
 		wg.Go(func() { _, edit = a.WriteFile(ctx, "x", fmt.Sprintf("notes-%d.md", round), "x") })
-		wg.Go(func() { remove = b.Remove(ctx, "x") })
+		wg.Go(func() {
+			if round == 0 {
+				select {
+				case <-held.reading:
+				case <-time.After(10 * time.Second):
+					t.Error("the edit never read the skill's tree")
+				}
+			}
+			remove = b.Remove(ctx, "x")
+			close(removed)
+		})
+		if round == 0 {
+			select {
+			case <-removed:
+			case <-time.After(300 * time.Millisecond): // the remove waits on the edit's lock
+			}
+			held.release()
+		}
 		wg.Wait()
 		if remove != nil {
 			t.Fatal(remove)
@@ -311,6 +342,44 @@ func testEditRacesRemove(t *testing.T, bc backendCase) {
 		}
 	}
 }
+
+// heldDB, once armed, answers the next read that asks for a query and
+// then holds the answer until hold closes or release is called; reading
+// closes when that read has been answered. Other reads (a list the bus
+// asks for) go as they come.
+type heldDB struct {
+	vfs.Backend
+	mu                  sync.Mutex
+	query               vfs.Query
+	hold, reading, left chan struct{}
+}
+
+func (h *heldDB) arm(q vfs.Query, hold chan struct{}) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.query, h.hold, h.reading, h.left = q, hold, make(chan struct{}), make(chan struct{})
+}
+
+func (h *heldDB) Read(ctx context.Context, qs ...vfs.Query) ([][]vfs.Record, error) {
+	h.mu.Lock()
+	hold, reading, left := h.hold, h.reading, h.left
+	if hold == nil || !slices.Contains(qs, h.query) {
+		h.mu.Unlock()
+		return h.Backend.Read(ctx, qs...)
+	}
+	h.hold = nil
+	h.mu.Unlock()
+	res, err := h.Backend.Read(ctx, qs...)
+	close(reading)
+	select {
+	case <-hold:
+	case <-left:
+	}
+	return res, err
+}
+
+// release lets the held read go, if it has not gone yet.
+func (h *heldDB) release() { close(h.left) }
 
 // gatedDB holds every read until gate closes, once gate is set.
 type gatedDB struct {
