@@ -253,8 +253,10 @@ export const choiceArgs = (choose?: Record<string, "rename" | "replace">, previe
  * server's are: source.ReviewMCP). */
 const alreadyOf = (res: ImportResult): Refusal[] => res.alreadyInstalled.map((id) => already(id, id));
 
-const already = (name: string, id: string): Refusal =>
-  ({ name, code: "Conflict", reason: "already-installed", message: `installed from this source already, byte for byte, as ${id}: left as it is` });
+const already = (name: string, id: string, edited = false): Refusal =>
+  ({ name, code: "Conflict", reason: "already-installed", message: edited
+    ? `installed from this source already, as ${id}, and changed here since: left as it is, with those changes`
+    : `installed from this source already, byte for byte, as ${id}: left as it is` });
 
 /** How many sources an update check asks at once: enough that a slow
  * one does not hold up the others, few enough not to flood the browser's
@@ -323,7 +325,7 @@ export class Sources {
         report.warnings.push({ name: e.name, code: "Integrity", reason: "unverified",
           message: "the index (v0.1.0) publishes no digests: what was received could not be verified" });
       }
-      if (e.status === "installed") report.warnings.push(already(e.name, e.installed));
+      if (e.status === "installed") report.warnings.push(already(e.name, e.installed, e.edited));
       else await this.attempt(report, e.name, () => this.installEntry(e, o, e.target));
     }
     return report;

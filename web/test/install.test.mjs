@@ -835,6 +835,12 @@ test('installed a second time from the same address or index entry, what is inst
   const entry = assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['zip-skill'] }));
   assert.deepEqual([entry.installed, entry.warnings.filter((w) => w.reason === 'already-installed').map((w) => w.name)], [[], ['zip-skill']]);
   assert.deepEqual(await ids(page), ['alpha', 'beta', 'zip-skill']);
+  // Changed here since, it is no longer the source's byte for byte: the
+  // warning says what it is.
+  assertOk(await reg(page, 'writeFile', 'zip-skill', 'notes.md', 'mine'));
+  const edited = assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['zip-skill'] }));
+  assert.deepEqual([edited.installed, edited.warnings.filter((w) => w.reason === 'already-installed').map((w) => w.message)],
+    [[], ['installed from this source already, as zip-skill, and changed here since: left as it is, with those changes']]);
   // The same bytes from another source are another install: a copy.
   const other = assertOk(await reg(page, 'installFromUrl', `${site.url}/.well-known/agent-skills/zip-skill.zip`));
   assert.deepEqual(other.installed.map((m) => m.id), ['zip-skill-v2']);
