@@ -70,6 +70,11 @@ type SkillError struct {
 	Name        string             `json:"name"`
 	Message     string             `json:"message"`
 	Diagnostics []skill.Diagnostic `json:"diagnostics"`
+	// Needs, of a skill refused because a skill it depends on is neither
+	// installed nor part of the import (Reason "unknown-skill"), is that
+	// skill's id: a batch install from a source retries it once that one
+	// is installed (docs/sources.md, "Dependencies within a batch").
+	Needs string `json:"needs,omitempty"`
 }
 
 // InvalidSkillsError is the error of an import of an archive some of whose

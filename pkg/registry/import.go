@@ -780,6 +780,7 @@ func (r *Registry) refuseUnmet(cands []*candidate, installed func(string) bool) 
 				why = fmt.Sprintf("it depends on '%s', which cannot be installed either", dep)
 			case se.Reason == "unknown-skill":
 				why = fmt.Sprintf("it depends on '%s', which is not installed and is not part of this install: install '%[1]s' first", dep)
+				c.invalid.Needs = se.Subject
 			}
 			c.invalid.Message = fmt.Sprintf("'%s' cannot be installed: %s", c.s.Name, why)
 			delete(valid, c.s.Name)

@@ -427,6 +427,19 @@ func testImportUnmetDependencies(t *testing.T, bc backendCase) {
 	if !slices.Equal(ids(res.Skills), []string{"d", "good"}) || !slices.Equal(invalid, []string{"a", "b", "c", "t"}) || res.Revision != 1 {
 		t.Errorf("skip invalid: installed %v, invalid %v, revision %d", ids(res.Skills), invalid, res.Revision)
 	}
+	// Skipped rather than refused whole, a skill refused for a dependency
+	// neither installed nor in the archive names it (a batch installs it
+	// again once that one is: Sources.batch); one whose dependency is in
+	// the archive, broken, names none.
+	for _, s := range res.Invalid {
+		if s.Needs != "" {
+			t.Errorf("skip invalid: %s needs %q", s.Subject, s.Needs)
+		}
+	}
+	ghost := e.importZip(t, zipOf(t, "", skillFiles("x", "x", "skill_dependencies: [ghost]")...), ImportOptions{SkipInvalid: true})
+	if len(ghost.Invalid) != 1 || ghost.Invalid[0].Needs != "ghost" || ghost.Invalid[0].Reason != "unknown-skill" {
+		t.Errorf("skip invalid, needing ghost: %s", jsonOf(t, ghost.Invalid))
+	}
 
 	// With b installed and the tool registered, all but the broken b can be.
 	e.importZip(t, zipOf(t, "b", skillFiles("", "b")...), ImportOptions{})
