@@ -69,6 +69,10 @@ export interface SkillError {
   /** For a person, without the code. */
   message: string;
   diagnostics: Diagnostic[];
+  /** Of a skill refused because a skill it depends on is neither
+   * installed nor part of the import (reason "unknown-skill"): that
+   * skill's id. */
+  needs?: string;
 }
 
 /** The most skills one setEnabledMany or removeMany changes (more are

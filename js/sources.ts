@@ -222,6 +222,14 @@ interface EntryPlan extends IndexEntry { files: FileRef[]; origin: Origin; targe
 /** A skill to install from an MCP server, and how (source.ChooseMCP). */
 interface McpPlan { name: string; description: string; uri: string; files: FileRef[]; digest: string; origin: Origin; onConflict: ConflictPolicy; target: string }
 interface IndexPlan { url: string; version: IndexPreview["version"]; entries: EntryPlan[]; skipped: Refusal[]; refused: Refusal[]; digest: string; names: string[] }
+/** A download of a batch install, kept: installing it sends its bytes
+ * again, downloading nothing (Sources.batch). */
+type Install = () => Promise<ImportResult>;
+/** A skill of a batch install, by name, and its download. */
+type Download = [name: string, download: () => Promise<Install>];
+/** A download of a batch to install, or installed again: then only its
+ * skills named in only, which waited, and refused, their last refusals. */
+interface Waiter { name: string; install: Install; only?: Set<string>; refused: Refusal[] }
 interface McpListPlan { skills: McpPlan[]; skipped: Refusal[]; refused: Refusal[]; warnings: Refusal[] }
 
 const refusalOf = (name: string, e: unknown): Refusal => {
@@ -320,25 +328,23 @@ export class Sources {
       ? await this.index(from, o.names, o)
       : await this.value<IndexPlan>("source.parseIndex", { url: from.url, names: o.names ?? [], previewed: from.digest }, from.bytes);
     const report: InstallReport = { installed: [], refused: [...plan.refused], warnings: [...plan.skipped] };
+    const downloads: Download[] = [];
     for (const e of plan.entries) {
       if (!e.origin.verified) {
         report.warnings.push({ name: e.name, code: "Integrity", reason: "unverified",
           message: "the index (v0.1.0) publishes no digests: what was received could not be verified" });
       }
       if (e.status === "installed") report.warnings.push(already(e.name, e.installed, e.edited));
-      else await this.attempt(report, e.name, () => this.installEntry(e, o, e.target));
+      else downloads.push([e.name, () => this.downloadEntry(e, o, e.target)]);
     }
+    await this.batch(report, downloads);
     return report;
   }
 
-  private installEntry(e: EntryPlan, o: InstallOptions & Elsewhere, target = ""): Promise<ImportResult> {
-    return e.type === "files"
-      ? this.installFiles(e.origin, e.name, e.files, (u) => fetchBytes(u, o), o, target)
-      : this.installArtifact(e.origin, e.name, e.url, o, target);
-  }
-
-  private async installArtifact(origin: Origin, dir: string, url: string, o: InstallOptions & Elsewhere, target = ""): Promise<ImportResult> {
-    return this.installBytes(origin, dir, await fetchBytes(url, o), o, target);
+  private async downloadEntry(e: EntryPlan, o: InstallOptions & Elsewhere, target = ""): Promise<Install> {
+    if (e.type === "files") return this.downloadFiles(e.origin, e.name, e.files, (u) => fetchBytes(u, o), o, target);
+    const bytes = await fetchBytes(e.url, o);
+    return () => this.installBytes(e.origin, e.name, bytes, o, target);
   }
 
   /** preview: bytes are those it gave origin's digest for, and must
@@ -352,7 +358,7 @@ export class Sources {
     }, bytes, o.onProgress, o.signal);
   }
 
-  private async installFiles(origin: Origin, dir: string, files: FileRef[], get: (url: string) => Promise<Uint8Array>, o: InstallOptions & Elsewhere, target = ""): Promise<ImportResult> {
+  private async downloadFiles(origin: Origin, dir: string, files: FileRef[], get: (url: string) => Promise<Uint8Array>, o: InstallOptions & Elsewhere, target = ""): Promise<Install> {
     const parts: Uint8Array[] = [];
     let total = 0;
     const max = o.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -363,21 +369,71 @@ export class Sources {
       parts.push(b);
     }
     const blob = concat(parts, total);
-    return this.value<ImportResult>("registry.installFiles", {
+    return () => this.value<ImportResult>("registry.installFiles", {
       origin, dir, files, lengths: parts.map((p) => p.byteLength), target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "", elsewhere: o.elsewhere ?? [],
     }, blob, o.onProgress, o.signal);
   }
 
-  private async attempt(report: InstallReport, name: string, run: () => Promise<ImportResult>): Promise<void> {
-    try {
-      const res = await run();
+  /** Downloads and installs each of downloads in turn, each in its own
+   * commit, into report. One refused only because a skill it depends on
+   * is not installed (the module names that one: SkillError.needs, or
+   * the subject of an update's refusal) waits, its bytes kept, for a
+   * skill of that id to install in this batch, and is installed again
+   * right after it: what installs does not depend on the order the
+   * source lists its skills in, and each is tried again at most once per
+   * dependency that installs (docs/sources.md, "Dependencies within a
+   * batch"). One still waiting at the end is refused as its last try was. */
+  private async batch(report: InstallReport, downloads: Download[]): Promise<void> {
+    /** By the id each waits for. */
+    const waiting = new Map<string, Waiter[]>();
+    const wait = (id: string, w: Waiter) => {
+      const ws = waiting.get(id);
+      if (ws) ws.push(w);
+      else waiting.set(id, [w]);
+    };
+    const queue: Waiter[] = [];
+    const run = async (w: Waiter) => {
+      let res: ImportResult;
+      try {
+        res = await w.install();
+      } catch (e) {
+        if (fatal(e)) throw e;
+        const r = refusalOf(w.name, e);
+        const needs = r.reason === "unknown-skill" && e instanceof SkillfsError ? e.subject : "";
+        if (needs) wait(needs, { ...w, refused: [r] });
+        else report.refused.push(r);
+        return;
+      }
       report.installed.push(...res.skills);
-      report.refused.push(...refusalsOf(res, name));
-      report.warnings.push(...alreadyOf(res));
-    } catch (e) {
-      if (fatal(e)) throw e;
-      report.refused.push(refusalOf(name, e));
+      // Tried again, only the skills that waited are reported: the
+      // others' refusals and warnings were (those it installed before
+      // are found as they are).
+      if (!w.only) report.warnings.push(...alreadyOf(res));
+      const refusals = refusalsOf(res, w.name);
+      const mine = refusals.flatMap((r, i) => (!w.only || w.only.has(r.name) ? [i] : []));
+      const waits = mine.filter((i) => res.invalid[i]!.needs);
+      report.refused.push(...mine.filter((i) => !res.invalid[i]!.needs).map((i) => refusals[i]!));
+      if (waits.length) {
+        const refused = waits.map((i) => refusals[i]!);
+        wait(res.invalid[waits[0]!]!.needs!, { ...w, only: new Set(refused.map((r) => r.name)), refused });
+      }
+      for (const m of res.skills) {
+        queue.push(...(waiting.get(m.id) ?? []));
+        waiting.delete(m.id);
+      }
+    };
+    for (const [name, download] of downloads) {
+      try {
+        queue.push({ name, install: await download(), refused: [] });
+      } catch (e) {
+        if (fatal(e)) throw e;
+        report.refused.push(refusalOf(name, e));
+      }
+      // What it let through, and what that lets through, in turn.
+      for (let i = 0; i < queue.length; i++) await run(queue[i]!);
+      queue.length = 0;
     }
+    for (const ws of waiting.values()) for (const w of ws) report.refused.push(...w.refused);
   }
 
   async previewMcp(serverUrl: string, o: FetchOptions = {}): Promise<McpPreview> {
@@ -404,9 +460,11 @@ export class Sources {
         : await this.value<McpListPlan>("source.parseMcp", { ...args, previewed: from.digest }, from.listing);
       // What the listing leaves out was shown in the review, if there was one.
       const report: InstallReport = { installed: [], refused: [...(typeof from === "string" ? plan.skipped : []), ...plan.refused], warnings: plan.warnings };
+      const downloads: Download[] = [];
       for (const s of plan.skills) {
-        await this.attempt(report, s.name, () => this.installFiles(s.origin, s.name, s.files, (u) => mcp.read(u), { ...o, onConflict: s.onConflict }, s.target));
+        downloads.push([s.name, () => this.downloadFiles(s.origin, s.name, s.files, (u) => mcp.read(u), { ...o, onConflict: s.onConflict }, s.target)]);
       }
+      await this.batch(report, downloads);
       return report;
     } finally {
       await mcp.close();
@@ -544,7 +602,7 @@ export class Sources {
         if (e.origin.verified && e.digest === origin.digest) return { status: "current", skill: m };
         const elsewhere = plan.names.filter((n) => n !== origin.entry);
         // The skill's own folder of the entry's archive, when it has one.
-        res = await this.installEntry(origin.dir ? { ...e, origin: { ...e.origin, dir: origin.dir } } : e, { ...o, elsewhere }, m.id);
+        res = await (await this.downloadEntry(origin.dir ? { ...e, origin: { ...e.origin, dir: origin.dir } } : e, { ...o, elsewhere }, m.id))();
         break;
       }
       case "mcp": {
@@ -571,7 +629,7 @@ export class Sources {
           const s = plan.skills[0];
           if (!s) throw gone();
           if (s.digest === origin.digest) return { status: "current", skill: m };
-          res = await this.installFiles(s.origin, s.name, s.files, (u) => mcp.read(u), o, m.id);
+          res = await (await this.downloadFiles(s.origin, s.name, s.files, (u) => mcp.read(u), o, m.id))();
         } finally {
           await mcp.close();
         }

@@ -1064,3 +1064,77 @@ test('an agent over a port cannot install', { timeout: TEST_MS }, async (t) => {
   assert.equal(out.error.code, 'PermissionDenied');
   assert.deepEqual(await ids(page), []);
 });
+
+/** A SKILL.md of name that depends on the skills on. */
+const needing = (name, ...on) => `---\nname: ${name}\ndescription: Needs ${on.join(', ')}.\nskill_dependencies: [${on.join(', ')}]\n---\n# ${name}\n`;
+/** The refusal of a skill that depends on missing, in the module's words. */
+const waitsFor = (name, missing) => ({ name, code: 'InvalidArgument', reason: 'unknown-skill',
+  message: `'${name}' cannot be installed: it depends on '${missing}', which is not installed and is not part of this install: install '${missing}' first` });
+const byName = (refusals) => [...refusals].sort((a, b) => a.name.localeCompare(b.name));
+
+test('an MCP server listing a skill before one it depends on: the batch installs both whatever the order; a cycle, a dependency refused or never listed is refused saying which skill to install first', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t);
+  const one = (name, md, more = {}) => [name, { frontmatter: { name, description: `${name}.` }, files: { 'SKILL.md': md }, ...more }];
+  // ma → mb → mc listed dependents first; mx ⇄ my; mw needs mliar, whose
+  // digest lies; mv needs a skill the server does not list.
+  const server = await serveMcp(new Map([
+    one('ma', needing('ma', 'mb')), one('mx', needing('mx', 'my')), one('mw', needing('mw', 'mliar')), one('mb', needing('mb', 'mc')),
+    one('mv', needing('mv', 'absent')), one('my', needing('my', 'mx')), one('mc', skillMD('mc', 'C.')),
+    one('mliar', skillMD('mliar', 'Lies.'), { lies: { 'SKILL.md': sha256('a lie') } }),
+  ]));
+  t.after(server.close);
+  const revision = assertOk(await reg(page, 'revision'));
+  const r = assertOk(await reg(page, 'installFromMcp', server.url));
+  // Each right after what it depends on, in its own commit.
+  assert.deepEqual(r.installed.map((m) => [m.id, m.dependencies.skills]), [['mc', []], ['mb', ['mc']], ['ma', ['mb']]]);
+  assert.equal(assertOk(await reg(page, 'revision')), revision + 3);
+  assert.deepEqual(await ids(page), ['ma', 'mb', 'mc']);
+  assert.deepEqual(byName(r.refused).map(({ name, code, reason }) => [name, code, reason]), [
+    ['mliar', 'Integrity', 'digest-mismatch'], ['mv', 'InvalidArgument', 'unknown-skill'], ['mw', 'InvalidArgument', 'unknown-skill'],
+    ['mx', 'InvalidArgument', 'unknown-skill'], ['my', 'InvalidArgument', 'unknown-skill']]);
+  assert.deepEqual(byName(r.refused.filter((x) => x.reason === 'unknown-skill')),
+    [waitsFor('mv', 'absent'), waitsFor('mw', 'mliar'), waitsFor('mx', 'my'), waitsFor('my', 'mx')]);
+  assert.deepEqual(r.warnings, []);
+});
+
+test('an index listing an entry before the entry it depends on: the batch installs both whatever the order, a download of several skills installing the one that waited without a word on the others; a cycle is refused saying which skill to install first', { timeout: TEST_MS }, async (t) => {
+  const files = new Map();
+  const site = await serveSite(files);
+  t.after(site.close);
+  const page = await fresh(t);
+  const entries = [];
+  const md = (name, body) => {
+    files.set(`/md/${name}/SKILL.md`, { body, type: 'text/markdown' });
+    entries.push({ name, type: 'skill-md', description: `${name}.`, url: `../../md/${name}/SKILL.md`, digest: sha256(body) });
+  };
+  // ia → pack's pb → ic, listed dependents first; pack's pa needs
+  // nothing and installs at once; ix ⇄ iy.
+  md('ia', needing('ia', 'pb'));
+  md('ix', needing('ix', 'iy'));
+  const pack = zip({ 'pack/pa/SKILL.md': skillMD('pa', 'A.'), 'pack/pb/SKILL.md': needing('pb', 'ic') });
+  files.set('/.well-known/agent-skills/pack.zip', { body: pack, type: 'application/zip' });
+  entries.push({ name: 'pack', type: 'archive', description: 'Two skills.', url: 'pack.zip', digest: sha256(pack) });
+  md('iy', needing('iy', 'ix'));
+  md('ic', skillMD('ic', 'C.'));
+  files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify({ $schema: SCHEMA_V2, skills: entries }), type: 'application/json' });
+  const r = assertOk(await reg(page, 'installFromIndex', `${site.url}/.well-known/agent-skills/index.json`));
+  assert.deepEqual(r.installed.map((m) => [m.id, m.origin.entry]), [['pa', 'pack'], ['ic', 'ic'], ['pb', 'pack'], ['ia', 'ia']]);
+  assert.deepEqual(await ids(page), ['ia', 'ic', 'pa', 'pb']);
+  assert.deepEqual(byName(r.refused), [waitsFor('ix', 'iy'), waitsFor('iy', 'ix')]);
+  // pa, found as it is when pack was installed again, is no warning.
+  assert.deepEqual(r.warnings, []);
+
+  // A new version of ia needing id, an entry listed after it: installed
+  // again, ia waits for id, then is updated in place.
+  const ia = entries.findIndex((e) => e.name === 'ia');
+  const before = assertOk(await reg(page, 'get', 'ia'));
+  md('id', skillMD('id', 'D.'));
+  const ia2 = needing('ia', 'pb', 'id');
+  files.set('/md/ia/SKILL.md', { body: ia2, type: 'text/markdown' });
+  entries[ia] = { ...entries[ia], digest: sha256(ia2) };
+  files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify({ $schema: SCHEMA_V2, skills: entries }), type: 'application/json' });
+  const again = assertOk(await reg(page, 'installFromIndex', `${site.url}/.well-known/agent-skills/index.json`, { names: ['ia', 'id'] }));
+  assert.deepEqual(again.installed.map((m) => [m.id, m.dependencies.skills]), [['id', []], ['ia', ['pb', 'id']]]);
+  assert.deepEqual([again.refused, again.warnings], [[], []]);
+  assert.equal(assertOk(await reg(page, 'get', 'ia')).instance, before.instance);
+});
