@@ -224,12 +224,14 @@ interface McpPlan { name: string; description: string; uri: string; files: FileR
 interface IndexPlan { url: string; version: IndexPreview["version"]; entries: EntryPlan[]; skipped: Refusal[]; refused: Refusal[]; digest: string; names: string[] }
 /** A download of a batch install, kept: installing it sends its bytes
  * again, downloading nothing (Sources.batch). */
-type Install = () => Promise<ImportResult>;
+/** A download ready to install (run), and its size in bytes. */
+interface Install { run: () => Promise<ImportResult>; bytes: number }
 /** A skill of a batch install, by name, and its download. */
 type Download = [name: string, download: () => Promise<Install>];
 /** A download of a batch to install, or installed again: then only its
- * skills named in only, which waited, and refused, their last refusals. */
-interface Waiter { name: string; install: Install; only?: Set<string>; refused: Refusal[] }
+ * skills named in only, which waited, and refused, their last refusals;
+ * install is what download gave, until it waits without its bytes. */
+interface Waiter { name: string; download: () => Promise<Install>; install?: Install; only?: Set<string>; refused: Refusal[] }
 interface McpListPlan { skills: McpPlan[]; skipped: Refusal[]; refused: Refusal[]; warnings: Refusal[] }
 
 const refusalOf = (name: string, e: unknown): Refusal => {
@@ -337,14 +339,14 @@ export class Sources {
       if (e.status === "installed") report.warnings.push(already(e.name, e.installed, e.edited));
       else downloads.push([e.name, () => this.downloadEntry(e, o, e.target)]);
     }
-    await this.batch(report, downloads);
+    await this.batch(report, downloads, o);
     return report;
   }
 
   private async downloadEntry(e: EntryPlan, o: InstallOptions & Elsewhere, target = ""): Promise<Install> {
     if (e.type === "files") return this.downloadFiles(e.origin, e.name, e.files, (u) => fetchBytes(u, o), o, target);
     const bytes = await fetchBytes(e.url, o);
-    return () => this.installBytes(e.origin, e.name, bytes, o, target);
+    return { run: () => this.installBytes(e.origin, e.name, bytes, o, target), bytes: bytes.byteLength };
   }
 
   /** preview: bytes are those it gave origin's digest for, and must
@@ -369,9 +371,12 @@ export class Sources {
       parts.push(b);
     }
     const blob = concat(parts, total);
-    return () => this.value<ImportResult>("registry.installFiles", {
-      origin, dir, files, lengths: parts.map((p) => p.byteLength), target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "", elsewhere: o.elsewhere ?? [],
-    }, blob, o.onProgress, o.signal);
+    return {
+      run: () => this.value<ImportResult>("registry.installFiles", {
+        origin, dir, files, lengths: parts.map((p) => p.byteLength), target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "", elsewhere: o.elsewhere ?? [],
+      }, blob, o.onProgress, o.signal),
+      bytes: total,
+    };
   }
 
   /** Downloads and installs each of downloads in turn, each in its own
@@ -383,10 +388,19 @@ export class Sources {
    * source lists its skills in, and each is tried again at most once per
    * dependency that installs (docs/sources.md, "Dependencies within a
    * batch"). One still waiting at the end is refused as its last try was. */
-  private async batch(report: InstallReport, downloads: Download[]): Promise<void> {
+  private async batch(report: InstallReport, downloads: Download[], o: FetchOptions): Promise<void> {
     /** By the id each waits for. */
     const waiting = new Map<string, Waiter[]>();
+    /** The bytes the waiting downloads hold, at most two downloads at
+     * their largest: past that, one waits without its bytes and is
+     * downloaded again, so that skills all waiting on one the source
+     * never installs hold no more memory than that. */
+    let kept = 0;
+    const keep = 2 * (o.maxBytes ?? DEFAULT_MAX_BYTES);
     const wait = (id: string, w: Waiter) => {
+      const bytes = w.install?.bytes ?? 0;
+      if (kept + bytes > keep) w = { ...w, install: undefined };
+      else kept += bytes;
       const ws = waiting.get(id);
       if (ws) ws.push(w);
       else waiting.set(id, [w]);
@@ -395,7 +409,8 @@ export class Sources {
     const run = async (w: Waiter) => {
       let res: ImportResult;
       try {
-        res = await w.install();
+        w.install ??= await w.download();
+        res = await w.install.run();
       } catch (e) {
         if (fatal(e)) throw e;
         const r = refusalOf(w.name, e);
@@ -418,17 +433,15 @@ export class Sources {
         wait(res.invalid[waits[0]!]!.needs!, { ...w, only: new Set(refused.map((r) => r.name)), refused });
       }
       for (const m of res.skills) {
-        queue.push(...(waiting.get(m.id) ?? []));
+        for (const r of waiting.get(m.id) ?? []) {
+          kept -= r.install?.bytes ?? 0;
+          queue.push(r);
+        }
         waiting.delete(m.id);
       }
     };
     for (const [name, download] of downloads) {
-      try {
-        queue.push({ name, install: await download(), refused: [] });
-      } catch (e) {
-        if (fatal(e)) throw e;
-        report.refused.push(refusalOf(name, e));
-      }
+      queue.push({ name, download, refused: [] });
       // What it let through, and what that lets through, in turn.
       for (let i = 0; i < queue.length; i++) await run(queue[i]!);
       queue.length = 0;
@@ -464,7 +477,7 @@ export class Sources {
       for (const s of plan.skills) {
         downloads.push([s.name, () => this.downloadFiles(s.origin, s.name, s.files, (u) => mcp.read(u), { ...o, onConflict: s.onConflict }, s.target)]);
       }
-      await this.batch(report, downloads);
+      await this.batch(report, downloads, o);
       return report;
     } finally {
       await mcp.close();
@@ -602,7 +615,7 @@ export class Sources {
         if (e.origin.verified && e.digest === origin.digest) return { status: "current", skill: m };
         const elsewhere = plan.names.filter((n) => n !== origin.entry);
         // The skill's own folder of the entry's archive, when it has one.
-        res = await (await this.downloadEntry(origin.dir ? { ...e, origin: { ...e.origin, dir: origin.dir } } : e, { ...o, elsewhere }, m.id))();
+        res = await (await this.downloadEntry(origin.dir ? { ...e, origin: { ...e.origin, dir: origin.dir } } : e, { ...o, elsewhere }, m.id)).run();
         break;
       }
       case "mcp": {
@@ -629,7 +642,7 @@ export class Sources {
           const s = plan.skills[0];
           if (!s) throw gone();
           if (s.digest === origin.digest) return { status: "current", skill: m };
-          res = await (await this.downloadFiles(s.origin, s.name, s.files, (u) => mcp.read(u), o, m.id))();
+          res = await (await this.downloadFiles(s.origin, s.name, s.files, (u) => mcp.read(u), o, m.id)).run();
         } finally {
           await mcp.close();
         }

@@ -1097,6 +1097,19 @@ test('an MCP server listing a skill before one it depends on: the batch installs
   assert.deepEqual(r.warnings, []);
 });
 
+test('skills of a batch waiting for a dependency hold at most twice maxBytes of downloads: past that, one waits without its bytes and is downloaded again when let through', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t);
+  const one = (name, md) => [name, { frontmatter: { name, description: `${name}.` }, files: { 'SKILL.md': md } }];
+  // Each waiting SKILL.md is 70 bytes; maxBytes 80 keeps 160: ma and mb
+  // wait with their bytes, md without.
+  const server = await serveMcp(new Map([one('ma', needing('ma', 'mc')), one('mb', needing('mb', 'mc')), one('md', needing('md', 'mc')), one('mc', skillMD('mc', 'C.'))]));
+  t.after(server.close);
+  const r = assertOk(await reg(page, 'installFromMcp', server.url, { maxBytes: 80 }));
+  assert.deepEqual([r.installed.map((m) => m.id), r.refused], [['mc', 'ma', 'mb', 'md'], []]);
+  const reads = (name) => server.log.filter((l) => l === `resources/read skill://${name}/SKILL.md`).length;
+  assert.deepEqual(['ma', 'mb', 'md', 'mc'].map(reads), [1, 1, 2, 1]);
+});
+
 test('an index listing an entry before the entry it depends on: the batch installs both whatever the order, a download of several skills installing the one that waited without a word on the others; a cycle is refused saying which skill to install first', { timeout: TEST_MS }, async (t) => {
   const files = new Map();
   const site = await serveSite(files);
