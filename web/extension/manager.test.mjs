@@ -892,14 +892,22 @@ test('the preview\'s warnings that a skill installs disabled follow each choice:
   await page.close();
 });
 
-test('a change of one choice in the preview asks for the warnings of the skills it can change, not the whole archive again', { timeout: IMPORT_MS }, async () => {
+test('a change of one choice in the preview asks for the warnings of the skills it can change, not the whole archive again; one whose ask failed keeps the error shown until asked again', { timeout: IMPORT_MS }, async () => {
   const page = await shared.browser.context.newPage();
   page.setDefaultTimeout(STEP_MS);
-  // The skills of each previewNotes call the panel sends.
+  // The skills of each previewNotes call the panel sends. While
+  // globalThis.noWorker is set, every connection closes at once, as when
+  // the worker cannot start (the failure is injected here, around the
+  // real connect: no call the panel makes fails otherwise).
   await page.addInitScript(() => {
     globalThis.notesAsked = [];
     const connect = chrome.runtime.connect.bind(chrome.runtime);
     chrome.runtime.connect = (...a) => {
+      if (globalThis.noWorker) {
+        const closed = [];
+        setTimeout(() => closed.forEach((f) => f()));
+        return { postMessage() {}, disconnect() {}, onMessage: { addListener() {}, removeListener() {} }, onDisconnect: { addListener: (f) => closed.push(f) } };
+      }
       const port = connect(...a);
       const post = port.postMessage.bind(port);
       port.postMessage = (m) => {
@@ -950,6 +958,28 @@ test('a change of one choice in the preview asks for the warnings of the skills 
   await group.getByRole('checkbox', { name: 'parts-3-a', exact: true }).check();
   await answered(2);
   assert.deepEqual(await warned(), all);
+
+  // The ask for parts-3 fails: their warnings are stale, and the error
+  // says so. An answer for parts-5 leaves it shown: parts-3's are still
+  // stale. parts-3 asked again and answered, it goes.
+  const error = group.locator('.hint.error');
+  await page.evaluate(() => { globalThis.noWorker = true; });
+  await stopWorker(page);
+  await page.waitForFunction(() => document.body.dataset.connected === 'false');
+  await group.getByRole('checkbox', { name: 'parts-3-a', exact: true }).uncheck();
+  await error.waitFor();
+  await page.locator('.preview[aria-busy="false"]').waitFor();
+  assert.match(await error.textContent(), /^Could not tell which skills would be installed disabled: the extension's background worker stopped before it answered/);
+  assert.deepEqual(await warned(), all, 'the warnings before the failed ask');
+  await page.evaluate(() => { globalThis.noWorker = false; globalThis.notesAsked = []; });
+  await group.getByRole('checkbox', { name: 'parts-5-a', exact: true }).uncheck();
+  await answered(1);
+  assert.deepEqual(await warned(), all.filter((n) => n !== 'parts-5-a' && n !== 'parts-5-b'));
+  assert.ok(await error.isVisible(), "the error went with parts-3's warnings still stale");
+  await group.getByRole('checkbox', { name: 'parts-3-a', exact: true }).check();
+  await answered(2);
+  await error.waitFor({ state: 'detached' });
+  assert.deepEqual(await warned(), all.filter((n) => n !== 'parts-5-a' && n !== 'parts-5-b'));
   await group.getByRole('button', { name: 'Cancel', exact: true }).click();
   await page.close();
 });

@@ -151,15 +151,16 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
   // The notes, by name, each from the latest answer for the choices of
   // its part: an answer to earlier ones that comes late is dropped. Until
   // every answer asked for has come, the preview is busy (aria-busy): its
-  // warnings may still change.
+  // warnings may still change. The error stays while any skill's latest
+  // ask failed (stale): an answer for another part leaves its notes stale.
   const [notes] = useState(() => new Map<string, Diagnostic>());
   const [notesError, setNotesError] = useState('');
   const [asking, setAsking] = useState(0);
-  const asked = useRef({ last: 0, at: new Map<string, number>() });
+  const asked = useRef({ last: 0, at: new Map<string, number>(), stale: new Set<string>() });
   const ask = (part: ImportPreview) => {
     if (!notesFor) return;
     const n = ++asked.current.last;
-    const { at } = asked.current;
+    const { at, stale } = asked.current;
     for (const s of part.skills) at.set(s.name, n);
     const choose = policies(new Map(part.skills.map((s) => [s.name, choices.of.get(s.name) ?? 'skip'])));
     setAsking((a) => a + 1);
@@ -168,12 +169,17 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
         (by) => {
           for (const s of part.skills) {
             if (at.get(s.name) !== n) continue;
+            stale.delete(s.name);
             if (by[s.name]) notes.set(s.name, by[s.name]);
             else notes.delete(s.name);
           }
-          setNotesError('');
+          if (stale.size === 0) setNotesError('');
         },
-        (e: unknown) => part.skills.some((s) => at.get(s.name) === n) && setNotesError(failed('Could not tell which skills would be installed disabled', e)),
+        (e: unknown) => {
+          const latest = part.skills.filter((s) => at.get(s.name) === n);
+          for (const s of latest) stale.add(s.name);
+          if (latest.length > 0) setNotesError(failed('Could not tell which skills would be installed disabled', e));
+        },
       )
       .finally(() => setAsking((a) => a - 1));
   };
