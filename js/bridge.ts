@@ -50,6 +50,11 @@ export class SkillfsError extends Error {
      * message names the first five): importZip with choose installs the
      * others. */
     readonly invalid: SkillError[] = [],
+    /** detail without the subject before it (the module's says
+     * "SUBJECT: MSG", MSG with its cause, if any): for a sentence that
+     * names the subject itself, so that none parses detail. An error made
+     * on this side, whose detail names no subject before it, has detail. */
+    readonly msg = detail,
   ) {
     super(`${code}${reason ? ` (${reason})` : ""}: ${detail}`);
   }
@@ -1486,8 +1491,8 @@ function notifyAll<T>(listeners: Iterable<(v: T) => void>, v: T): void {
 
 function toSkillfsError(e: unknown): SkillfsError {
   if (e instanceof SkillfsError) return e;
-  const o = (e ?? {}) as { message?: string; code?: ErrorCode; reason?: string; subject?: string; diagnostics?: Diagnostic[]; invalid?: SkillError[] };
-  return new SkillfsError(o.message ?? String(e), o.code ?? "Internal", o.reason ?? "", o.subject ?? "", o.diagnostics ?? [], o.invalid ?? []);
+  const o = (e ?? {}) as { message?: string; code?: ErrorCode; reason?: string; subject?: string; diagnostics?: Diagnostic[]; invalid?: SkillError[]; msg?: string };
+  return new SkillfsError(o.message ?? String(e), o.code ?? "Internal", o.reason ?? "", o.subject ?? "", o.diagnostics ?? [], o.invalid ?? [], o.msg);
 }
 
 /** p, or signal's reason as soon as signal aborts (p is left to settle
@@ -1523,7 +1528,7 @@ type Wire =
   | { t: "cancel"; id: number }
   | { t: "progress"; id: number; value: unknown }
   | { t: "result"; id: number; json: string; bytes?: WireBytes }
-  | { t: "error"; id: number; message: string; code: ErrorCode; reason: string; subject: string; diagnostics: Diagnostic[]; invalid?: SkillError[] }
+  | { t: "error"; id: number; message: string; code: ErrorCode; reason: string; subject: string; diagnostics: Diagnostic[]; invalid?: SkillError[]; msg?: string }
   | { t: "change"; change: Change }
   | { t: "ping" }
   | { t: "pong" }
@@ -1660,7 +1665,7 @@ export function connectSkillfs(port: AnyPort, opts: ConnectOptions = {}): Skillf
     }
     pending.delete(m.id);
     if (m.t !== "result") {
-      p.reject(new SkillfsError(m.message, m.code, m.reason, m.subject, m.diagnostics, m.invalid ?? []));
+      p.reject(new SkillfsError(m.message, m.code, m.reason, m.subject, m.diagnostics, m.invalid ?? [], m.msg));
       return;
     }
     let value: unknown;
@@ -1877,7 +1882,7 @@ export function serveSkillfs(sk: Skillfs, port: AnyPort, opts: ServeOptions): ()
     const id = m.id;
     const fail = (e: unknown) => {
       const err = toSkillfsError(e);
-      l.send({ t: "error", id, message: err.detail, code: err.code, reason: err.reason, subject: err.subject, diagnostics: err.diagnostics, invalid: err.invalid });
+      l.send({ t: "error", id, message: err.detail, code: err.code, reason: err.reason, subject: err.subject, diagnostics: err.diagnostics, invalid: err.invalid, msg: err.msg });
     };
     const progress = m.progress ? (value: unknown) => l.send({ t: "progress", id, value }) : undefined;
     // The caller may cancel the call by its id; a repeated id cancels the first.

@@ -282,8 +282,9 @@ func newPromise(fn func() (js.Value, error)) js.Value {
 }
 
 // jsError turns err into a JavaScript Error with the stable code, reason
-// and subject of its *skillerr.Error, the diagnostics of a refused
-// SKILL.md, and the skills an archive cannot install.
+// and subject of its *skillerr.Error and its message without the subject
+// (msg, so that no caller parses the message), the diagnostics of a
+// refused SKILL.md, and the skills an archive cannot install.
 func jsError(err error) js.Value {
 	e := js.Global().Get("Error").New(err.Error())
 	e.Set("name", "SkillfsError")
@@ -292,6 +293,7 @@ func jsError(err error) js.Value {
 	if errors.As(err, &se) {
 		e.Set("reason", se.Reason)
 		e.Set("subject", se.Subject)
+		e.Set("msg", se.Unsubjected())
 	}
 	var ie *registry.InvalidSkillsError
 	if errors.As(err, &ie) {

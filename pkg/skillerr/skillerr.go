@@ -66,14 +66,20 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	msg := e.Msg
 	if e.Subject != "" {
-		msg = fmt.Sprintf("%s: %s", e.Subject, msg)
+		return fmt.Sprintf("%s: %s", e.Subject, e.Unsubjected())
 	}
+	return e.Unsubjected()
+}
+
+// Unsubjected is the message without the subject before it (Msg, then
+// the cause): for a sentence that names the subject itself, such as a
+// skill's own view saying why an edit of it was refused.
+func (e *Error) Unsubjected() string {
 	if e.Err != nil {
-		msg = fmt.Sprintf("%s: %v", msg, e.Err)
+		return fmt.Sprintf("%s: %v", e.Msg, e.Err)
 	}
-	return msg
+	return e.Msg
 }
 
 func (e *Error) Unwrap() error { return e.Err }

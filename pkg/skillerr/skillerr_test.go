@@ -37,6 +37,9 @@ func TestMessageNamesSubjectAndCause(t *testing.T) {
 	if err.Error() != want {
 		t.Fatalf("Error() = %q, want %q", err.Error(), want)
 	}
+	if got, want := err.Unsubjected(), "not enough storage for 42 bytes: QuotaExceededError"; got != want {
+		t.Fatalf("Unsubjected() = %q, want %q", got, want)
+	}
 }
 
 // TestClip: a long value is cut at a character boundary, never inside

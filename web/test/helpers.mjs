@@ -55,6 +55,8 @@ const describe = (e) => ({
   diagnostics: e?.diagnostics,
   invalid: e?.invalid,
   message: String(e?.message ?? e),
+  detail: e?.detail,
+  msg: e?.msg,
 });
 
 window.T = {

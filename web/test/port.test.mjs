@@ -202,6 +202,8 @@ test('MessagePort, capability "admin": calls work, bytes and progress cross, err
   const bad = assertRejected(await creg(page, 'writeFile', 'alpha', 'SKILL.md', '---\nname: alpha\n---\n'),
     { code: 'InvalidManifest', reason: 'description-missing', subject: 'alpha' }, 'invalid SKILL.md');
   assert.deepEqual(bad.diagnostics.map((d) => [d.code, d.severity]), [['description-missing', 'error']]);
+  assert.equal(bad.detail, `alpha: ${bad.msg}`, 'the message without the subject crosses beside it');
+  assert.match(bad.msg, /^the saved SKILL\.md is invalid: /);
   // An archive with broken skills: every one crosses in invalid.
   const broken = assertRejected(await cimport(page, zip({ 'a/SKILL.md': '---\nname: [x\n---\n', 'b/SKILL.md': '---\nname: b\n---\n' })),
     { code: 'InvalidManifest', reason: 'invalid-skills', subject: '' }, 'broken skills over the port');

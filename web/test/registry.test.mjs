@@ -343,8 +343,11 @@ test('writeFile, mkdir, rename and removePath edit a skill; an invalid SKILL.md 
   assert.equal(await revision(page), rev, 'nothing was committed');
 
   // Renaming the skill by editing is refused too.
-  assertRejected(await reg(page, 'writeFile', 'alpha', 'SKILL.md', skillMD('gamma', 'Renamed.')),
+  const renamed = assertRejected(await reg(page, 'writeFile', 'alpha', 'SKILL.md', skillMD('gamma', 'Renamed.')),
     { code: 'InvalidManifest', reason: 'rename-refused', subject: 'alpha' }, 'a rename by edit');
+  // Its message without the subject comes beside it, for a sentence that names the skill itself.
+  const own = 'SKILL.md now names the skill "gamma", but a skill cannot be renamed by editing it; keep the name "alpha", or export the skill and import it under the new name';
+  assert.deepEqual({ detail: renamed.detail, msg: renamed.msg }, { detail: `alpha: ${own}`, msg: own });
 
   // A new file.
   const withNotes = await ok(page, 'writeFile', 'alpha', 'references/usage.md', '# Usage\n');

@@ -197,7 +197,7 @@ export function FilePanel(p: Props) {
  * ("…nothing stored changed: pdf: SKILL.md now names…"). */
 function refusal(id: string, path: string, e: unknown, diags: Diagnostic[]): string {
   const first = e instanceof SkillfsError && e.code === 'InvalidManifest' ? diags.find((d) => d.severity === 'error' && d.code === e.reason) : undefined;
-  const own = e instanceof SkillfsError && e.subject === id && e.detail.startsWith(`${id}: `) ? e.detail.slice(id.length + 2) : undefined;
+  const own = e instanceof SkillfsError && e.subject === id ? e.msg : undefined;
   const why = first ? `. ${sentence(first.message)}.` : own ? `. ${sentence(own)}.` : `: ${messageOf(e)}`;
   return `${path} was not saved, and nothing stored changed${why}`;
 }
