@@ -45,6 +45,10 @@ export interface Refusal {
   code: ErrorCode;
   reason: string;
   message: string;
+  /** Of a skill refused because a skill it depends on is neither
+   * installed nor installed by this request (reason "unknown-skill"):
+   * that skill's id, to install first (SkillError.needs). */
+  needs?: string;
 }
 
 export interface InstallReport {
@@ -237,14 +241,17 @@ interface McpListPlan { skills: McpPlan[]; skipped: Refusal[]; refused: Refusal[
 const refusalOf = (name: string, e: unknown): Refusal => {
   const err = e instanceof SkillfsError ? e : new SkillfsError(String((e as Error)?.message ?? e), "Internal");
   // The message for a person, without the code (as the module's refusals): the code is beside it.
-  return { name, code: err.code, reason: err.reason, message: err.detail };
+  const r: Refusal = { name, code: err.code, reason: err.reason, message: err.detail };
+  // The module's unknown-skill error names the missing skill as its subject.
+  if (err.reason === "unknown-skill" && err.subject) r.needs = err.subject;
+  return r;
 };
 
 /** The skills of an install's archive that could not be installed, as
  * refusals, each called as skillErrorLabel says (name, the entry's, for
  * its root). */
 const refusalsOf = (res: ImportResult, name: string): Refusal[] =>
-  res.invalid.map((e) => ({ name: skillErrorLabel(e, name), code: e.code, reason: e.reason, message: e.message }));
+  res.invalid.map((e) => ({ name: skillErrorLabel(e, name), code: e.code, reason: e.reason, message: e.message, ...(e.needs ? { needs: e.needs } : {}) }));
 
 /** The arguments of an import's choice (choose), and, after preview,
  * what it is given to check that each skill chosen is still compared with
@@ -414,8 +421,7 @@ export class Sources {
       } catch (e) {
         if (fatal(e)) throw e;
         const r = refusalOf(w.name, e);
-        const needs = r.reason === "unknown-skill" && e instanceof SkillfsError ? e.subject : "";
-        if (needs) wait(needs, { ...w, refused: [r] });
+        if (r.needs) wait(r.needs, { ...w, refused: [r] });
         else report.refused.push(r);
         return;
       }
@@ -426,12 +432,10 @@ export class Sources {
       if (!w.only) report.warnings.push(...alreadyOf(res));
       const refusals = refusalsOf(res, w.name);
       const mine = refusals.flatMap((r, i) => (!w.only || w.only.has(r.name) ? [i] : []));
-      const waits = mine.filter((i) => res.invalid[i]!.needs);
-      report.refused.push(...mine.filter((i) => !res.invalid[i]!.needs).map((i) => refusals[i]!));
-      if (waits.length) {
-        const refused = waits.map((i) => refusals[i]!);
-        wait(res.invalid[waits[0]!]!.needs!, { ...w, only: new Set(refused.map((r) => r.name)), refused });
-      }
+      const refused = mine.map((i) => refusals[i]!);
+      report.refused.push(...refused.filter((r) => !r.needs));
+      const waits = refused.filter((r) => r.needs);
+      if (waits.length) wait(waits[0]!.needs!, { ...w, only: new Set(waits.map((r) => r.name)), refused: waits });
       for (const m of res.skills) {
         for (const r of waiting.get(m.id) ?? []) {
           kept -= r.install?.bytes ?? 0;

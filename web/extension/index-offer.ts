@@ -6,6 +6,7 @@
 
 import type { ImportPreview, IndexPreview, InstallReport, McpPreview, Refusal, Skillfs } from '../../js/bridge.ts';
 import { allow, originsOfAll } from './host-access.ts';
+import type { Listed } from './install-report.ts';
 
 /** "127.0.0.1:8080 publishes 3 skills": the index or server at url offers n. */
 export const publishes = (url: string, n: number) => `${new URL(url).host} publishes ${n} skill${n === 1 ? '' : 's'}`;
@@ -75,6 +76,10 @@ export async function installTicked(sk: Skillfs, preview: IndexPreview, names: s
   await allow(originsOfAll(preview.entries.filter((e) => names.includes(e.name)).map((e) => e.url)));
   return sk.registry.installFromIndex(preview, { names });
 }
+
+/** What the index or server offers to install, for its install's report (showReport). */
+export const listedOf = (p: IndexPreview | McpPreview): Listed =>
+  'entries' in p ? { names: new Set(p.entries.map((e) => e.name)), noun: 'entry' } : { names: new Set(p.skills.map((s) => s.name)), noun: 'skill' };
 
 /** The lines that say which skills the index or server left out, and why. */
 export const skippedLines = (preview: { skipped: Refusal[] }) => preview.skipped.map((s) => `Skipped ${s.name}: ${s.message}`).join('\n');

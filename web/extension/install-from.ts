@@ -15,8 +15,8 @@ import { h, render } from 'preact';
 import { SkillfsError, type ImportPreview, type InstallReport, type PreviewSkill, type Refusal, type Skillfs, type UrlPreview } from '../../js/bridge.ts';
 import { Preview, policies, type Choice, type PreviewProps } from '../ui/Preview.tsx';
 import { allow, originsOf } from './host-access.ts';
-import { installTicked, mcpPreview, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
-import { busyButtons, focusOutcome, showError, showReport } from './install-report.ts';
+import { installTicked, listedOf, mcpPreview, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
+import { busyButtons, focusOutcome, showError, showReport, type Listed } from './install-report.ts';
 
 const KINDS = [
   ['index', 'a discovery index (index.json)'],
@@ -72,12 +72,13 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
     section.dataset.state = 'idle';
     go.focus(); // the Cancel that had the focus went with the review
   };
-  /** Runs an install and shows its report, closing the review; whether it installed. */
-  const install = async (url: string, run: () => Promise<InstallReport>): Promise<boolean> => {
+  /** Runs an install and shows its report (listed: what the source
+   * offers), closing the review; whether it installed. */
+  const install = async (url: string, run: () => Promise<InstallReport>, listed?: Listed): Promise<boolean> => {
     go.disabled = true;
     section.dataset.state = 'installing';
     try {
-      showReport(section, report, await run());
+      showReport(section, report, await run(), listed);
       closeReview();
       installed();
       return true;
@@ -100,12 +101,12 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
   // The skills of an archive or a server, against what is installed, with a
   // choice each; what was previewed is what installs.
   const reviewChoices = (url: string, name: string, preview: ImportPreview, updates: ReadonlySet<string>, notes: string,
-    run: (choose: Record<string, 'rename' | 'replace'>) => Promise<InstallReport>, notesFor?: PreviewProps['notesFor']) => {
+    run: (choose: Record<string, 'rename' | 'replace'>) => Promise<InstallReport>, notesFor?: PreviewProps['notesFor'], listed?: Listed) => {
     const show = (busy: boolean) => render(h(Preview, {
       name, preview, busy, updates, notesFor, onCancel: cancel,
       onInstall: async (choices: Map<string, Choice>) => {
         show(true);
-        if (!await install(url, () => run(policies(choices)))) show(false);
+        if (!await install(url, () => run(policies(choices)), listed)) show(false);
       },
     }), review);
     show(false);
@@ -125,7 +126,7 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
   };
 
   // An index's skills to tick, as the site's are; run installs the names ticked.
-  const reviewOffer = (url: string, items: HTMLLIElement[], skipped: Refusal[], run: (names: string[]) => Promise<InstallReport>) => {
+  const reviewOffer = (url: string, items: HTMLLIElement[], skipped: Refusal[], run: (names: string[]) => Promise<InstallReport>, listed: Listed) => {
     const heading = document.createElement('h3');
     heading.textContent = publishes(url, items.length);
     const list = document.createElement('ul');
@@ -135,7 +136,7 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
     const installing = busyButtons(confirm, back);
     confirm.addEventListener('click', () => void installing(async () => {
       const names = ticked(list);
-      if (names.length) await install(url, () => run(names));
+      if (names.length) await install(url, () => run(names), listed);
     }));
     back.addEventListener('click', () => void installing(async () => cancel()));
     review.replaceChildren(heading, list, confirm, back);
@@ -143,12 +144,13 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
   };
   const reviewIndex = async (url: string) => {
     const p = await sk().registry.previewIndex(url);
-    reviewOffer(url, offerItems(p), p.skipped, (names) => installTicked(sk(), p, names));
+    reviewOffer(url, offerItems(p), p.skipped, (names) => installTicked(sk(), p, names), listedOf(p));
   };
   const reviewMcp = async (url: string) => {
     const p = await sk().registry.previewMcp(url);
     const updates = new Set(p.skills.filter((s) => s.status === 'update').map((s) => s.name));
-    reviewChoices(url, new URL(url).host, mcpPreview(p), updates, skippedLines(p), (choose) => sk().registry.installFromMcp(p, { choose }));
+    reviewChoices(url, new URL(url).host, mcpPreview(p), updates, skippedLines(p), (choose) => sk().registry.installFromMcp(p, { choose }), undefined,
+      listedOf(p));
   };
 
   const previewing = busyButtons(go);

@@ -2,9 +2,10 @@
 // skills installed (named, at most eight), and one line per skill refused
 // (with its code and reason) or warned about, and the same in data-
 // attributes of section for tests. An index may publish hundreds: the
-// lines are capped too, so the panel stays a panel.
+// lines are capped too, so the panel stays a panel. A skill refused for
+// want of another (Refusal.needs) says what there is to do about that one.
 
-import { SkillfsError, type InstallReport } from '../../js/bridge.ts';
+import { SkillfsError, type InstallReport, type Refusal } from '../../js/bridge.ts';
 import { codeOf, failed, names, plural } from '../ui/say.ts';
 
 /** At most this many refused or warning lines; the rest are counted. */
@@ -12,11 +13,38 @@ const LINES = 8;
 const capped = (lines: string[], what: string) =>
   lines.length <= LINES ? lines : [...lines.slice(0, LINES), `… and ${plural(lines.length - LINES, what)} more.`];
 
-export function showReport(section: HTMLElement, out: HTMLElement, r: InstallReport) {
+/** What the source of an install lists that it can install, by name: an
+ * index's entries or an MCP server's skills (as noun calls them). */
+export interface Listed {
+  names: ReadonlySet<string>;
+  noun: 'entry' | 'skill';
+}
+
+/** Of r, refused for want of the skill r.needs, what there is to do about
+ * that one: nothing when it was refused too for want of r (a cycle); see
+ * why when it was refused too; select it when the source lists it (it
+ * was not chosen); else get it elsewhere (an index's archive entry, of
+ * another name, may hold it). */
+function needsLine(r: Refusal, refused: ReadonlyMap<string, Refusal>, listed?: Listed): string {
+  const need = r.needs!;
+  const other = refused.get(need);
+  if (other?.needs === r.name) return ` ${need} depends on ${r.name} in turn: neither can be installed before the other.`;
+  if (other) return ` ${need} was refused too: see why in its line.`;
+  if (!listed) return '';
+  if (listed.names.has(need)) return ` This source offers ${need}: select it too, and install again.`;
+  return listed.noun === 'skill'
+    ? ` This source offers no skill named ${need}: install it from elsewhere first.`
+    : ` This index lists no entry named ${need}: install it from elsewhere first (or from an archive entry that holds it).`;
+}
+
+/** listed, what the source lists, lets a refusal for want of a skill say
+ * whether the source offers it. */
+export function showReport(section: HTMLElement, out: HTMLElement, r: InstallReport, listed?: Listed) {
   const ids = r.installed.map((s) => s.id);
+  const refused = new Map(r.refused.map((s) => [s.name, s]));
   out.textContent = [
     ...(ids.length ? [`Installed ${plural(ids.length, 'skill')}: ${names(ids)}.`] : []),
-    ...capped(r.refused.map((s) => `Refused ${s.name}: ${s.message} (${s.code}${s.reason ? `, ${s.reason}` : ''}).`), 'refused skill'),
+    ...capped(r.refused.map((s) => `Refused ${s.name}: ${s.message} (${s.code}${s.reason ? `, ${s.reason}` : ''}).${s.needs ? needsLine(s, refused, listed) : ''}`), 'refused skill'),
     ...capped(r.warnings.map((s) => `Warning for ${s.name}: ${s.message}`), 'warning'),
   ].join('\n');
   section.dataset.installed = ids.join(' ');

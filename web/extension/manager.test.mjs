@@ -725,6 +725,39 @@ test('install from an address: an MCP server\'s skills are previewed as an archi
   }
 });
 
+test('install from an address: a skill refused for want of another says what to do about that one (select it, get it elsewhere, see why it was refused), or that two need each other', { timeout: IMPORT_MS }, async (t) => {
+  const page = await openPanel(400);
+  t.after(() => page.close());
+  const server = await serveMcp();
+  t.after(server.close);
+  const needs = (name, on) => `---\nname: ${name}\ndescription: Needs ${on}.\nskill_dependencies: [${on}]\n---\n# ${name}\n`;
+  const serve = (name, body, more = {}) => server.skills.set(name, { frontmatter: { name, description: `${name}.` }, files: { 'SKILL.md': body }, ...more });
+  // a needs lone, which the review leaves out; b one the server does not
+  // list; w liar, whose digest lies; x and y each other.
+  serve('first-a', needs('first-a', 'first-lone'));
+  serve('first-b', needs('first-b', 'first-absent'));
+  serve('first-w', needs('first-w', 'first-liar'));
+  serve('first-x', needs('first-x', 'first-y'));
+  serve('first-y', needs('first-y', 'first-x'));
+  serve('first-liar', md('first-liar', 'Lies.'), { lies: { 'SKILL.md': sha256('a lie') } });
+  serve('first-lone', md('first-lone', 'Left out.'));
+  const section = await fromAddress(page, server.url, 'mcp');
+  const group = section.getByRole('group', { name: `${new URL(server.url).host} holds 7 skills` });
+  await group.waitFor();
+  await group.getByRole('checkbox', { name: 'first-lone', exact: true }).uncheck();
+  await group.getByRole('button', { name: 'Install 6 skills', exact: true }).click();
+  const done = await outcome(page);
+  assert.deepEqual([done.state, done.installed], ['done', ''], done.report);
+  const lines = Object.fromEntries(done.report.split('\n').map((l) => [l.match(/^Refused ([^:]+):/)?.[1], l]));
+  const waits = (name, missing) => `Refused ${name}: '${name}' cannot be installed: it depends on '${missing}', which is not installed and is not part of this install: install '${missing}' first (InvalidArgument, unknown-skill).`;
+  assert.deepEqual(Object.keys(lines).sort(), ['first-a', 'first-b', 'first-liar', 'first-w', 'first-x', 'first-y']);
+  assert.equal(lines['first-a'], `${waits('first-a', 'first-lone')} This source offers first-lone: select it too, and install again.`);
+  assert.equal(lines['first-b'], `${waits('first-b', 'first-absent')} This source offers no skill named first-absent: install it from elsewhere first.`);
+  assert.equal(lines['first-w'], `${waits('first-w', 'first-liar')} first-liar was refused too: see why in its line.`);
+  assert.equal(lines['first-x'], `${waits('first-x', 'first-y')} first-y depends on first-x in turn: neither can be installed before the other.`);
+  assert.match(lines['first-liar'], /\(Integrity, digest-mismatch\)\.$/);
+});
+
 test('a skill that enabled skills depend on, or that depends on disabled ones: its switch, "Disable selected" and "Enable selected" name them and offer to change them too, in one call, or nothing', { timeout: IMPORT_MS }, async () => {
   const page = await openPanel(400);
   const path = join(mkdtempSync(join(tmpdir(), 'skillfs-deps-')), 'deps-pack.zip');

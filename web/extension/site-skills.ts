@@ -8,7 +8,7 @@
 
 import type { IndexPreview, Skillfs } from '../../js/bridge.ts';
 import { chrome } from './chrome.ts';
-import { installTicked, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
+import { installTicked, listedOf, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
 import { busyButtons, showError, showReport } from './install-report.ts';
 
 /** The well-known paths a site publishes its index at (v0.2.0, then v0.1.0). */
@@ -88,7 +88,7 @@ export function mountSiteSkills(section: HTMLElement, sk: () => Skillfs, install
     if (names.length === 0) return;
     section.dataset.state = 'installing';
     try {
-      showReport(section, report, await installTicked(sk(), offered, names));
+      showReport(section, report, await installTicked(sk(), offered, names), listedOf(offered));
       installed();
     } catch (e) {
       showError(section, report, e, `Could not install from ${new URL(current).host}`);

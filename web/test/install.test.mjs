@@ -1067,9 +1067,9 @@ test('an agent over a port cannot install', { timeout: TEST_MS }, async (t) => {
 
 /** A SKILL.md of name that depends on the skills on. */
 const needing = (name, ...on) => `---\nname: ${name}\ndescription: Needs ${on.join(', ')}.\nskill_dependencies: [${on.join(', ')}]\n---\n# ${name}\n`;
-/** The refusal of a skill that depends on missing, in the module's words. */
+/** The refusal of a skill that depends on missing, in the module's words, naming missing (needs). */
 const waitsFor = (name, missing) => ({ name, code: 'InvalidArgument', reason: 'unknown-skill',
-  message: `'${name}' cannot be installed: it depends on '${missing}', which is not installed and is not part of this install: install '${missing}' first` });
+  message: `'${name}' cannot be installed: it depends on '${missing}', which is not installed and is not part of this install: install '${missing}' first`, needs: missing });
 const byName = (refusals) => [...refusals].sort((a, b) => a.name.localeCompare(b.name));
 
 test('an MCP server listing a skill before one it depends on: the batch installs both whatever the order; a cycle, a dependency refused or never listed is refused saying which skill to install first', { timeout: TEST_MS }, async (t) => {
