@@ -756,6 +756,26 @@ test('install from an address: a skill refused for want of another says what to 
   assert.equal(lines['first-w'], `${waits('first-w', 'first-liar')} first-liar was refused too: see why in its line.`);
   assert.equal(lines['first-x'], `${waits('first-x', 'first-y')} first-y depends on first-x in turn: neither can be installed before the other.`);
   assert.match(lines['first-liar'], /\(Integrity, digest-mismatch\)\.$/);
+
+  // An index's entries: the same, in its words (an archive entry of
+  // another name may hold the skill).
+  const files = new Map();
+  const entries = [];
+  for (const [name, body] of [['first-c', needs('first-c', 'first-entry')], ['first-d', needs('first-d', 'first-nowhere')], ['first-entry', md('first-entry', 'Left out.')]]) {
+    files.set(`/${name}/SKILL.md`, { body, type: 'text/markdown' });
+    entries.push({ name, type: 'skill-md', description: `${name}.`, url: `/${name}/SKILL.md`, digest: sha256(body) });
+  }
+  files.set('/.well-known/agent-skills/index.json', { type: 'application/json', body: JSON.stringify({ $schema: SCHEMA_V2, skills: entries }) });
+  const site = await serveSite(files);
+  t.after(site.close);
+  const index = await fromAddress(page, `${site.url}/.well-known/agent-skills/index.json`, 'index');
+  await index.getByRole('checkbox', { name: /first-entry/ }).uncheck();
+  await index.getByRole('button', { name: 'Install selected' }).click();
+  const report = (await outcome(page)).report.split('\n');
+  assert.deepEqual(report.sort(), [
+    `${waits('first-c', 'first-entry')} This source offers first-entry: select it too, and install again.`,
+    `${waits('first-d', 'first-nowhere')} This index lists no entry named first-nowhere: install it from elsewhere first (or from an archive entry that holds it).`,
+  ]);
 });
 
 test('a skill that enabled skills depend on, or that depends on disabled ones: its switch, "Disable selected" and "Enable selected" name them and offer to change them too, in one call, or nothing', { timeout: IMPORT_MS }, async () => {
