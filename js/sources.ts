@@ -226,24 +226,34 @@ interface EntryPlan extends IndexEntry { files: FileRef[]; origin: Origin; targe
 /** A skill to install from an MCP server, and how (source.ChooseMCP). */
 interface McpPlan { name: string; description: string; uri: string; files: FileRef[]; digest: string; origin: Origin; onConflict: ConflictPolicy; target: string }
 interface IndexPlan { url: string; version: IndexPreview["version"]; entries: EntryPlan[]; skipped: Refusal[]; refused: Refusal[]; digest: string; names: string[] }
-/** A download of a batch install, kept: installing it sends its bytes
- * again, downloading nothing (Sources.batch). */
 /** A download ready to install (run), and its size in bytes. */
 interface Install { run: () => Promise<ImportResult>; bytes: number }
 /** A skill of a batch install, by name, and its download. */
 type Download = [name: string, download: () => Promise<Install>];
 /** A download of a batch to install, or installed again: then only its
- * skills named in only, which waited, and refused, their last refusals;
- * install is what download gave, until it waits without its bytes. */
-interface Waiter { name: string; download: () => Promise<Install>; install?: Install; only?: Set<string>; refused: Refusal[] }
+ * skills named in only, which waited, and refused, their last refusals.
+ * Waiting: install, what download gave unless it waits without its
+ * bytes; missing, the ids it waits for that have not installed; and
+ * whether one of those it waited for has. */
+interface Waiter {
+  name: string;
+  download: () => Promise<Install>;
+  install?: Install;
+  only?: Set<string>;
+  refused: Refusal[];
+  missing?: Set<string>;
+  progressed?: boolean;
+}
 interface McpListPlan { skills: McpPlan[]; skipped: Refusal[]; refused: Refusal[]; warnings: Refusal[] }
 
 const refusalOf = (name: string, e: unknown): Refusal => {
   const err = e instanceof SkillfsError ? e : new SkillfsError(String((e as Error)?.message ?? e), "Internal");
   // The message for a person, without the code (as the module's refusals): the code is beside it.
   const r: Refusal = { name, code: err.code, reason: err.reason, message: err.detail };
-  // The module's unknown-skill error names the missing skill as its subject.
-  if (err.reason === "unknown-skill" && err.subject) r.needs = err.subject;
+  // The module's unknown-skill error names the missing skill: in its
+  // skill's SkillError (needs), else as its subject.
+  const needs = err.invalid[0]?.needs ?? (err.reason === "unknown-skill" ? err.subject : "");
+  if (needs) r.needs = needs;
   return r;
 };
 
@@ -377,51 +387,64 @@ export class Sources {
       if (total > max) throw new SkillfsError(`the skill's files are ${sizeText(total)} or more, larger than the ${sizeText(max)} a download may be: nothing of it was installed`, "TooLarge", "download-too-large", dir);
       parts.push(b);
     }
+    // The parts are not kept: only their lengths, beside the blob.
+    const lengths = parts.map((p) => p.byteLength);
     const blob = concat(parts, total);
     return {
       run: () => this.value<ImportResult>("registry.installFiles", {
-        origin, dir, files, lengths: parts.map((p) => p.byteLength), target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "", elsewhere: o.elsewhere ?? [],
+        origin, dir, files, lengths, target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "", elsewhere: o.elsewhere ?? [],
       }, blob, o.onProgress, o.signal),
       bytes: total,
     };
   }
 
   /** Downloads and installs each of downloads in turn, each in its own
-   * commit, into report. One refused only because a skill it depends on
-   * is not installed (the module names that one: SkillError.needs, or
-   * the subject of an update's refusal) waits, its bytes kept, for a
-   * skill of that id to install in this batch, and is installed again
-   * right after it: what installs does not depend on the order the
-   * source lists its skills in, and each is tried again at most once per
-   * dependency that installs (docs/sources.md, "Dependencies within a
-   * batch"). One still waiting at the end is refused as its last try was. */
+   * commit, into report. One refused only because skills it depends on
+   * are not installed (the module names each: SkillError.needs) waits,
+   * its bytes kept, for skills of those ids to install in this batch, and
+   * is installed again once all have; at the end, one some of whose
+   * dependencies installed is tried once more, as what it needs of the
+   * rest may be no part of this install. What installs does not depend
+   * on the order the source lists its skills in, and each is tried again
+   * at most once per dependency that installs, and once more at the end
+   * (docs/sources.md, "Dependencies within a batch"). One still waiting
+   * at the end is refused as its last try was. */
   private async batch(report: InstallReport, downloads: Download[], o: FetchOptions): Promise<void> {
-    /** By the id each waits for. */
-    const waiting = new Map<string, Waiter[]>();
+    /** The waiting, under each id one of them waits for. */
+    const waiting = new Map<string, Set<Waiter>>();
     /** The bytes the waiting downloads hold, at most two downloads at
      * their largest: past that, one waits without its bytes and is
      * downloaded again, so that skills all waiting on one the source
      * never installs hold no more memory than that. */
     let kept = 0;
     const keep = 2 * (o.maxBytes ?? DEFAULT_MAX_BYTES);
-    const wait = (id: string, w: Waiter) => {
-      const bytes = w.install?.bytes ?? 0;
-      if (kept + bytes > keep) w = { ...w, install: undefined };
-      else kept += bytes;
-      const ws = waiting.get(id);
-      if (ws) ws.push(w);
-      else waiting.set(id, [w]);
+    const wait = (w: Waiter, install: Install, needs: string[]) => {
+      const held = kept + install.bytes <= keep;
+      if (held) kept += install.bytes;
+      const v: Waiter = { ...w, install: held ? install : undefined, missing: new Set(needs), progressed: false };
+      for (const id of needs) {
+        const ws = waiting.get(id);
+        if (ws) ws.add(v);
+        else waiting.set(id, new Set([v]));
+      }
+    };
+    /** Lets w go: its bytes are the queue's now. */
+    const letGo = (w: Waiter) => {
+      kept -= w.install?.bytes ?? 0;
+      queue.push(w);
     };
     const queue: Waiter[] = [];
     const run = async (w: Waiter) => {
+      let install: Install | undefined;
       let res: ImportResult;
       try {
-        w.install ??= await w.download();
-        res = await w.install.run();
+        install = w.install ?? (await w.download());
+        res = await install.run();
       } catch (e) {
         if (fatal(e)) throw e;
         const r = refusalOf(w.name, e);
-        if (r.needs) wait(r.needs, { ...w, refused: [r] });
+        // An update in place refused for a skill not installed.
+        if (r.needs && install) wait({ ...w, refused: [r] }, install, [r.needs]);
         else report.refused.push(r);
         return;
       }
@@ -432,25 +455,51 @@ export class Sources {
       if (!w.only) report.warnings.push(...alreadyOf(res));
       const refusals = refusalsOf(res, w.name);
       const mine = refusals.flatMap((r, i) => (!w.only || w.only.has(r.name) ? [i] : []));
-      const refused = mine.map((i) => refusals[i]!);
-      report.refused.push(...refused.filter((r) => !r.needs));
-      const waits = refused.filter((r) => r.needs);
-      if (waits.length) wait(waits[0]!.needs!, { ...w, only: new Set(waits.map((r) => r.name)), refused: waits });
-      for (const m of res.skills) {
-        for (const r of waiting.get(m.id) ?? []) {
-          kept -= r.install?.bytes ?? 0;
-          queue.push(r);
-        }
-        waiting.delete(m.id);
+      const needs = [...new Set(mine.flatMap((i) => refusals[i]!.needs ?? []))];
+      // With the ones that wait, those depending on a skill of the same
+      // download that cannot be installed either: that one may be let
+      // through too.
+      const waits = needs.length ? mine.filter((i) => refusals[i]!.reason === "unknown-skill") : [];
+      report.refused.push(...mine.filter((i) => !waits.includes(i)).map((i) => refusals[i]!));
+      if (waits.length) {
+        const refused = waits.map((i) => refusals[i]!);
+        wait({ ...w, only: new Set(refused.map((r) => r.name)), refused }, install, needs);
       }
+      for (const m of res.skills) {
+        const ws = waiting.get(m.id);
+        waiting.delete(m.id);
+        for (const v of ws ?? []) {
+          v.missing!.delete(m.id);
+          v.progressed = true;
+          if (!v.missing!.size) letGo(v);
+        }
+      }
+    };
+    // Each in turn, and what it lets through, and what that lets through.
+    const drain = async () => {
+      for (let w = queue.shift(); w; w = queue.shift()) await run(w);
     };
     for (const [name, download] of downloads) {
       queue.push({ name, download, refused: [] });
-      // What it let through, and what that lets through, in turn.
-      for (let i = 0; i < queue.length; i++) await run(queue[i]!);
-      queue.length = 0;
+      await drain();
     }
-    for (const ws of waiting.values()) for (const w of ws) report.refused.push(...w.refused);
+    for (;;) {
+      const left = new Set([...waiting.values()].flatMap((ws) => [...ws]));
+      const again = [...left].filter((w) => w.progressed);
+      if (!again.length) {
+        for (const w of left) report.refused.push(...w.refused);
+        return;
+      }
+      for (const w of again) {
+        for (const id of w.missing!) {
+          const ws = waiting.get(id)!;
+          ws.delete(w);
+          if (!ws.size) waiting.delete(id);
+        }
+        letGo(w);
+      }
+      await drain();
+    }
   }
 
   async previewMcp(serverUrl: string, o: FetchOptions = {}): Promise<McpPreview> {

@@ -1097,6 +1097,33 @@ test('an MCP server listing a skill before one it depends on: the batch installs
   assert.deepEqual(r.warnings, []);
 });
 
+test('a download of several skills waiting in a batch: one depending on a sibling that waits waits with it, not refused and then installed; one waiting on two ids, one never listed, installs the skill the other lets through', { timeout: TEST_MS }, async (t) => {
+  const files = new Map();
+  const site = await serveSite(files);
+  t.after(site.close);
+  const page = await fresh(t);
+  const entries = [];
+  const archive = (name, content) => {
+    const body = zip(content);
+    files.set(`/.well-known/agent-skills/${name}.zip`, { body, type: 'application/zip' });
+    entries.push({ name, type: 'archive', description: `${name}.`, url: `${name}.zip`, digest: sha256(body) });
+  };
+  const md = (name, body) => {
+    files.set(`/md/${name}/SKILL.md`, { body, type: 'text/markdown' });
+    entries.push({ name, type: 'skill-md', description: `${name}.`, url: `../../md/${name}/SKILL.md`, digest: sha256(body) });
+  };
+  // one: p1 needs iy (listed after), p3 needs its sibling p1. two: p4
+  // needs ghost (never listed), p5 needs iy.
+  archive('one', { 'one/p1/SKILL.md': needing('p1', 'iy'), 'one/p3/SKILL.md': needing('p3', 'p1') });
+  archive('two', { 'two/p4/SKILL.md': needing('p4', 'ghost'), 'two/p5/SKILL.md': needing('p5', 'iy') });
+  md('iy', skillMD('iy', 'Y.'));
+  files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify({ $schema: SCHEMA_V2, skills: entries }), type: 'application/json' });
+  const r = assertOk(await reg(page, 'installFromIndex', `${site.url}/.well-known/agent-skills/index.json`));
+  assert.deepEqual(r.installed.map((m) => m.id).sort(), ['iy', 'p1', 'p3', 'p5']);
+  assert.deepEqual(byName(r.refused), [waitsFor('p4', 'ghost')]);
+  assert.deepEqual(await ids(page), ['iy', 'p1', 'p3', 'p5']);
+});
+
 test('skills of a batch waiting for a dependency hold at most twice maxBytes of downloads: past that, one waits without its bytes and is downloaded again when let through', { timeout: TEST_MS }, async (t) => {
   const page = await fresh(t);
   const one = (name, md) => [name, { frontmatter: { name, description: `${name}.` }, files: { 'SKILL.md': md } }];
