@@ -290,11 +290,11 @@ func testEditRacesRemove(t *testing.T, bc backendCase) {
 	a := openReg(t, held, Options{Bus: bc.join(t, e.db)})
 	b := openReg(t, bc.again(t, e.db), Options{Bus: bc.join(t, e.db)})
 	ctx := context.Background()
-	// Round 0 forces the order that matters: the edit's first read is
-	// answered and then held until the remove has committed. An edit that
-	// read outside the lock would then write what it read after the
-	// remove; one that reads under the lock holds the remove back, and is
-	// let go after a moment.
+	// Round 0 forces the order that matters: the edit's read of the tree
+	// is answered and then held. Read outside the registry's lock, it is
+	// let go once the remove has committed, and the edit would write what
+	// it read after the remove; read under the lock, the remove waits for
+	// the edit whatever is held, and it is let go at once.
 	for round := range 6 {
 		e.importZip(t, packOf(t, "x"), ImportOptions{})
 		var edit, remove error
@@ -305,24 +305,19 @@ func testEditRacesRemove(t *testing.T, bc backendCase) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			held.arm(tree[len(tree)-1], removed)
+			held.arm(tree[len(tree)-1])
 		}
 		wg.Go(func() { _, edit = a.WriteFile(ctx, "x", fmt.Sprintf("notes-%d.md", round), "x") })
 		wg.Go(func() {
 			if round == 0 {
-				select {
-				case <-held.reading:
-				case <-time.After(10 * time.Second):
-					t.Error("the edit never read the skill's tree")
-				}
+				<-held.reading
 			}
 			remove = b.Remove(ctx, "x")
 			close(removed)
 		})
 		if round == 0 {
-			select {
-			case <-removed:
-			case <-time.After(300 * time.Millisecond): // the remove waits on the edit's lock
+			if <-held.reading; !held.underLock {
+				<-removed
 			}
 			held.release()
 		}
@@ -344,42 +339,57 @@ func testEditRacesRemove(t *testing.T, bc backendCase) {
 }
 
 // heldDB, once armed, answers the next read that asks for a query and
-// then holds the answer until hold closes or release is called; reading
-// closes when that read has been answered. Other reads (a list the bus
-// asks for) go as they come.
+// then holds the answer until release is called; reading closes when
+// that read has been answered, and underLock says whether it was made
+// while the registry on it held a lock (Backend.Lock). Other reads (a
+// list the bus asks for) go as they come.
 type heldDB struct {
 	vfs.Backend
-	mu                  sync.Mutex
-	query               vfs.Query
-	hold, reading, left chan struct{}
+	mu             sync.Mutex
+	query          vfs.Query
+	armed          bool
+	locks          int
+	underLock      bool
+	reading, going chan struct{}
 }
 
-func (h *heldDB) arm(q vfs.Query, hold chan struct{}) {
+func (h *heldDB) arm(q vfs.Query) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.query, h.hold, h.reading, h.left = q, hold, make(chan struct{}), make(chan struct{})
+	h.query, h.armed, h.reading, h.going = q, true, make(chan struct{}), make(chan struct{})
+}
+
+func (h *heldDB) Lock(ctx context.Context, name string, fn func(context.Context) error) error {
+	return h.Backend.Lock(ctx, name, func(ctx context.Context) error {
+		h.mu.Lock()
+		h.locks++
+		h.mu.Unlock()
+		defer func() {
+			h.mu.Lock()
+			h.locks--
+			h.mu.Unlock()
+		}()
+		return fn(ctx)
+	})
 }
 
 func (h *heldDB) Read(ctx context.Context, qs ...vfs.Query) ([][]vfs.Record, error) {
 	h.mu.Lock()
-	hold, reading, left := h.hold, h.reading, h.left
-	if hold == nil || !slices.Contains(qs, h.query) {
+	if !h.armed || !slices.Contains(qs, h.query) {
 		h.mu.Unlock()
 		return h.Backend.Read(ctx, qs...)
 	}
-	h.hold = nil
+	h.armed, h.underLock = false, h.locks > 0
+	reading, going := h.reading, h.going
 	h.mu.Unlock()
 	res, err := h.Backend.Read(ctx, qs...)
 	close(reading)
-	select {
-	case <-hold:
-	case <-left:
-	}
+	<-going
 	return res, err
 }
 
-// release lets the held read go, if it has not gone yet.
-func (h *heldDB) release() { close(h.left) }
+// release lets the held read go.
+func (h *heldDB) release() { close(h.going) }
 
 // gatedDB holds every read until gate closes, once gate is set.
 type gatedDB struct {
