@@ -764,7 +764,11 @@ test('an update check asks distinct sources at once: a slow one holds up only it
     });
   };
   const ups = assertOk(await reg(page, 'checkUpdates', { timeoutMs: 10_000 }));
-  assert.deepEqual(events.slice(0, 4), ['slow asked', 'fast asked', 'fast answered', 'slow answers']);
+  // The two requests reach their servers in either order (two
+  // connections); what the check's order decides is that the slow one is
+  // still open when the fast one answers, not closed at its timeout first.
+  assert.deepEqual(events.filter((e) => !e.endsWith(' asked')).slice(0, 2), ['fast answered', 'slow answers'], events.join(', '));
+  assert.deepEqual(events.filter((e) => e.endsWith(' asked')).sort(), ['fast asked', 'slow asked']);
   assert.deepEqual(ups.map((u) => [u.id, u.status]), [['alpha-slow', 'current'], ['beta-fast', 'current']]);
 
   // Both held for good: an abort of the check ends both requests.
