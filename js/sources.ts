@@ -225,7 +225,9 @@ interface FileRef { path: string; url: string; digest: string; size: number }
 interface EntryPlan extends IndexEntry { files: FileRef[]; origin: Origin; target: string }
 /** A skill to install from an MCP server, and how (source.ChooseMCP). */
 interface McpPlan { name: string; description: string; uri: string; files: FileRef[]; digest: string; origin: Origin; onConflict: ConflictPolicy; target: string }
-interface IndexPlan { url: string; version: IndexPreview["version"]; entries: EntryPlan[]; skipped: Refusal[]; refused: Refusal[]; digest: string; names: string[] }
+/** unusable: of the names asked, those the index lists but skipped, each
+ * with the refusal of an update from it (source.Index.Unusable). */
+interface IndexPlan { url: string; version: IndexPreview["version"]; entries: EntryPlan[]; skipped: Refusal[]; refused: Refusal[]; unusable: Refusal[]; digest: string; names: string[] }
 /** A download ready to install (run), and its size in bytes. */
 interface Install { run: () => Promise<ImportResult>; bytes: number }
 /** A skill of a batch install, by name, and its download. */
@@ -661,9 +663,10 @@ export class Sources {
         const plan = await this.index(origin.index!, [origin.entry!], o);
         const e = plan.entries[0];
         if (!e) {
-          const skipped = plan.skipped.find((r) => r.name === origin.entry);
-          if (!skipped) throw gone();
-          throw new SkillfsError(`the index lists its entry '${origin.entry}', but not so that it can be installed (${skipped.message}): it stays installed as it is`, skipped.code, skipped.reason, m.id);
+          // Listed in a form this version cannot install, in the module's words (as checkUpdates says it).
+          const u = plan.unusable[0];
+          if (!u) throw gone();
+          throw new SkillfsError(u.message, u.code, u.reason, m.id);
         }
         if (e.origin.verified && e.digest === origin.digest) return { status: "current", skill: m };
         const elsewhere = plan.names.filter((n) => n !== origin.entry);

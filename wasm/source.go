@@ -101,8 +101,10 @@ var sourceMethods = map[string]method{
 		for i, e := range idx.Entries {
 			names[i] = e.Name
 		}
+		// Unusable: of the names asked, those the index lists but skipped,
+		// in the words an update of a skill from one is refused with.
 		return value(map[string]any{"url": idx.URL, "version": idx.Version, "entries": source.ReviewIndex(in, registry.IDKey, idx, sel),
-			"skipped": idx.Skipped, "refused": nonNil(refused), "digest": digest, "names": names}, nil)
+			"skipped": idx.Skipped, "refused": nonNil(refused), "unusable": idx.Unusable(a.Names), "digest": digest, "names": names}, nil)
 	}),
 	// The skills of a listing to install, each decided against the
 	// installed skills now (source.ChooseMCP): the person's choice from a

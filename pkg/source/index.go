@@ -246,6 +246,31 @@ func (idx *Index) Select(names []string) ([]Entry, []Refusal) {
 	return out, refused
 }
 
+// Unusable returns, for each of names that idx lists but skipped (an
+// entry of a type this version does not install, a malformed digest), the
+// refusal of an update of a skill installed from that entry: the skipped
+// entry's code and reason, and that the skill stays as it is. An update
+// and its check (CheckIndex) both say it so, not that the entry is gone.
+func (idx *Index) Unusable(names []string) []Refusal {
+	out := []Refusal{}
+	for _, n := range names {
+		if r, ok := idx.unusable(n); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (idx *Index) unusable(name string) (Refusal, bool) {
+	k := slices.IndexFunc(idx.Skipped, func(r Refusal) bool { return r.Name == name })
+	if k < 0 {
+		return Refusal{}, false
+	}
+	s := idx.Skipped[k]
+	return Refusal{Name: name, Code: s.Code, Reason: s.Reason,
+		Message: fmt.Sprintf("the index lists its entry '%s', but not so that it can be installed (%s): it stays installed as it is", name, s.Message)}, true
+}
+
 // notJSON says why data did not decode as JSON of shape (err, from
 // json.Unmarshal; nil when it decoded without what is wanted) in a
 // person's words: encoding/json's name Go's types ("cannot unmarshal

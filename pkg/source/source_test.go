@@ -334,6 +334,24 @@ func TestCheck(t *testing.T) {
 	if got != "current changed true gone 3\n" {
 		t.Errorf("updates = %s: %+v", got, ups)
 	}
+	// An entry still listed, in a form this version cannot install: an
+	// error, which its update is refused with too (Unusable), not gone.
+	idx, err = ParseIndex(indexURL, indexOf(t, SchemaV2, entry("a", "bundle", "a.zip", d1), entry("b", TypeArchive, "b.zip", "sha256:short")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ups = CheckIndex([]Installed{in("a", "a", d1), in("b2", "b", d1), in("c", "c", d1)}, idx)
+	unusable := idx.Unusable([]string{"a", "c", "b"})
+	const bundle = `the index lists its entry 'a', but not so that it can be installed (the entry's type "bundle" is not one this version of skillfs installs (skill-md, archive); it was skipped): it stays installed as it is`
+	if len(ups) != 3 || ups[0].Status != StatusError || ups[0].Code != skillerr.InvalidIndex || ups[0].Reason != ReasonUnknownType || ups[0].Message != bundle ||
+		ups[1].Status != StatusError || ups[1].Code != idx.Skipped[1].Code || ups[1].Reason != idx.Skipped[1].Reason ||
+		!strings.HasPrefix(ups[1].Message, "the index lists its entry 'b', but not so that it can be installed (") || ups[2].Status != StatusGone {
+		t.Errorf("updates of entries skipped = %+v", ups)
+	}
+	if len(unusable) != 2 || unusable[0] != (Refusal{Name: "a", Code: ups[0].Code, Reason: ups[0].Reason, Message: ups[0].Message}) ||
+		unusable[1].Name != "b" || unusable[1].Message != ups[1].Message {
+		t.Errorf("Unusable = %+v", unusable)
+	}
 	if u := CheckDigest([]Installed{{ID: "u", Origin: Origin{Kind: KindURL, Digest: d1}}, {ID: "v", Origin: Origin{Kind: KindURL, Digest: Sum([]byte("two"))}}},
 		Sum([]byte("one"))); len(u) != 2 || u[0].Status != StatusCurrent || u[1].Status != StatusChanged || u[1].Latest != d1 {
 		t.Errorf("CheckDigest = %+v", u)

@@ -73,7 +73,9 @@ func compare(in Installed, latest string, listed bool) Update {
 
 // CheckIndex compares the skills in installed that came from idx with
 // what idx publishes now, by digest: nothing needs downloading to tell.
-// Skills from other sources are left out.
+// A skill whose entry idx lists but skipped is an error, as its update
+// would be refused (Index.Unusable). Skills from other sources are left
+// out.
 func CheckIndex(installed []Installed, idx *Index) []Update {
 	out := []Update{}
 	for _, in := range installed {
@@ -82,7 +84,12 @@ func CheckIndex(installed []Installed, idx *Index) []Update {
 		}
 		i := slices.IndexFunc(idx.Entries, func(e Entry) bool { return e.Name == in.Origin.Entry })
 		if i < 0 {
-			out = append(out, compare(in, "", false))
+			u := compare(in, "", false)
+			// Listed in a form this version cannot install: not gone.
+			if r, ok := idx.unusable(in.Origin.Entry); ok {
+				u.Status, u.Code, u.Reason, u.Message = StatusError, r.Code, r.Reason, r.Message
+			}
+			out = append(out, u)
 			continue
 		}
 		out = append(out, compare(in, idx.Entries[i].Digest, true))

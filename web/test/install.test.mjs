@@ -933,8 +933,13 @@ test('an index entry whose archive holds several skills: installed again, each i
   // updates say that, not that the index no longer lists it.
   site.index.skills = site.index.skills.map((e) => (e.name === 'pack' ? { ...e, type: 'bundle' } : e));
   site.files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify(site.index), type: 'application/json' });
-  assert.equal(assertRejected(await reg(page, 'update', 'pa'), { code: 'InvalidIndex', reason: 'unknown-type', subject: 'pa' }).message,
-    `InvalidIndex (unknown-type): the index lists its entry 'pack', but not so that it can be installed (the entry's type "bundle" is not one this version of skillfs installs (skill-md, archive); it was skipped): it stays installed as it is`);
+  const unusable = `the index lists its entry 'pack', but not so that it can be installed (the entry's type "bundle" is not one this version of skillfs installs (skill-md, archive); it was skipped): it stays installed as it is`;
+  assert.equal(assertRejected(await reg(page, 'update', 'pa'), { code: 'InvalidIndex', reason: 'unknown-type', subject: 'pa' }).message, `InvalidIndex (unknown-type): ${unusable}`);
+  // Its check says the same, not that the index no longer publishes it; so does updateMany.
+  const checks = assertOk(await reg(page, 'checkUpdates', { ids: ['pa', 'pb-v2', 'pc'] }));
+  assert.deepEqual(checks.map((u) => [u.id, u.status, u.code, u.reason, u.message]),
+    ['pa', 'pb-v2', 'pc'].map((id) => [id, 'error', 'InvalidIndex', 'unknown-type', unusable]));
+  assert.deepEqual(assertOk(await reg(page, 'updateMany', ['pc'])), [{ id: 'pc', status: 'error', code: 'InvalidIndex', reason: 'unknown-type', message: unusable }]);
   // The entry removed from the index: its skills' updates say so.
   site.index.skills = site.index.skills.filter((e) => e.name !== 'pack');
   site.files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify(site.index), type: 'application/json' });
