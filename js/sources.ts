@@ -136,6 +136,9 @@ export interface McpOffer {
   installed: string;
   /** How many files the server lists for it. */
   fileCount: number;
+  /** Whether the skill installed from it was changed here since it was
+   * installed (as IndexEntry's). */
+  edited: boolean;
 }
 
 export interface McpPreview {
@@ -221,15 +224,21 @@ interface Elsewhere { elsewhere?: string[] }
 type Call = (method: string, args: Record<string, unknown>, bytes?: Uint8Array, onProgress?: (p: unknown) => void, signal?: AbortSignal) => Promise<[unknown, Uint8Array | undefined]>;
 
 interface FileRef { path: string; url: string; digest: string; size: number }
-/** target: the skill installed from the entry that installing it updates in place (source.ReviewIndex). */
-interface EntryPlan extends IndexEntry { files: FileRef[]; origin: Origin; target: string }
+/** target: the skill installed from the entry that installing it updates
+ * in place; left, of one installed, the warning that it is left as it is
+ * (source.ReviewIndex). */
+interface EntryPlan extends IndexEntry { files: FileRef[]; origin: Origin; target: string; left?: Refusal }
 /** A skill to install from an MCP server, and how (source.ChooseMCP). */
 interface McpPlan { name: string; description: string; uri: string; files: FileRef[]; digest: string; origin: Origin; onConflict: ConflictPolicy; target: string }
 /** unusable: of the names asked, those the index lists but skipped, each
  * with the refusal of an update from it (source.Index.Unusable). */
 interface IndexPlan { url: string; version: IndexPreview["version"]; entries: EntryPlan[]; skipped: Refusal[]; refused: Refusal[]; unusable: Refusal[]; digest: string; names: string[] }
+/** An install's import, with the warning of each skill it left as it is,
+ * installed from the source already byte for byte (the module's
+ * source.AlreadyInstalled). */
+type SourceImport = ImportResult & { already: Refusal[] };
 /** A download ready to install (run), and its size in bytes. */
-interface Install { run: () => Promise<ImportResult>; bytes: number }
+interface Install { run: () => Promise<SourceImport>; bytes: number }
 /** A skill of a batch install, by name, and its download. */
 type Download = [name: string, download: () => Promise<Install>];
 /** A download of a batch to install, or installed again: then only its
@@ -276,16 +285,6 @@ export const choiceArgs = (choose?: Record<string, "rename" | "replace">, previe
       ? { compared: Object.fromEntries(preview.skills.filter((s) => s.status !== "invalid" && Object.hasOwn(choose, s.name)).map((s) => [s.name, s.installedDigest ?? ""])) }
       : {}),
   };
-
-/** The skills of an install's archive installed already from this very
- * source, byte for byte, and so left as they are, as warnings (as an MCP
- * server's are: source.ReviewMCP). */
-const alreadyOf = (res: ImportResult): Refusal[] => res.alreadyInstalled.map((id) => already(id, id));
-
-const already = (name: string, id: string, edited = false): Refusal =>
-  ({ name, code: "Conflict", reason: "already-installed", message: edited
-    ? `installed from this source already, as ${id}, and changed here since: left as it is, with those changes`
-    : `installed from this source already, byte for byte, as ${id}: left as it is` });
 
 /** How many sources an update check asks at once: enough that a slow
  * one does not hold up the others, few enough not to flood the browser's
@@ -355,7 +354,7 @@ export class Sources {
         report.warnings.push({ name: e.name, code: "Integrity", reason: "unverified",
           message: "the index (v0.1.0) publishes no digests: what was received could not be verified" });
       }
-      if (e.status === "installed") report.warnings.push(already(e.name, e.installed, e.edited));
+      if (e.left) report.warnings.push(e.left);
       else downloads.push([e.name, () => this.downloadEntry(e, o, e.target)]);
     }
     await this.batch(report, downloads, o);
@@ -371,9 +370,9 @@ export class Sources {
   /** preview: bytes are those it gave origin's digest for, and must
    * still be; the skills chosen are still compared with the installed
    * skills it showed (ImportOptions.preview). */
-  private installBytes(origin: Origin, dir: string, bytes: Uint8Array, o: PreviewInstallOptions & Elsewhere, target = "", preview?: ImportPreview): Promise<ImportResult> {
+  private installBytes(origin: Origin, dir: string, bytes: Uint8Array, o: PreviewInstallOptions & Elsewhere, target = "", preview?: ImportPreview): Promise<SourceImport> {
     // A download with a broken skill installs the others; the report says which were refused.
-    return this.value<ImportResult>("registry.installArtifact", {
+    return this.value<SourceImport>("registry.installArtifact", {
       origin, dir, target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "", previewed: !!preview, elsewhere: o.elsewhere ?? [],
       ...choiceArgs(o.choose, preview),
     }, bytes, o.onProgress, o.signal);
@@ -393,7 +392,7 @@ export class Sources {
     const lengths = parts.map((p) => p.byteLength);
     const blob = concat(parts, total);
     return {
-      run: () => this.value<ImportResult>("registry.installFiles", {
+      run: () => this.value<SourceImport>("registry.installFiles", {
         origin, dir, files, lengths, target, onConflict: o.onConflict ?? "rename", skipInvalid: target === "", elsewhere: o.elsewhere ?? [],
       }, blob, o.onProgress, o.signal),
       bytes: total,
@@ -438,7 +437,7 @@ export class Sources {
     const queue: Waiter[] = [];
     const run = async (w: Waiter) => {
       let install: Install | undefined;
-      let res: ImportResult;
+      let res: SourceImport;
       try {
         install = w.install ?? (await w.download());
         res = await install.run();
@@ -454,7 +453,7 @@ export class Sources {
       // Tried again, only the skills that waited are reported: the
       // others' refusals and warnings were (those it installed before
       // are found as they are).
-      if (!w.only) report.warnings.push(...alreadyOf(res));
+      if (!w.only) report.warnings.push(...res.already);
       const refusals = refusalsOf(res, w.name);
       const mine = refusals.flatMap((r, i) => (!w.only || w.only.has(r.name) ? [i] : []));
       const needs = [...new Set(mine.flatMap((i) => refusals[i]!.needs ?? []))];
@@ -551,8 +550,8 @@ export class Sources {
     return { origin, bytes: got.bytes!, warnings };
   }
 
-  private report(url: string, res: ImportResult, warnings: Refusal[]): InstallReport {
-    return { installed: res.skills, refused: refusalsOf(res, url), warnings: [...warnings, ...alreadyOf(res)] };
+  private report(url: string, res: SourceImport, warnings: Refusal[]): InstallReport {
+    return { installed: res.skills, refused: refusalsOf(res, url), warnings: [...warnings, ...res.already] };
   }
 
   async installFromUrl(url: string, o: InstallOptions & { digest?: string } = {}): Promise<InstallReport> {
@@ -734,7 +733,7 @@ export class Sources {
    * check of it found it (check: its folder there, another when it
    * moved), replacing m in one commit. A digest given now pins the new
    * bytes as one given at install did. */
-  private installDownload(m: SkillMeta, check: UpdateInfo, got: Fetched, o: InstallOptions & { digest?: string }): Promise<ImportResult> {
+  private installDownload(m: SkillMeta, check: UpdateInfo, got: Fetched, o: InstallOptions & { digest?: string }): Promise<SourceImport> {
     return this.installBytes(nextOrigin(m, check, got.etag, o), "", got.bytes!, o, m.id);
   }
 

@@ -44,6 +44,25 @@ func (a installArgs) importOptions(o source.Origin, r request) registry.ImportOp
 		SkipInvalid: a.SkipInvalid, Choose: a.Choose, Compared: a.Compared, Elsewhere: a.Elsewhere, Progress: progressTo(r)}
 }
 
+// sourceImport is an install's ImportResult with the warning of each
+// skill it left as it is, installed from the source already byte for byte
+// (source.AlreadyInstalled), for the bridge to report as it is.
+type sourceImport struct {
+	*registry.ImportResult
+	Already []source.Refusal `json:"already"`
+}
+
+func withAlready(res *registry.ImportResult, err error) (sourceImport, error) {
+	if err != nil {
+		return sourceImport{}, err
+	}
+	out := sourceImport{ImportResult: res, Already: make([]source.Refusal, len(res.AlreadyInstalled))}
+	for i, id := range res.AlreadyInstalled {
+		out.Already[i] = source.AlreadyInstalled(id, id, false)
+	}
+	return out, nil
+}
+
 // originURL is what Meta.Source shows of an origin.
 func originURL(o source.Origin) string {
 	if o.Kind == source.KindMCP {
@@ -192,7 +211,7 @@ var sourceMethods = map[string]method{
 		if err != nil {
 			return result{}, err
 		}
-		return value(reg.Import(ctx, zb, a.importOptions(o, r)))
+		return value(withAlready(reg.Import(ctx, zb, a.importOptions(o, r))))
 	}),
 	"registry.installFiles": adminMethod(func(ctx context.Context, reg *registry.Registry, a struct {
 		installArgs
@@ -203,7 +222,7 @@ var sourceMethods = map[string]method{
 		if err != nil {
 			return result{}, err
 		}
-		return value(reg.Import(ctx, zb, a.importOptions(o, r)))
+		return value(withAlready(reg.Import(ctx, zb, a.importOptions(o, r))))
 	}),
 	// The skills of one download (a repository's) updated from it, each
 	// in its own commit from its own folder, the download prepared and

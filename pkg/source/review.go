@@ -36,6 +36,9 @@ type Offer struct {
 	Installed string `json:"installed"`
 	// FileCount is how many files the server lists for it.
 	FileCount int `json:"fileCount"`
+	// Edited: the skill installed from it was changed here since
+	// (Installed.Edited), as EntryOffer's.
+	Edited bool `json:"edited"`
 }
 
 // ReviewMCP says of each of the skills server lists what it is against
@@ -51,7 +54,7 @@ func ReviewMCP(installed []Installed, idKey func(string) string, server string, 
 	for i, s := range skills {
 		pace.StepAt(i)
 		o := Offer{Name: s.Name, Description: s.Description, URI: s.URI, Digest: s.Digest, FileCount: len(s.Files)}
-		o.Status, o.Installed, _, _ = r.review(func(in Origin) bool {
+		o.Status, o.Installed, _, o.Edited = r.review(func(in Origin) bool {
 			return in.Kind == KindMCP && in.Server == server && in.URI == s.URI
 		}, s.Name, s.Digest)
 		out[i] = o
@@ -134,6 +137,9 @@ type EntryOffer struct {
 	// (Installed.Edited), so installing the entry again replaces those
 	// changes; a person is asked before that, not told after.
 	Edited bool `json:"edited"`
+	// Left, of an entry installed, is the warning installing it again
+	// gives: it is left as it is (AlreadyInstalled).
+	Left *Refusal `json:"left,omitempty"`
 }
 
 // ReviewIndex says of each of entries, of idx, what it is against
@@ -154,6 +160,10 @@ func ReviewIndex(installed []Installed, idKey func(string) string, idx *Index, e
 		if o.Status == OfferUpdate && n == 1 {
 			o.Target = o.Installed
 		}
+		if o.Status == OfferInstalled {
+			left := AlreadyInstalled(e.Name, o.Installed, o.Edited)
+			o.Left = &left
+		}
 		out[i] = o
 	}
 	return out
@@ -161,12 +171,25 @@ func ReviewIndex(installed []Installed, idKey func(string) string, idx *Index, e
 
 // The reasons ChooseMCP gives.
 const (
-	// ReasonAlreadyInstalled, a warning: a skill installed from the server
-	// byte for byte, and not chosen, was left as it is.
+	// ReasonAlreadyInstalled, a warning: a skill installed from the source
+	// already, and not chosen, was left as it is (AlreadyInstalled).
 	ReasonAlreadyInstalled = "already-installed"
 	// ReasonNotSelected: a choice names a skill the install leaves out.
 	ReasonNotSelected = "not-selected"
 )
+
+// AlreadyInstalled is the warning of an install that leaves the skill
+// offered as name as it is, installed from the same source already as id:
+// byte for byte, or changed here since (edited), which the install keeps.
+// An index's entries, a server's skills and a download's skills
+// (registry ImportResult.AlreadyInstalled) are all told so in these words.
+func AlreadyInstalled(name, id string, edited bool) Refusal {
+	msg := fmt.Sprintf("installed from this source already, byte for byte, as %s: left as it is", id)
+	if edited {
+		msg = fmt.Sprintf("installed from this source already, as %s, and changed here since: left as it is, with those changes", id)
+	}
+	return Refusal{Name: name, Code: skillerr.Conflict, Reason: ReasonAlreadyInstalled, Message: msg}
+}
 
 // MCPInstall is a skill of a server's listing to install, and how.
 type MCPInstall[P ~string] struct {
@@ -193,8 +216,9 @@ type MCPInstall[P ~string] struct {
 //
 //   - a skill installed from the server is updated in place (Target) when
 //     chosen replace, or not chosen and changed there;
-//   - one installed from it byte for byte and not chosen is left as it is,
-//     with a warning (Conflict, already-installed);
+//   - one installed from it, the same as the server's (byte for byte, or
+//     changed here since), and not chosen is left as it is, with a
+//     warning (AlreadyInstalled);
 //   - any other is installed under its policy: kept beside (renamed) or
 //     replacing a skill of its name installed from elsewhere.
 //
@@ -241,8 +265,7 @@ func ChooseMCP[P ~string](server string, skills []MCPSkill, offers []Offer, want
 		case fromServer && (chosen && p == replace || !chosen && o.Status == OfferUpdate):
 			in.Target = o.Installed
 		case o.Status == OfferInstalled && !chosen:
-			left = append(left, Refusal{Name: s.Name, Code: skillerr.Conflict, Reason: ReasonAlreadyInstalled,
-				Message: fmt.Sprintf("installed from this server already, byte for byte, as %s: left as it is", o.Installed)})
+			left = append(left, AlreadyInstalled(s.Name, o.Installed, o.Edited))
 			continue
 		}
 		out = append(out, in)

@@ -369,16 +369,17 @@ func TestReviewMCP(t *testing.T) {
 	d2 := Sum([]byte("two"))
 	installed := []Installed{
 		from("same", "same", d1),
-		from("newer-2", "newer", d1), // installed renamed: still the one it updates
+		from("newer-2", "newer", d1), // installed renamed: still the one it updates, changed here since
 		{ID: "Taken"},                // from bytes, no origin
 		{ID: "elsewhere", Origin: Origin{Kind: KindMCP, Server: "https://other.test/mcp", URI: "skill://elsewhere/SKILL.md", Digest: d1}},
 	}
+	installed[1].Origin.FilesDigest, installed[1].Digest = d1, d2
 	offers := ReviewMCP(installed, strings.ToLower, server, []MCPSkill{skill("same", d1), skill("newer", d2), skill("taken", d1), skill("elsewhere", d1), skill("fresh", d1)})
 	var got []string
 	for _, o := range offers {
-		got = append(got, o.Name+":"+o.Status+":"+o.Installed)
+		got = append(got, fmt.Sprintf("%s:%s:%s:%v", o.Name, o.Status, o.Installed, o.Edited))
 	}
-	want := "same:installed:same newer:update:newer-2 taken:conflict:Taken elsewhere:conflict:elsewhere fresh:new:"
+	want := "same:installed:same:false newer:update:newer-2:true taken:conflict:Taken:false elsewhere:conflict:elsewhere:false fresh:new::false"
 	if strings.Join(got, " ") != want {
 		t.Errorf("offers = %s", strings.Join(got, " "))
 	}
@@ -429,6 +430,10 @@ func TestReviewIndex(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s:%s:%s:%s:%v", o.Name, o.Status, o.Installed, o.Target, o.Edited))
 		if o.Origin != ForEntry(idx, o.Entry) {
 			t.Errorf("%s: origin %+v", o.Name, o.Origin)
+		}
+		// Only an entry installed is left as it is, with the warning that says so.
+		if want := AlreadyInstalled(o.Name, o.Installed, o.Edited); (o.Left != nil) != (o.Status == OfferInstalled) || o.Left != nil && *o.Left != want {
+			t.Errorf("%s: left %+v", o.Name, o.Left)
 		}
 	}
 	want := "same:installed:same-v2::false newer:update:newer-v2:newer-v2:true pack:update:pack-a::true elsewhere:conflict:elsewhere::false legacy:update:legacy:legacy:false fresh:new:::false"
@@ -495,6 +500,22 @@ func TestChooseMCP(t *testing.T) {
 		}
 		if got := strings.Join(parts[0], " ") + "|" + strings.Join(parts[1], " ") + "|" + strings.Join(parts[2], " "); got != c.out {
 			t.Errorf("%s:\n got %s\nwant %s", c.what, got, c.out)
+		}
+	}
+	// The skill left as it is is said to be the server's byte for byte,
+	// unless it was changed here since: then it is said so.
+	for _, edited := range []bool{false, true} {
+		in := slices.Clone(installed)
+		if edited {
+			in[0].Origin.FilesDigest, in[0].Digest = d1, Sum([]byte("mine"))
+		}
+		_, left, _, _ := ChooseMCP(server, skills, ReviewMCP(in, func(id string) string { return id }, server, skills), nil, nil, "rename", "replace")
+		want := "installed from this source already, byte for byte, as same: left as it is"
+		if edited {
+			want = "installed from this source already, as same, and changed here since: left as it is, with those changes"
+		}
+		if len(left) != 1 || left[0].Name != "same" || left[0].Message != want {
+			t.Errorf("edited %v: left %+v", edited, left)
 		}
 	}
 	// A choice the selection leaves out is refused whole, before anything is installed.

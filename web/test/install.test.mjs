@@ -835,7 +835,8 @@ test('installed a second time from the same address or index entry, what is inst
   assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['zip-skill'] }));
   const again = assertOk(await reg(page, 'installFromUrl', url));
   assert.deepEqual(again.installed, []);
-  assert.deepEqual(again.warnings.filter((w) => w.reason === 'already-installed').map((w) => [w.name, w.code]), [['alpha', 'Conflict'], ['beta', 'Conflict']]);
+  assert.deepEqual(again.warnings.filter((w) => w.reason === 'already-installed').map((w) => [w.name, w.code, w.message]),
+    [['alpha', 'Conflict', 'installed from this source already, byte for byte, as alpha: left as it is'], ['beta', 'Conflict', 'installed from this source already, byte for byte, as beta: left as it is']]);
   const entry = assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['zip-skill'] }));
   assert.deepEqual([entry.installed, entry.warnings.filter((w) => w.reason === 'already-installed').map((w) => w.name)], [[], ['zip-skill']]);
   assert.deepEqual(await ids(page), ['alpha', 'beta', 'zip-skill']);
@@ -845,6 +846,18 @@ test('installed a second time from the same address or index entry, what is inst
   const edited = assertOk(await reg(page, 'installFromIndex', site.v2, { names: ['zip-skill'] }));
   assert.deepEqual([edited.installed, edited.warnings.filter((w) => w.reason === 'already-installed').map((w) => w.message)],
     [[], ['installed from this source already, as zip-skill, and changed here since: left as it is, with those changes']]);
+  // So too a skill installed from an MCP server, in the same words.
+  const server = await mcp();
+  t.after(server.close);
+  const fromMcp = async () => {
+    const r = assertOk(await reg(page, 'installFromMcp', server.url, { skills: ['mcp-good'] }));
+    return [r.installed.map((m) => m.id), r.warnings.filter((w) => w.reason === 'already-installed').map((w) => w.message)];
+  };
+  assert.deepEqual(await fromMcp(), [['mcp-good'], []]);
+  assert.deepEqual(await fromMcp(), [[], ['installed from this source already, byte for byte, as mcp-good: left as it is']]);
+  assertOk(await reg(page, 'writeFile', 'mcp-good', 'notes.md', 'mine'));
+  assert.deepEqual(await fromMcp(), [[], ['installed from this source already, as mcp-good, and changed here since: left as it is, with those changes']]);
+  assert.equal(assertOk(await reg(page, 'readText', 'mcp-good', 'notes.md')), 'mine');
   // The same bytes from another source are another install: a copy.
   const other = assertOk(await reg(page, 'installFromUrl', `${site.url}/.well-known/agent-skills/zip-skill.zip`));
   assert.deepEqual(other.installed.map((m) => m.id), ['zip-skill-v2']);
