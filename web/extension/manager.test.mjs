@@ -954,6 +954,12 @@ test('a change of one choice in the preview asks for the warnings of the skills 
   // real connect: no call the panel makes fails otherwise).
   await page.addInitScript(() => {
     globalThis.notesAsked = [];
+    // The preview's aria-busy as each render leaves it, from its first.
+    globalThis.previewBusy = [];
+    new MutationObserver(() => {
+      const busy = document.querySelector('.preview')?.getAttribute('aria-busy');
+      if (busy && busy !== globalThis.previewBusy.at(-1)) globalThis.previewBusy.push(busy);
+    }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-busy'] });
     const connect = chrome.runtime.connect.bind(chrome.runtime);
     chrome.runtime.connect = (...a) => {
       if (globalThis.noWorker) {
@@ -990,11 +996,15 @@ test('a change of one choice in the preview asks for the warnings of the skills 
   }
   const path = join(dir, 'parts.zip');
   writeFileSync(path, zipOf(files));
+  await page.evaluate(() => { globalThis.previewBusy = []; });
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import…' }).click()]);
   await chooser.setFiles(path);
   const group = page.getByRole('group', { name: 'parts.zip holds 16 skills' });
   await group.waitFor({ timeout: IMPORT_MS });
   await page.locator('.preview[aria-busy="false"]').waitFor();
+  // Busy from its first render until the notes came: never shown settled
+  // before they were asked for.
+  assert.deepEqual(await page.evaluate(() => globalThis.previewBusy), ['true', 'false'], 'the preview\'s aria-busy, render by render');
   const warned = () => group.locator('.preview-skills > li').evaluateAll((lis) => lis.filter((li) => li.querySelector('.diagnostics')).map((li) => li.dataset.name));
   const all = Object.keys(files).map((f) => f.split('/')[1]);
   assert.deepEqual(await warned(), all, 'every skill would be installed disabled');

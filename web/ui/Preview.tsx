@@ -223,7 +223,10 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
     invalid > 0 && `${count(invalid)} cannot be installed (shown with why)`,
   ].filter(Boolean);
   return (
-    <div class="preview" role="group" aria-labelledby="preview-title" aria-busy={notesFor !== undefined && asking > 0}>
+    // Busy from the first render: the first ask goes out only after it
+    // (an effect), and a preview shown not busy meanwhile read as settled
+    // with no warnings (a test on a loaded machine did).
+    <div class="preview" role="group" aria-labelledby="preview-title" aria-busy={notesFor !== undefined && (asking > 0 || asked.current.last === 0)}>
       <h3 id="preview-title" tabindex={-1} ref={heading}>
         {name} holds {plural(preview.skills.length, 'skill')}
       </h3>
