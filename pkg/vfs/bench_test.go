@@ -119,15 +119,21 @@ func BenchmarkStat(b *testing.B) {
 	})
 }
 
+// oneByteFiles returns n files of one byte each, at paths format gives
+// their index.
+func oneByteFiles(format string, n int) []File {
+	files := make([]File, n)
+	for i := range files {
+		files[i] = File{Path: fmt.Sprintf(format, i), Data: []byte("x"), ModTime: t0}
+	}
+	return files
+}
+
 // BenchmarkStatIn10000 stats a file of a directory of 10,000, an import's
 // most: its directory's record, which a stat decodes, lists them all.
 func BenchmarkStatIn10000(b *testing.B) {
 	forEachBackend(b, func(b *testing.B, db Backend) {
-		files := make([]File, 10_000)
-		for i := range files {
-			files[i] = File{Path: fmt.Sprintf("references/file%05d.md", i), Data: []byte("x"), ModTime: t0}
-		}
-		ops, err := PutSkill("s", "g", files)
+		ops, err := PutSkill("s", "g", oneByteFiles("references/file%05d.md", 10_000))
 		mustCommit(b, db, ops, err)
 		f := newFS(b, db)
 		for b.Loop() {
@@ -144,11 +150,7 @@ func BenchmarkReadDir206(b *testing.B) {
 	forEachBackend(b, func(b *testing.B, db Backend) {
 		big, err := PutSkill("big", "g", benchTree(400, 1024))
 		mustCommit(b, db, big, err)
-		files := make([]File, 206)
-		for i := range files {
-			files[i] = File{Path: fmt.Sprintf("refs/%03d.md", i), Data: []byte("x"), ModTime: t0}
-		}
-		ops, err := PutSkill("s", "g", files)
+		ops, err := PutSkill("s", "g", oneByteFiles("refs/%03d.md", 206))
 		mustCommit(b, db, ops, err)
 		f := newFS(b, db)
 		for b.Loop() {
