@@ -537,17 +537,21 @@ export async function digest(counts: Int32Array, parts: Pack): Promise<Uint8Arra
   const sums: Promise<ArrayBuffer>[] = [];
   let k = 0;
   const pace = pacer();
+  // One buffer for every list's join: digest copies its input before it
+  // returns, and a fresh buffer a list cost the page its zeroing and,
+  // through the garbage collector, its whole size again.
+  let join = new Uint8Array(0);
   for (const count of counts) {
     const end = k + count;
     let size = 0;
     for (let j = k; j < end; j++) size += part(j).byteLength;
-    const buf = new Uint8Array(size);
+    if (size > join.byteLength) join = new Uint8Array(size);
     for (let at = 0; k < end; k++) {
       const p = part(k);
-      buf.set(p, at);
+      join.set(p, at);
       at += p.byteLength;
     }
-    sums.push(crypto.subtle.digest("SHA-256", buf));
+    sums.push(crypto.subtle.digest("SHA-256", join.subarray(0, size)));
     const p = pace();
     if (p) await p;
   }
