@@ -6,6 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { fromBase64 } from "./base64.js";
 import { SkillfsError } from "./bridge.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, MAX_INDEX_BYTES, asSkillfsError, cappedFetch, sizeText, type FetchOptions } from "./fetch.js";
 
@@ -100,7 +101,7 @@ export async function connectMcp(serverUrl: string, o: FetchOptions): Promise<Mc
       if (c && "text" in c && typeof c.text === "string") bytes = new TextEncoder().encode(c.text);
       if (c && "blob" in c && typeof c.blob === "string") {
         try {
-          bytes = Uint8Array.from(atob(c.blob), (ch) => ch.charCodeAt(0));
+          bytes = fromBase64(c.blob);
         } catch (e) {
           throw asSkillfsError(e, uri);
         }

@@ -6,19 +6,13 @@
 // workerRunner and answers. The bytes cross chrome.runtime messaging,
 // which is JSON, as base64.
 
+import { fromBase64, toBase64 } from '../../js/base64.ts';
 import { workerRunner, type Execution, type WasiOutcome, type WasiRunner } from '../../js/wasi.ts';
 import { chrome } from './chrome.ts';
 
 interface RunMessage { t: 'wasi-run'; id: string; x: Execution; bytes: string }
 interface AbortMessage { t: 'wasi-abort'; id: string }
 type Answer = Omit<WasiOutcome, 'stdout' | 'stderr'> & { stdout: string; stderr: string };
-
-const toB64 = (u8: Uint8Array) => {
-  let s = '';
-  for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode(...u8.subarray(i, i + 0x8000));
-  return btoa(s);
-};
-const fromB64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 
 /** The service worker's runner: each run goes to the offscreen document,
  * which is created on the first run. */
@@ -44,10 +38,10 @@ export function offscreenRunner(): WasiRunner {
       const onAbort = () => void chrome.runtime.sendMessage({ t: 'wasi-abort', id } satisfies AbortMessage).catch(() => {});
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        const a = (await chrome.runtime.sendMessage({ t: 'wasi-run', id, x, bytes: toB64(bytes) } satisfies RunMessage)) as Answer | undefined;
+        const a = (await chrome.runtime.sendMessage({ t: 'wasi-run', id, x, bytes: toBase64(bytes) } satisfies RunMessage)) as Answer | undefined;
         signal?.throwIfAborted();
         if (!a) throw new Error('the offscreen document did not answer');
-        return { ...a, stdout: fromB64(a.stdout), stderr: fromB64(a.stderr) };
+        return { ...a, stdout: fromBase64(a.stdout), stderr: fromBase64(a.stderr) };
       } finally {
         signal?.removeEventListener('abort', onAbort);
       }
@@ -69,8 +63,8 @@ export function serveRuns(): void {
     if (msg.t !== 'wasi-run') return;
     const ctl = new AbortController();
     running.set(msg.id, ctl);
-    runner.run(msg.x, fromB64(msg.bytes), ctl.signal).then(
-      (o) => sendResponse({ ...o, stdout: toB64(o.stdout), stderr: toB64(o.stderr) } satisfies Answer),
+    runner.run(msg.x, fromBase64(msg.bytes), ctl.signal).then(
+      (o) => sendResponse({ ...o, stdout: toBase64(o.stdout), stderr: toBase64(o.stderr) } satisfies Answer),
       () => sendResponse(undefined),
     ).finally(() => running.delete(msg.id));
     return true;
