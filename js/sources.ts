@@ -4,6 +4,7 @@
 // parses, resolves, checks containment and verifies every digest before
 // the registry installs anything, in one commit per skill.
 
+import { groupBy } from "./group.js";
 import { SkillfsError, skillErrorLabel, type ConflictPolicy, type ErrorCode, type ImportPreview, type ImportProgress, type ImportResult, type SkillMeta } from "./bridge.js";
 import { DEFAULT_MAX_BYTES, MAX_INDEX_BYTES, concat, fetchArtifact, fetchBytes, sizeText, type Fetched, type FetchOptions } from "./fetch.js";
 
@@ -582,14 +583,7 @@ export class Sources {
     if (o.signal?.aborted) onAbort();
     o.signal?.addEventListener("abort", onAbort, { once: true });
     const f: FetchOptions = { ...o, signal: stop.signal };
-    const by = (key: (m: SkillMeta) => string | undefined) => {
-      const groups = new Map<string, SkillMeta[]>();
-      for (const m of sourced) {
-        const k = key(m);
-        if (k !== undefined) groups.set(k, [...(groups.get(k) ?? []), m]);
-      }
-      return groups;
-    };
+    const by = (key: (m: SkillMeta) => string | undefined) => groupBy(sourced, key);
     /** Each source's check, asked once for all its skills. */
     const checks: [SkillMeta[], () => Promise<UpdateInfo[]>][] = [];
     for (const [url, ms] of by((m) => (m.origin!.kind === "index" ? m.origin!.index : undefined))) {
@@ -748,20 +742,16 @@ export class Sources {
       const r = refusalOf(id, e);
       out.push({ id, status: "error", code: r.code, reason: r.reason, message: r.message });
     };
-    const byURL = new Map<string, SkillMeta[]>();
     for (const m of ms) {
-      if (m.origin?.kind !== "url") {
-        try {
-          const r = await this.update(m, o);
-          out.push({ id: m.id, ...r });
-        } catch (e) {
-          failed(m.id, e);
-        }
-        continue;
+      if (m.origin?.kind === "url") continue;
+      try {
+        const r = await this.update(m, o);
+        out.push({ id: m.id, ...r });
+      } catch (e) {
+        failed(m.id, e);
       }
-      byURL.set(m.origin.url!, [...(byURL.get(m.origin.url!) ?? []), m]);
     }
-    for (const [url, group] of byURL) {
+    for (const [url, group] of groupBy(ms, (m) => (m.origin?.kind === "url" ? m.origin.url : undefined))) {
       let got: Fetched;
       let checks: UpdateInfo[] | undefined;
       try {

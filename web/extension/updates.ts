@@ -12,7 +12,8 @@
 // did not allow (or was not asked about: a skill installed elsewhere
 // since) is not contacted, and its skills are listed as not checked.
 
-import { SkillfsError, type Skillfs, type SkillMeta, type UpdateInfo } from '../../js/bridge.ts';
+import { SkillfsError, type Skillfs, type SkillMeta } from '../../js/bridge.ts';
+import { groupBy } from '../../js/group.ts';
 import { allow, checkOrigins, reachable, sites, updateOrigins } from './host-access.ts';
 import { busyButtons, focusOutcome, showError } from './install-report.ts';
 import { names, plural } from '../ui/say.ts';
@@ -102,11 +103,7 @@ export function mountUpdates(section: HTMLElement, sk: () => Skillfs, installed:
     });
     // The skills of one source that could not be asked fail alike: one
     // line names them all (a repository's hundred), not a line each.
-    const failures = new Map<string, UpdateInfo[]>();
-    for (const u of shown.filter((u) => u.status === 'error')) {
-      const key = `${u.code}\n${u.message}`;
-      failures.set(key, [...(failures.get(key) ?? []), u]);
-    }
+    const failures = groupBy(shown.filter((u) => u.status === 'error'), (u) => `${u.code}\n${u.message}`);
     const failed = [...failures.values()].map((us) => {
       const li = document.createElement('li');
       li.dataset.id = us.map((u) => u.id).join(' ');
