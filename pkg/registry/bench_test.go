@@ -88,6 +88,48 @@ func BenchmarkOpenList1000(b *testing.B) {
 	}
 }
 
+// open1000 returns a registry holding 1,000 skills, and its database.
+func open1000(b *testing.B) (*Registry, *countingDB) {
+	db := &countingDB{Backend: benchCase.open(b)}
+	r := openReg(b, db, Options{})
+	if _, err := r.Import(context.Background(), benchpack.Small(1000), ImportOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	return r, db
+}
+
+// BenchmarkList1000Cached lists 1,000 skills again, as a side panel
+// does after the first list: from the registry's cache, as Go gets them
+// (List) and as the bridge hands them on (ListJSON).
+func BenchmarkList1000Cached(b *testing.B) {
+	ctx := context.Background()
+	r, db := open1000(b)
+	for _, bc := range []struct {
+		name string
+		list func() (int, error)
+	}{
+		{"List", func() (int, error) { l, err := r.List(ctx); return len(l), err }},
+		{"ListJSON", func() (int, error) {
+			l, err := r.ListJSON(ctx)
+			return bytes.Count(l, []byte(`"instance"`)), err
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			if _, err := bc.list(); err != nil {
+				b.Fatal(err)
+			}
+			db.reads.Store(0)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if n, err := bc.list(); err != nil || n != 1000 {
+					b.Fatalf("%s: %d skills, %v", bc.name, n, err)
+				}
+			}
+			b.ReportMetric(float64(db.reads.Load())/float64(b.N), "reads/op")
+		})
+	}
+}
+
 // BenchmarkReadSkillMDCold reads the largest SKILL.md (75 KB) through the
 // registry's FS, a new read transaction each time.
 func BenchmarkReadSkillMDCold(b *testing.B) {
@@ -184,11 +226,7 @@ func BenchmarkEditRetains(b *testing.B) {
 // cache when it is current (readLocked), as a delete does.
 func BenchmarkToggle1000(b *testing.B) {
 	ctx := context.Background()
-	db := &countingDB{Backend: benchCase.open(b)}
-	r := openReg(b, db, Options{})
-	if _, err := r.Import(ctx, benchpack.Small(1000), ImportOptions{}); err != nil {
-		b.Fatal(err)
-	}
+	r, db := open1000(b)
 	list, err := r.List(ctx)
 	if err != nil {
 		b.Fatal(err)
