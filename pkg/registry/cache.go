@@ -68,7 +68,7 @@ func (r *Registry) Warm() {
 	r.mu.Unlock()
 	go func() {
 		defer close(done)
-		r.refresh(context.Background())
+		r.refresh(context.Background(), false)
 	}()
 	// In WebAssembly, one thread: the read is issued now, by the goroutine
 	// running until it waits for IndexedDB, not once the caller blocks.
@@ -76,8 +76,13 @@ func (r *Registry) Warm() {
 }
 
 // current returns the cache brought up to date, reading what it lacks,
-// once Warm's read, if any, is done.
-func (r *Registry) current(ctx context.Context) (listCache, error) {
+// once Warm's read, if any, is done. With check, a cache current as far as
+// the changes heard tell is also held to the revision stored, one read: a
+// context closed between its commit and its broadcast leaves no other
+// change to tell of it, and the list would stay behind until the next
+// change heard (docs/architecture.md, Start and list). A caller that reads
+// the revision itself (readLocked) does without.
+func (r *Registry) current(ctx context.Context, check bool) (listCache, error) {
 	r.mu.Lock()
 	warming := r.warming
 	r.mu.Unlock()
@@ -88,23 +93,42 @@ func (r *Registry) current(ctx context.Context) (listCache, error) {
 			return listCache{}, skillerr.Wrap(skillerr.Timeout, "list", ctx.Err(), "the list was not read in time")
 		}
 	}
-	return r.refresh(ctx)
+	return r.refresh(ctx, check)
 }
 
-// refresh returns the cache brought up to date, reading what it lacks.
-func (r *Registry) refresh(ctx context.Context) (listCache, error) {
+// refresh returns the cache brought up to date, reading what it lacks,
+// and with check held to the stored revision (see current).
+func (r *Registry) refresh(ctx context.Context, check bool) (listCache, error) {
 	r.mu.Lock()
 	c := r.cache
 	c.stale = slices.Clone(c.stale)
 	r.mu.Unlock()
+	var next listCache
+	ok := false
 	if c.valid && len(c.stale) == 0 {
-		return c, nil
-	}
-	next, ok, err := r.patchList(ctx, c)
-	if err != nil {
-		return listCache{}, err
+		if !check {
+			return c, nil
+		}
+		res, err := r.db.Read(ctx, vfs.Get(vfs.StoreState, revisionKey))
+		if err != nil {
+			return listCache{}, err
+		}
+		switch rev, err := decodeRevision(res[0]); {
+		case err != nil:
+			return listCache{}, err
+		case rev == c.rev:
+			return c, nil
+		}
+		// Which records the unheard changes touched is unknown: all are
+		// read again.
+	} else {
+		var err error
+		if next, ok, err = r.patchList(ctx, c); err != nil {
+			return listCache{}, err
+		}
 	}
 	if !ok {
+		var err error
 		if next, err = r.readList(ctx); err != nil {
 			return listCache{}, err
 		}
@@ -126,7 +150,7 @@ func (r *Registry) keep(epoch uint64, c listCache) {
 
 // cachedList returns the records decoded.
 func (r *Registry) cachedList(ctx context.Context) ([]Meta, error) {
-	c, err := r.current(ctx)
+	c, err := r.current(ctx, true)
 	if err != nil || c.metas != nil {
 		return c.metas, err
 	}

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -28,8 +29,10 @@ func testCache(t *testing.T, bc backendCase) {
 	if _, err := r.Visible(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if n := db.reads.Load(); n != 1 {
-		t.Errorf("List, List, Get, Visible made %d reads, want 1 (the cache)", n)
+	// The records read once; then a list reads only the revision, which
+	// says whether a change went unheard (testUnheardChange).
+	if n := db.reads.Load(); n != 5 {
+		t.Errorf("ListJSON, List, ListJSON, List, Get, Visible made %d reads, want 5 (the records, then the revision of each list)", n)
 	}
 	// The caller's copy is its own.
 	list := mustList(t, r)
@@ -44,8 +47,8 @@ func testCache(t *testing.T, bc backendCase) {
 		t.Fatal(err)
 	}
 	db.reads.Store(0)
-	if got := mustList(t, r); got[0].Enabled || len(got) != 2 {
-		t.Errorf("List after a change: %+v", got)
+	if got, err := r.List(ctx); err != nil || got[0].Enabled || len(got) != 2 {
+		t.Errorf("List after a change: %+v, %v", got, err)
 	}
 	want := []vfs.Query{vfs.Get(vfs.StoreMeta, "a"), vfs.Get(vfs.StoreState, revisionKey)}
 	if n, got := db.reads.Load(), *db.lastRead.Load(); n != 1 || !slices.Equal(got, want) {
@@ -68,9 +71,9 @@ func testCache(t *testing.T, bc backendCase) {
 	if _, err := r.SetEnabled(ctx, "a", true); err != nil {
 		t.Fatal(err)
 	}
-	got := mustList(t, r)
-	if len(got) != 2 || got[0].ID != "a" || !got[0].Enabled || got[1].ID != "y" {
-		t.Errorf("List after a gap: %+v", got)
+	got, err := r.List(ctx)
+	if err != nil || len(got) != 2 || got[0].ID != "a" || !got[0].Enabled || got[1].ID != "y" {
+		t.Errorf("List after a gap: %+v, %v", got, err)
 	}
 	if q := *db.lastRead.Load(); !q[0].Prefix {
 		t.Errorf("List after a gap read %v, want the whole store", q)
@@ -97,7 +100,7 @@ func testCache(t *testing.T, bc backendCase) {
 	if _, err := other.Import(ctx, needsA, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := r.SetEnabled(ctx, "a", false)
+	_, err = r.SetEnabled(ctx, "a", false)
 	wantErr(t, "disable a, which z (installed unheard) depends on", err, skillerr.Conflict, "has-dependents")
 	if n := db.metaScans.Load(); n != 1 {
 		t.Errorf("the disable read every record %d times, want 1", n)
@@ -147,6 +150,55 @@ func testEditStaleCache(t *testing.T, bc backendCase) {
 	}
 	_, err := e.reg.WriteFile(ctx, "a", "SKILL.md", mdOf("a", "Needs b.", "skill_dependencies: [b]"))
 	wantErr(t, "a save depending on b, removed unheard", err, skillerr.InvalidArgument, "unknown-skill")
+}
+
+// testUnheardChange: a context that commits and closes before its
+// broadcast (here, a registry on another handle with no bus: its changes
+// are never told) leaves the others nothing to hear. A list in another
+// context, cached and current as far as it heard, still gives what was
+// committed: the list after it holds the new skill, a changed one as
+// changed, a removed one gone.
+func testUnheardChange(t *testing.T, bc backendCase) {
+	ctx := context.Background()
+	e := newEnv(t, bc)
+	b := openReg(t, e.db, Options{Bus: bc.join(t, e.db)})
+	e.importZip(t, packOf(t, "a", "b"), ImportOptions{})
+	a := openReg(t, bc.again(t, e.db), Options{})
+	for _, step := range []struct {
+		what   string
+		change func() error
+		want   []string
+	}{
+		{"an import", func() error { _, err := a.Import(ctx, packOf(t, "y"), ImportOptions{}); return err }, []string{"a", "b", "y"}},
+		{"a disable", func() error { _, err := a.SetEnabled(ctx, "y", false); return err }, []string{"a", "b"}},
+		{"a remove", func() error { return a.Remove(ctx, "b") }, []string{"a"}},
+	} {
+		mustList(t, b) // cached, at the revision before the change
+		if _, err := b.ListJSON(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := step.change(); err != nil {
+			t.Fatalf("%s: %v", step.what, err)
+		}
+		visible, err := b.Visible(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(visible); !slices.Equal(got, step.want) {
+			t.Errorf("after %s committed unheard, the other context's enabled skills are %v, want %v", step.what, got, step.want)
+		}
+		js, err := b.ListJSON(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list []Meta
+		if err := json.Unmarshal(js, &list); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := ids(list), ids(mustList(t, openReg(t, e.db, Options{}))); !slices.Equal(got, want) {
+			t.Errorf("after %s committed unheard, the other context's ListJSON gives %v, a fresh read %v", step.what, got, want)
+		}
+	}
 }
 
 // testTwoContexts: registry B, on another handle of A's database, hears
@@ -409,7 +461,7 @@ func (g *gatedDB) Read(ctx context.Context, qs ...vfs.Query) ([][]vfs.Record, er
 }
 
 // A list asked for while Warm's read goes on waits for that read, or for
-// its own context's end, and does not read again.
+// its own context's end, and does not read the records again.
 func testWarm(t *testing.T, bc backendCase) {
 	e := newEnv(t, bc)
 	e.importZip(t, packOf(t, "a", "b"), ImportOptions{})
@@ -429,8 +481,9 @@ func testWarm(t *testing.T, bc backendCase) {
 	if list := mustList(t, r); len(list) != 2 {
 		t.Errorf("List after Warm = %d skills", len(list))
 	}
-	if n := counted.reads.Load(); n != 1 {
-		t.Errorf("Warm and two lists made %d reads, want 1", n)
+	// Warm's read of the records, then the revision of each list.
+	if n := counted.reads.Load(); n != 3 {
+		t.Errorf("Warm and two lists made %d reads, want 3", n)
 	}
 }
 

@@ -741,7 +741,7 @@ type installedIDs struct {
 func (in *installedIDs) has(id string) bool {
 	if !in.read {
 		var lc listCache
-		lc, in.err = in.r.current(in.ctx)
+		lc, in.err = in.r.current(in.ctx, true)
 		in.recs, in.read = lc.recs, true
 	}
 	_, ok := findRecord(in.recs, id)

@@ -103,7 +103,7 @@ func (r *Registry) readLocked(ctx context.Context, qs []vfs.Query) ([][]vfs.Reco
 		// the changed records otherwise. A cache never filled is not
 		// filled here: the records are read with the rest.
 		var err error
-		if cached, err = r.current(ctx); err != nil {
+		if cached, err = r.current(ctx, false); err != nil {
 			return nil, 0, err
 		}
 		ask = slices.Delete(slices.Clone(qs), all, all+1)

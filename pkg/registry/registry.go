@@ -123,7 +123,7 @@ func (r *Registry) List(ctx context.Context) ([]Meta, error) {
 // records as they are: for callers that only pass the list on, such as the
 // JavaScript bridge, it decodes nothing.
 func (r *Registry) ListJSON(ctx context.Context) ([]byte, error) {
-	c, err := r.current(ctx)
+	c, err := r.current(ctx, true)
 	if err != nil {
 		return nil, err
 	}

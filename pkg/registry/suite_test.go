@@ -117,6 +117,7 @@ func TestSuite(t *testing.T) {
 		{"Cache", testCache},
 		{"CacheInterleavings", testCacheInterleavings},
 		{"EditStaleCache", testEditStaleCache},
+		{"UnheardChange", testUnheardChange},
 		{"DependencyDisabled", testDependencyDisabled},
 		{"DependencyDisabledBounds", testDependencyDisabledBounds},
 		{"DisabledNoteKept", testDisabledNoteKept},

@@ -109,6 +109,26 @@ test('a second tab hears the first one\'s import through onChange, and lists it'
   assert.deepEqual(b.pageErrors, []);
 });
 
+test('a tab\'s change never broadcast (the tab closed between its commit and its post) is in the other tab\'s next list', { timeout: TEST_MS }, async (t) => {
+  const db = freshDB('unheard');
+  const a = await tab(t);
+  const bb = await tab(t);
+  // A's posts never leave, as if A closed right after each commit.
+  await ev(a, () => { BroadcastChannel.prototype.postMessage = () => {}; });
+  await load(a, db);
+  await load(bb, db);
+  assert.deepEqual(await list(bb), [], 'B lists first: its list is cached');
+
+  assertOk(await ev(a, (z) => T.outcome(sk.registry.importZip(T.fromB64(z))), b64(packZip())));
+  assert.deepEqual((await list(bb)).map((s) => s.id), ['alpha', 'beta']);
+  assert.equal((await ev(a, () => sk.registry.setEnabled('alpha', false))).enabled, false);
+  assert.deepEqual((await list(bb)).map((s) => [s.id, s.enabled]), [['alpha', false], ['beta', true]]);
+  await ev(a, () => sk.registry.remove('beta'));
+  assert.deepEqual(await list(bb), await list(a), 'both tabs list the same records');
+  assert.deepEqual(await ev(bb, () => changes), [], 'B heard nothing');
+  assert.deepEqual(b.pageErrors, []);
+});
+
 test('two tabs\' bulk changes at once: each batch commits whole or not at all, and both tabs see the one outcome', { timeout: TEST_MS }, async (t) => {
   const db = freshDB('bulk-tabs');
   const a = await tab(t);
