@@ -53,6 +53,7 @@ const (
 	ReasonIntoItself   = "into-itself"
 	ReasonBadTree      = "bad-tree"
 	ReasonBadSlug      = "bad-slug"
+	ReasonBadName      = "bad-name" // Internal: a stored name skillpath refuses
 	ReasonInjected     = "injected-fault"
 	ReasonUnavailable  = "unavailable"
 	ReasonOutsideScope = "outside-scope"
