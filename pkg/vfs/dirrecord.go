@@ -27,6 +27,16 @@ import (
 // (above any fs.FileMode bit).
 const listsFiles = 1 << 32
 
+// MaxDirFiles bounds the files one directory's record lists, which bounds
+// what decoding it holds: 72 bytes an entry in Go besides the names, where
+// an entry may take six bytes stored, so a record of another program's
+// could make its decoding hold twelve times its bytes. An import holds a
+// directory to 10,000 files (zipguard.DefaultLimits), and no write stores
+// one past this (NewTree, a write through the file system): a record
+// listing more is refused wherever it is read, TooLarge with
+// ReasonTooManyFiles, before anything is allocated for its entries.
+const MaxDirFiles = 100_000
+
 // record is one decoded value of StoreFiles.
 type record struct {
 	meta
@@ -96,6 +106,9 @@ func decodeListing(key string, b []byte, only *string) (*record, error) {
 	if d.bad || n > uint64(len(d.b))/6 || !storable(r.mode, mode&^listsFiles, size) || !r.mode.IsDir() {
 		return nil, corruptRecord(key)
 	}
+	if n > MaxDirFiles {
+		return nil, tooManyFiles(key, n)
+	}
 	if only == nil {
 		r.files = make([]entry, 0, n)
 	}
@@ -159,6 +172,13 @@ func validName[S string | []byte](name S) bool {
 
 func corruptRecord(key string) error {
 	return skillerr.New(skillerr.Internal, key, "corrupt file record")
+}
+
+// tooManyFiles is the error of directory p listing n files, past
+// MaxDirFiles.
+func tooManyFiles(p string, n uint64) error {
+	return &skillerr.Error{Code: skillerr.TooLarge, Reason: ReasonTooManyFiles, Subject: p,
+		Msg: fmt.Sprintf("the directory lists %d files, more than the %d one may hold", n, MaxDirFiles)}
 }
 
 // badName is corruptRecord for a record under key whose name (a file it
@@ -406,6 +426,9 @@ func (e *edits) putFile(p string, m meta) error {
 		return err
 	}
 	i, found := r.find(path.Base(p))
+	if !found && len(r.files) >= MaxDirFiles {
+		return tooManyFiles(p, uint64(len(r.files))+1)
+	}
 	if !found {
 		r.files = append(r.files, entry{})
 		copy(r.files[i+1:], r.files[i:])

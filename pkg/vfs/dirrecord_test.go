@@ -234,6 +234,36 @@ func TestDecodeRecordCorrupt(t *testing.T) {
 	}
 }
 
+// A directory's record listing more than MaxDirFiles files is refused,
+// TooLarge, before its entries are allocated: at six bytes an entry
+// stored and 72 decoded, its decoding would hold twelve times its bytes.
+// One listing MaxDirFiles reads.
+func TestDecodeRecordBounded(t *testing.T) {
+	listing := func(n int) []byte {
+		r := &record{meta: meta{mode: fs.ModeDir | 0o755}}
+		for i := range n {
+			r.files = append(r.files, entry{name: fmt.Sprintf("%06d", i), meta: meta{mode: 0o644}})
+		}
+		return r.encode()
+	}
+	full := listing(MaxDirFiles)
+	if r, err := decodeRecord("k", full); err != nil || len(r.files) != MaxDirFiles {
+		t.Fatalf("a record of MaxDirFiles files: %v", err)
+	}
+	over := listing(MaxDirFiles + 1)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := decodeRecord("k", over)
+	runtime.ReadMemStats(&after)
+	wantCode(t, "decodeRecord(MaxDirFiles+1 files)", err, skillerr.TooLarge, ReasonTooManyFiles)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4096 {
+		t.Errorf("decodeRecord allocated %d bytes for a record of %d it refuses", got, len(over))
+	}
+	name := "000000"
+	_, err = decodeListing("k", over, &name)
+	wantCode(t, "a stat in it", err, skillerr.TooLarge, ReasonTooManyFiles)
+}
+
 // A stat finds its file in its directory's record without allocating the
 // others' entries, and still checks every one of them.
 func TestDecodeListing(t *testing.T) {

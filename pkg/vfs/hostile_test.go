@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"slices"
 	"testing"
 	"time"
@@ -26,6 +27,7 @@ func TestHostileFS(t *testing.T) {
 		{"RenameDirectory", testRenameDirectory},
 		{"ConcurrentWritesToOneDirectory", testConcurrentWritesToOneDirectory},
 		{"ChangedSinceChecked", testChangedSinceChecked},
+		{"DirectoryFull", testDirectoryFull},
 	}
 	for _, bc := range testBackends {
 		t.Run(bc.name, func(t *testing.T) {
@@ -297,5 +299,38 @@ func TestPathRejectedIsInvalid(t *testing.T) {
 		if !errors.Is(err, fs.ErrInvalid) {
 			t.Errorf("Stat(%q) = %v, want it to match fs.ErrInvalid", name, err)
 		}
+	}
+}
+
+// No write stores a directory past MaxDirFiles, which a read would
+// refuse: PutSkill (an import, an edit) refuses the tree, and a write
+// through the file system the file past it, changing nothing.
+func testDirectoryFull(t *testing.T, db Backend) {
+	files := make([]File, MaxDirFiles+1)
+	for i := range files {
+		files[i] = File{Path: fmt.Sprintf("refs/%06d", i)}
+	}
+	_, err := PutSkill("s", "g", files)
+	wantCode(t, "PutSkill(MaxDirFiles+1 files in one folder)", err, skillerr.TooLarge, ReasonTooManyFiles)
+	// Full: listed, with no contents, which a write of another file does
+	// not read (but for the one rewritten below).
+	full := &record{meta: meta{mode: fs.ModeDir | 0o755, gen: "g"}}
+	for _, f := range files[:MaxDirFiles] {
+		full.files = append(full.files, entry{name: path.Base(f.Path), meta: meta{mode: 0o644, gen: "g"}})
+	}
+	putSkills(t, db, "g", map[string][]File{"s": {{Path: "SKILL.md", Data: []byte("x")}}})
+	if err := db.Commit(context.Background(), Put(StoreFiles, fileKey("s/refs"), full.encode()), Put(StoreBlobs, fileKey("s/refs/000007"), []byte{})); err != nil {
+		t.Fatal(err)
+	}
+	f := newFS(t, db)
+	before := dump(t, db)
+	err = hackpadfs.WriteFullFile(f, "s/refs/new", []byte("x"), 0o644)
+	wantCode(t, "a write into a full folder", err, skillerr.TooLarge, ReasonTooManyFiles)
+	if !sameDump(before, dump(t, db)) {
+		t.Error("the refused write changed the stored records")
+	}
+	// Rewriting a file it lists is no new file.
+	if err := hackpadfs.WriteFullFile(f, "s/refs/000007", []byte("x"), 0o644); err != nil {
+		t.Errorf("a write of a file the full folder lists: %v", err)
 	}
 }

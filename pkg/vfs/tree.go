@@ -237,7 +237,10 @@ func NewTree(slug string, files []File) (*Tree, error) {
 			t.files[dir] = append(t.files[dir], entry{name: path.Base(p), meta: m})
 		}
 	}
-	for _, files := range t.files {
+	for dir, files := range t.files {
+		if len(files) > MaxDirFiles {
+			return nil, tooManyFiles(dir, uint64(len(files)))
+		}
 		sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
 	}
 	return t, nil
