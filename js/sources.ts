@@ -226,9 +226,10 @@ type Call = (method: string, args: Record<string, unknown>, bytes?: Uint8Array, 
 
 interface FileRef { path: string; url: string; digest: string; size: number }
 /** target: the skill installed from the entry that installing it updates
- * in place; left, of one installed, the warning that it is left as it is
- * (source.ReviewIndex). */
-interface EntryPlan extends IndexEntry { files: FileRef[]; origin: Origin; target: string; left?: Refusal }
+ * in place; left, of one installed, the warning that it is left as it is;
+ * unverified, of one without a digest, the warning that what is received
+ * cannot be verified (source.ReviewIndex). */
+interface EntryPlan extends IndexEntry { files: FileRef[]; origin: Origin; target: string; left?: Refusal; unverified?: Refusal }
 /** A skill to install from an MCP server, and how (source.ChooseMCP). */
 interface McpPlan { name: string; description: string; uri: string; files: FileRef[]; digest: string; origin: Origin; onConflict: ConflictPolicy; target: string }
 /** unusable: of the names asked, those the index lists but skipped, each
@@ -351,10 +352,7 @@ export class Sources {
     const report: InstallReport = { installed: [], refused: [...plan.refused], warnings: [...plan.skipped] };
     const downloads: Download[] = [];
     for (const e of plan.entries) {
-      if (!e.origin.verified) {
-        report.warnings.push({ name: e.name, code: "Integrity", reason: "unverified",
-          message: "the index (v0.1.0) publishes no digests: what was received could not be verified" });
-      }
+      if (e.unverified) report.warnings.push(e.unverified);
       if (e.left) report.warnings.push(e.left);
       else downloads.push([e.name, () => this.downloadEntry(e, o, e.target)]);
     }
@@ -540,15 +538,12 @@ export class Sources {
   }
 
   /** The artifact at url within o's bounds — for a repository's page on
-   * GitHub, or a folder's, the archive of it (source.Locate) — the origin
-   * it is installed under, and the warning of an install without a digest. */
+   * GitHub, or a folder's, the archive of it — the origin it is installed
+   * under, and the warning of an install without a digest (source.ForURL). */
   private async download(url: string, o: FetchOptions & { digest?: string }): Promise<{ origin: Origin; bytes: Uint8Array; warnings: Refusal[] }> {
-    const warnings: Refusal[] = o.digest ? [] : [{ name: url, code: "Integrity", reason: "unverified", message: "no digest was given: what was received could not be verified" }];
-    const at = await this.value<{ url: string; dir: string }>("source.locate", { url }, undefined, undefined, o.signal);
+    const at = await this.value<{ url: string; origin: Origin; warnings: Refusal[] }>("source.locate", { url, digest: o.digest ?? "" }, undefined, undefined, o.signal);
     const got = await fetchArtifact(at.url, o);
-    const origin: Origin = { kind: "url", url: at.url, type: "", digest: o.digest ?? "", verified: !!o.digest, etag: got.etag };
-    if (at.dir) origin.dir = at.dir;
-    return { origin, bytes: got.bytes!, warnings };
+    return { origin: { ...at.origin, etag: got.etag }, bytes: got.bytes!, warnings: at.warnings };
   }
 
   private report(url: string, res: SourceImport, warnings: Refusal[]): InstallReport {

@@ -56,11 +56,7 @@ func withAlready(res *registry.ImportResult, err error) (sourceImport, error) {
 	if err != nil {
 		return sourceImport{}, err
 	}
-	out := sourceImport{ImportResult: res, Already: make([]source.Refusal, len(res.AlreadyInstalled))}
-	for i, id := range res.AlreadyInstalled {
-		out.Already[i] = source.AlreadyInstalled(id, id, false)
-	}
-	return out, nil
+	return sourceImport{ImportResult: res, Already: source.LeftAsTheyAre(res.AlreadyInstalled)}, nil
 }
 
 // originURL is what Meta.Source shows of an origin.
@@ -180,11 +176,13 @@ var sourceMethods = map[string]method{
 			"digest": source.Sum(r.bytes)}, nil)
 	}),
 	// What to download for a URL a person gave (a repository's page on
-	// GitHub is not an archive).
+	// GitHub is not an archive), the origin it installs under and its
+	// warnings.
 	"source.locate": adminMethod(func(_ context.Context, _ *registry.Registry, a struct {
-		URL string `json:"url"`
+		URL    string `json:"url"`
+		Digest string `json:"digest"`
 	}, _ request) (result, error) {
-		return value(source.Locate(a.URL), nil)
+		return value(source.ForURL(a.URL, a.Digest), nil)
 	}),
 	// What installing an artifact would install, against the installed
 	// skills, and the origin it would record; nothing is stored.

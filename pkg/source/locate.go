@@ -13,6 +13,27 @@ type Location struct {
 	Dir string `json:"dir"`
 }
 
+// URLInstall is an install from the address a person gave: what to
+// download, the origin its skills record (but the ETag, known once it is
+// downloaded, and the type, PrepareArtifact's), and the warnings of it.
+type URLInstall struct {
+	URL      string    `json:"url"`
+	Origin   Origin    `json:"origin"`
+	Warnings []Refusal `json:"warnings"`
+}
+
+// ForURL returns the install from address (Locate), pinned to digest
+// when one is given, and otherwise with the warning that what is
+// received cannot be verified (Unverified).
+func ForURL(address, digest string) URLInstall {
+	at := Locate(address)
+	in := URLInstall{URL: at.URL, Origin: Origin{Kind: KindURL, URL: at.URL, Dir: at.Dir, Digest: digest, Verified: digest != ""}, Warnings: []Refusal{}}
+	if w := Unverified(address, in.Origin); w != nil {
+		in.Warnings = append(in.Warnings, *w)
+	}
+	return in
+}
+
 // Locate returns what to download for the URL a person gave. The address
 // of a repository on GitHub as its pages show it — the repository
 // (https://github.com/o/r), a folder (…/tree/<ref>/<path>) or a file

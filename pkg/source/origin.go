@@ -1,5 +1,7 @@
 package source
 
+import "github.com/skillfs/skillfs/pkg/skillerr"
+
 // The kinds of Origin.
 const (
 	KindIndex = "index" // an entry of a discovery index
@@ -67,4 +69,19 @@ func ForEntry(idx *Index, e Entry) Origin {
 // ForMCP returns the origin of MCP skill s of server.
 func ForMCP(server string, s MCPSkill) Origin {
 	return Origin{Kind: KindMCP, Server: server, URI: s.URI, Type: TypeFiles, Digest: s.Digest, Verified: true}
+}
+
+// Unverified is the warning of an install from o, called name, when its
+// source published no digest to verify what was received against
+// (Verified false): an entry of a v0.1.0 index, a URL given without one.
+// It is nil for a verified origin.
+func Unverified(name string, o Origin) *Refusal {
+	if o.Verified {
+		return nil
+	}
+	msg := "no digest was given: what was received could not be verified"
+	if o.Kind == KindIndex {
+		msg = "the index (v0.1.0) publishes no digests: what was received could not be verified"
+	}
+	return &Refusal{Name: name, Code: skillerr.Integrity, Reason: ReasonUnverified, Message: msg}
 }

@@ -140,6 +140,9 @@ type EntryOffer struct {
 	// Left, of an entry installed, is the warning installing it again
 	// gives: it is left as it is (AlreadyInstalled).
 	Left *Refusal `json:"left,omitempty"`
+	// Unverified, of an entry without a digest (a v0.1.0 index's), is the
+	// warning installing it gives (Unverified).
+	Unverified *Refusal `json:"unverified,omitempty"`
 }
 
 // ReviewIndex says of each of entries, of idx, what it is against
@@ -164,6 +167,7 @@ func ReviewIndex(installed []Installed, idKey func(string) string, idx *Index, e
 			left := AlreadyInstalled(e.Name, o.Installed, o.Edited)
 			o.Left = &left
 		}
+		o.Unverified = Unverified(e.Name, o.Origin)
 		out[i] = o
 	}
 	return out
@@ -189,6 +193,18 @@ func AlreadyInstalled(name, id string, edited bool) Refusal {
 		msg = fmt.Sprintf("installed from this source already, as %s, and changed here since: left as it is, with those changes", id)
 	}
 	return Refusal{Name: name, Code: skillerr.Conflict, Reason: ReasonAlreadyInstalled, Message: msg}
+}
+
+// LeftAsTheyAre is the warning (AlreadyInstalled) of each skill of ids
+// that an install of a download left as it is, installed from the same
+// source byte for byte (registry ImportResult.AlreadyInstalled, which
+// names no other).
+func LeftAsTheyAre(ids []string) []Refusal {
+	out := make([]Refusal, len(ids))
+	for i, id := range ids {
+		out[i] = AlreadyInstalled(id, id, false)
+	}
+	return out
 }
 
 // MCPInstall is a skill of a server's listing to install, and how.

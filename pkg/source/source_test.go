@@ -435,6 +435,11 @@ func TestReviewIndex(t *testing.T) {
 		if want := AlreadyInstalled(o.Name, o.Installed, o.Edited); (o.Left != nil) != (o.Status == OfferInstalled) || o.Left != nil && *o.Left != want {
 			t.Errorf("%s: left %+v", o.Name, o.Left)
 		}
+		// Only an entry without a digest warns that it cannot be verified.
+		if want := (Refusal{Name: o.Name, Code: skillerr.Integrity, Reason: ReasonUnverified,
+			Message: "the index (v0.1.0) publishes no digests: what was received could not be verified"}); (o.Unverified != nil) != (o.Digest == "") || o.Unverified != nil && *o.Unverified != want {
+			t.Errorf("%s: unverified %+v", o.Name, o.Unverified)
+		}
 	}
 	want := "same:installed:same-v2::false newer:update:newer-v2:newer-v2:true pack:update:pack-a::true elsewhere:conflict:elsewhere::false legacy:update:legacy:legacy:false fresh:new:::false"
 	if strings.Join(got, " ") != want {
@@ -642,5 +647,36 @@ func TestSelectMCPNotListed(t *testing.T) {
 	if len(sel) != 1 || len(refused) != 1 || refused[0].Name != "gone" || refused[0].Code != skillerr.SkillNotFound || refused[0].Reason != ReasonNotListed ||
 		refused[0].Message != "the server lists no skill of this name or URI that can be installed: check it against the skills the server lists" {
 		t.Errorf("SelectMCP = %+v, %+v", sel, refused)
+	}
+}
+
+// TestForURL: an address given with a digest is pinned to it; without
+// one, the install warns, by the address given, that what is received
+// cannot be verified. What is downloaded and its folder are Locate's.
+func TestForURL(t *testing.T) {
+	page := "https://github.com/o/r/tree/main/skills/pdf"
+	pinned := ForURL(page, d1)
+	if want := (Origin{Kind: KindURL, URL: "https://github.com/o/r/archive/main.zip", Dir: "skills/pdf", Digest: d1, Verified: true}); pinned.URL != want.URL || pinned.Origin != want || len(pinned.Warnings) != 0 {
+		t.Errorf("pinned = %+v", pinned)
+	}
+	loose := ForURL(page, "")
+	if loose.Origin.Verified || loose.Origin.Digest != "" || len(loose.Warnings) != 1 || loose.Warnings[0] != (Refusal{Name: page, Code: skillerr.Integrity, Reason: ReasonUnverified,
+		Message: "no digest was given: what was received could not be verified"}) {
+		t.Errorf("without a digest = %+v", loose)
+	}
+	if j, err := json.Marshal(ForURL("https://a.test/s.zip", d1)); err != nil || !strings.Contains(string(j), `"warnings":[]`) {
+		t.Errorf("no warnings: %s %v", j, err)
+	}
+}
+
+// TestLeftAsTheyAre: each skill of a download left as it is says so, in
+// AlreadyInstalled's words; none is a list, not null.
+func TestLeftAsTheyAre(t *testing.T) {
+	got := LeftAsTheyAre([]string{"a", "b"})
+	if len(got) != 2 || got[0] != AlreadyInstalled("a", "a", false) || got[1] != AlreadyInstalled("b", "b", false) {
+		t.Errorf("left = %+v", got)
+	}
+	if j, _ := json.Marshal(LeftAsTheyAre(nil)); string(j) != "[]" {
+		t.Errorf("none = %s", j)
 	}
 }
