@@ -235,7 +235,9 @@ export interface PreviewSkill {
   installed: string;
   /** Of an address previewed: installed is the skill installed from this
    * skill's folder of a download of it (or from the folder it moved
-   * from), not only one of its name, so replacing it is this one's update. */
+   * from), or the one of its name installed from the whole of such a
+   * download, not only one of its name, so replacing it is this one's
+   * update. */
   update?: boolean;
   /** The digest of installed, as compared (ImportOptions.preview). */
   installedDigest?: string;

@@ -672,6 +672,38 @@ func TestPreviewMoved(t *testing.T) {
 	}
 }
 
+// TestPreviewWhole: previewed again from its URL, a skill that was the
+// whole of its download (no folder recorded) is offered as the update of
+// the one installed from there (PreviewSkill.Update); the same skill of
+// another URL, or imported from bytes, is only one of its name.
+func TestPreviewWhole(t *testing.T) {
+	e := newEnv(t, memoryCase)
+	ctx := context.Background()
+	o := source.Origin{Kind: source.KindURL, URL: "https://a.test/SKILL.md", Type: source.TypeSkillMD}
+	e.importZip(t, zipOf(t, "", file{"SKILL.md", mdOf("lone", "Version 1.")}), ImportOptions{Origin: &o})
+	e.importZip(t, zipOf(t, "", file{"SKILL.md", mdOf("local", "Version 1.")}), ImportOptions{})
+	update := func(name string, origin source.Origin) string {
+		t.Helper()
+		p, err := e.reg.Preview(ctx, zipOf(t, "", file{"SKILL.md", mdOf(name, "Version 2.")}), nil, &origin)
+		if err != nil || len(p.Skills) != 1 {
+			t.Fatalf("preview of %s: %v %v", name, p, err)
+		}
+		s := p.Skills[0]
+		return fmt.Sprintf("%s:%s:%v", s.Status, s.Installed, s.Update)
+	}
+	elsewhere := o
+	elsewhere.URL = "https://b.test/SKILL.md"
+	for _, c := range []struct {
+		name   string
+		origin source.Origin
+		want   string
+	}{{"lone", o, "conflict:lone:true"}, {"lone", elsewhere, "conflict:lone:false"}, {"local", o, "conflict:local:false"}} {
+		if got := update(c.name, c.origin); got != c.want {
+			t.Errorf("%s from %s: %s, want %s", c.name, c.origin.URL, got, c.want)
+		}
+	}
+}
+
 // TestCheckDownloadCannotInstall: a skill whose version published now an
 // update could not install — its SKILL.md broken, or depending on a skill
 // neither installed nor in the download (TestUpdateNeeds) — is an error

@@ -55,7 +55,9 @@ type PreviewSkill struct {
 	Installed string `json:"installed"`
 	// Update: Installed is that skill installed from the same folder of
 	// a download of the URL previewed, or from the folder it moved from
-	// (fromDownload), not only one of its name: replacing it is its update.
+	// (fromDownload), or the one of its name installed from the whole of
+	// such a download, not only one of its name: replacing it is its
+	// update.
 	Update bool `json:"update,omitempty"`
 	// InstalledDigest is the digest of Installed, compared with: given
 	// back as ImportOptions.Compared, an import refuses to act on a
@@ -166,10 +168,14 @@ func (r *Registry) Preview(ctx context.Context, data []byte, outside zipguard.Ou
 		}
 		if id, update := comparedWith(c, viaFolder, keys); id != "" {
 			m := installed[byID[id]]
-			ps.Installed, ps.InstalledDigest, ps.Status, ps.Update = m.ID, m.Digest, PreviewConflict, update
+			ps.Installed, ps.InstalledDigest, ps.Status = m.ID, m.Digest, PreviewConflict
 			if isInstalled(c, m, update) {
 				ps.Status = PreviewInstalled
 			}
+			// The skill of its name installed from the whole of this
+			// download (a lone SKILL.md, an archive of one skill) is the
+			// one it updates too, which no folder names.
+			ps.Update = update || byDownload(origin) && sameDownload(m.Origin, *origin) && m.Origin.Dir == ""
 		}
 		keep(ps.Installed)
 		p.Skills[i] = ps

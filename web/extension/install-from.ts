@@ -12,7 +12,7 @@
 // is fetched from a site the user has not allowed (host-access.ts).
 
 import { h, render } from 'preact';
-import { SkillfsError, type ImportPreview, type InstallReport, type PreviewSkill, type Refusal, type Skillfs, type UrlPreview } from '../../js/bridge.ts';
+import { SkillfsError, type ImportPreview, type InstallReport, type Refusal, type Skillfs, type UrlPreview } from '../../js/bridge.ts';
 import { Preview, policies, type Choice, type PreviewProps } from '../ui/Preview.tsx';
 import { allow, originsOf } from './host-access.ts';
 import { installTicked, listedOf, mcpPreview, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
@@ -114,13 +114,11 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
   };
   // A conflict with a skill installed from this very download is that
   // skill's update: one from the same folder, or the folder it moved from
-  // (the preview says so, and names that skill whatever its id: one kept
-  // beside another of its name, as name-v2), or the whole of it; Update
-  // replaces it.
-  const reviewUrl = async (url: string, p: UrlPreview) => {
-    const whole = new Set((await sk().registry.list()).filter((m) => m.origin?.kind === 'url' && m.origin.url === p.origin.url && !m.origin.dir).map((m) => m.id));
-    const isUpdate = (s: PreviewSkill) => s.status === 'conflict' && (!!s.update || whole.has(s.installed));
-    const updates = new Set(p.skills.filter(isUpdate).map((s) => s.name));
+  // (named whatever its id: one kept beside another of its name, as
+  // name-v2), or the whole of it, as the preview says (PreviewSkill.update);
+  // Update replaces it.
+  const reviewUrl = (url: string, p: UrlPreview) => {
+    const updates = new Set(p.skills.filter((s) => s.status === 'conflict' && s.update).map((s) => s.name));
     reviewChoices(url, fileName(url), p, updates, p.warnings.map((w) => `Warning: ${w.message}.`).join('\n'), (choose) => sk().registry.installFromPreview(p, { choose }),
       (part, choose) => sk().registry.previewNotes(part, choose));
   };
@@ -176,7 +174,7 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
       // The sites this address's download reaches, asked for first, while
       // Chrome still counts the click; declined, nothing is fetched.
       await allow(originsOf(url));
-      if (kind.value === 'url') await reviewUrl(url, await sk().registry.previewFromUrl(url));
+      if (kind.value === 'url') reviewUrl(url, await sk().registry.previewFromUrl(url));
       else if (kind.value === 'mcp') await reviewMcp(url);
       else await reviewIndex(url);
     } catch (e) {
