@@ -6,6 +6,7 @@
 
 import type { ImportPreview, IndexPreview, InstallReport, McpPreview, Refusal, Skillfs } from '../../js/bridge.ts';
 import { allow, originsOfAll } from './host-access.ts';
+import { editsReplaced } from '../ui/say.ts';
 import type { Listed } from './install-report.ts';
 
 /** "127.0.0.1:8080 publishes 3 skills": the index or server at url offers n. */
@@ -41,7 +42,7 @@ function items(offered: Offered[]): HTMLLIElement[] {
  * one (as name-v2), not over it: the entry is another source. */
 export function offerItems(preview: IndexPreview): HTMLLIElement[] {
   const note = (e: IndexPreview['entries'][number]) => e.status === 'installed' ? ' (installed)'
-    : e.status === 'update' ? ` (installed as ${e.installed}: ${e.digest ? 'the index publishes a new version, which' : 'the index publishes no digest to tell whether it changed; installing it'} updates it in place${e.edited ? ', replacing the changes you made to it here' : ''})`
+    : e.status === 'update' ? ` (installed as ${e.installed}: ${e.digest ? 'the index publishes a new version, which' : 'the index publishes no digest to tell whether it changed; installing it'} updates it in place${editsReplaced(e.edited)})`
     : e.status === 'conflict' ? ` (a skill named ${e.name} from elsewhere is installed: this one installs beside it, as a copy of its own)` : '';
   return items(preview.entries.map((e) => ({
     name: e.name, description: e.description, installed: e.status === 'installed',

@@ -12,7 +12,7 @@
 // is fetched from a site the user has not allowed (host-access.ts).
 
 import { h, render } from 'preact';
-import { SkillfsError, type ImportPreview, type InstallReport, type Refusal, type Skillfs, type UrlPreview } from '../../js/bridge.ts';
+import { SkillfsError, type ImportPreview, type InstallReport, type McpPreview, type Refusal, type Skillfs, type UrlPreview } from '../../js/bridge.ts';
 import { Preview, policies, type Choice, type PreviewProps } from '../ui/Preview.tsx';
 import { allow, originsOf } from './host-access.ts';
 import { installTicked, listedOf, mcpPreview, offerItems, publishes, skippedLines, ticked } from './index-offer.ts';
@@ -99,11 +99,12 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
   };
 
   // The skills of an archive or a server, against what is installed, with a
-  // choice each; what was previewed is what installs.
-  const reviewChoices = (url: string, name: string, preview: ImportPreview, updates: ReadonlySet<string>, notes: string,
+  // choice each (marks: which are updates, and of skills changed here);
+  // what was previewed is what installs.
+  const reviewChoices = (url: string, name: string, preview: ImportPreview, marks: Pick<PreviewProps, 'updates' | 'edited'>, notes: string,
     run: (choose: Record<string, 'rename' | 'replace'>) => Promise<InstallReport>, notesFor?: PreviewProps['notesFor'], listed?: Listed) => {
     const show = (busy: boolean) => render(h(Preview, {
-      name, preview, busy, updates, notesFor, onCancel: cancel,
+      name, preview, busy, ...marks, notesFor, onCancel: cancel,
       onInstall: async (choices: Map<string, Choice>) => {
         show(true);
         if (!await install(url, () => run(policies(choices)), listed)) show(false);
@@ -119,7 +120,7 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
   // Update replaces it.
   const reviewUrl = (url: string, p: UrlPreview) => {
     const updates = new Set(p.skills.filter((s) => s.status === 'conflict' && s.update).map((s) => s.name));
-    reviewChoices(url, fileName(url), p, updates, p.warnings.map((w) => `Warning: ${w.message}.`).join('\n'), (choose) => sk().registry.installFromPreview(p, { choose }),
+    reviewChoices(url, fileName(url), p, { updates }, p.warnings.map((w) => `Warning: ${w.message}.`).join('\n'), (choose) => sk().registry.installFromPreview(p, { choose }),
       (part, choose) => sk().registry.previewNotes(part, choose));
   };
 
@@ -146,8 +147,9 @@ export function mountInstallFrom(section: HTMLElement, sk: () => Skillfs, instal
   };
   const reviewMcp = async (url: string) => {
     const p = await sk().registry.previewMcp(url);
-    const updates = new Set(p.skills.filter((s) => s.status === 'update').map((s) => s.name));
-    reviewChoices(url, new URL(url).host, mcpPreview(p), updates, skippedLines(p), (choose) => sk().registry.installFromMcp(p, { choose }), undefined,
+    const updates = p.skills.filter((s) => s.status === 'update');
+    const names = (offers: McpPreview['skills']) => new Set(offers.map((s) => s.name));
+    reviewChoices(url, new URL(url).host, mcpPreview(p), { updates: names(updates), edited: names(updates.filter((s) => s.edited)) }, skippedLines(p), (choose) => sk().registry.installFromMcp(p, { choose }), undefined,
       listedOf(p));
   };
 

@@ -676,6 +676,8 @@ test('install from an address: an MCP server\'s skills are previewed as an archi
   assert.deepEqual([done.state, done.installed], ['done', 'panel-mcp-a panel-mcp-b panel-mcp-e'], done.report);
   await page.waitForFunction((n) => document.getElementById('skills')?.dataset.count === String(n), before + 3);
 
+  // a changed here since (as its editor saves it).
+  await withHost(page, (sk) => sk.registry.writeFile('panel-mcp-a', 'notes.md', 'My notes.\n'));
   // New versions of a and e, a skill of the name of one installed from a
   // file (d), two new ones; c and e will be served otherwise after the review.
   serve('panel-mcp-a', 'Version 2.');
@@ -695,7 +697,9 @@ test('install from an address: an MCP server\'s skills are previewed as an archi
   // of one installed from elsewhere is kept beside it.
   const chosen = (name) => group.getByRole('combobox', { name: `What to do with ${name}` }).inputValue();
   assert.deepEqual([await chosen('panel-mcp-a'), await chosen('panel-mcp-e'), await chosen('panel-mcp-d')], ['update', 'update', 'keep-both']);
-  assert.match(await group.locator('li[data-name="panel-mcp-a"]').textContent(), /an update of panel-mcp-a/);
+  // An update of a skill changed here says, as an index entry's row does, that it replaces those changes.
+  assert.match(await group.locator('li[data-name="panel-mcp-a"]').textContent(), /an update of panel-mcp-a, replacing the changes you made to it here/);
+  assert.doesNotMatch(await group.locator('li[data-name="panel-mcp-e"]').textContent(), /replacing/);
   // The choice says what it does: an update of this server's skill; over
   // one installed from elsewhere (maybe another publisher's), a replace.
   const labels = (name) => group.getByRole('combobox', { name: `What to do with ${name}` }).locator('option').allTextContents();

@@ -13,7 +13,7 @@
 import type { RefObject } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { previewPart, skillErrorLabel, type Diagnostic, type ImportPreview, type PreviewSkill, type SkillError } from '../../js/bridge.ts';
-import { count, failed, plural, sentence } from './say.ts';
+import { count, editsReplaced, failed, plural, sentence } from './say.ts';
 
 /** What to do with one skill of the archive. */
 export type Choice = 'install' | 'update' | 'keep-both' | 'skip';
@@ -120,6 +120,10 @@ export interface PreviewProps {
    * from the same source (an MCP server's update, a download fetched
    * again): Update is chosen for them at first. */
   updates?: ReadonlySet<string>;
+  /** Of those, the ones whose installed skill was changed here since it
+   * was installed (McpOffer.edited): their row says that updating
+   * replaces those changes. */
+  edited?: ReadonlySet<string>;
   /** The note an import under choose and copy would store each skill of
    * part with, by name (registry.previewNotes): whether it is installed
    * disabled, since it would depend on a disabled skill, follows each
@@ -133,7 +137,7 @@ export interface PreviewProps {
 
 const NONE: ReadonlySet<string> = new Set();
 
-export function Preview({ name, preview, busy, onInstall, onCancel, updates = NONE, notesFor }: PreviewProps) {
+export function Preview({ name, preview, busy, onInstall, onCancel, updates = NONE, edited = NONE, notesFor }: PreviewProps) {
   // Only the skills that can be installed have a choice (by name, unique among them).
   const { skills, validAt, invalidAt, known, changed } = useMemo(() => arrange(preview), [preview]);
   const invalid = invalidAt.length;
@@ -262,7 +266,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
               ) : (
                 <span class="preview-name">
                   <strong>{s.name}</strong>{' '}
-                  <span class="badge">{s.status === 'installed' ? 'already installed' : updates.has(s.name) ? `an update of ${s.installed}` : `${s.installed} is installed`}</span>{' '}
+                  <span class="badge">{s.status === 'installed' ? 'already installed' : updates.has(s.name) ? `an update of ${s.installed}${editsReplaced(edited.has(s.name))}` : `${s.installed} is installed`}</span>{' '}
                   <select aria-label={`What to do with ${s.name}`} value={c} onChange={(e) => set(s, e.currentTarget.value as Choice)}>
                     {s.status === 'conflict' && <option value="update">{verb(s)} {s.installed}</option>}
                     <option value="keep-both">Keep both ({s.name}-v2)</option>

@@ -30,6 +30,12 @@ export function codeOf(e: unknown): string {
   return e instanceof SkillfsError ? e.code : '';
 }
 
+/** Of a skill a source offers whose installed copy from there was changed
+ * here since (the module's IndexEntry.edited, McpOffer.edited), what
+ * installing the source's version over it does: the note on its row,
+ * after the update it is. */
+export const editsReplaced = (edited: boolean) => (edited ? ', replacing the changes you made to it here' : '');
+
 export const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
 
 /** "1,234 bytes", "12.3 KB", "4.5 MB": decimal units, as the browser's
