@@ -50,6 +50,16 @@ export interface Refusal {
    * installed nor installed by this request (reason "unknown-skill"):
    * that skill's id, to install first (SkillError.needs). */
   needs?: string;
+  /** The id of the skill refused, as a dependency on it names it (needs),
+   * when it differs from name or is unknown: its SKILL.md's name once
+   * read (a skill of a download, an update of one skill), or, of the
+   * skill at a download's root whose name cannot be read, the name the
+   * source lists it by; "" for one in a folder of its own whose name
+   * cannot be read, which name calls by its folder. Absent, name is what
+   * the source lists it by (an index entry, an MCP skill, refused whole),
+   * which a dependency names too. The refusal of what another skill needs
+   * is found by this, not by name. */
+  id?: string;
 }
 
 export interface InstallReport {
@@ -261,8 +271,11 @@ interface McpListPlan { skills: McpPlan[]; skipped: Refusal[]; refused: Refusal[
 
 const refusalOf = (name: string, e: unknown): Refusal => {
   const err = e instanceof SkillfsError ? e : new SkillfsError(String((e as Error)?.message ?? e), "Internal");
-  // The message for a person, without the code (as the module's refusals): the code is beside it.
-  const r: Refusal = { name, code: err.code, reason: err.reason, message: err.detail };
+  // The message for a person, without the code (as the module's refusals):
+  // the code is beside it. Of one skill's refusal (an update in place),
+  // that skill.
+  const one = err.invalid.length === 1 ? err.invalid[0]!.name : "";
+  const r: Refusal = { name, code: err.code, reason: err.reason, message: err.detail, ...(one && one !== name ? { id: one } : {}) };
   // The module's unknown-skill error names the missing skill: in its
   // skill's SkillError (needs), else as its subject.
   const needs = err.invalid[0]?.needs ?? (err.reason === "unknown-skill" ? err.subject : "");
@@ -272,9 +285,13 @@ const refusalOf = (name: string, e: unknown): Refusal => {
 
 /** The skills of an install's archive that could not be installed, as
  * refusals, each called as skillErrorLabel says (name, the entry's, for
- * its root). */
+ * its root), with its id when that is known (Refusal.id). */
 const refusalsOf = (res: ImportResult, name: string): Refusal[] =>
-  res.invalid.map((e) => ({ name: skillErrorLabel(e, name), code: e.code, reason: e.reason, message: e.message, ...(e.needs ? { needs: e.needs } : {}) }));
+  res.invalid.map((e) => {
+    const label = skillErrorLabel(e, name);
+    const id = e.name || (e.subject === "." ? name : "");
+    return { name: label, code: e.code, reason: e.reason, message: e.message, ...(e.needs ? { needs: e.needs } : {}), ...(id !== label ? { id } : {}) };
+  });
 
 /** The arguments of an import's choice (choose), and, after preview,
  * what it is given to check that each skill chosen is still compared with

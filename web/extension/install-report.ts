@@ -24,11 +24,13 @@ export interface Listed {
  * that one: nothing when it was refused too for want of r (a cycle); see
  * why when it was refused too; select it when the source lists it (it
  * was not chosen); else get it elsewhere (an index's archive entry, of
- * another name, may hold it). */
+ * another name, may hold it). refused are the refusals by what they
+ * refuse (Refusal.id), not by the names their lines call them by: a
+ * broken skill called by its folder is not the skill of that name. */
 function needsLine(r: Refusal, refused: ReadonlyMap<string, Refusal>, listed?: Listed): string {
   const need = r.needs!;
   const other = refused.get(need);
-  if (other?.needs === r.name) return ` ${need} depends on ${r.name} in turn: neither can be installed before the other.`;
+  if (other?.needs === idOf(r)) return ` ${need} depends on ${r.name} in turn: neither can be installed before the other.`;
   if (other) return ` ${need} was refused too: see why in its line.`;
   if (!listed) return '';
   if (listed.names.has(need)) return ` This source offers ${need}: select it too, and install again.`;
@@ -37,11 +39,14 @@ function needsLine(r: Refusal, refused: ReadonlyMap<string, Refusal>, listed?: L
     : ` This index lists no entry named ${need}: install it from elsewhere first (or from an archive entry that holds it).`;
 }
 
+/** The id of the skill s refuses, "" when unknown (Refusal.id). */
+const idOf = (s: Refusal) => s.id ?? s.name;
+
 /** listed, what the source lists, lets a refusal for want of a skill say
  * whether the source offers it. */
 export function showReport(section: HTMLElement, out: HTMLElement, r: InstallReport, listed?: Listed) {
   const ids = r.installed.map((s) => s.id);
-  const refused = new Map(r.refused.map((s) => [s.name, s]));
+  const refused = new Map(r.refused.flatMap((s) => (idOf(s) ? [[idOf(s), s] as const] : [])));
   out.textContent = [
     ...(ids.length ? [`Installed ${plural(ids.length, 'skill')}: ${names(ids)}.`] : []),
     ...capped(r.refused.map((s) => `Refused ${s.name}: ${s.message} (${s.code}${s.reason ? `, ${s.reason}` : ''}).${s.needs ? needsLine(s, refused, listed) : ''}`), 'refused skill'),

@@ -765,10 +765,16 @@ test('install from an address: a skill refused for want of another says what to 
   // another name may hold the skill).
   const files = new Map();
   const entries = [];
-  for (const [name, body] of [['first-c', needs('first-c', 'first-entry')], ['first-d', needs('first-d', 'first-nowhere')], ['first-entry', md('first-entry', 'Left out.')]]) {
+  for (const [name, body] of [['first-c', needs('first-c', 'first-entry')], ['first-d', needs('first-d', 'first-nowhere')], ['first-entry', md('first-entry', 'Left out.')],
+    ['first-p', needs('first-p', 'first-q')]]) {
     files.set(`/${name}/SKILL.md`, { body, type: 'text/markdown' });
     entries.push({ name, type: 'skill-md', description: `${name}.`, url: `/${name}/SKILL.md`, digest: sha256(body) });
   }
+  // A broken skill whose name cannot be read, called by its folder,
+  // first-q/: not the skill first-q that first-p needs.
+  const pack = zipOf({ 'first-pack/first-q/SKILL.md': '---\nname: [unclosed\n---\n', 'first-pack/first-r/SKILL.md': md('first-r', 'Good.') });
+  files.set('/first-pack.zip', { body: pack, type: 'application/zip' });
+  entries.push({ name: 'first-pack', type: 'archive', description: 'A pack.', url: '/first-pack.zip', digest: sha256(pack) });
   files.set('/.well-known/agent-skills/index.json', { type: 'application/json', body: JSON.stringify({ $schema: SCHEMA_V2, skills: entries }) });
   const site = await serveSite(files);
   t.after(site.close);
@@ -776,10 +782,13 @@ test('install from an address: a skill refused for want of another says what to 
   await index.getByRole('checkbox', { name: /first-entry/ }).uncheck();
   await index.getByRole('button', { name: 'Install selected' }).click();
   const report = (await outcome(page)).report.split('\n');
-  assert.deepEqual(report.sort(), [
+  assert.deepEqual(report.filter((l) => !l.startsWith('Refused first-q:')).sort(), [
+    'Installed 1 skill: first-r.',
     `${waits('first-c', 'first-entry')} This source offers first-entry: select it too, and install again.`,
     `${waits('first-d', 'first-nowhere')} This index lists no entry named first-nowhere: install it from elsewhere first (or from an archive entry that holds it).`,
+    `${waits('first-p', 'first-q')} This index lists no entry named first-q: install it from elsewhere first (or from an archive entry that holds it).`,
   ]);
+  assert.match(report.find((l) => l.startsWith('Refused first-q:')), /\(InvalidManifest, yaml-invalid\)\.$/);
 });
 
 test('a skill that enabled skills depend on, or that depends on disabled ones: its switch, "Disable selected" and "Enable selected" name them and offer to change them too, in one call, or nothing', { timeout: IMPORT_MS }, async () => {
