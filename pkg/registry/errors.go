@@ -71,9 +71,11 @@ type SkillError struct {
 	Message     string             `json:"message"`
 	Diagnostics []skill.Diagnostic `json:"diagnostics"`
 	// Needs, of a skill refused because a skill it depends on is neither
-	// installed nor part of the import (Reason "unknown-skill"), is that
-	// skill's id: a batch install from a source retries it once that one
-	// is installed (docs/sources.md, "Dependencies within a batch").
+	// installed nor part of the import (Reason "unknown-skill"), or is
+	// part of it only as a skill that cannot be installed for what it is
+	// (a broken SKILL.md), is that skill's id: a batch install from a
+	// source retries it once that one is installed from elsewhere
+	// (docs/sources.md, "Dependencies within a batch").
 	Needs string `json:"needs,omitempty"`
 }
 

@@ -755,13 +755,15 @@ func (in *installedIDs) has(id string) bool {
 // what the commit would refuse (install checks again, under the lock).
 func (r *Registry) refuseUnmet(cands []*candidate, installed func(string) bool) {
 	valid := make(map[string]*candidate, len(cands)) // by name
-	named := make(map[string]bool, len(cands))       // each skill's name, as far as read
+	// Each skill's name, as far as read: true when one of that name was
+	// valid before any was refused here, false when only broken ones are.
+	named := make(map[string]bool, len(cands))
 	dependents := map[string][]*candidate{}
 	for _, c := range cands {
 		if c.err == nil {
 			valid[c.s.Name], named[c.s.Name] = c, true
-		} else if c.invalid.Name != "" {
-			named[c.invalid.Name] = true
+		} else if c.invalid.Name != "" && !named[c.invalid.Name] {
+			named[c.invalid.Name] = false
 		}
 	}
 	var refused []*candidate
@@ -775,9 +777,16 @@ func (r *Registry) refuseUnmet(cands []*candidate, installed func(string) bool) 
 			// (clipped); the registry's message is about that one.
 			dep := skillerr.Clip(se.Subject)
 			why := fmt.Sprintf("it depends on '%s': %s", dep, se.Msg)
+			parsed, inArchive := named[se.Subject]
 			switch {
-			case se.Reason == "unknown-skill" && named[se.Subject]:
+			case se.Reason == "unknown-skill" && inArchive:
 				why = fmt.Sprintf("it depends on '%s', which cannot be installed either", dep)
+				// Broken here, it may still be installed from elsewhere:
+				// a batch waits for another download of it (Needs). One
+				// refused here for what it depends on waits with c.
+				if !parsed {
+					c.invalid.Needs = se.Subject
+				}
 			case se.Reason == "unknown-skill":
 				why = fmt.Sprintf("it depends on '%s', which is not installed and is not part of this install: install '%[1]s' first", dep)
 				c.invalid.Needs = se.Subject

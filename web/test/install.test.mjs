@@ -1200,3 +1200,25 @@ test('an index listing an entry before the entry it depends on: the batch instal
   assert.deepEqual([again.refused, again.warnings], [[], []]);
   assert.equal(assertOk(await reg(page, 'get', 'ia')).instance, before.instance);
 });
+
+test('a skill whose dependency its own download holds only broken waits in a batch for another entry that publishes that skill, and installs after it', { timeout: TEST_MS }, async (t) => {
+  const files = new Map();
+  const site = await serveSite(files);
+  t.after(site.close);
+  const page = await fresh(t);
+  // pack: x needs y, and a y without a description, which cannot be
+  // installed; fixed, listed after it: a good y.
+  const pack = zip({ 'pack/x/SKILL.md': needing('x', 'y'), 'pack/y/SKILL.md': '---\nname: y\n---\n# y\n' });
+  const fixed = skillMD('y', 'Y.');
+  files.set('/.well-known/agent-skills/pack.zip', { body: pack, type: 'application/zip' });
+  files.set('/md/y/SKILL.md', { body: fixed, type: 'text/markdown' });
+  const entries = [
+    { name: 'pack', type: 'archive', description: 'x and a broken y.', url: 'pack.zip', digest: sha256(pack) },
+    { name: 'fixed', type: 'skill-md', description: 'y.', url: '../../md/y/SKILL.md', digest: sha256(fixed) },
+  ];
+  files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify({ $schema: SCHEMA_V2, skills: entries }), type: 'application/json' });
+  const r = assertOk(await reg(page, 'installFromIndex', `${site.url}/.well-known/agent-skills/index.json`));
+  assert.deepEqual(r.installed.map((m) => [m.id, m.origin.entry]), [['y', 'fixed'], ['x', 'pack']]);
+  assert.deepEqual(r.refused.map(({ name, reason }) => [name, reason]), [['y', 'description-missing']], 'the broken y alone, once');
+  assert.deepEqual(await ids(page), ['x', 'y']);
+});
