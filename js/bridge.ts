@@ -178,6 +178,8 @@ export interface Prerequisite {
 
 export type ConflictPolicy = "rename" | "replace" | "fail";
 
+/** How far an import is: its totals count the skills it writes, not
+ * those it finds installed byte for byte and leaves as they are. */
 export interface ImportProgress {
   phase: "prepare" | "commit" | "done";
   filesDone: number;

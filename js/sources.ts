@@ -75,6 +75,11 @@ export interface InstallReport {
 
 export interface InstallOptions extends FetchOptions {
   onConflict?: ConflictPolicy;
+  /** The progress of each commit, in turn (an index's entries, a
+   * server's skills, each in its own): prepare, commit, done, counting
+   * the files it writes. A download installed again in a batch, once what
+   * it waited for installed, counts only the skills it installs then:
+   * no skill's files are counted twice. */
   onProgress?: (p: ImportProgress) => void;
 }
 

@@ -303,11 +303,7 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 	if opts.Target != "" && len(cands) != 1 {
 		return nil, &skillerr.Error{Code: skillerr.InvalidArchive, Reason: ReasonNotOneSkill, Subject: opts.Target, Msg: notOneSkill(len(cands), opts.Origin)}
 	}
-	total := Progress{Phase: PhasePrepare}
-	for _, c := range cands {
-		total.FilesTotal += len(c.files)
-		total.BytesTotal += c.size
-	}
+	total := progressOf(cands)
 	if err := checkQuota(estimate(), opts.Source, total.BytesTotal); err != nil {
 		return nil, err
 	}
@@ -381,6 +377,10 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 				res.Skipped[i] = c.s.Name
 			}
 		}
+		// The progress counts what is written: a download installed again
+		// (a batch's retry, docs/sources.md) does not count again the
+		// skills it installed before.
+		total = progressOf(cands)
 		if len(cands) == 0 {
 			return nil, nil // nothing to install: nothing changes
 		}
@@ -533,6 +533,16 @@ func (r *Registry) importRead(ctx context.Context, opts ImportOptions, read func
 	p.Phase, p.FilesDone, p.BytesDone = PhaseDone, p.FilesTotal, p.BytesTotal
 	progress(p)
 	return res, nil
+}
+
+// progressOf is the progress of an import of cands before any is written.
+func progressOf(cands []*candidate) Progress {
+	p := Progress{Phase: PhasePrepare}
+	for _, c := range cands {
+		p.FilesTotal += len(c.files)
+		p.BytesTotal += c.size
+	}
+	return p
 }
 
 // readArchive reads the archive in data, or held by out when set.

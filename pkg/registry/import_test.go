@@ -938,3 +938,37 @@ func notesOf(diags []skill.Diagnostic) []string {
 	}
 	return out
 }
+
+// TestImportProgressCountsWritten: the progress of an import counts the
+// skills it writes, not those it finds installed byte for byte and
+// leaves as they are: a download installed again with one skill more (a
+// batch install's retry, docs/sources.md) counts that one alone, and one
+// that writes nothing counts nothing.
+func TestImportProgressCountsWritten(t *testing.T) {
+	e := newEnv(t, memoryCase)
+	a := skillFiles("pack/a", "a")
+	e.importZip(t, zipOf(t, "", a...), ImportOptions{})
+	c := skillFiles("pack/c", "c")
+	size := int64(0)
+	for _, f := range c {
+		size += int64(len(f.data))
+	}
+	for _, tc := range []struct {
+		files []file
+		want  Progress
+	}{
+		{append(slices.Clone(a), c...), Progress{Phase: PhaseDone, FilesDone: len(c), FilesTotal: len(c), BytesDone: size, BytesTotal: size}},
+		{append(slices.Clone(a), c...), Progress{Phase: PhaseDone}},
+	} {
+		var progress []Progress
+		e.importZip(t, zipOf(t, "", tc.files...), ImportOptions{Progress: func(p Progress) { progress = append(progress, p) }})
+		for _, p := range progress {
+			if p.FilesTotal != tc.want.FilesTotal || p.BytesTotal != tc.want.BytesTotal || p.FilesDone > p.FilesTotal {
+				t.Errorf("progress %+v, want totals of %+v", p, tc.want)
+			}
+		}
+		if len(progress) == 0 || progress[len(progress)-1] != tc.want {
+			t.Errorf("progress = %+v, want it to end %+v", progress, tc.want)
+		}
+	}
+}

@@ -1222,3 +1222,43 @@ test('a skill whose dependency its own download holds only broken waits in a bat
   assert.deepEqual(r.refused.map(({ name, reason }) => [name, reason]), [['y', 'description-missing']], 'the broken y alone, once');
   assert.deepEqual(await ids(page), ['x', 'y']);
 });
+
+test('a download tried once more at the end of a batch reports the progress of the skills it installs then, not again of those it installed before, and is not downloaded again while its bytes are held', { timeout: TEST_MS }, async (t) => {
+  const files = new Map();
+  const site = await serveSite(files);
+  t.after(site.close);
+  const page = await fresh(t);
+  // pack: pa (two files) installs at once; pb needs iy, listed after it;
+  // pc needs ghost, listed nowhere. Once iy installs, pack waits for ghost
+  // alone, and is tried once more at the end: pb installs, pc is refused.
+  const pack = zip({ 'pack/pa/SKILL.md': skillMD('pa', 'A.'), 'pack/pa/notes.md': 'N\n', 'pack/pb/SKILL.md': needing('pb', 'iy'), 'pack/pc/SKILL.md': needing('pc', 'ghost') });
+  const iy = skillMD('iy', 'Y.');
+  files.set('/.well-known/agent-skills/pack.zip', { body: pack, type: 'application/zip' });
+  files.set('/md/iy/SKILL.md', { body: iy, type: 'text/markdown' });
+  const entries = [
+    { name: 'pack', type: 'archive', description: 'Three skills.', url: 'pack.zip', digest: sha256(pack) },
+    { name: 'iy', type: 'skill-md', description: 'Y.', url: '../../md/iy/SKILL.md', digest: sha256(iy) },
+  ];
+  files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify({ $schema: SCHEMA_V2, skills: entries }), type: 'application/json' });
+  const { r, events } = await ev(page, async (url) => {
+    const events = [];
+    const r = await T.outcome(sk.registry.installFromIndex(url, { onProgress: (p) => events.push({ ...p }) }));
+    return { r, events };
+  }, `${site.url}/.well-known/agent-skills/index.json`);
+  assert.deepEqual(assertOk(r).installed.map((m) => m.id), ['pa', 'iy', 'pb']);
+  assert.deepEqual(assertOk(r).refused.map((x) => x.name), ['pc']);
+  // One run of progress per commit, each ending done, counting the files
+  // it writes: pa's two, iy's one, pb's one (not pa's again).
+  const runs = [[]];
+  for (const p of events) {
+    runs.at(-1).push(p);
+    if (p.phase === 'done') runs.push([]);
+  }
+  assert.deepEqual(runs.pop(), []);
+  assert.deepEqual(runs.map((run) => run.at(-1)).map((p) => [p.filesDone, p.filesTotal]), [[2, 2], [1, 1], [1, 1]]);
+  for (const run of runs) {
+    assert.ok(run.every((p, i) => p.filesTotal === run[0].filesTotal && p.filesDone <= p.filesTotal && (i === 0 || p.filesDone >= run[i - 1].filesDone)), JSON.stringify(run));
+  }
+  // pack's bytes were held while it waited: downloaded once.
+  assert.deepEqual(site.log.filter((l) => l.includes('pack.zip')), ['GET /.well-known/agent-skills/pack.zip']);
+});
