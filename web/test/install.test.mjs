@@ -1094,6 +1094,29 @@ const waitsFor = (name, missing) => ({ name, code: 'InvalidArgument', reason: 'u
   message: `'${name}' cannot be installed: it depends on '${missing}', which is not installed and is not part of this install: install '${missing}' first`, needs: missing });
 const byName = (refusals) => [...refusals].sort((a, b) => a.name.localeCompare(b.name));
 
+/** A site serving a v0.2.0 index of the entries a test adds, in order:
+ * archives of the files given (archive) and lone SKILL.md files (md);
+ * publish() serves the index and returns its URL. */
+async function indexSite(t) {
+  const files = new Map();
+  const site = await serveSite(files);
+  t.after(site.close);
+  const entries = [];
+  const entry = (name, type, path, body, url) => {
+    files.set(path, { body, type: type === 'archive' ? 'application/zip' : 'text/markdown' });
+    entries.push({ name, type, description: `${name}.`, url, digest: sha256(body) });
+  };
+  return {
+    site,
+    archive: (name, content) => entry(name, 'archive', `/.well-known/agent-skills/${name}.zip`, zip(content), `${name}.zip`),
+    md: (name, body) => entry(name, 'skill-md', `/md/${name}/SKILL.md`, body, `../../md/${name}/SKILL.md`),
+    publish() {
+      files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify({ $schema: SCHEMA_V2, skills: entries }), type: 'application/json' });
+      return `${site.url}/.well-known/agent-skills/index.json`;
+    },
+  };
+}
+
 test('an MCP server listing a skill before one it depends on: the batch installs both whatever the order; a cycle, a dependency refused or never listed is refused saying which skill to install first', { timeout: TEST_MS }, async (t) => {
   const page = await fresh(t);
   const one = (name, md, more = {}) => [name, { frontmatter: { name, description: `${name}.` }, files: { 'SKILL.md': md }, ...more }];
@@ -1120,27 +1143,14 @@ test('an MCP server listing a skill before one it depends on: the batch installs
 });
 
 test('a download of several skills waiting in a batch: one depending on a sibling that waits waits with it, not refused and then installed; one waiting on two ids, one never listed, installs the skill the other lets through', { timeout: TEST_MS }, async (t) => {
-  const files = new Map();
-  const site = await serveSite(files);
-  t.after(site.close);
+  const { archive, md, publish } = await indexSite(t);
   const page = await fresh(t);
-  const entries = [];
-  const archive = (name, content) => {
-    const body = zip(content);
-    files.set(`/.well-known/agent-skills/${name}.zip`, { body, type: 'application/zip' });
-    entries.push({ name, type: 'archive', description: `${name}.`, url: `${name}.zip`, digest: sha256(body) });
-  };
-  const md = (name, body) => {
-    files.set(`/md/${name}/SKILL.md`, { body, type: 'text/markdown' });
-    entries.push({ name, type: 'skill-md', description: `${name}.`, url: `../../md/${name}/SKILL.md`, digest: sha256(body) });
-  };
   // one: p1 needs iy (listed after), p3 needs its sibling p1. two: p4
   // needs ghost (never listed), p5 needs iy.
   archive('one', { 'one/p1/SKILL.md': needing('p1', 'iy'), 'one/p3/SKILL.md': needing('p3', 'p1') });
   archive('two', { 'two/p4/SKILL.md': needing('p4', 'ghost'), 'two/p5/SKILL.md': needing('p5', 'iy') });
   md('iy', skillMD('iy', 'Y.'));
-  files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify({ $schema: SCHEMA_V2, skills: entries }), type: 'application/json' });
-  const r = assertOk(await reg(page, 'installFromIndex', `${site.url}/.well-known/agent-skills/index.json`));
+  const r = assertOk(await reg(page, 'installFromIndex', publish()));
   assert.deepEqual(r.installed.map((m) => m.id).sort(), ['iy', 'p1', 'p3', 'p5']);
   assert.deepEqual(byName(r.refused), [waitsFor('p4', 'ghost')]);
   assert.deepEqual(await ids(page), ['iy', 'p1', 'p3', 'p5']);
@@ -1202,49 +1212,31 @@ test('an index listing an entry before the entry it depends on: the batch instal
 });
 
 test('a skill whose dependency its own download holds only broken waits in a batch for another entry that publishes that skill, and installs after it', { timeout: TEST_MS }, async (t) => {
-  const files = new Map();
-  const site = await serveSite(files);
-  t.after(site.close);
+  const { archive, md, publish } = await indexSite(t);
   const page = await fresh(t);
   // pack: x needs y, and a y without a description, which cannot be
   // installed; fixed, listed after it: a good y.
-  const pack = zip({ 'pack/x/SKILL.md': needing('x', 'y'), 'pack/y/SKILL.md': '---\nname: y\n---\n# y\n' });
-  const fixed = skillMD('y', 'Y.');
-  files.set('/.well-known/agent-skills/pack.zip', { body: pack, type: 'application/zip' });
-  files.set('/md/y/SKILL.md', { body: fixed, type: 'text/markdown' });
-  const entries = [
-    { name: 'pack', type: 'archive', description: 'x and a broken y.', url: 'pack.zip', digest: sha256(pack) },
-    { name: 'fixed', type: 'skill-md', description: 'y.', url: '../../md/y/SKILL.md', digest: sha256(fixed) },
-  ];
-  files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify({ $schema: SCHEMA_V2, skills: entries }), type: 'application/json' });
-  const r = assertOk(await reg(page, 'installFromIndex', `${site.url}/.well-known/agent-skills/index.json`));
+  archive('pack', { 'pack/x/SKILL.md': needing('x', 'y'), 'pack/y/SKILL.md': '---\nname: y\n---\n# y\n' });
+  md('fixed', skillMD('y', 'Y.'));
+  const r = assertOk(await reg(page, 'installFromIndex', publish()));
   assert.deepEqual(r.installed.map((m) => [m.id, m.origin.entry]), [['y', 'fixed'], ['x', 'pack']]);
   assert.deepEqual(r.refused.map(({ name, reason }) => [name, reason]), [['y', 'description-missing']], 'the broken y alone, once');
   assert.deepEqual(await ids(page), ['x', 'y']);
 });
 
 test('a download tried once more at the end of a batch reports the progress of the skills it installs then, not again of those it installed before, and is not downloaded again while its bytes are held', { timeout: TEST_MS }, async (t) => {
-  const files = new Map();
-  const site = await serveSite(files);
-  t.after(site.close);
+  const { site, archive, md, publish } = await indexSite(t);
   const page = await fresh(t);
   // pack: pa (two files) installs at once; pb needs iy, listed after it;
   // pc needs ghost, listed nowhere. Once iy installs, pack waits for ghost
   // alone, and is tried once more at the end: pb installs, pc is refused.
-  const pack = zip({ 'pack/pa/SKILL.md': skillMD('pa', 'A.'), 'pack/pa/notes.md': 'N\n', 'pack/pb/SKILL.md': needing('pb', 'iy'), 'pack/pc/SKILL.md': needing('pc', 'ghost') });
-  const iy = skillMD('iy', 'Y.');
-  files.set('/.well-known/agent-skills/pack.zip', { body: pack, type: 'application/zip' });
-  files.set('/md/iy/SKILL.md', { body: iy, type: 'text/markdown' });
-  const entries = [
-    { name: 'pack', type: 'archive', description: 'Three skills.', url: 'pack.zip', digest: sha256(pack) },
-    { name: 'iy', type: 'skill-md', description: 'Y.', url: '../../md/iy/SKILL.md', digest: sha256(iy) },
-  ];
-  files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify({ $schema: SCHEMA_V2, skills: entries }), type: 'application/json' });
+  archive('pack', { 'pack/pa/SKILL.md': skillMD('pa', 'A.'), 'pack/pa/notes.md': 'N\n', 'pack/pb/SKILL.md': needing('pb', 'iy'), 'pack/pc/SKILL.md': needing('pc', 'ghost') });
+  md('iy', skillMD('iy', 'Y.'));
   const { r, events } = await ev(page, async (url) => {
     const events = [];
     const r = await T.outcome(sk.registry.installFromIndex(url, { onProgress: (p) => events.push({ ...p }) }));
     return { r, events };
-  }, `${site.url}/.well-known/agent-skills/index.json`);
+  }, publish());
   assert.deepEqual(assertOk(r).installed.map((m) => m.id), ['pa', 'iy', 'pb']);
   assert.deepEqual(assertOk(r).refused.map((x) => x.name), ['pc']);
   // One run of progress per commit, each ending done, counting the files
