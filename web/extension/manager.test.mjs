@@ -691,12 +691,14 @@ test('install from an address: an MCP server\'s skills are previewed as an archi
   assert.equal(await group.locator('.preview-counts').textContent(), '2 new, 3 differ from the installed skills of their names, 1 already installed, unchanged.');
   assert.match(await group.locator('li[data-name="panel-mcp-b"]').textContent(), /already installed/);
   assert.match(await group.locator('li[data-name="panel-mcp-a"]').textContent(), /1 file · skill:\/\/panel-mcp-a/);
-  // A different choice on each row: Update (the default), Keep both, install, Keep both (the default), Update, Skip.
+  // A different choice on each row: Update (Skip by default), Keep both, install, Keep both (the default), Update, Skip.
   const choose = (name, label) => group.getByRole('combobox', { name: `What to do with ${name}` }).selectOption({ label });
-  // An update from this server is chosen at first; a skill of the name
-  // of one installed from elsewhere is kept beside it.
+  // An update from this server is chosen at first, unless the installed
+  // skill was changed here since (a, as an index entry's is left
+  // unticked); a skill of the name of one installed from elsewhere is
+  // kept beside it.
   const chosen = (name) => group.getByRole('combobox', { name: `What to do with ${name}` }).inputValue();
-  assert.deepEqual([await chosen('panel-mcp-a'), await chosen('panel-mcp-e'), await chosen('panel-mcp-d')], ['update', 'update', 'keep-both']);
+  assert.deepEqual([await chosen('panel-mcp-a'), await chosen('panel-mcp-e'), await chosen('panel-mcp-d')], ['skip', 'update', 'keep-both']);
   // An update of a skill changed here says, as an index entry's row does, that it replaces those changes.
   assert.match(await group.locator('li[data-name="panel-mcp-a"]').textContent(), /an update of panel-mcp-a, replacing the changes you made to it here/);
   assert.doesNotMatch(await group.locator('li[data-name="panel-mcp-e"]').textContent(), /replacing/);
@@ -705,6 +707,7 @@ test('install from an address: an MCP server\'s skills are previewed as an archi
   const labels = (name) => group.getByRole('combobox', { name: `What to do with ${name}` }).locator('option').allTextContents();
   assert.deepEqual(await labels('panel-mcp-a'), ['Update panel-mcp-a', 'Keep both (panel-mcp-a-v2)', 'Skip']);
   assert.deepEqual(await labels('panel-mcp-d'), ['Replace panel-mcp-d', 'Keep both (panel-mcp-d-v2)', 'Skip']);
+  await choose('panel-mcp-a', 'Update panel-mcp-a');
   await choose('panel-mcp-b', 'Keep both (panel-mcp-b-v2)');
   await choose('panel-mcp-e', 'Update panel-mcp-e');
   await group.getByRole('checkbox', { name: 'panel-mcp-f', exact: true }).uncheck();

@@ -25,9 +25,11 @@ export type Choice = 'install' | 'update' | 'keep-both' | 'skip';
 const ROWS = 20;
 
 /** Update for a later version of a skill installed from the same source
- * (updates), Keep both for another skill of the same name. */
-const defaultChoice = (s: PreviewSkill, updates: ReadonlySet<string>): Choice =>
-  s.status === 'new' ? 'install' : s.status !== 'conflict' ? 'skip' : updates.has(s.name) ? 'update' : 'keep-both';
+ * (updates), unless it was changed here since (edited), as an index
+ * entry's is left unticked: replacing someone's changes is theirs to
+ * choose. Keep both for another skill of the same name. */
+const defaultChoice = (s: PreviewSkill, updates: ReadonlySet<string>, edited: ReadonlySet<string>): Choice =>
+  s.status === 'new' ? 'install' : s.status !== 'conflict' ? 'skip' : !updates.has(s.name) ? 'keep-both' : edited.has(s.name) ? 'skip' : 'update';
 
 /** The choices as ImportOptions.choose: the skills to install, each kept
  * beside ("rename") or updating ("replace") the installed one of its name. */
@@ -118,11 +120,11 @@ export interface PreviewProps {
   onCancel(): void;
   /** The conflicting skills that are a later version of the one installed
    * from the same source (an MCP server's update, a download fetched
-   * again): Update is chosen for them at first. */
+   * again): Update is chosen for them at first, unless edited. */
   updates?: ReadonlySet<string>;
   /** Of those, the ones whose installed skill was changed here since it
    * was installed (McpOffer.edited): their row says that updating
-   * replaces those changes. */
+   * replaces those changes, and Skip is chosen at first. */
   edited?: ReadonlySet<string>;
   /** The note an import under choose and copy would store each skill of
    * part with, by name (registry.previewNotes): whether it is installed
@@ -143,7 +145,7 @@ export function Preview({ name, preview, busy, onInstall, onCancel, updates = NO
   const invalid = invalidAt.length;
   const [choices] = useState(() => {
     const c = new Choices();
-    for (const s of skills) c.set(s, defaultChoice(s, updates));
+    for (const s of skills) c.set(s, defaultChoice(s, updates, edited));
     return c;
   });
   const [, redraw] = useState(0);
