@@ -94,27 +94,36 @@ test('agent ports together cannot push the side panel\'s session, or each other\
 // connectSkillfs's watchdog judges a host gone only when a ping stays
 // unanswered: when its own timer runs late (a busy or throttled event
 // loop; Chrome's background-tab timer throttling), the late tick pings
-// again instead of failing the calls of a host that was answering.
-test('a late watchdog tick pings the host before judging it gone', { timeout: TEST_MS }, async () => {
-  const { Worker, MessageChannel } = await import('node:worker_threads');
+// again instead of failing the calls of a host that was answering. The
+// watchdog's clock is the test's (node:test's mock timers): a stall of the
+// client's event loop is its clock jumping past a tick. The host hears
+// the pings and never answers them (nor the call).
+test('a late watchdog tick pings the host before judging it gone', { timeout: TEST_MS }, async (t) => {
+  const { MessageChannel } = await import('node:worker_threads');
   const { TEST_DIST } = await import('./helpers.mjs');
   const { connectSkillfs } = await import(`${TEST_DIST}/bridge.js`);
-  const { port1, port2 } = new MessageChannel();
-  // The host: answers every ping, and is still working on the call.
-  const w = new Worker(`require('node:worker_threads').parentPort.once('message', (port) => {
-    port.on('message', (m) => { if (m.t === 'ping') port.postMessage({ t: 'pong' }); });
-  });`, { eval: true });
-  try {
-    w.postMessage(port1, [port1]);
-    const sk = connectSkillfs(port2, { livenessMs: 500 });
-    const p = sk.registry.list().then(() => 'resolved', (e) => `rejected: ${e.code}/${e.reason}: ${e.message}`);
-    await new Promise((r) => setTimeout(r, 1000)); // pinged and answered twice a tick
-    const t0 = Date.now();
-    while (Date.now() - t0 < 700) { /* one tick runs 700 ms late */ }
-    const got = await Promise.race([p, new Promise((r) => setTimeout(() => r('pending'), 1500))]);
-    port2.close();
-    assert.equal(got, 'pending', 'the call failed although the host answered every ping it was sent');
-  } finally {
-    await w.terminate();
-  }
+  t.mock.timers.enable({ apis: ['setInterval', 'Date'] });
+  const { port1: host, port2 } = new MessageChannel();
+  t.after(() => { host.close(); port2.close(); });
+  // What the host hears, in order, as promises of its next messages.
+  const heard = [];
+  const waiting = [];
+  host.on('message', (m) => (waiting.length ? waiting.shift()(m) : heard.push(m)));
+  const nextHeard = () => (heard.length ? Promise.resolve(heard.shift()) : new Promise((r) => waiting.push(r)));
+
+  const sk = connectSkillfs(port2, { livenessMs: 500 }); // a tick every 125 ms
+  const p = sk.registry.list().then(() => 'resolved', (e) => `rejected: ${e.code}/${e.reason}: ${e.message}`);
+  assert.equal((await nextHeard()).t, 'call');
+  t.mock.timers.tick(125);
+  assert.equal((await nextHeard()).t, 'ping', 'the first tick pings');
+  // The client stalls 700 ms with that ping unanswered: its next tick is
+  // late, past livenessMs after the ping.
+  t.mock.timers.setTime(Date.now() + 700);
+  t.mock.timers.tick(0);
+  const got = await Promise.race([p, nextHeard().then((m) => `heard ${m.t}`)]);
+  assert.equal(got, 'heard ping', 'the late tick judged the host gone without asking it again');
+  // On time (mock timers date every tick due within one tick() at its end,
+  // so one tick at a time), a ping unanswered past livenessMs is a host gone.
+  for (let i = 0; i < 5; i++) t.mock.timers.tick(125);
+  assert.match(await p, /^rejected: Internal\/host-gone: /);
 });
