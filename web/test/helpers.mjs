@@ -77,6 +77,29 @@ window.T = {
       return { ok: false, error: describe(e) };
     }
   },
+  // What the listener given to subscribe hears, in list; atLeast(n)
+  // resolves with list once it holds n. No deadline of its own: the
+  // step's (ev) bounds it.
+  collect(subscribe) {
+    const list = [];
+    const waiting = [];
+    subscribe((v) => {
+      list.push(v);
+      waiting.splice(0).forEach((wake) => wake());
+    });
+    return {
+      list,
+      async atLeast(n) {
+        while (list.length < n) await new Promise((wake) => waiting.push(wake));
+        return list;
+      },
+    };
+  },
+  // Polls fn until it is true, for a state that changes with no event to
+  // wait for; bounded by the step's deadline, not its own.
+  async until(fn) {
+    while (!(await fn())) await new Promise((r) => setTimeout(r, 10));
+  },
 };
 window.ready = true;
 </script>

@@ -71,8 +71,8 @@ after(async () => {
  * and beta imported (the host), and window.client is connectSkillfs over
  * kind ("message": a MessageChannel; "chrome": the fake chrome.runtime.Port
  * pair) served with capability. window.wire logs what crossed a fake port;
- * window.clientChanges what client.onChange heard, and clientHeard(n)
- * resolves once it holds n changes.
+ * window.clientChanges what client.onChange heard (clientHeard.atLeast(n)
+ * waits for n).
  */
 async function hosted(t, what, kind, capability) {
   const page = await b.openPage();
@@ -92,15 +92,8 @@ async function hosted(t, what, kind, capability) {
     window.ends = { hostEnd, clientEnd };
     window.stopServing = T.bridge.serveSkillfs(sk, hostEnd, { capability });
     window.client = T.bridge.connectSkillfs(clientEnd);
-    window.clientChanges = [];
-    const waiting = [];
-    client.onChange((c) => {
-      clientChanges.push(c);
-      waiting.splice(0).forEach((wake) => wake());
-    });
-    window.clientHeard = async (n) => {
-      while (clientChanges.length < n) await new Promise((wake) => waiting.push(wake));
-    };
+    window.clientHeard = T.collect((heard) => client.onChange(heard));
+    window.clientChanges = clientHeard.list;
   }, [freshDB(what), b64(packZip()), kind, capability]);
   return page;
 }
@@ -155,7 +148,7 @@ test('MessagePort, capability "agent": registry calls are refused with Permissio
   // Changes still reach an agent (sessions go stale on them), without the
   // ids: a disabled skill stays invisible to it.
   await ev(page, async () => sk.registry.setEnabled('alpha', false));
-  await ev(page, () => clientHeard(1));
+  await ev(page, () => clientHeard.atLeast(1));
   assert.deepEqual(await ev(page, () => clientChanges), [{ revision: 2, kind: 'disable', ids: [] }]);
 });
 
@@ -241,7 +234,7 @@ test('MessagePort, capability "admin": calls work, bytes and progress cross, err
   assertRejected(await creg(page, 'removeMany', ['alpha', 'nope']), { code: 'SkillNotFound', reason: 'not-installed', subject: 'nope' }, 'removeMany of one not installed');
   assert.equal(assertOk(await creg(page, 'removeMany', ['alpha', 'gamma'])), undefined);
   assert.deepEqual(await hostList(page), ['beta']);
-  await ev(page, () => clientHeard(3));
+  await ev(page, () => clientHeard.atLeast(3));
   assert.deepEqual((await ev(page, () => clientChanges)).slice(1), [
     { revision: 3, kind: 'disable', ids: ['beta', 'alpha'] },
     { revision: 4, kind: 'remove', ids: ['alpha', 'gamma'] },
@@ -430,10 +423,6 @@ const WATCH_HOST = () => {
   };
   window.isOpen = async (id) => (await T.outcome(sk.transport.call('session.status', { session: id }))).ok;
   window.openCount = async (ids) => (await Promise.all(ids.map(isOpen))).filter(Boolean).length;
-  // Polls fn: a session closes in the module with no event to wait for.
-  window.until = async (fn) => {
-    while (!(await fn())) await new Promise((r) => setTimeout(r, 10));
-  };
 };
 
 // The module keeps one LRU of sessions for every caller; the host keeps
@@ -519,12 +508,12 @@ test('a port\'s sessions and its change listener go when the host stops serving,
     res.servingListeners = listening - base;
     res.openBefore = await openCount(a.ids);
     a.stop();
-    await until(async () => (await openCount(a.ids)) === 0);
+    await T.until(async () => (await openCount(a.ids)) === 0);
     res.afterStop = { listeners: listening - base, status: await T.outcome(a.c.transport.call('session.status', { session: a.ids[0] })) };
     // A chrome.runtime.Port whose other end disconnects.
     const c = await serve('chrome');
     c.end.disconnect();
-    await until(async () => (await openCount(c.ids)) === 0);
+    await T.until(async () => (await openCount(c.ids)) === 0);
     res.afterDisconnect = listening - base;
     // A MessagePort whose other end closes: Chromium fires "close" on
     // this end where it has MessagePort close events (behind
@@ -533,7 +522,7 @@ test('a port\'s sessions and its change listener go when the host stops serving,
     const m = await serve('message');
     m.end.close();
     m.host.dispatchEvent(new Event('close'));
-    await until(async () => (await openCount(m.ids)) === 0);
+    await T.until(async () => (await openCount(m.ids)) === 0);
     res.afterClose = listening - base;
     // Stopping after the port went is a no-op; the module still serves.
     m.stop();
