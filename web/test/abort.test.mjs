@@ -34,12 +34,11 @@ for (const kind of ['direct', 'port']) {
       const transport = sk.transport;
       const ctl = new AbortController();
       const waiting = T.outcome(transport.call('test.wait', {}, undefined, undefined, ctl.signal));
-      await new Promise((r) => setTimeout(r, 50));
+      await T.until(() => globalThis.skillfsTestWaiting >= 1); // the call is in the module
       ctl.abort();
       const aborted = await waiting;
       // The module counts the cancelled call once it has stopped it.
-      const until = Date.now() + 10_000;
-      while (!(globalThis.skillfsTestCancelled >= 1) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      await T.until(() => globalThis.skillfsTestCancelled >= 1);
       const s = await sk.openSession({ contextId: 'abort' });
       const pre = await T.outcome(s.catalog({ signal: AbortSignal.abort() }));
       const logo = await s.readFile('/skills/beta/assets/logo.png');
