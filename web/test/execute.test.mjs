@@ -283,7 +283,10 @@ test('a flood of runs from an agent port never holds every run of the host: its 
     let ended = 0;
     const flood = Array.from({ length: 100 }, () => T.outcome(s.execute('looper', { timeoutMs: 60_000, signal: stop.signal }))
       .then((o) => ((ended += o.ok || o.error.reason !== 'busy'), o)));
-    // The port runs 4 calls at once: let them all reach the runner.
+    // The port runs 4 calls at once: let them all reach the runner. The
+    // fourth waits for a slot unseen (only the Workers are), so this is a
+    // pause, not a wait for it: were the host's run to come first, it
+    // would still pass, only proving less.
     while (live < 3) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 300));
     const mine = await T.outcome(panel.execute('echo'));
