@@ -876,9 +876,12 @@ test('a panic rejects with Internal/panic and the module keeps serving', { timeo
   const p = await ev(page, () => T.outcome(sk.transport.call('test.panic', {})));
   const e = assertRejected(p, { code: 'Internal', reason: 'panic', subject: '' }, 'test.panic');
   assert.match(e.message, /test\.panic was called/);
-  const logged = () => b.consoleLines.some((l) => l.startsWith('[error] skillfs: panic: test.panic was called'));
-  for (let i = 0; i < 100 && !logged(); i++) await new Promise((r) => setTimeout(r, 20));
-  assert.ok(logged(), 'the module logged the panic with its stack');
+  // The page's console reaches the test in order: once a line logged
+  // after the call has come, so has the module's log of its panic.
+  const marked = page.waitForEvent('console', { predicate: (m) => m.text() === 'after test.panic', timeout: STEP_MS });
+  await ev(page, () => console.log('after test.panic'));
+  await marked;
+  assert.ok(b.consoleLines.some((l) => l.startsWith('[error] skillfs: panic: test.panic was called')), 'the module logged the panic with its stack');
 
   // Twice, and concurrently with real calls: the module is still there.
   const mixed = await ev(page, () => Promise.all([
