@@ -775,11 +775,16 @@ test('an update check asks distinct sources at once: a slow one holds up only it
   const asked = [];
   const closed = [];
   let bothAsked;
+  let bothClosed;
   const both = new Promise((resolve) => { bothAsked = resolve; });
+  const bothEnded = new Promise((resolve) => { bothClosed = resolve; });
   for (const [site, path] of [[slow, '/a.zip'], [fast, '/b.zip']]) {
     site.files.get(path).held = (req, res) => new Promise(() => {
       asked.push(path);
-      res.on('close', () => closed.push(path));
+      res.on('close', () => {
+        closed.push(path);
+        if (closed.length === 2) bothClosed();
+      });
       if (asked.length === 2) bothAsked();
     });
   }
@@ -794,7 +799,7 @@ test('an update check asks distinct sources at once: a slow one holds up only it
   });
   // Either download's abort: both were under way.
   assert.deepEqual([aborted.ok, aborted.error?.code, aborted.error?.reason], [false, 'FetchFailed', 'aborted']);
-  while (closed.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+  await bothEnded;
   assert.deepEqual(closed.sort(), ['/a.zip', '/b.zip']);
 });
 
