@@ -603,8 +603,8 @@ func testImportEstimateEnds(t *testing.T, bc backendCase) {
 	wantErr(t, "not an archive", err, skillerr.InvalidArchive, "")
 	select {
 	case <-ended:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the estimate still waits 10 s after the import failed")
+	case <-time.After(30 * time.Second):
+		t.Fatal("the estimate still waits 30 s after the import failed")
 	}
 }
 
