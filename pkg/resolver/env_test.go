@@ -30,6 +30,18 @@ func eachBackend(t *testing.T, fn func(t *testing.T, bc backendCase)) {
 	}
 }
 
+// eventually polls cond until it holds, for what is written in the
+// background with no event to wait for, and reports whether it did
+// within 30 s: a guard against a hang, never what a test judges by.
+func eventually(cond func() bool) bool {
+	for end := time.Now().Add(30 * time.Second); !cond(); time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(end) {
+			return false
+		}
+	}
+	return true
+}
+
 // countingDB counts the requests made to a backend and remembers which
 // stores the reads touched.
 type countingDB struct {

@@ -466,10 +466,7 @@ func TestSnapshotHeldAcrossContexts(t *testing.T) {
 			}
 		}
 		// Both hold it (the holds are written in the background).
-		deadline := time.Now().Add(5 * time.Second)
-		for holders(t, a, old) < 2 && time.Now().Before(deadline) {
-			time.Sleep(5 * time.Millisecond)
-		}
+		eventually(func() bool { return holders(t, a, old) >= 2 })
 		if n := holders(t, a, old); n != 2 {
 			t.Fatalf("%d contexts hold the old version, want 2", n)
 		}
