@@ -176,6 +176,15 @@ async function showAll(page) {
   while (await more.count()) await more.click();
 }
 
+/** Resolves once page has drawn n more frames: the layouts, resize
+ * observations and the renders they set off of a change made before are
+ * done by then (an observation is delivered in the frame that laid out
+ * what it saw, and what it renders is laid out in the next). */
+const frames = (page, n) => page.evaluate((n) => new Promise((done) => {
+  const next = (left) => (left ? requestAnimationFrame(() => next(left - 1)) : done(undefined));
+  next(n);
+}), n);
+
 /** The checks a list of n skills must pass, whatever their source. */
 async function crowdedList(p, n) {
   const { page } = p;
@@ -200,14 +209,14 @@ async function crowdedList(p, n) {
   const back = await renderingWork(p, async () => {
     await page.getByRole('button', { name: 'Back to the list' }).click();
     await page.getByRole('button', { name: `Open ${first}`, exact: true }).waitFor();
-    await page.waitForTimeout(500); // every resize observation delivered
+    await frames(page, 3); // every resize observation delivered, and what it rendered laid out
   });
   assert.ok(back.layouts < 20, `going back to a list of ${n} rows ran ${back.layouts} layouts`);
   // The rows still say which descriptions are cut: "more" on the long ones.
   assert.ok(await page.getByRole('button', { name: /^more about / }).count() > 0, 'no row offers "more"');
   // So do the rows drawn only once scrolled to (the rows out of view are not laid out).
   await page.locator('#skills > li').last().scrollIntoViewIfNeeded();
-  await page.waitForTimeout(300); // the rows now in view measured
+  await frames(page, 3); // the rows now in view measured
   const wrong = await page.locator('#skills > li').evaluateAll((lis) => lis.filter((li) => {
     const r = li.getBoundingClientRect();
     const p = li.querySelector('.desc');
@@ -511,7 +520,7 @@ async function bulk(p, n) {
   const selectWork = await renderingWork(p, async () => {
     await page.getByRole('checkbox', { name: `Select all ${n}`, exact: true }).check();
     await page.waitForFunction((n) => document.querySelectorAll('#skills input.pick:checked').length === n, n);
-    await page.waitForTimeout(300); // drawn
+    await frames(page, 2); // drawn
   });
   const selectMs = Date.now() - t0;
   assert.equal(await count.textContent(), `${n.toLocaleString('en')} selected`);
@@ -522,7 +531,9 @@ async function bulk(p, n) {
     await page.getByRole('button', { name: 'Disable selected' }).click();
     await page.waitForFunction((n) => document.getElementById('status')?.textContent === `${n.toLocaleString('en')} skills installed, 0 enabled.` &&
       document.querySelectorAll('#skills > li.disabled').length === n, n, { timeout: IMPORT_MS });
-    await page.waitForTimeout(300); // drawn, the switches' transitions ended
+    await frames(page, 2); // drawn
+    // The switches' transitions ended.
+    await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished)));
   });
   const disableMs = Date.now() - t1;
   const disabling = await longTasksDuring(page, 'disabling every skill');
