@@ -8,10 +8,12 @@
 import assert from 'node:assert/strict';
 
 /** Waits until want(arg), run in page, says the focus is on what; else
- * fails saying where it is. */
+ * fails saying where it is. The 30 s are a guard against a focus that
+ * never comes, not a limit on how soon it comes: a stalled machine is
+ * no wrong focus. */
 export async function focusOn(page, what, want, arg) {
   try {
-    await page.waitForFunction(want, arg, { timeout: 5_000, polling: 50 });
+    await page.waitForFunction(want, arg, { timeout: 30_000, polling: 50 });
   } catch {
     const at = await page.evaluate(() => {
       const a = document.activeElement;
