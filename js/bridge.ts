@@ -1753,7 +1753,8 @@ function tooLarge(message: string, method: string): SkillfsError {
 
 /** Refuses an agent's call beyond agentLimits, in time linear in what it
  * reads and never more than the limits: a huge message is refused
- * without being walked, let alone serialised. */
+ * without being walked, let alone serialised. Strings are counted in
+ * UTF-8 bytes, as the module counts them (utf8Length). */
 function checkAgentCall(method: unknown, args: unknown, bytes: unknown): void {
   const name = typeof method === "string" ? method.slice(0, 64) : "";
   if (typeof method !== "string" || method.length > 64) throw new SkillfsError("the method must be a short string", "InvalidArgument", "", name);
@@ -1768,8 +1769,9 @@ function checkAgentCall(method: unknown, args: unknown, bytes: unknown): void {
   const walk = (v: unknown, depth: number): void => {
     if (depth > agentLimits.depth) throw tooLarge(`the arguments nest more than ${agentLimits.depth} levels deep`, name);
     if (typeof v === "string") {
-      if (v.length > agentLimits.string) throw tooLarge(`a string is longer than ${agentLimits.string} characters`, name);
-      budget -= v.length + 2;
+      const n = utf8Length(v);
+      if (n > agentLimits.string) throw tooLarge(`a string is longer than ${agentLimits.string} bytes`, name);
+      budget -= n + 2;
     } else if (Array.isArray(v)) {
       if (v.length > agentLimits.list) throw tooLarge(`a list has more than ${agentLimits.list} items`, name);
       budget -= 2;
@@ -1777,8 +1779,9 @@ function checkAgentCall(method: unknown, args: unknown, bytes: unknown): void {
     } else if (v !== null && typeof v === "object") {
       budget -= 2;
       for (const k in v) {
-        if (k.length > agentLimits.string) throw tooLarge(`a key is longer than ${agentLimits.string} characters`, name);
-        budget -= k.length + 3;
+        const n = utf8Length(k);
+        if (n > agentLimits.string) throw tooLarge(`a key is longer than ${agentLimits.string} bytes`, name);
+        budget -= n + 3;
         walk((v as Record<string, unknown>)[k], depth + 1);
         if (budget < 0) break;
       }

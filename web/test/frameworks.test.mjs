@@ -161,6 +161,8 @@ for (const shape of ['prompt', 'messages', 'agents']) {
         disabled: await run('/skill:word-count some text'),
         modelOnly: await run('/skill:citation-style numbered'),
         long: await run(`/skill:release-notes ${'x'.repeat(20_000)}`),
+        // 9,000 characters, 27,000 bytes in UTF-8 as the module counts them.
+        wide: await run(`/skill:release-notes ${'字'.repeat(9_000)}`),
         nel: await run('\u0085/skill:release-notes v1.2.0'),
         noName: [await run('/skill:'), await run('/skill:release-notes.md v1'), await run('\ufeff/skill:release-notes v1')],
       };
@@ -184,9 +186,11 @@ for (const shape of ['prompt', 'messages', 'agents']) {
       assert.ok(offered[0].includes('Write'), `${message}: nothing was activated`);
     }
     assert.match(assertOk(r.nel, 'U+0085').users[0], /^<skill_content name="release-notes">/);
-    assert.equal(r.long.ok, false);
-    assert.deepEqual({ code: r.long.error.code, reason: r.long.error.reason }, { code: 'TooLarge', reason: 'limit' }, r.long.error.message);
-    assert.match(r.long.error.message, /^TooLarge \(limit\): the message is too long to invoke a skill with over this connection \(a string is longer than 16384 characters\): shorten the arguments, or invoke the skill alone \(\/skill:name\) and send the text in a message of its own$/);
+    for (const [what, { ok, error }] of [['long', r.long], ['wide', r.wide]]) {
+      assert.equal(ok, false, what);
+      assert.deepEqual({ code: error.code, reason: error.reason }, { code: 'TooLarge', reason: 'limit' }, `${what}: ${error.message}`);
+      assert.match(error.message, /^TooLarge \(limit\): the message is too long to invoke a skill with over this connection \(a string is longer than 16384 bytes\): shorten the arguments, or invoke the skill alone \(\/skill:name\) and send the text in a message of its own$/, what);
+    }
 
     // frameworks.js bundles its own bridge: its errors are SkillfsErrors
     // by name, not of the page's class.
