@@ -5,9 +5,19 @@ import (
 	"strings"
 )
 
+// rivalry says why a candidate's Conflict is 0, if it is: another
+// candidate scores within conflictMargin of it, or only ones far ahead.
+type rivalry int
+
+const (
+	rivalNone  rivalry = iota // no other candidate comes within the margin or above
+	rivalNear                 // another scores within the margin, above or below
+	rivalAhead                // others score higher by more than the margin, none near
+)
+
 // explain says in words why c scored as it did, one sentence per
 // component worth mentioning, for a UI to show beside the score.
-func explain(c Candidate, st Stats) []string {
+func explain(c Candidate, st Stats, rival rivalry) []string {
 	b := c.Breakdown
 	var why []string
 	switch c.Source {
@@ -40,8 +50,12 @@ func explain(c Candidate, st Stats) []string {
 	case 0:
 		why = append(why, "It is marked as costly to run.")
 	}
-	if b.Conflict == 0 && !c.Forced {
+	switch {
+	case c.Forced:
+	case rival == rivalNear:
 		why = append(why, "Another skill scores about as well.")
+	case rival == rivalAhead:
+		why = append(why, "Another skill scores higher.")
 	}
 	if b.AntiTrigger < 0 {
 		why = append(why, "Your request contains a phrase it says it is not for.")

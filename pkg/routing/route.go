@@ -494,11 +494,19 @@ func (r *router) score() {
 	for i := range r.recalled {
 		c := &r.recalled[i]
 		c.Breakdown.Conflict = 1
+		rival := rivalNone
 		for j := range base {
 			// Compared rounded, so that a tie at the margin is one everywhere.
-			if j != i && round4(base[j]-base[i]+conflictMargin) >= 0 {
-				c.Breakdown.Conflict = 0
+			switch {
+			case j == i:
+			case round4(conflictMargin-math.Abs(base[j]-base[i])) >= 0:
+				rival = rivalNear
+			case base[j] > base[i] && rival == rivalNone:
+				rival = rivalAhead
 			}
+		}
+		if rival != rivalNone {
+			c.Breakdown.Conflict = 0
 		}
 		// Conflict is judged on the halved scores: an unavailable skill
 		// does not stand in the way of an available one.
@@ -509,7 +517,7 @@ func (r *router) score() {
 		}
 		c.Breakdown.Intent = round4(c.Breakdown.Intent)
 		c.Breakdown.SuccessRate = round4(c.Breakdown.SuccessRate)
-		c.Why = explain(c.Candidate, r.opts.Stats[c.ID])
+		c.Why = explain(c.Candidate, r.opts.Stats[c.ID], rival)
 	}
 	sort.SliceStable(r.recalled, func(i, j int) bool {
 		a, b := &r.recalled[i], &r.recalled[j]

@@ -233,3 +233,35 @@ func TestRouteSteps(t *testing.T) {
 		t.Errorf("a route among %d skills stepped %d times, want %d or more", len(skills), steps, want)
 	}
 }
+
+// TestRouteConflictWhy: a candidate's Why says another skill scores
+// about as well only when one is within the conflict margin; one far
+// behind the best says that another scores higher.
+func TestRouteConflictWhy(t *testing.T) {
+	ix := NewIndex([]Skill{
+		{ID: "forms", Name: "forms", Description: "Fill in the fields of PDF forms."},
+		{ID: "quotes", Name: "quotes", Description: "Formats quotations in fields of study."},
+		{ID: "forms-two", Name: "forms-two", Description: "Fill in the fields of PDF forms, twice."},
+	})
+	has := func(c Candidate, s string) bool { return slices.Contains(c.Why, s) }
+	r, err := ix.Route("fill in the fields of form.pdf", Options{Exclude: func(id string) bool { return id == "forms-two" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Candidates) != 2 || r.Candidates[0].ID != "forms" || r.Candidates[0].Score-r.Candidates[1].Score <= conflictMargin {
+		t.Fatalf("candidates %+v, want forms far ahead of quotes", r.Candidates)
+	}
+	if c := r.Candidates[1]; has(c, "Another skill scores about as well.") || !has(c, "Another skill scores higher.") {
+		t.Errorf("far behind: %q", c.Why)
+	}
+	if c := r.Candidates[0]; has(c, "Another skill scores about as well.") || has(c, "Another skill scores higher.") {
+		t.Errorf("far ahead: %q", c.Why)
+	}
+	// With a near copy, the two best say it; the one far behind does not.
+	r, _ = ix.Route("fill in the fields of form.pdf", Options{})
+	for _, c := range r.Candidates {
+		if near := c.ID != "quotes"; has(c, "Another skill scores about as well.") != near {
+			t.Errorf("%s (%.4f): %q", c.ID, c.Score, c.Why)
+		}
+	}
+}
