@@ -117,7 +117,7 @@ func testRenameRefusals(t *testing.T, db Backend) {
 		var err error
 		select {
 		case err = <-done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Fatalf("Rename(%s, %s) did not return", tc.old, tc.new)
 		}
 		what := "Rename(" + tc.old + ", " + tc.new + ")"

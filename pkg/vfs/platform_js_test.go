@@ -126,8 +126,14 @@ func TestVersionChangeCloses(t *testing.T) {
 		t.Fatalf("upgrade from another connection: %s, %v", ev, err)
 	}
 	req.Get("result").Call("close")
-	time.Sleep(10 * time.Millisecond) // Close runs on its own goroutine
-	_, err = db.Read(context.Background(), Get(StoreMeta, "x"))
+	// The handle closes on a goroutine of its own: read until it says so,
+	// within a guard against one that never does.
+	for start := time.Now(); ; time.Sleep(time.Millisecond) {
+		_, err = db.Read(context.Background(), Get(StoreMeta, "x"))
+		if err != nil || time.Since(start) > 30*time.Second {
+			break
+		}
+	}
 	wantCode(t, "read after versionchange", err, skillerr.Internal, ReasonClosed)
 }
 
@@ -324,7 +330,7 @@ func TestCommitThenFailsMeanwhile(t *testing.T) {
 			first := []Op{Put(StoreBlobs, "a/x", []byte("x")), Put(StoreBlobs, "taken", []byte("new"))}
 			err := CommitThen(ctx, db, stores, first, func() ([]Op, error) {
 				for start := time.Now(); !js.Global().Get("skillfsTestFailed").Bool(); time.Sleep(time.Millisecond) {
-					if time.Since(start) > 10*time.Second {
+					if time.Since(start) > 30*time.Second {
 						return nil, errors.New("the failure never came")
 					}
 				}
