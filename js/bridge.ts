@@ -420,7 +420,8 @@ export interface ScoreBreakdown {
   readiness: number;
   /** 1 for cost hint low, 0.5 for medium or none, 0 for high. */
   cost: number;
-  /** 1 when no other candidate scores within 0.05 of it, 0 otherwise. */
+  /** 1 when no other candidate scores within 0.05 of it or higher, 0
+   * otherwise. */
   conflict: number;
   /** -0.5 when one of its anti-triggers occurs, 0 otherwise. */
   antiTrigger: number;
@@ -447,8 +448,9 @@ export interface RoutePlan {
   /** The skill to activate; "" when there is no clear choice. */
   primary: string;
   /** Why: forced (named by the user), clear (clears the threshold and the
-   * margin), close (candidates within the margin: see close), below (none
-   * reaches the threshold) or none (nothing recalled). */
+   * margin, or is named by the request and far more relevant than the
+   * skills that tie with it), close (candidates within the margin: see
+   * close), below (none reaches the threshold) or none (nothing recalled). */
   decision: "forced" | "clear" | "close" | "below" | "none";
   /** With decision "close": the candidates the request could be for, best
    * first; a host may ask the user. */

@@ -391,6 +391,18 @@ func (lx *lexicon) relevance(q string, context []string) map[int]float64 {
 	return scores
 }
 
+// named reports whether words, a message's terms, hold every term of
+// the name of the skill at d.
+func (lx *lexicon) named(d int, words map[string]bool) bool {
+	names := lx.nameTerms[d]
+	for _, n := range names {
+		if !words[n] {
+			return false
+		}
+	}
+	return len(names) > 0
+}
+
 // top returns the k documents with the highest scores, ties in document
 // order, leaving out those skip rejects.
 //

@@ -238,8 +238,8 @@ type Breakdown struct {
 // Decisions say why a plan has its primary or has none.
 const (
 	DecisionForced    = "forced" // the user named the skill
-	DecisionClear     = "clear"  // the best candidate clears the threshold and the margin
-	DecisionClose     = "close"  // the best candidates are within the margin of each other: no guess
+	DecisionClear     = "clear"  // the best candidate clears the threshold and the margin, or breaks a tie at Intent's cap
+	DecisionClose     = "close"  // the best candidates are within the margin of each other, and the tie is not broken (leadsUncapped): no guess
 	DecisionBelow     = "below"  // no candidate reaches the threshold
 	DecisionNoneFound = "none"   // nothing was recalled
 )
@@ -333,7 +333,9 @@ func routingText(s Skill) string {
 // Plan: a forced candidate is the primary alone. Otherwise the best
 // candidate is, when it reaches the threshold and leads the next one by
 // the margin; the others reaching the threshold follow as fallbacks.
-// Candidates closer than the margin are never decided between.
+// Candidates closer than the margin are not decided between, unless the
+// best is named by the message and leads by the margin once Intent is
+// uncapped (leadsUncapped).
 //
 // A message, context or history message over MaxQueryBytes, or more than
 // MaxHistory history messages, is TooLarge; options out of range are
@@ -342,7 +344,7 @@ func (ix *Index) Route(query string, opts Options) (Result, error) {
 	if err := opts.validate(query); err != nil {
 		return Result{}, err
 	}
-	r := router{ix: ix, opts: opts, byDoc: map[int]int{}}
+	r := router{ix: ix, opts: opts, byDoc: map[int]int{}, words: map[string]bool{}}
 	r.recall(Fold(query))
 	r.score()
 	result := Result{Candidates: make([]Candidate, len(r.recalled)), Plan: r.plan()}
@@ -357,7 +359,8 @@ type router struct {
 	ix       *Index
 	opts     Options
 	recalled []recalled
-	byDoc    map[int]int // the documents recalled → their position in recalled
+	byDoc    map[int]int     // the documents recalled → their position in recalled
+	words    map[string]bool // the message's terms
 }
 
 // recalled is a candidate with what scoring needs to know of it.
@@ -366,6 +369,7 @@ type recalled struct {
 	skill Skill
 	anti  bool    // an anti-trigger occurs
 	rel   float64 // lexical relevance before it is capped into Intent
+	named bool    // the message holds every word of its name
 }
 
 // add recalls the skill at position doc, or the first skill identical to
@@ -380,6 +384,7 @@ func (r *router) add(doc int, source string, intent, rel float64, hits *phraseHi
 		Candidate: Candidate{ID: s.ID, Name: s.Name, Source: source, Forced: source == SourceForced, Breakdown: Breakdown{Intent: intent}},
 		skill:     s,
 		rel:       rel,
+		named:     r.ix.lex.named(lead, r.words),
 	}
 	if hits != nil {
 		c.Triggers, c.anti = hits.triggers, hits.anti
@@ -395,6 +400,9 @@ func (r *router) add(doc int, source string, intent, rel float64, hits *phraseHi
 
 // recall finds the candidates of the folded message q.
 func (r *router) recall(q string) {
+	for _, t := range terms(q) {
+		r.words[t.text] = true
+	}
 	context := r.opts.History[max(0, len(r.opts.History)-historyTurns):]
 	if r.opts.Context != "" {
 		context = append(slices.Clip(context), r.opts.Context)
@@ -566,6 +574,37 @@ func costScore(hint string) float64 {
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
+// tieBroken is the Why of a primary that scores within the margin of
+// another, picked by leadsUncapped.
+const tieBroken = "Your request names it, and it matches your request more closely than the skills that score about as well."
+
+// uncapped is c's score with Intent as lexical relevance alone would
+// make it, above the cap of 1: what tells apart two skills that both
+// match a request fully, one named by the request's words and one that
+// only mentions them.
+func (c *recalled) uncapped() float64 {
+	return c.Score + weightIntent*max(0, c.rel/fullRelevance-c.Breakdown.Intent)*availability(c.Breakdown)
+}
+
+// leadsUncapped reports whether the best candidate, within margin of the
+// next by score, is named by the message and leads every other by margin
+// once Intent is uncapped: the cap made the tie, and what it threw away
+// breaks it. A lead in relevance alone is not enough: on the tuning sets
+// (eval_test.go) it picked skills that mention the request's words more
+// often than the one it needs.
+func (r *router) leadsUncapped(margin float64) bool {
+	if !r.recalled[0].named {
+		return false
+	}
+	lead := r.recalled[0].uncapped()
+	for i := 1; i < len(r.recalled); i++ {
+		if round4(lead-r.recalled[i].uncapped()) < margin {
+			return false
+		}
+	}
+	return true
+}
+
 // plan builds the activation plan from the sorted candidates.
 func (r *router) plan() Plan {
 	threshold := cmpOr(r.opts.Threshold, DefaultThreshold)
@@ -580,7 +619,7 @@ func (r *router) plan() Plan {
 		selected = r.recalled[:1]
 	case r.recalled[0].Score < threshold:
 		p.Decision = DecisionBelow
-	case len(r.recalled) > 1 && round4(r.recalled[0].Score-r.recalled[1].Score) < margin:
+	case len(r.recalled) > 1 && round4(r.recalled[0].Score-r.recalled[1].Score) < margin && !r.leadsUncapped(margin):
 		p.Decision = DecisionClose
 		for _, c := range r.recalled {
 			if round4(r.recalled[0].Score-c.Score) < margin {
@@ -589,6 +628,10 @@ func (r *router) plan() Plan {
 		}
 	default:
 		p.Decision = DecisionClear
+		if len(r.recalled) > 1 && round4(r.recalled[0].Score-r.recalled[1].Score) < margin {
+			c := &r.recalled[0]
+			c.Why = append(c.Why, tieBroken)
+		}
 		for _, c := range r.recalled {
 			if c.Score >= threshold {
 				selected = append(selected, c)

@@ -265,3 +265,35 @@ func TestRouteConflictWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteTieAtCap: skills that all match a request fully tie at
+// Intent's cap; the one the request names, far more relevant, is the
+// clear pick, while a lead in relevance without the name, or two skills
+// alike, stay close.
+func TestRouteTieAtCap(t *testing.T) {
+	ix := NewIndex([]Skill{
+		{ID: "pdf", Name: "pdf", Description: "Reads, merges and splits PDF files."},
+		{ID: "posters", Name: "posters", Description: "Conference posters as PDF."},
+		{ID: "flyers", Name: "flyers", Description: "Event flyers as PDF."},
+		{ID: "pdf-report", Name: "pdf-report", Description: "PDF report, PDF summary and PDF appendix as PDF."},
+	})
+	for _, c := range []struct {
+		query, decision string
+		exclude         []string
+	}{
+		{"make a PDF", DecisionClear, nil},
+		{"make a PDF", DecisionClose, []string{"pdf"}},           // posters and flyers alike
+		{"make a PDF", DecisionClose, []string{"pdf", "flyers"}}, // pdf-report, not named, leads posters in relevance alone
+	} {
+		r, err := ix.Route(c.query, Options{Exclude: func(id string) bool { return slices.Contains(c.exclude, id) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Candidates) < 2 || r.Candidates[0].Breakdown.Intent != 1 || r.Candidates[1].Breakdown.Intent != 1 {
+			t.Fatalf("%q without %v: candidates %+v, want two at the cap", c.query, c.exclude, r.Candidates)
+		}
+		if r.Plan.Decision != c.decision || c.decision == DecisionClear && (r.Plan.Primary != "pdf" || !slices.Contains(r.Candidates[0].Why, tieBroken)) {
+			t.Errorf("%q without %v: plan %+v, want %s", c.query, c.exclude, r.Plan, c.decision)
+		}
+	}
+}
