@@ -900,7 +900,16 @@ export class Registry {
   setDependencies(id: string, deps: Partial<Dependencies>): Promise<SkillMeta> {
     return this.value("registry.setDependencies", { id, tools: deps.tools ?? [], mcp: deps.mcp ?? [], skills: deps.skills ?? [] });
   }
+  /** Says which tools the host's agents have (names as allowed-tools and
+   * `tool_dependencies` write them), replacing what was said before. A
+   * skill declaring a tool dependency is refused (InvalidArgument,
+   * tools-not-registered) by an import, an install or setDependencies
+   * until this is called, and one naming a tool not in names is refused
+   * (unknown-tool). The list is kept in memory only: call it on every
+   * load, before importing or editing skills. */
   async registerTools(names: string[]): Promise<void> { await this.value("registry.registerTools", { names }); }
+  /** Says which MCP servers the host has, as registerTools does for tools
+   * (mcp-not-registered, unknown-mcp-server); in memory only likewise. */
   async registerMcpServers(names: string[]): Promise<void> { await this.value("registry.registerMcpServers", { names }); }
   /** The tools and MCP servers the host registered, which setDependencies accepts; null when it has not said. */
   registered(): Promise<{ tools: string[] | null; mcp: string[] | null }> { return this.value("registry.registered"); }

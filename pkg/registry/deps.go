@@ -91,10 +91,10 @@ func (r *Registry) checkDependencies(id string, deps Dependencies, installed fun
 	r.mu.Lock()
 	tools, mcp := r.tools, r.mcp
 	r.mu.Unlock()
-	if err := checkRegistered(deps.Tools, tools, "tool", "tools-not-registered", "unknown-tool"); err != nil {
+	if err := checkRegistered(deps.Tools, tools, "tool", "registerTools", "tools-not-registered", "unknown-tool"); err != nil {
 		return err
 	}
-	if err := checkRegistered(deps.MCP, mcp, "MCP server", "mcp-not-registered", "unknown-mcp-server"); err != nil {
+	if err := checkRegistered(deps.MCP, mcp, "MCP server", "registerMcpServers", "mcp-not-registered", "unknown-mcp-server"); err != nil {
 		return err
 	}
 	for _, d := range deps.Skills {
@@ -111,14 +111,16 @@ func (r *Registry) checkDependencies(id string, deps Dependencies, installed fun
 }
 
 // checkRegistered checks that every name of want is in have, a list the
-// host registered (nil when it did not).
-func checkRegistered(want, have []string, what, notRegistered, unknown string) error {
+// host registered (nil when it did not). register names the bridge's
+// method that registers them: the list lives in memory, so a host that
+// forgot it on a load is told what to call.
+func checkRegistered(want, have []string, what, register, notRegistered, unknown string) error {
 	if len(want) == 0 {
 		return nil
 	}
 	if have == nil {
 		return &skillerr.Error{Code: skillerr.InvalidArgument, Reason: notRegistered, Subject: want[0],
-			Msg: fmt.Sprintf("the host has not registered its %ss, so %s dependencies cannot be checked", what, what)}
+			Msg: fmt.Sprintf("the host has not registered its %ss, so %s dependencies cannot be checked: call registry.%s with the names of the host's %ss first (on every load: the list is kept in memory only)", what, what, register, what)}
 	}
 	for _, n := range want {
 		if !slices.Contains(have, n) {

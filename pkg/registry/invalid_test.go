@@ -382,7 +382,7 @@ func testImportUnmetDependencies(t *testing.T, bc backendCase) {
 	messages := map[string]string{
 		"a": "'a' cannot be installed: it depends on 'b', which cannot be installed either",
 		"c": "'c' cannot be installed: it depends on 'a', which cannot be installed either",
-		"t": "'t' cannot be installed: it depends on 'WebFetch': the host has not registered its tools, so tool dependencies cannot be checked",
+		"t": "'t' cannot be installed: it depends on 'WebFetch': the host has not registered its tools, so tool dependencies cannot be checked: call registry.registerTools with the names of the host's tools first (on every load: the list is kept in memory only)",
 	}
 	for _, s := range p.Skills {
 		if s.Error != nil && (s.Error.Subject != s.Dir || messages[s.Dir] != "" && s.Error.Message != messages[s.Dir]) {

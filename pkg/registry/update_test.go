@@ -75,7 +75,7 @@ func testImportUpdate(t *testing.T, bc backendCase) {
 	// not "cannot be installed: 'x' cannot be installed: it depends on …".
 	_, err = e.reg.Import(ctx, zipOf(t, "x", file{"SKILL.md", mdOf("x", "New.", "tool_dependencies: [WebFetch]")}), ImportOptions{Target: "x", Origin: o})
 	if se := wantErr(t, "update needing a tool", err, skillerr.InvalidArgument, "tools-not-registered"); se != nil &&
-		err.Error() != "WebFetch: the version of 'x' published now depends on 'WebFetch': the host has not registered its tools, so tool dependencies cannot be checked" {
+		err.Error() != "WebFetch: the version of 'x' published now depends on 'WebFetch': the host has not registered its tools, so tool dependencies cannot be checked: call registry.registerTools with the names of the host's tools first (on every load: the list is kept in memory only)" {
 		t.Errorf("update needing a tool: %v", err)
 	}
 	if !sameDump(before, dump(t, e.db)) {
