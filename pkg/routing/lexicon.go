@@ -271,7 +271,7 @@ func newLexicon(skills []Skill, same []int) lexicon {
 const (
 	// minVariantPrefix is the shortest stem that counts as the root of a
 	// longer one: Snowball leaves derived words apart ("classifier" is
-	// "classifi", "classification" "classif"; "failure" is "failur").
+	// "classifi", "classification" "classif").
 	// Four letters did best on the tuning set (eval_test.go); a variant
 	// counting less than the word keeps chance roots from deciding.
 	minVariantPrefix = 4

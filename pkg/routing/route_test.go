@@ -123,8 +123,8 @@ func TestRouteSemantic(t *testing.T) {
 }
 
 // Words of one root that Snowball leaves apart still meet: "classifier"
-// (stem "classifi") and "classification" ("classif"), "fails" ("fail")
-// and "failure" ("failur"); the word itself counts more than a variant.
+// (stem "classifi") and "classification" ("classif"); the word itself
+// counts more than a variant.
 func TestRouteWordVariants(t *testing.T) {
 	ix := NewIndex([]Skill{
 		{ID: "ml", Name: "ml", Description: "Supervised learning: classification and regression."},
@@ -295,5 +295,23 @@ func TestRouteTieAtCap(t *testing.T) {
 		if r.Plan.Decision != c.decision || c.decision == DecisionClear && (r.Plan.Primary != "pdf" || !slices.Contains(r.Candidates[0].Why, tieBroken)) {
 			t.Errorf("%q without %v: plan %+v, want %s", c.query, c.exclude, r.Plan, c.decision)
 		}
+	}
+}
+
+// TestRouteUreNoun: "failing" meets "failure" as the word itself, not as
+// a variant counting less, so a request about failing tests is clearly
+// for the skill about test failures, not one that writes tests.
+func TestRouteUreNoun(t *testing.T) {
+	ix := NewIndex([]Skill{
+		{ID: "debug", Name: "debug", Description: "Use on any test failure or unexpected behaviour of a program."},
+		{ID: "tests", Name: "tests", Description: "Writes unit tests."},
+		{ID: "lint", Name: "lint", Description: "Lints code."},
+	})
+	r, err := ix.Route("my tests are failing", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Plan.Primary != "debug" || r.Plan.Decision != DecisionClear {
+		t.Errorf("plan %+v, candidates %+v; want debug, clear", r.Plan, r.Candidates)
 	}
 }

@@ -169,7 +169,23 @@ func stem(w string) string {
 	if st == w && len(w) > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's' && !strings.ContainsAny(w, "aeiouy") {
 		return w[:len(w)-1]
 	}
-	return st
+	return dropUre(st)
+}
+
+// minUreRoot is the shortest root dropUre leaves: "secur" and "natur"
+// keep their "ur", which would leave "sec" and "nat".
+const minUreRoot = 4
+
+// dropUre takes the noun suffix "-ure" off a Snowball stem, which keeps
+// it ("failure" is "failur", "failing" "fail"; "pressure" and
+// "pressing", "configure" and "config"), so that the noun meets its verb.
+// "-our" and "-eur" ("behaviour", "amateur") are not that suffix.
+func dropUre(st string) string {
+	n := len(st) - len("ur")
+	if n < minUreRoot || st[n:] != "ur" || strings.IndexByte("aeiouy", st[n-1]) >= 0 {
+		return st
+	}
+	return st[:n]
 }
 
 // stopWords say nothing about which skill a message needs. They are

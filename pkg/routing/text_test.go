@@ -30,11 +30,19 @@ func TestTerms(t *testing.T) {
 		t.Errorf("terms = %q, want %q", got, want)
 	}
 	// What the English stemmer is for: one stem for a word's forms.
-	for _, forms := range [][]string{{"merge", "merges", "merging", "merged"}, {"test", "tests", "testing"}, {"deploy", "deploying", "deployment"}} {
+	for _, forms := range [][]string{{"merge", "merges", "merging", "merged"}, {"test", "tests", "testing"}, {"deploy", "deploying", "deployment"},
+		// And its "-ure" noun (dropUre).
+		{"fail", "failing", "failed", "failure", "failures"}, {"press", "pressure"}, {"configure", "configuring", "configuration"}} {
 		for _, f := range forms[1:] {
 			if stem(f) != stem(forms[0]) {
 				t.Errorf("stem(%q) = %q, stem(%q) = %q", f, stem(f), forms[0], stem(forms[0]))
 			}
+		}
+	}
+	// Not that suffix, or too short a root to stand alone.
+	for w, want := range map[string]string{"behaviour": "behaviour", "amateur": "amateur", "secure": "secur", "nature": "natur"} {
+		if got := stem(w); got != want {
+			t.Errorf("stem(%q) = %q, want %q", w, got, want)
 		}
 	}
 }
