@@ -197,7 +197,7 @@ var stopWords = setOf(
 	"me", "my", "need", "needs", "not", "now", "of", "on", "one", "or", "our", "out", "please", "should",
 	"skill", "skills", "so", "some", "something", "that", "the", "their", "them", "then", "there",
 	"these", "this", "those", "to", "up", "us", "use", "used", "using", "want", "was", "we", "what",
-	"when", "where", "which", "who", "will", "with", "would", "you", "your", "i'm", "can't", "don't",
+	"when", "where", "which", "who", "why", "will", "with", "would", "you", "your", "i'm", "can't", "don't",
 	"一下", "一个", "一些", "帮我", "请帮", "我们", "你们", "我想", "可以", "这个", "那个", "什么",
 	"怎么", "如何", "需要", "使用", "技能", "的", "了", "吗", "吧", "呢", "请", "我", "你", "是", "在", "和", "把",
 )

@@ -29,6 +29,12 @@ func TestTerms(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("terms = %q, want %q", got, want)
 	}
+	// Question words say what is asked, not of what: none is a term.
+	for _, q := range []string{"how", "what", "when", "where", "which", "who", "why"} {
+		if ts := terms(Fold(q + " tests")); len(ts) != 1 || ts[0].text != "test" {
+			t.Errorf("terms(%q) = %+v, want the one term test", q+" tests", ts)
+		}
+	}
 	// What the English stemmer is for: one stem for a word's forms.
 	for _, forms := range [][]string{{"merge", "merges", "merging", "merged"}, {"test", "tests", "testing"}, {"deploy", "deploying", "deployment"},
 		// And its "-ure" noun (dropUre).
