@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	pathpkg "path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/skillfs/skillfs/pkg/skill"
@@ -57,10 +59,14 @@ func validate(args []string, stdout, stderr io.Writer) error {
 }
 
 func readProperties(args []string, stdout, stderr io.Writer) error {
-	if len(args) != 1 {
-		return usageError("read-properties needs exactly one PATH")
+	if len(args) != 1 && len(args) != 2 {
+		return usageError("read-properties needs one PATH, and FOLDER when PATH holds several skills")
 	}
-	f, err := oneSkill(args[0])
+	folder := ""
+	if len(args) == 2 {
+		folder = args[1]
+	}
+	f, err := oneSkill(args[0], folder)
 	if err != nil {
 		return err
 	}
@@ -143,16 +149,49 @@ func pack(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// oneSkill returns the single skill PATH holds.
-func oneSkill(path string) (found, error) {
+// listedFolders is how many of its skills' folders a message about PATH
+// lists: an archive may hold thousands.
+const listedFolders = 10
+
+// oneSkill returns the single skill PATH holds or, with folder, the one of
+// its skills in that folder (its path inside PATH, or that path's last
+// element).
+func oneSkill(path, folder string) (found, error) {
 	skills, err := findSkills(path)
 	if err != nil {
 		return found{}, err
 	}
-	if len(skills) != 1 {
-		return found{}, fmt.Errorf("%s holds %d skills; name one of them", path, len(skills))
+	all := skills
+	if folder != "" {
+		skills = slices.DeleteFunc(slices.Clone(skills), func(f found) bool {
+			return f.dir != folder && pathpkg.Base(f.dir) != folder
+		})
 	}
-	return skills[0], nil
+	switch {
+	case len(skills) == 1:
+		return skills[0], nil
+	case len(all) == 0:
+		return found{}, fmt.Errorf("%s holds no skill", path)
+	case len(skills) == 0:
+		return found{}, fmt.Errorf("%s holds no skill in a folder named %q; its skills' folders: %s", path, folder, folders(all))
+	default:
+		return found{}, fmt.Errorf("%s holds %d skills: name one's folder after PATH (skills read-properties %s FOLDER); their folders: %s",
+			path, len(skills), path, folders(skills))
+	}
+}
+
+// folders lists the first listedFolders folders of skills, saying how
+// many more there are.
+func folders(skills []found) string {
+	names := make([]string, 0, listedFolders)
+	for _, f := range skills[:min(len(skills), listedFolders)] {
+		names = append(names, f.dir)
+	}
+	list := strings.Join(names, ", ")
+	if more := len(skills) - len(names); more > 0 {
+		list += fmt.Sprintf(" and %d more", more)
+	}
+	return list
 }
 
 // loadValid loads f leniently, printing its diagnostics, and fails when it

@@ -17,6 +17,7 @@ type found struct {
 	label   string // how messages name it: a directory, or archive:dir
 	fsys    fs.FS  // the skill directory
 	dirName string // the directory's name; "" when an archive does not say
+	dir     string // its folder inside PATH, slash-separated ("." for PATH itself)
 	// location is the SKILL.md path written into the catalog.
 	location string
 	files    []zipguard.File // the skill's files, relative to its directory
@@ -40,7 +41,7 @@ func skillsOf(path string, a *zipguard.Archive) ([]found, error) {
 	}
 	out := make([]found, 0, len(a.Skills))
 	for _, s := range a.Skills {
-		f := found{fsys: s.FS(), dirName: s.Name, files: s.Files}
+		f := found{fsys: s.FS(), dirName: s.Name, dir: s.Dir, files: s.Files}
 		if info.IsDir() {
 			abs, err := filepath.Abs(path)
 			if err != nil {

@@ -2,13 +2,14 @@
 // the same packages skillfs runs in the browser.
 //
 //	skills validate [--strict] PATH...   check skills; exit 1 if any is invalid
-//	skills read-properties PATH          print a skill's properties as JSON
+//	skills read-properties PATH [FOLDER] print a skill's properties as JSON
 //	skills to-prompt PATH...             print the <available_skills> block
 //	skills pack DIR -o FILE.zip          write a deterministic archive
-//	skills index DIR -o index.json       write a discovery index (v0.2.0) and its artifacts
+//	skills index DIR -o OUT/index.json   write a discovery index (v0.2.0) and, beside it, its artifacts
 //	skills install-check [--digest D] URL  check what installing URL would do
 //
-// A PATH is a skill directory, a folder of skills, or a .zip/.skill archive.
+// A PATH is a skill directory, a folder of skills, or a .zip/.skill/.tar.gz
+// archive.
 package main
 
 import (
@@ -27,13 +28,16 @@ const (
 
 const usage = `usage:
   skills validate [--strict] PATH...
-  skills read-properties PATH
+  skills read-properties PATH [FOLDER]
   skills to-prompt PATH...
   skills pack DIR -o FILE.zip
-  skills index DIR -o index.json
+  skills index DIR -o OUT/index.json
   skills install-check [--digest sha256:HEX] URL
 
-A PATH is a skill directory, a folder of skills, or a .zip/.skill archive.
+A PATH is a skill directory, a folder of skills, or a .zip/.skill/.tar.gz
+archive. read-properties takes FOLDER, a skill's folder inside PATH, when
+PATH holds several skills. index writes the artifacts beside OUT/index.json:
+publish OUT/ at /.well-known/agent-skills/.
 `
 
 // errInvalid reports that validation found errors, already printed.

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -223,5 +224,36 @@ func TestValidateArchiveLayouts(t *testing.T) {
 	}
 	if strings.Count(out, "valid (lenient)") != 2 {
 		t.Fatalf("want two valid skills, got:\n%s", out)
+	}
+}
+
+// An archive of several skills: read-properties says how to name one and
+// lists a bounded number of their folders, and takes the folder named.
+func TestReadPropertiesOfSeveral(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 12 {
+		name := fmt.Sprintf("s%02d", i)
+		files["pack/"+name+"/SKILL.md"] = skillMD(name, "Skill "+name+".")
+	}
+	writeTree(t, dir, files)
+	archive := filepath.Join(dir, "pack.zip")
+	if code, _, stderr := runCLI("pack", filepath.Join(dir, "pack"), "-o", archive); code != 0 {
+		t.Fatalf("pack: exit %d: %s", code, stderr)
+	}
+	code, _, stderr := runCLI("read-properties", archive)
+	want := "holds 12 skills: name one's folder after PATH (skills read-properties " + archive + " FOLDER); their folders: pack/s00, pack/s01, pack/s02, pack/s03, pack/s04, pack/s05, pack/s06, pack/s07, pack/s08, pack/s09 and 2 more"
+	if code != 1 || !strings.Contains(stderr, want) {
+		t.Fatalf("exit %d, stderr %q; want 1 and %q", code, stderr, want)
+	}
+	for _, folder := range []string{"s07", "pack/s07"} {
+		code, out, stderr := runCLI("read-properties", archive, folder)
+		if code != 0 || !strings.Contains(out, `"description": "Skill s07."`) {
+			t.Fatalf("%s: exit %d, out %q, stderr %q", folder, code, out, stderr)
+		}
+	}
+	code, _, stderr = runCLI("read-properties", archive, "nope")
+	if code != 1 || !strings.Contains(stderr, `holds no skill in a folder named "nope"; its skills' folders: pack/s00,`) {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }

@@ -30,7 +30,7 @@ func index(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(dirs) != 1 || *out == "" {
-		return usageError("index needs one DIR and -o index.json")
+		return usageError("index needs one DIR and -o OUT/index.json")
 	}
 	skills, err := findSkills(dirs[0])
 	if err != nil {
