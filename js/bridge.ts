@@ -6,10 +6,10 @@
 
 import { fromBase64, toBase64 } from "./base64.js";
 import * as outside from "./outside.js";
-import { workerRunner, type Execution, type WasiOutcome, type WasiRunner } from "./wasi.js";
+import { WorkerUnavailable, workerRunner, type Execution, type WasiOutcome, type WasiRunner } from "./wasi.js";
 import { Sources, choiceArgs, type FetchOptions, type IndexPreview, type InstallOptions, type InstallReport, type McpInstallOptions, type McpPreview, type Origin, type PreviewInstallOptions, type UpdateInfo, type UpdateOutcome, type UpdateResult, type UrlPreview } from "./sources.js";
 
-export { workerRunner } from "./wasi.js";
+export { WorkerUnavailable, workerRunner } from "./wasi.js";
 export type { Execution, WasiOutcome, WasiRunner } from "./wasi.js";
 export type { FetchOptions, IndexEntry, IndexPreview, InstallOptions, InstallReport, McpInstallOptions, McpOffer, McpPreview, Origin, PreviewInstallOptions, Refusal, UpdateInfo, UpdateOutcome, UpdateResult, UrlPreview } from "./sources.js";
 
@@ -1162,8 +1162,10 @@ export { Session as SkillfsSession };
 
 export interface LoadOptions {
   /** Where skillfs.wasm is served; by default the skillfs.wasm beside this
-   * module (new URL("./skillfs.wasm", import.meta.url)), which Vite,
-   * webpack and esbuild's file loader copy and rewrite on their own. */
+   * module (new URL("./skillfs.wasm", import.meta.url)), which Vite and
+   * webpack copy and rewrite on their own. esbuild does not: copy
+   * skillfs.wasm and wasi-worker.js beside its bundle, or pass their URLs
+   * (wasmURL, wasiWorkerURL). */
   wasmURL?: string | URL;
   /** Where wasm_exec.js is served, when globalThis.Go is not loaded yet. An
    * MV3 service worker must importScripts it itself, before any await. */
@@ -1179,7 +1181,10 @@ export interface LoadOptions {
    * MV3 service worker has none and passes a runner that asks a document
    * (see web/extension/offscreen.ts); null offers no execution. */
   wasiRunner?: WasiRunner | null;
-  /** wasi-worker.js; by default the one beside this module. */
+  /** wasi-worker.js; by default the one beside this module (new
+   * URL("./wasi-worker.js", import.meta.url), which esbuild does not copy).
+   * Not served, session.execute fails with FetchFailed (worker-unavailable)
+   * naming the URL. */
   wasiWorkerURL?: string | URL;
 }
 
@@ -1359,9 +1364,13 @@ function executor(mod: ModuleAPI, runner: () => WasiRunner) {
       const [xjson, bytes] = await mod.call("session.execPrepare", "admin", json, undefined, undefined, signal);
       const x = JSON.parse(xjson) as Execution;
       let out: WasiOutcome;
+      // The host's runner could not start its Worker: its own error, not
+      // the skill's module trapping (which never ran).
+      let unavailable: SkillfsError | undefined;
       try {
         out = await r.run(x, bytes ?? new Uint8Array(), signal);
       } catch (e) {
+        if (e instanceof WorkerUnavailable) unavailable = new SkillfsError(e.message, "FetchFailed", "worker-unavailable", e.url);
         // Stopped by its caller, or a runner that failed: recorded all the same.
         out = { exit: null, timeout: false, trap: signal?.aborted ? "the caller stopped the run" : String((e as Error)?.message ?? e),
           stdout: new Uint8Array(), stderr: new Uint8Array(), stdoutTruncated: false, stderrTruncated: false, startMs: Date.now(), durationMs: 0 };
@@ -1375,6 +1384,11 @@ function executor(mod: ModuleAPI, runner: () => WasiRunner) {
         startMs: Math.round(out.startMs), durationMs: out.durationMs, stdoutLength: out.stdout.length,
       }), both);
       signal?.throwIfAborted();
+      if (unavailable) {
+        // Recorded as the run that failed; the caller is told why.
+        await finish.catch(() => {});
+        throw unavailable;
+      }
       return JSON.parse((await finish)[0]);
     } finally {
       release(agent);

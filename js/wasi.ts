@@ -51,6 +51,15 @@ export interface WorkerJob {
 }
 export type WorkerAnswer = Omit<WasiOutcome, "timeout" | "startMs" | "durationMs">;
 
+/** A run's Worker whose script could not be loaded (not served, or not a
+ * module): the host's setup, not the skill's module, which never started.
+ * The bridge reports it as FetchFailed (worker-unavailable) naming url. */
+export class WorkerUnavailable extends Error {
+  constructor(readonly url: string) {
+    super(`the worker that runs skills' modules could not be loaded from ${url}: serve wasi-worker.js beside the bridge (a bundler such as esbuild does not copy it) or pass loadSkillfs its URL as wasiWorkerURL`);
+  }
+}
+
 /** Runs each module in a new dedicated Worker loaded from workerURL (the
  * wasi-worker.js shipped beside the bridge), terminated at the deadline:
  * the page and the skillfs module stay responsive, and a module that
@@ -84,6 +93,14 @@ export function workerRunner(workerURL: string | URL): WasiRunner {
         w.onmessage = (e: MessageEvent<WorkerAnswer>) => done(e.data);
         w.onerror = (e) => {
           e.preventDefault();
+          // A script that failed to load or parse fires a plain Event; an
+          // error thrown while the module runs, an ErrorEvent.
+          if (!(e instanceof ErrorEvent)) {
+            clearTimeout(timer);
+            signal?.removeEventListener("abort", onAbort);
+            w.terminate();
+            return reject(new WorkerUnavailable(new URL(workerURL, location.href).href));
+          }
           done({ trap: e.message || "the module's worker failed to start" });
         };
         const copy = bytes.slice();

@@ -345,3 +345,25 @@ test('a run whose session closes while it runs is recorded all the same', { time
   assert.equal(out.res.error?.code, 'Timeout', JSON.stringify(out.res));
   assert.deepEqual(out.audit, [['looper', true, 'timeout']]);
 });
+
+test('a run whose worker script is not served fails as FetchFailed naming its URL, not as the skill trapping', { timeout: TEST_MS }, async (t) => {
+  const p = await b.openPage();
+  t.after(() => closePage(p));
+  const out = await ev(p, async ([db, z]) => {
+    // As an esbuild bundle copied without wasi-worker.js beside it.
+    const sk = await T.load(db, { wasiWorkerURL: '/dist/missing/wasi-worker.js' });
+    await sk.registry.importZip(T.fromB64(z), { source: 'pack.zip' });
+    const s = await sk.openSession({ contextId: 'run' });
+    await s.activate('echo');
+    const res = await T.outcome(s.execute('echo', { input: { q: 'x', n: 1 } }));
+    const audit = (await sk.registry.audit(20)).filter((a) => a.kind === 'execute');
+    return { res, audit: audit.map((a) => a.exec?.status) };
+  }, [freshDB('execute-no-worker'), b64(PACK)]);
+  assert.equal(out.res.ok, false, JSON.stringify(out.res));
+  assert.equal(out.res.error.code, 'FetchFailed', JSON.stringify(out.res));
+  assert.equal(out.res.error.reason, 'worker-unavailable');
+  assert.match(out.res.error.subject, /^http:\/\/[^/]+\/dist\/missing\/wasi-worker\.js$/);
+  assert.match(out.res.error.message, /could not be loaded from http:\/\/\S+\/dist\/missing\/wasi-worker\.js: serve wasi-worker\.js beside the bridge/);
+  // The attempt is audited all the same.
+  assert.equal(out.audit.length, 1);
+});
