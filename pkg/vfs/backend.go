@@ -53,7 +53,6 @@ const (
 	ReasonIntoItself   = "into-itself"
 	ReasonBadTree      = "bad-tree"
 	ReasonBadSlug      = "bad-slug"
-	ReasonBadName      = "bad-name"       // Internal: a stored name skillpath refuses
 	ReasonTooManyFiles = "too-many-files" // TooLarge: a directory past MaxDirFiles
 	ReasonInjected     = "injected-fault"
 	ReasonUnavailable  = "unavailable"

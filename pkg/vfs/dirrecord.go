@@ -113,7 +113,6 @@ func decodeListing(key string, b []byte, only *string) (*record, error) {
 		r.files = make([]entry, 0, n)
 	}
 	var prev []byte
-	refused := "" // the first name kept that skillpath refuses
 	for range n {
 		name := d.bytes(d.uvarint())
 		mode := d.uvarint()
@@ -131,15 +130,6 @@ func decodeListing(key string, b []byte, only *string) (*record, error) {
 			continue
 		}
 		e := entry{name: string(name), meta: meta{mode: fs.FileMode(mode), modTime: time.UnixMilli(ms), size: int64(size), gen: r.gen}}
-		if refused == "" && checkSlug(e.name) != nil {
-			// A name the module never writes, such as one with a colon:
-			// listed, an export would refuse it. Checked where a name is
-			// kept, so that a stat's walk past 10,000 entries costs no
-			// more, and a file of a skill stored before skillpath gained
-			// a rule still reads beside such a name; refused once every
-			// entry is checked, as the stat's walk checks them.
-			refused = e.name
-		}
 		if g > 0 {
 			e.gen = string(gen)
 		}
@@ -147,9 +137,6 @@ func decodeListing(key string, b []byte, only *string) (*record, error) {
 	}
 	if d.bad || len(d.b) != 0 {
 		return nil, corruptRecord(key)
-	}
-	if refused != "" {
-		return nil, badName(key, refused)
 	}
 	return r, nil
 }
@@ -178,14 +165,7 @@ func corruptRecord(key string) error {
 // MaxDirFiles.
 func tooManyFiles(p string, n uint64) error {
 	return &skillerr.Error{Code: skillerr.TooLarge, Reason: ReasonTooManyFiles, Subject: p,
-		Msg: fmt.Sprintf("the directory lists %d files, more than the %d one may hold", n, MaxDirFiles)}
-}
-
-// badName is corruptRecord for a record under key whose name (a file it
-// lists, or its own) no path the module writes has.
-func badName(key, name string) error {
-	return &skillerr.Error{Code: skillerr.Internal, Reason: ReasonBadName, Subject: key,
-		Msg: fmt.Sprintf("corrupt file record: the name %q is not one skillfs writes", name)}
+		Msg: fmt.Sprintf("%d files in one directory, more than the %d one may hold", n, MaxDirFiles)}
 }
 
 // decoder reads a record's fields; a short or malformed field sets bad.

@@ -40,39 +40,21 @@ func childPrefix(dir string) string {
 }
 
 // pathOfKey returns the clean path stored under key, which a prefix read
-// returned. A key fileKey cannot give for a path the module writes (no
-// "//", two of them, a name of "" or "..", a parent that is not clean, a
-// name skillpath refuses, such as one holding a colon or a control
-// character) was put there by another program: it is an Internal error,
-// not a path outside its directory, a listing's "..", or a name that
-// Tree lists and an export refuses.
+// returned. A key fileKey cannot give (no "//", two of them, a name of ""
+// or "..", a parent that is not clean) was put there by another program:
+// it is an Internal error, not a path outside its directory or a
+// listing's "..".
 func pathOfKey(key string) (string, error) {
 	i := strings.Index(key, "//")
-	if i < 0 {
+	if i < 0 || !validName(key[i+2:]) {
 		return "", corruptRecord(key)
 	}
 	dir, name := key[:i], key[i+2:]
-	if !validName(name) {
-		return "", corruptRecord(key)
-	}
-	if checkSlug(name) != nil {
-		return "", badName(key, name)
-	}
 	if dir == "" {
 		return name, nil
 	}
-	// Segment by segment: a path the module writes is a skill's
-	// directory and a path cleaned below it, together longer than
-	// skillpath.Clean allows one path.
-	for rest, more := dir, true; more; {
-		var seg string
-		seg, rest, more = strings.Cut(rest, "/")
-		if !validName(seg) {
-			return "", corruptRecord(key)
-		}
-		if checkSlug(seg) != nil {
-			return "", badName(key, seg)
-		}
+	if path.Clean(dir) != dir || dir[0] == '/' || dir == "." || dir == ".." || strings.HasPrefix(dir, "../") {
+		return "", corruptRecord(key)
 	}
 	return dir + "/" + name, nil
 }
@@ -380,10 +362,7 @@ func checkContents(p string, size int64, data []byte, found bool) error {
 	return nil
 }
 
-// checkSlug requires slug to be one clean path segment, which every name
-// of a path the module writes is: NewTree and FS.resolve clean each path
-// with skillpath. The decoding of what is stored holds names to it too
-// (pathOfKey, decodeListing).
+// checkSlug requires slug to be one clean path segment.
 func checkSlug(slug string) error {
 	clean, err := skillpath.Clean(slug)
 	if err != nil {
