@@ -808,7 +808,8 @@ export class Registry {
    * url — or, for the page of a repository on GitHub or of a folder or file
    * in it, the skills of that folder from the archive GitHub serves (see
    * docs/sources.md); with opts.digest ("sha256:…") the bytes must match
-   * it. Throws what refuses it. */
+   * it. url must be an absolute http or https URL (else InvalidArgument,
+   * bad-url, nothing fetched). Throws what refuses it. */
   installFromUrl(url: string, opts: InstallOptions & { digest?: string } = {}): Promise<InstallReport> {
     return this.sources.installFromUrl(url, opts);
   }

@@ -182,7 +182,7 @@ var sourceMethods = map[string]method{
 		URL    string `json:"url"`
 		Digest string `json:"digest"`
 	}, _ request) (result, error) {
-		return value(source.ForURL(a.URL, a.Digest), nil)
+		return value(source.ForURL(a.URL, a.Digest))
 	}),
 	// What installing an artifact would install, against the installed
 	// skills, and the origin it would record; nothing is stored.

@@ -24,14 +24,21 @@ type URLInstall struct {
 
 // ForURL returns the install from address (Locate), pinned to digest
 // when one is given, and otherwise with the warning that what is
-// received cannot be verified (Unverified).
-func ForURL(address, digest string) URLInstall {
+// received cannot be verified (Unverified). An address that is not an
+// absolute http or https URL is refused (InvalidArgument, bad-url), as an
+// index's is: a relative one would be fetched from the caller's own
+// origin (an extension's files), a data: one would be recorded as the
+// origin an update check asks again.
+func ForURL(address, digest string) (URLInstall, error) {
+	if _, err := httpURL(address); err != nil {
+		return URLInstall{}, err
+	}
 	at := Locate(address)
 	in := URLInstall{URL: at.URL, Origin: Origin{Kind: KindURL, URL: at.URL, Dir: at.Dir, Digest: digest, Verified: digest != ""}, Warnings: []Refusal{}}
 	if w := Unverified(address, in.Origin); w != nil {
 		in.Warnings = append(in.Warnings, *w)
 	}
-	return in
+	return in, nil
 }
 
 // Locate returns what to download for the URL a person gave. The address

@@ -652,20 +652,29 @@ func TestSelectMCPNotListed(t *testing.T) {
 
 // TestForURL: an address given with a digest is pinned to it; without
 // one, the install warns, by the address given, that what is received
-// cannot be verified. What is downloaded and its folder are Locate's.
+// cannot be verified. What is downloaded and its folder are Locate's. An
+// address that is not an absolute http or https URL is refused, naming it.
 func TestForURL(t *testing.T) {
 	page := "https://github.com/o/r/tree/main/skills/pdf"
-	pinned := ForURL(page, d1)
-	if want := (Origin{Kind: KindURL, URL: "https://github.com/o/r/archive/main.zip", Dir: "skills/pdf", Digest: d1, Verified: true}); pinned.URL != want.URL || pinned.Origin != want || len(pinned.Warnings) != 0 {
-		t.Errorf("pinned = %+v", pinned)
+	pinned, err := ForURL(page, d1)
+	if want := (Origin{Kind: KindURL, URL: "https://github.com/o/r/archive/main.zip", Dir: "skills/pdf", Digest: d1, Verified: true}); err != nil || pinned.URL != want.URL || pinned.Origin != want || len(pinned.Warnings) != 0 {
+		t.Errorf("pinned = %+v, %v", pinned, err)
 	}
-	loose := ForURL(page, "")
-	if loose.Origin.Verified || loose.Origin.Digest != "" || len(loose.Warnings) != 1 || loose.Warnings[0] != (Refusal{Name: page, Code: skillerr.Integrity, Reason: ReasonUnverified,
+	loose, err := ForURL(page, "")
+	if err != nil || loose.Origin.Verified || loose.Origin.Digest != "" || len(loose.Warnings) != 1 || loose.Warnings[0] != (Refusal{Name: page, Code: skillerr.Integrity, Reason: ReasonUnverified,
 		Message: "no digest was given: what was received could not be verified"}) {
-		t.Errorf("without a digest = %+v", loose)
+		t.Errorf("without a digest = %+v, %v", loose, err)
 	}
-	if j, err := json.Marshal(ForURL("https://a.test/s.zip", d1)); err != nil || !strings.Contains(string(j), `"warnings":[]`) {
-		t.Errorf("no warnings: %s %v", j, err)
+	in, err := ForURL("https://a.test/s.zip", d1)
+	if j, jerr := json.Marshal(in); err != nil || jerr != nil || !strings.Contains(string(j), `"warnings":[]`) {
+		t.Errorf("no warnings: %s %v %v", j, err, jerr)
+	}
+	for _, bad := range []string{"data:application/zip;base64,UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA==", "skill.zip", "/skills/s.zip", "//a.test/s.zip",
+		"javascript:alert(1)", "file:///etc/passwd", "chrome-extension://abc/s.zip", "blob:https://a.test/0d6f", "ftp://a.test/s.zip", "https:///s.zip"} {
+		_, err := ForURL(bad, "")
+		if skillerr.CodeOf(err) != skillerr.InvalidArgument || skillerr.ReasonOf(err) != ReasonBadURL || !strings.HasPrefix(err.Error(), bad+": ") {
+			t.Errorf("ForURL(%q) = %v, want InvalidArgument/bad-url naming it", bad, err)
+		}
 	}
 }
 

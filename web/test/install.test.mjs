@@ -360,6 +360,24 @@ test('a plain URL previewed within the install\'s bounds: a digest checked, the 
   assert.equal(assertOk(await reg(page, 'revision')), 0);
 });
 
+test('a plain URL that is not an absolute http or https address is refused before anything is fetched: not read from the page\'s own origin, not recorded as an origin to ask again', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t);
+  // A data: URL installed as it stood, its whole archive kept as the
+  // skill's origin; a relative one fetched the page's own files (an
+  // extension's, in its side panel); javascript: was blamed on CORS.
+  const addresses = [`data:application/zip;base64,${b64(zip(ALPHA))}`, 'dist/bridge.js', '/dist/bridge.js', 'javascript:alert(1)', 'file:///etc/passwd'];
+  for (const url of addresses) {
+    for (const method of ['installFromUrl', 'previewFromUrl']) {
+      // The subject is clipped as every quoted value is (skillerr.Clip).
+      const subject = url.length <= 160 ? url : `${url.slice(0, 160)}…`;
+      const e = assertRejected(await reg(page, method, url), { code: 'InvalidArgument', reason: 'bad-url', subject }, `${method} ${url}`);
+      assert.match(e.detail, /is not an absolute http or https URL/, `${method} ${url}`);
+    }
+  }
+  assert.deepEqual(await ids(page), []);
+  assert.equal(assertOk(await reg(page, 'revision')), 0);
+});
+
 test('an install aborted as its commit begins rejects with the signal\'s reason and stores nothing', { timeout: TEST_MS }, async (t) => {
   const site = await publisher();
   t.after(site.close);
