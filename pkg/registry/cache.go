@@ -133,6 +133,7 @@ func (r *Registry) refresh(ctx context.Context, check bool) (listCache, error) {
 			return listCache{}, err
 		}
 	}
+	next.epoch = c.epoch // what it was read at, which keep compares
 	r.keep(c.epoch, next)
 	return next, nil
 }
@@ -141,7 +142,9 @@ func (r *Registry) refresh(ctx context.Context, check bool) (listCache, error) {
 // change was noted since.
 func (r *Registry) keep(epoch uint64, c listCache) {
 	r.mu.Lock()
-	if r.cache.epoch == epoch {
+	// Two reads at one epoch (changes unheard, read whole) keep the
+	// newer, not the later to arrive.
+	if r.cache.epoch == epoch && (!r.cache.valid || c.rev >= r.cache.rev) {
 		c.epoch = epoch
 		r.cache = c
 	}
