@@ -563,6 +563,11 @@ func TestReadErrors(t *testing.T) {
 			_, err := s.ReadFile(ctx, c.path)
 			wantErr(t, c.path, err, c.code, c.reason)
 		}
+		// A missing file is said once: not "no such file or directory:
+		// file does not exist".
+		if _, err := s.ReadFile(ctx, "/skills/pdf/missing.md"); err == nil || err.Error() != "/skills/pdf/missing.md: no such file or directory" {
+			t.Errorf("a missing file: %v", err)
+		}
 		// The returned bytes are the caller's: changing them does not
 		// change what the cache serves.
 		b, _ := s.ReadFile(ctx, "/skills/pdf/SKILL.md")

@@ -76,10 +76,23 @@ func (e *Error) Error() string {
 // the cause): for a sentence that names the subject itself, such as a
 // skill's own view saying why an edit of it was refused.
 func (e *Error) Unsubjected() string {
-	if e.Err != nil {
+	if e.Err != nil && !isFSSentinel(e.Err) {
 		return fmt.Sprintf("%s: %v", e.Msg, e.Err)
 	}
 	return e.Msg
+}
+
+// isFSSentinel reports whether err is one of io/fs's bare errors. Such a
+// cause is kept for errors.Is, but its text ("file does not exist") is
+// what Msg, Code and Reason say already (pkg/vfs makes "no such file or
+// directory", SkillNotFound, not-exist of fs.ErrNotExist), so a message
+// does not say it twice.
+func isFSSentinel(err error) bool {
+	switch err {
+	case fs.ErrNotExist, fs.ErrExist, fs.ErrPermission, fs.ErrInvalid, fs.ErrClosed:
+		return true
+	}
+	return false
 }
 
 func (e *Error) Unwrap() error { return e.Err }
