@@ -168,9 +168,10 @@ demo: demo-build
 	$(NODE) web/demo/serve.mjs $(DEMO) --port $(PORT)
 
 # The demo page driven by clicks; it also takes docs/demo.png. Then the
-# web/ui app's pure modules in Node (dependents.ts).
+# web/ui app's pure modules in Node (dependents.ts), and serve.mjs on a
+# busy port.
 test-demo: demo-build $(CHROMIUM)
-	$(NODE) --test --test-reporter=spec web/demo/demo.test.mjs web/ui/dependents.test.mjs
+	$(NODE) --test --test-reporter=spec web/demo/demo.test.mjs web/ui/dependents.test.mjs web/demo/serve.test.mjs
 
 demo-build: build cli $(SAMPLE_BUILT).stamp
 	@mkdir -p $(DEMO)

@@ -10,6 +10,15 @@ if (positionals.length !== 1) {
   process.stderr.write('usage: node web/demo/serve.mjs DIR [--port N]\n');
   process.exit(2);
 }
-const server = await serve({ root: positionals[0], port: Number(values.port), isolate: false });
+const port = Number(values.port);
+let server;
+try {
+  server = await serve({ root: positionals[0], port, isolate: false });
+} catch (e) {
+  if (e?.code !== 'EADDRINUSE') throw e;
+  // The Makefile passes PORT (8080 by default) as --port.
+  process.stderr.write(`port ${port} is in use: run PORT=${port + 1} make demo (or another free port)\n`);
+  process.exit(1);
+}
 process.stdout.write(`skillfs demo: ${server.url}  (Ctrl-C to stop)\n`);
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.close().then(() => process.exit(0)));
