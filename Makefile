@@ -79,9 +79,13 @@ test-wasm: $(WASMEXEC) $(CHROMIUM) check-outside
 $(WASMEXEC): go.mod go.sum
 	GOOS= GOARCH= $(GO) build -o $@ github.com/agnivade/wasmbrowsertest
 
+# Installed when missing; sudo -n, so that with no tty (CI, a pipe) and
+# no password-less sudo this says what to install instead of failing
+# with "a terminal is required".
+NO_CHROMIUM = { echo "$(CHROMIUM) is missing and apt-get could not install it here$(if $(SUDO), (sudo -n: sudo may not run without a password)): install Debian's chromium (sudo apt-get install chromium), or set CHROMIUM=/path/to/chromium"; exit 1; }
 $(CHROMIUM):
-	$(SUDO) apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium
+	$(SUDO) $(if $(SUDO),-n) apt-get update -qq || $(NO_CHROMIUM)
+	$(SUDO) $(if $(SUDO),-n) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium || $(NO_CHROMIUM)
 
 deps: $(WASMEXEC) $(CHROMIUM) $(NODE_DEPS)
 
@@ -108,13 +112,15 @@ WASM_GCFLAGS := -gcflags=all=-l $(foreach p,runtime internal/... sync/... syscal
   $(SKILLFS_PKG)/zipguard $(SKILLFS_PKG)/registry $(SKILLFS_PKG)/vfs $(SKILLFS_PKG)/digest $(SKILLFS_PKG)/pace $(SKILLFS_PKG)/external,-gcflags=$(p)=)
 WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS)
 
-$(DIST)/skillfs.wasm: $(GO_SRC) $(WASMDATA_SRC) $(NODE_DEPS)
+$(DIST)/skillfs.wasm: $(GO_SRC) $(TEST_GOROOT)/VERSION $(WASMDATA_SRC) $(NODE_DEPS)
 	$(WASM_BUILD) -ldflags='-s -w' -o $@.tmp ./wasm
 	$(call shrink,$@.tmp,$@)
 
-$(DIST)/wasm_exec.js:
+# The Go that builds the module (TEST_GOROOT, from web/test/test.mk): a
+# new Go rebuilds the module and copies its wasm_exec.js, which must match.
+$(DIST)/wasm_exec.js: $(TEST_GOROOT)/lib/wasm/wasm_exec.js
 	@mkdir -p $(DIST)
-	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $@
+	cp $< $@
 
 # The MCP client (the official SDK, ~700 KB unminified) is its own module,
 # which bridge.js imports only when installFromMcp or an MCP update needs it.
