@@ -48,7 +48,7 @@ WASMOPT_FLAGS := --enable-bulk-memory --enable-sign-ext --enable-nontrapping-flo
 # to OUT, so that OUT is never a half-written module.
 shrink = $(WASMDATA) $(1) && $(WASMOPT) $(WASMOPT_FLAGS) $(1) -o $(1) && mv $(1) $(2)
 
-.PHONY: help test test-native test-fuzz test-wasm check-outside test-demo lint demo demo-build build cli fuzz bench bench-size deps clean
+.PHONY: help test test-native test-fuzz test-wasm check-outside test-demo lint demo demo-build build cli fuzz screenshots bench bench-size deps clean
 
 include web/node.mk
 include web/test/test.mk
@@ -173,7 +173,8 @@ PORT      ?= 8080
 demo: demo-build
 	$(NODE) web/demo/serve.mjs $(DEMO) --port $(PORT)
 
-# The demo page driven by clicks; it also takes docs/demo.png. Then the
+# The demo page driven by clicks; it also takes its screenshots (see
+# screenshots below). Then the
 # web/ui app's pure modules in Node (dependents.ts), and serve.mjs on a
 # busy port.
 test-demo: demo-build $(CHROMIUM)
@@ -204,6 +205,13 @@ endef
 
 fuzz:
 	$(call run_fuzz,$(FUZZTIME))
+
+# The UI tests write their screenshots to .bin/screenshots (web/harness/
+# screenshots.mjs), so `make test` leaves docs/ as committed; this renews
+# the README's pictures from the last run.
+screenshots:
+	@ls $(BIN)/screenshots/*.png >/dev/null 2>&1 || { echo "no screenshots in $(BIN)/screenshots: run make test-demo test-extension first"; exit 1; }
+	cp $(BIN)/screenshots/*.png docs/
 
 test-fuzz:
 	$(call run_fuzz,$(FUZZTIME_CI))

@@ -4,19 +4,21 @@
 // the budget did to it, /skill: invocation, routing in words, disabling,
 // a refused upload, imports, export, delete with confirmation, the empty
 // state that offers the pack again, the layout with long real-world
-// descriptions at 1280 and 400 px, and axe-core. It takes docs/demo.png
-// and docs/demo-400.png, which the README shows.
+// descriptions at 1280 and 400 px, and axe-core. It takes demo.png
+// and demo-400.png (in .bin/screenshots; `make screenshots` copies them to
+// docs/, which the README shows).
 //
 //   node --test web/demo/demo.test.mjs     (after make demo-build)
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { axeViolations } from '../harness/axe.mjs';
+import { screenshotPath } from '../harness/screenshots.mjs';
 import { open } from '../harness/index.mjs';
 import { longName, longPack } from '../ui/fixtures.mjs';
 
@@ -293,8 +295,7 @@ for (const width of [1280, 400]) {
     }
     await h.page.evaluate(() => window.scrollTo(0, 0));
     assert.deepEqual(await axeViolations(h.page), [], 'axe: the manager');
-    mkdirSync(join(REPO, 'docs'), { recursive: true });
-    await h.page.screenshot({ path: join(REPO, width === 1280 ? 'docs/demo.png' : `docs/demo-${width}.png`) });
+    await h.page.screenshot({ path: screenshotPath(width === 1280 ? 'demo.png' : `demo-${width}.png`) });
     assert.deepEqual(h.pageErrors, []);
   });
 }

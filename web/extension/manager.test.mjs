@@ -5,20 +5,22 @@
 // counterpart always; a real one from SKILLFS_REAL_REPOS when there),
 // search, open a skill, disable (asking first when enabled skills depend
 // on it), export, delete with confirmation, and
-// axe-core on each state. It takes docs/sidepanel-400.png and
-// docs/sidepanel-1280.png, which the README shows.
+// axe-core on each state. It takes sidepanel-400.png and
+// sidepanel-1280.png (in .bin/screenshots; `make screenshots` copies them
+// to docs/, which the README shows).
 //
 //   make test-extension
 //   node --test web/extension/manager.test.mjs   (after make extension-build)
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { axeViolations } from '../harness/axe.mjs';
+import { screenshotPath } from '../harness/screenshots.mjs';
 import { focusOn } from '../harness/focus.mjs';
 import { stopWorker } from '../harness/extension.mjs';
 import { launch } from '../harness/index.mjs';
@@ -156,8 +158,7 @@ test('at 400 px: the generated download imported from "Import…", searched, ope
   await confirm();
   assert.equal((await ids(page)).length, 5);
   assert.deepEqual(await axeViolations(page), [], 'axe: the manager');
-  mkdirSync(join(REPO, 'docs'), { recursive: true });
-  await page.screenshot({ path: join(REPO, 'docs/sidepanel-400.png') });
+  await page.screenshot({ path: screenshotPath('sidepanel-400.png') });
   await page.close();
 });
 
@@ -175,7 +176,7 @@ test('at 1280 px: a real repository download imported from the keyboard, with pr
   const { confirm } = await manage(page, first, first);
   await confirm();
   assert.deepEqual(await axeViolations(page), [], 'axe: the manager with a real download');
-  await page.screenshot({ path: join(REPO, 'docs/sidepanel-1280.png') });
+  await page.screenshot({ path: screenshotPath('sidepanel-1280.png') });
   await page.close();
 });
 

@@ -4,7 +4,8 @@
 // (CodeMirror, under the extension's CSP), saves re-read from the store,
 // a broken SKILL.md refused at its line with nothing changed, files and
 // folders created, renamed and deleted, a binary file, dependencies, and
-// axe-core. It also takes docs/skillview-400.png and docs/skillview-1280.png.
+// axe-core. It also takes skillview-400.png and skillview-1280.png
+// (in .bin/screenshots; `make screenshots` copies them to docs/).
 //
 //   make test-extension
 //   node --test web/ui/skill/skillview.test.mjs   (after make extension-build)
@@ -16,6 +17,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import { axeViolations } from '../../harness/axe.mjs';
+import { screenshotPath } from '../../harness/screenshots.mjs';
 import { focusOn } from '../../harness/focus.mjs';
 import { withHost } from '../../harness/extension.mjs';
 import { launch } from '../../harness/index.mjs';
@@ -214,7 +216,7 @@ for (const [width, id] of [[400, 'atlas'], [1280, 'borealis']]) {
     assert.equal(await readText(page, id, 'SKILL.md'), goodMD, 'the stored SKILL.md is unchanged');
     assert.deepEqual(await metaOf(page, id), before, 'the record is unchanged');
     assert.deepEqual(await viewViolations(page), [], 'axe: the view with the editor and a refused save');
-    await page.screenshot({ path: join(REPO, `docs/skillview-${width}.png`), fullPage: true });
+    await page.screenshot({ path: screenshotPath(`skillview-${width}.png`), fullPage: true });
     await view.getByRole('button', { name: 'Revert SKILL.md' }).click();
     await view.getByRole('button', { name: 'Save SKILL.md' }).and(page.locator('[aria-disabled=true]')).waitFor();
     // A new name in SKILL.md: refused in a sentence of its own, not after "<id>: ".
