@@ -6,7 +6,7 @@
 // esbuild, and run in Chromium. `make test-package` builds dist/ first.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -32,6 +32,21 @@ function run(cmd, args, cwd) {
   }
 }
 
+// dist/ is built, not committed: npm pack before make build (or after a
+// source changed) must not make a package without it, or with an old one.
+test('npm pack refuses a missing or stale dist/, saying to run make build', { timeout: 5 * 60_000 }, () => {
+  const empty = mkdtempSync(join(tmpdir(), 'skillfs-nodist-'));
+  try {
+    // The Makefile's DIST, pointed at an empty folder (MAKEFLAGS passes it to the prepack's make).
+    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'],
+      { cwd: REPO, encoding: 'utf8', env: { ...process.env, MAKEFLAGS: `DIST=${empty}` }, timeout: 5 * 60_000 });
+    assert.notEqual(r.status, 0, `npm pack packed without dist/: ${r.stdout.slice(0, 2000)}`);
+    assert.match(r.stderr, /npm pack: dist\/ is missing or older than its sources \(it is built, not committed\): run make build first/);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+});
+
 test('npm pack, install the tarball in a fresh project, type-check, bundle and run it', { timeout: 10 * 60_000 }, async () => {
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], REPO))[0];
   const files = packed.files.map((f) => f.path).sort();
@@ -40,6 +55,12 @@ test('npm pack, install the tarball in a fresh project, type-check, bundle and r
     assert.ok(files.includes(f), `the tarball has ${f}: ${files.join(', ')}`);
   }
   assert.ok(!files.some((f) => f.startsWith('dist/demo/') || f.startsWith('js/') || f.startsWith('web/')), 'nothing but dist ships');
+  // dist/wasi-worker.js bundles the WASI shim, so nothing installs it.
+  const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+  assert.deepEqual(Object.keys(manifest.dependencies ?? {}), [], 'no run-time dependencies');
+  for (const f of files.filter((f) => /\.(js|d\.ts)$/.test(f))) {
+    assert.doesNotMatch(readFileSync(join(REPO, f), 'utf8'), /(from|import\()\s*["']@bjorn3\//, `${f} imports the shim it bundles`);
+  }
 
   const app = join(dir, 'app');
   run('mkdir', ['-p', app]);
