@@ -79,7 +79,7 @@ export interface AiSdkSkills<TOOLS extends ToolSet = ToolSet> {
 
 /** The prompt or messages of a turn's options, as they were given (each
  * member of a union on its own, so that generateText's Prompt takes it). */
-type UserInputOf<O> = O extends unknown ? Pick<O, Extract<keyof O, "prompt" | "messages">> : never;
+export type UserInputOf<O> = O extends unknown ? Pick<O, Extract<keyof O, "prompt" | "messages">> : never;
 
 export async function aiSdkSkills<T extends ToolSet, L extends string = "load_skill", R extends string = "read_skill_file">(
   sk: Skillfs,

@@ -611,6 +611,7 @@ interface Transport {
 export class Skillfs {
   readonly registry: Registry;
 
+  /** @internal loadSkillfs and connectSkillfs make it. */
   constructor(private readonly transport: Transport) {
     this.registry = new Registry(transport);
   }
@@ -718,6 +719,7 @@ export function previewPart(preview: ImportPreview, name: string): ImportPreview
 export class Registry {
   private readonly sources: Sources;
 
+  /** @internal Skillfs makes it. */
   constructor(private readonly t: Transport) {
     this.sources = new Sources((m, a, b, p, s) => t.call(m, a, b, p, s));
   }
@@ -971,6 +973,7 @@ export class Session {
   private staleListeners = new Set<() => void>();
   private stopWatching?: () => void;
 
+  /** @internal Skillfs.openSession makes it. */
   constructor(private readonly t: Transport, readonly id: string) {}
 
   private async value<T>(method: string, args: Args = {}, o: CallOptions = {}): Promise<T> {

@@ -38,8 +38,10 @@ import {
 import { openSkillsAgent, userInput, type SkillsAgent, type SkillsAgentOptions, type TurnOptions } from "./agent.js";
 import { SkillfsError, type CallOptions, type Skillfs } from "./bridge.js";
 
-type AnyFunctionTool = FunctionTool<any, any, any>;
-type AnyHandoff = Handoff<any, any>;
+/** A function tool of the Agents SDK, whatever its context, parameters and result. */
+export type AnyFunctionTool = FunctionTool<any, any, any>;
+/** A handoff of the Agents SDK, whatever its context and output. */
+export type AnyHandoff = Handoff<any, any>;
 
 export interface OpenAIAgentsSkillsOptions extends Omit<SkillsAgentOptions, "tools"> {
   /** The host's own tools: function tools, and hosted tools (web search,

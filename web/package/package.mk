@@ -20,6 +20,6 @@ test-package: build $(NODE_DEPS) $(CHROMIUM)
 TYPEDOC_VERSION ?= 0.28.20
 api-docs: build
 	npm exec --yes --package=typedoc@$(TYPEDOC_VERSION) --package=typescript@6.0 -- \
-	  typedoc --tsconfig web/package/typedoc.json --out $(BIN)/api \
+	  typedoc --tsconfig web/package/typedoc.json --excludeInternal --out $(BIN)/api \
 	  dist/bridge.d.ts dist/agent.d.ts dist/ai-sdk.d.ts dist/openai-agents.d.ts
 	@echo "API reference: $(BIN)/api/index.html"
