@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/skillfs/skillfs/pkg/skill"
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/skillpath"
 	"github.com/skillfs/skillfs/pkg/zipguard"
@@ -109,6 +110,33 @@ func Artifact(typ, dir string, data []byte) ([]byte, error) {
 		Msg: `the artifact type must be "skill-md" or "archive"`}
 }
 
+// ReasonNameMismatch: a skill's SKILL.md names another skill than the
+// name its source lists it under (an index entry's of one SKILL.md, an
+// MCP server's listing).
+const ReasonNameMismatch = "name-mismatch"
+
+// publishedAs refuses md, the SKILL.md of the skill a source of kind
+// lists as name (KindIndex, KindMCP), when its frontmatter names another
+// skill: a person reviews the source's name and status ("differs", new),
+// and must not get a skill of another name — one that replaces or sits
+// beside an installed skill the review never showed. One whose name
+// cannot be read is left to the import, which refuses it with why.
+func publishedAs(kind, name string, md []byte) error {
+	if name == "" || (kind != KindIndex && kind != KindMCP) {
+		return nil
+	}
+	s, _ := skill.Read(md, skill.Options{})
+	if s == nil || s.Name == "" || s.Name == name {
+		return nil
+	}
+	lister := "index lists"
+	if kind == KindMCP {
+		lister = "MCP server lists"
+	}
+	return &skillerr.Error{Code: skillerr.InvalidIndex, Reason: ReasonNameMismatch, Subject: name,
+		Msg: fmt.Sprintf("the %s this skill as '%s', but its SKILL.md names it '%s': nothing of it was installed, since it would install as another skill than the one shown (the publisher must make the names agree)", lister, name, skillerr.Clip(s.Name))}
+}
+
 // typeOf tells a plain URL's artifact by its first bytes: an archive the
 // guard reads (zip or .tar.gz), else a SKILL.md.
 func typeOf(data []byte) string {
@@ -152,6 +180,11 @@ func Assemble(kind, dir string, files []FileRef, lengths []int64, blob []byte) (
 		at += n
 		if f.Digest != "" {
 			if err := Verify(data, f.Digest, f.Path, kind); err != nil {
+				return nil, err
+			}
+		}
+		if f.Path == skillMD {
+			if err := publishedAs(kind, dir, data); err != nil {
 				return nil, err
 			}
 		}

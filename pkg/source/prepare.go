@@ -36,6 +36,11 @@ func ArtifactOf(o Origin, dir string, data []byte) ([]byte, Origin, error) {
 	if o.Type == "" {
 		o.Type = typeOf(data)
 	}
+	if o.Type == TypeSkillMD {
+		if err := publishedAs(o.Kind, dir, data); err != nil {
+			return nil, o, err
+		}
+	}
 	zb, err := Artifact(o.Type, dir, data)
 	return zb, o, err
 }

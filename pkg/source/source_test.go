@@ -204,6 +204,29 @@ func TestManifestDigest(t *testing.T) {
 
 const md = "---\nname: hello\ndescription: Says hello.\n---\nHi.\n"
 
+// TestPublishedAs: a SKILL.md an index entry lists under another name
+// than its own is refused, before anything is imported; a plain URL
+// lists no name, and one whose name cannot be read is the import's to
+// refuse.
+func TestPublishedAs(t *testing.T) {
+	entry := Origin{Kind: KindIndex, URL: "u", Entry: "differs", Type: TypeSkillMD, Digest: Sum([]byte(md)), Verified: true}
+	_, _, err := PrepareArtifact(entry, "differs", []byte(md))
+	if skillerrtest.Want(t, "entry", err, skillerr.InvalidIndex, ReasonNameMismatch) != nil &&
+		!strings.Contains(err.Error(), "the index lists this skill as 'differs', but its SKILL.md names it 'hello'") {
+		t.Errorf("entry: %v", err)
+	}
+	if _, _, err := PrepareArtifact(entry, "hello", []byte(md)); err != nil {
+		t.Errorf("its own name: %v", err)
+	}
+	if _, _, err := PrepareArtifact(Origin{Kind: KindURL, URL: "u"}, "differs", []byte(md)); err != nil {
+		t.Errorf("a plain URL: %v", err)
+	}
+	broken := []byte("---\nname: [\n---\n")
+	if _, _, err := PrepareArtifact(Origin{Kind: KindIndex, URL: "u", Type: TypeSkillMD}, "differs", broken); err != nil {
+		t.Errorf("no name to read: %v", err)
+	}
+}
+
 func TestArtifactSkillMD(t *testing.T) {
 	zb, o, err := PrepareArtifact(Origin{Kind: KindURL, URL: "u"}, "hello", []byte(md))
 	if err != nil || o.Type != TypeSkillMD || o.Digest != Sum([]byte(md)) {
@@ -315,6 +338,11 @@ func TestAssemble(t *testing.T) {
 	}
 	_, err = Assemble(KindMCP, "hello", files, []int64{int64(len(md)), 4}, blob)
 	skillerrtest.Want(t, "lengths", err, skillerr.InvalidArgument, "")
+	// Listed as "other", its SKILL.md names "hello": it would install as a skill the listing never showed.
+	if _, err = Assemble(KindMCP, "other", files, []int64{int64(len(md)), 5}, blob); skillerrtest.Want(t, "another name", err, skillerr.InvalidIndex, ReasonNameMismatch) != nil &&
+		!strings.Contains(err.Error(), "the MCP server lists this skill as 'other', but its SKILL.md names it 'hello'") {
+		t.Errorf("another name: %v", err)
+	}
 	bad := append(files[:1:1], FileRef{Path: "../x", Digest: Sum([]byte("truth"))})
 	_, err = Assemble(KindMCP, "hello", bad, []int64{int64(len(md)), 5}, blob)
 	skillerrtest.Want(t, "escaping path", err, skillerr.PathRejected, "dot-dot")

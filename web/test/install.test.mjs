@@ -515,6 +515,28 @@ test('an MCP install as chosen per skill: the choice selects, Update updates the
   assert.deepEqual(await ids(page), ['mcp-next', 'mcp-next-v2']);
 });
 
+test('a skill whose SKILL.md names another skill than its index entry or MCP listing is refused, and leaves the installed skill of that name as it was', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t);
+  assertOk(await ev(page, (z) => T.outcome(sk.registry.importZip(T.fromB64(z))), b64(zip(ALPHA))));
+  const before = assertOk(await reg(page, 'list'));
+  // Both are reviewed as new skills of their listed names; each replaced
+  // 'alpha', which the review never showed.
+  const { site, md, publish } = await indexSite(t);
+  md('harmless', skillMD('alpha', 'Not its entry name.'));
+  const index = publish();
+  assert.deepEqual(assertOk(await reg(page, 'previewIndex', index)).entries.map((e) => [e.name, e.status]), [['harmless', 'new']]);
+  const r = assertOk(await reg(page, 'installFromIndex', index, { onConflict: 'replace' }));
+  assert.deepEqual([r.installed, codes(r.refused)], [[], { harmless: 'InvalidIndex/name-mismatch' }]);
+  assert.match(r.refused[0].message, /the index lists this skill as 'harmless', but its SKILL\.md names it 'alpha'/);
+  assert.ok(site.log.includes('GET /md/harmless/SKILL.md'));
+  const server = await serveMcp(new Map([['mgood', { frontmatter: { name: 'mgood', description: 'Harmless.' }, files: { 'SKILL.md': skillMD('alpha', 'Not mgood.') } }]]));
+  t.after(server.close);
+  const m = await ev(page, (u) => T.outcome(sk.registry.previewMcp(u).then((p) => sk.registry.installFromMcp(p, { choose: { mgood: 'replace' } }))), server.url);
+  assert.deepEqual(codes(assertOk(m).refused), { mgood: 'InvalidIndex/name-mismatch' });
+  assert.match(m.value.refused[0].message, /the MCP server lists this skill as 'mgood', but its SKILL\.md names it 'alpha'/);
+  assert.deepEqual(assertOk(await reg(page, 'list')), before);
+});
+
 test('an MCP server whose skills/list comes in pages: every page followed, or refused whole past the page limit', { timeout: TEST_MS * 2 }, async (t) => {
   // 55 skills: 11 pages of 5, or 55 pages of 1, more than js/mcp.ts's MAX_PAGES (50).
   const skills = new Map(Array.from({ length: 55 }, (_, i) => {
@@ -1238,11 +1260,11 @@ test('a skill whose dependency its own download holds only broken waits in a bat
   const { archive, md, publish } = await indexSite(t);
   const page = await fresh(t);
   // pack: x needs y, and a y without a description, which cannot be
-  // installed; fixed, listed after it: a good y.
+  // installed; the entry y, listed after it: a good y.
   archive('pack', { 'pack/x/SKILL.md': needing('x', 'y'), 'pack/y/SKILL.md': '---\nname: y\n---\n# y\n' });
-  md('fixed', skillMD('y', 'Y.'));
+  md('y', skillMD('y', 'Y.'));
   const r = assertOk(await reg(page, 'installFromIndex', publish()));
-  assert.deepEqual(r.installed.map((m) => [m.id, m.origin.entry]), [['y', 'fixed'], ['x', 'pack']]);
+  assert.deepEqual(r.installed.map((m) => [m.id, m.origin.entry]), [['y', 'y'], ['x', 'pack']]);
   assert.deepEqual(r.refused.map(({ name, reason }) => [name, reason]), [['y', 'description-missing']], 'the broken y alone, once');
   assert.deepEqual(await ids(page), ['x', 'y']);
 });
