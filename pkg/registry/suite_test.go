@@ -100,6 +100,7 @@ func TestSuite(t *testing.T) {
 		{"ImportEstimateEnds", testImportEstimateEnds},
 		{"Enable", testEnable},
 		{"Remove", testRemove},
+		{"RemoveStoredID", testRemoveStoredID},
 		{"CorruptTree", testCorruptTree},
 		{"EnableMany", testEnableMany},
 		{"RemoveMany", testRemoveMany},

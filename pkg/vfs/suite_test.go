@@ -37,6 +37,7 @@ func TestSuite(t *testing.T) {
 		{"TreeRoundTrip", testTreeRoundTrip},
 		{"FSTest", testFSTest},
 		{"DeleteSkill", testDeleteSkill},
+		{"DeleteStoredSkill", testDeleteStoredSkill},
 		{"Confinement", testConfinement},
 		{"ReadOnly", testReadOnly},
 		{"FSWrites", testFSWrites},
@@ -328,6 +329,44 @@ func testDeleteSkill(t *testing.T, db Backend) {
 	}
 	_, err = DeleteSkill("a/b")
 	wantCode(t, "DeleteSkill(a/b)", err, skillerr.PathRejected, ReasonBadSlug)
+}
+
+// testDeleteStoredSkill: a skill stored under a name today's rules refuse
+// (an invisible Hangul filler, refused since 2026-11-23) is deleted whole,
+// and only it; a name that would address another's keys is refused.
+func testDeleteStoredSkill(t *testing.T, db Backend) {
+	putSkills(t, db, "g1", map[string][]File{"x": toolsTree, "x-y": toolsTree})
+	legacy := "x\u3164"
+	if _, err := PutSkill(legacy, "g1", toolsTree); err == nil {
+		t.Fatalf("PutSkill(%q) is allowed: the test needs a name refused today", legacy)
+	}
+	ops, err := PutSkill("x", "g1", toolsTree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ops { // the same tree, stored as an older version did
+		ops[i].Key = strings.Replace(ops[i].Key, "x", legacy, 1)
+	}
+	before := dump(t, db)
+	if err := db.Commit(context.Background(), ops...); err != nil {
+		t.Fatal(err)
+	}
+	del, err := DeleteSkill(legacy)
+	if err != nil {
+		t.Fatalf("DeleteSkill(%q): %v", legacy, err)
+	}
+	if err := db.Commit(context.Background(), del...); err != nil {
+		t.Fatal(err)
+	}
+	if after := dump(t, db); !maps.EqualFunc(after[StoreFiles], before[StoreFiles], bytes.Equal) ||
+		!maps.EqualFunc(after[StoreBlobs], before[StoreBlobs], bytes.Equal) {
+		t.Errorf("after deleting %q: files %q, blobs %q; want those of x and x-y alone",
+			legacy, slices.Sorted(maps.Keys(after[StoreFiles])), slices.Sorted(maps.Keys(after[StoreBlobs])))
+	}
+	for _, slug := range []string{"", ".", "..", "x/scripts", "x/", "/x", "retained:g1"} {
+		_, err := DeleteSkill(slug)
+		wantCode(t, fmt.Sprintf("DeleteSkill(%q)", slug), err, skillerr.PathRejected, ReasonBadSlug)
+	}
 }
 
 // attacks are names that must be rejected everywhere, with the reason

@@ -252,8 +252,10 @@ func (t *Tree) Records(gen string) []Op {
 
 // DeleteSkill returns the ops that delete the whole tree of skill slug,
 // touching no other skill: three requests however many files it has.
+// slug may be any name the stores hold (checkStoredSlug): a removal
+// writes no name.
 func DeleteSkill(slug string) ([]Op, error) {
-	if err := checkSlug(slug); err != nil {
+	if err := checkStoredSlug(slug); err != nil {
 		return nil, err
 	}
 	return []Op{
@@ -369,10 +371,28 @@ func checkSlug(slug string) error {
 		return err
 	}
 	if clean != slug || clean == skillpath.Root || strings.Contains(clean, "/") {
-		return &skillerr.Error{Code: skillerr.PathRejected, Reason: ReasonBadSlug, Subject: slug,
-			Msg: "a skill's directory name must be a single clean path segment"}
+		return badSlug(slug)
 	}
 	return nil
+}
+
+// checkStoredSlug requires slug, a skill's directory as the stores may
+// hold it, to address that tree and nothing else: one name (not empty,
+// "." or "..", no "/"), whose key range cannot reach the retained
+// versions' either. skillpath's rules have grown since some skills were
+// stored ("x\u3164", with an invisible Hangul filler, was a name until
+// 2026-11-23), and a skill that can no longer be named must still be
+// removable; a name written anew is held to today's rules (checkSlug).
+func checkStoredSlug(slug string) error {
+	if !validName(slug) || strings.HasPrefix(slug, retainedPrefix) {
+		return badSlug(slug)
+	}
+	return nil
+}
+
+func badSlug(slug string) error {
+	return &skillerr.Error{Code: skillerr.PathRejected, Reason: ReasonBadSlug, Subject: skillerr.Clip(slug),
+		Msg: "a skill's directory name must be a single clean path segment"}
 }
 
 func badTree(slug, p, msg string) error {
