@@ -26,14 +26,32 @@ export interface McpSkillsClient {
   close(): Promise<void>;
 }
 
+/** The most of what a server says that a message quotes, as the module
+ * quotes what a publisher wrote (skillerr.MaxQuoted). */
+const MAX_QUOTED = 160;
+
+/** Why a request failed, in a line a person reads: an answer that is not
+ * JSON-RPC said so (the SDK's validation error lists every mismatch, a
+ * few kilobytes), and what the server said (an error's message, as long
+ * as it likes) clipped. */
+function whyOf(e: unknown): string {
+  if (Array.isArray((e as { issues?: unknown })?.issues)) return "its answer is not a JSON-RPC message";
+  const why = String((e as Error)?.message ?? e);
+  return why.length <= MAX_QUOTED ? why : `${why.slice(0, MAX_QUOTED).replace(/[\uD800-\uDBFF]$/, "")}…`;
+}
+
 export async function connectMcp(serverUrl: string, o: FetchOptions): Promise<McpSkillsClient> {
   const timeout = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxFile = o.maxBytes ?? DEFAULT_MAX_BYTES;
-  let url: URL;
+  let url: URL | undefined;
   try {
     url = new URL(serverUrl);
-  } catch {
-    throw new SkillfsError("this is not an absolute URL", "InvalidArgument", "bad-url", serverUrl);
+  } catch {}
+  // In the module's words for an index's address (source's httpURL): a
+  // data: or file: address was asked, and its failure blamed on CORS or
+  // the server.
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new SkillfsError("this is not an absolute http or https URL", "InvalidArgument", "bad-url", serverUrl);
   }
   const client = new Client({ name: "skillfs", version: "1.0.0" });
   // A blob crosses as base64 inside JSON: a third more than its bytes.
@@ -43,7 +61,7 @@ export async function connectMcp(serverUrl: string, o: FetchOptions): Promise<Mc
     if (e instanceof SkillfsError) throw e;
     const cause = (e as { cause?: unknown })?.cause;
     if (cause instanceof SkillfsError) throw cause;
-    const why = (e as Error)?.message ?? String(e);
+    const why = whyOf(e);
     throw new SkillfsError(reason === "mcp-connect" ? `${serverUrl} did not answer as an MCP server (${why}): check that the address is the server's endpoint, often ending in /mcp` : `the MCP server at ${serverUrl} failed the request (${why}): try again later`, "FetchFailed", reason, serverUrl);
   };
   try {

@@ -1088,6 +1088,34 @@ test('a server that does not let the page read its answer (CORS) is FetchFailed,
   assert.deepEqual(await ids(page), []);
 });
 
+test('an MCP server\'s address that is not http or https is refused; a server that answers other than MCP is said so in a line, what it says clipped', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t);
+  for (const url of ['data:application/json,{}', 'file:///etc/passwd', 'javascript:1', '/mcp']) {
+    for (const method of ['previewMcp', 'installFromMcp']) {
+      const e = assertRejected(await reg(page, method, url), { code: 'InvalidArgument', reason: 'bad-url', subject: url }, `${method} ${url}`);
+      assert.match(e.detail, /is not an absolute http or https URL/);
+    }
+  }
+  // JSON that is not JSON-RPC (an index's address given as a server's)
+  // was quoted as the SDK's validation, 4 KB of it; a server's error, as
+  // long as the server made it.
+  const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': '*' };
+  const server = createServer((req, res) => {
+    if (req.method === 'OPTIONS') return res.writeHead(204, cors).end();
+    const body = req.url === '/json' ? '{"skills":[]}' : JSON.stringify({ jsonrpc: '2.0', id: 0, error: { code: -32601, message: `no${'!'.repeat(5000)}` } });
+    res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(body);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  t.after(() => new Promise((ok) => server.close(ok)));
+  const at = `http://127.0.0.1:${server.address().port}`;
+  const json = assertRejected(await reg(page, 'previewMcp', `${at}/json`), { code: 'FetchFailed', reason: 'mcp-connect', subject: `${at}/json` });
+  assert.equal(json.detail, `${at}/json did not answer as an MCP server (its answer is not a JSON-RPC message): check that the address is the server's endpoint, often ending in /mcp`);
+  const long = assertRejected(await reg(page, 'previewMcp', `${at}/error`), { code: 'FetchFailed', reason: 'mcp-connect', subject: `${at}/error` });
+  assert.match(long.detail, /\(MCP error -32601: no!+…\)/);
+  assert.ok(long.detail.length < 400, long.detail.length);
+  assert.deepEqual(await ids(page), []);
+});
+
 test('a download cut off after the server answered is FetchFailed, and the message does not blame CORS', { timeout: TEST_MS }, async (t) => {
   // The answer's headers let the page read it; half its body arrives, then the connection drops.
   const body = Buffer.from(zip({ ...zipFiles('# Z\n'), 'big.bin': noise(64 << 10) }));
