@@ -3,6 +3,7 @@ package registry
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"io/fs"
 	"maps"
@@ -268,6 +269,48 @@ func testCorruptTree(t *testing.T, bc backendCase) {
 			if got := dump(t, e.db)[store]; !maps.EqualFunc(got, clean[store], bytes.Equal) {
 				t.Errorf("%s: %s after the import again differs from the first import's", what, store)
 			}
+		}
+	}
+}
+
+// testTooManyFilesCode: a directory's record listing more than
+// vfs.MaxDirFiles files is TooLarge, too-many-files, wherever it is read:
+// Tree, ExportZip and an edit report what a session's activation does,
+// in the first Error of the chain, which the wasm module and the bridge
+// report, naming the skill and its directory as paths, not storage keys.
+// Removing the skill reads no tree, and removes it.
+func testTooManyFilesCode(t *testing.T, bc backendCase) {
+	ctx := context.Background()
+	e := newEnv(t, bc)
+	e.importZip(t, packOf(t, "x"), ImportOptions{})
+	// x's directory record (vfs/dirrecord.go: its mode with bit 32 set,
+	// time, size, generation, count) listing MaxDirFiles+1 files, with the
+	// six bytes an entry takes at least.
+	n := vfs.MaxDirFiles + 1
+	b := binary.AppendUvarint(nil, uint64(fs.ModeDir|0o755)|1<<32)
+	b = binary.AppendVarint(b, 0)
+	b = binary.AppendUvarint(b, 0)
+	b = binary.AppendUvarint(b, 0)
+	b = binary.AppendUvarint(b, uint64(n))
+	b = append(b, make([]byte, 6*n)...)
+	if err := e.db.Commit(ctx, vfs.Put(vfs.StoreFiles, "//x", b)); err != nil {
+		t.Fatal(err)
+	}
+	_, tree := e.reg.Tree(ctx, "x")
+	_, export := e.reg.ExportZip(ctx, "x")
+	_, edit := e.reg.WriteFile(ctx, "x", "notes.md", "x")
+	for what, err := range map[string]error{"Tree": tree, "ExportZip": export, "WriteFile": edit} {
+		se := wantErr(t, what, err, skillerr.TooLarge, vfs.ReasonTooManyFiles)
+		if se != nil && (se.Subject != "x" || strings.Contains(err.Error(), "//")) {
+			t.Errorf("%s: %v; want an error about x naming paths", what, err)
+		}
+	}
+	if err := e.reg.Remove(ctx, "x"); err != nil {
+		t.Fatalf("Remove: %v", err)
+	}
+	for _, store := range []string{vfs.StoreFiles, vfs.StoreBlobs} {
+		for key := range dump(t, e.db)[store] {
+			t.Errorf("%s %q survived Remove", store, key)
 		}
 	}
 }

@@ -102,6 +102,7 @@ func TestSuite(t *testing.T) {
 		{"Remove", testRemove},
 		{"RemoveStoredID", testRemoveStoredID},
 		{"CorruptTree", testCorruptTree},
+		{"TooManyFilesCode", testTooManyFilesCode},
 		{"EnableMany", testEnableMany},
 		{"RemoveMany", testRemoveMany},
 		{"Instance", testInstance},

@@ -46,7 +46,8 @@ const (
 	// failed.
 	WasmError Code = "WasmError"
 	// Internal marks a failure that is not the caller's fault (a storage
-	// error, a bug). Errors without a Code report it.
+	// error, a bug). Errors without a Code report it. Wrapped in it, a
+	// cause with a code keeps it (see Wrap).
 	Internal Code = "Internal"
 )
 
@@ -113,9 +114,19 @@ func New(code Code, subject, format string, args ...any) *Error {
 	return &Error{Code: code, Subject: subject, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Wrap returns an Error with code and subject around cause.
+// Wrap returns an Error with code and subject around cause. With code
+// Internal, an Error in cause's chain gives its code and reason instead:
+// Internal says only that the wrapper cannot tell why, and what the cause
+// tells (a directory's record listing too many files is TooLarge,
+// too-many-files) must reach the caller whichever path read it — the
+// wasm module and the bridge report the first Error of a chain.
 func Wrap(code Code, subject string, cause error, format string, args ...any) *Error {
-	return &Error{Code: code, Subject: subject, Msg: fmt.Sprintf(format, args...), Err: cause}
+	e := &Error{Code: code, Subject: subject, Msg: fmt.Sprintf(format, args...), Err: cause}
+	var ce *Error
+	if code == Internal && errors.As(cause, &ce) {
+		e.Code, e.Reason = ce.Code, ce.Reason
+	}
+	return e
 }
 
 // CodeOf returns the code of the first *Error in err's chain, Internal for

@@ -31,6 +31,24 @@ func TestCodeOfFollowsTheChain(t *testing.T) {
 	}
 }
 
+// TestWrapInternalKeepsTheCause: wrapped as Internal, a cause with a code
+// gives the wrapper its code and reason, which is what callers read (the
+// first Error of the chain); other codes, and causes without one, are as
+// they were.
+func TestWrapInternalKeepsTheCause(t *testing.T) {
+	cause := &Error{Code: TooLarge, Reason: "too-many-files", Subject: "x/refs", Msg: "too many"}
+	err := Wrap(Internal, "x", fmt.Errorf("read: %w", cause), "the skill's tree is unreadable")
+	if err.Code != TooLarge || err.Reason != "too-many-files" || err.Subject != "x" || !errors.Is(err, cause) {
+		t.Errorf("Wrap(Internal) of TooLarge = %+v", err)
+	}
+	if got := Wrap(Conflict, "x", cause, "refused"); got.Code != Conflict || got.Reason != "" {
+		t.Errorf("Wrap(Conflict) of TooLarge = %+v", got)
+	}
+	if got := Wrap(Internal, "x", errors.New("disk on fire"), "failed"); got.Code != Internal || got.Reason != "" {
+		t.Errorf("Wrap(Internal) of a plain error = %+v", got)
+	}
+}
+
 func TestMessageNamesSubjectAndCause(t *testing.T) {
 	err := Wrap(QuotaExceeded, "pdf", errors.New("QuotaExceededError"), "not enough storage for %d bytes", 42)
 	want := "pdf: not enough storage for 42 bytes: QuotaExceededError"

@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hack-pad/hackpadfs"
@@ -107,7 +108,7 @@ func decodeListing(key string, b []byte, only *string) (*record, error) {
 		return nil, corruptRecord(key)
 	}
 	if n > MaxDirFiles {
-		return nil, tooManyFiles(key, n)
+		return nil, tooManyFiles(keyPath(key), n)
 	}
 	if only == nil {
 		r.files = make([]entry, 0, n)
@@ -157,14 +158,31 @@ func validName[S string | []byte](name S) bool {
 	return true
 }
 
+// corruptRecord is the error of the StoreFiles record under key, which
+// another program wrote.
 func corruptRecord(key string) error {
-	return skillerr.New(skillerr.Internal, key, "corrupt file record")
+	return skillerr.New(skillerr.Internal, skillerr.Clip(keyPath(key)), "corrupt file record")
+}
+
+// keyPath is the path below /skills that key stands for, which an error
+// names: a person reads "pdf/notes.md", not the key "pdf//notes.md". A key
+// fileKey cannot give is named as it is.
+func keyPath(key string) string {
+	dir, name, ok := strings.Cut(key, "//")
+	switch {
+	case !ok:
+		return key
+	case dir == "":
+		return name
+	}
+	return dir + "/" + name
 }
 
 // tooManyFiles is the error of directory p listing n files, past
-// MaxDirFiles.
+// MaxDirFiles. A record another program wrote may name a long path: the
+// subject is clipped.
 func tooManyFiles(p string, n uint64) error {
-	return &skillerr.Error{Code: skillerr.TooLarge, Reason: ReasonTooManyFiles, Subject: p,
+	return &skillerr.Error{Code: skillerr.TooLarge, Reason: ReasonTooManyFiles, Subject: skillerr.Clip(p),
 		Msg: fmt.Sprintf("%d files in one directory, more than the %d one may hold", n, MaxDirFiles)}
 }
 

@@ -236,15 +236,37 @@ func TestDecodeRecordBounded(t *testing.T) {
 	over := listing(MaxDirFiles + 1)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err := decodeRecord("k", over)
+	_, err := decodeRecord(fileKey("pdf/refs"), over)
 	runtime.ReadMemStats(&after)
 	wantCode(t, "decodeRecord(MaxDirFiles+1 files)", err, skillerr.TooLarge, ReasonTooManyFiles)
+	wantSubject(t, "decodeRecord(MaxDirFiles+1 files)", err, "pdf/refs")
 	if got := after.TotalAlloc - before.TotalAlloc; got > 4096 {
 		t.Errorf("decodeRecord allocated %d bytes for a record of %d it refuses", got, len(over))
 	}
 	name := "000000"
 	_, err = decodeListing("k", over, &name)
 	wantCode(t, "a stat in it", err, skillerr.TooLarge, ReasonTooManyFiles)
+}
+
+// An error about a stored record names the path its key stands for, as a
+// person reads it, not the key; a long one (another program's) clipped.
+func TestRecordErrorsNamePaths(t *testing.T) {
+	long := strings.Repeat("a", 300) + "/b"
+	for key, want := range map[string]string{
+		fileKey("x"): "x", fileKey("pdf/notes.md"): "pdf/notes.md", "x/junk": "x/junk", fileKey(long): skillerr.Clip(long),
+	} {
+		_, err := decodeRecord(key, []byte{0xff})
+		wantSubject(t, fmt.Sprintf("decodeRecord(%q)", key), err, want)
+	}
+}
+
+// wantSubject checks that err is an Error about subject.
+func wantSubject(t *testing.T, what string, err error, subject string) {
+	t.Helper()
+	var se *skillerr.Error
+	if !errors.As(err, &se) || se.Subject != subject {
+		t.Errorf("%s: %v; want an error about %q", what, err, subject)
+	}
 }
 
 // A stat finds its file in its directory's record without allocating the

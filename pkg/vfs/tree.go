@@ -93,7 +93,7 @@ func decodeMeta(key string, b []byte) (meta, error) {
 	ms, n2 := binary.Varint(b[max(n1, 0):])
 	size, n3 := binary.Uvarint(b[max(n1, 0)+max(n2, 0):])
 	if n1 <= 0 || n2 <= 0 || n3 <= 0 || !storable(fs.FileMode(mode), mode, size) {
-		return meta{}, skillerr.New(skillerr.Internal, key, "corrupt file record")
+		return meta{}, corruptRecord(key)
 	}
 	return meta{
 		mode:    fs.FileMode(mode),
