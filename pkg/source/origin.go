@@ -57,8 +57,23 @@ func (o Origin) Follow(sum, etag string) Origin {
 	if o.Digest != sum {
 		o.Digest, o.Verified = sum, false
 	}
-	o.ETag = etag
+	o.ETag = keptETag(etag)
 	return o
+}
+
+// MaxETag bounds the ETag an origin records. Every skill of a download
+// records its ETag, so a server's 200 KB one made a download of 50
+// skills 10 MB of records, read with every list. Real ones are a quoted
+// hash (GitHub's are under 70 bytes); a longer one is not recorded, and
+// the check downloads the whole, as from a server that sends none.
+const MaxETag = 256
+
+// keptETag is etag as an origin records it: "" when longer than MaxETag.
+func keptETag(etag string) string {
+	if len(etag) > MaxETag {
+		return ""
+	}
+	return etag
 }
 
 // ForEntry returns the origin of index entry e of idx.

@@ -36,6 +36,7 @@ func ArtifactOf(o Origin, dir string, data []byte) ([]byte, Origin, error) {
 	if o.Type == "" {
 		o.Type = typeOf(data)
 	}
+	o.ETag = keptETag(o.ETag)
 	if o.Type == TypeSkillMD {
 		if err := publishedAs(o.Kind, dir, data); err != nil {
 			return nil, o, err

@@ -227,6 +227,21 @@ func TestPublishedAs(t *testing.T) {
 	}
 }
 
+// TestKeptETag: an ETag longer than MaxETag is not recorded, where every
+// skill of a download kept a copy of it; a real one is.
+func TestKeptETag(t *testing.T) {
+	long := `"` + strings.Repeat("e", MaxETag) + `"`
+	for etag, want := range map[string]string{`W/"5d41402abc4b2a76"`: `W/"5d41402abc4b2a76"`, long: ""} {
+		_, o, err := PrepareArtifact(Origin{Kind: KindURL, URL: "u", ETag: etag}, "", []byte(md))
+		if err != nil || o.ETag != want {
+			t.Errorf("PrepareArtifact records ETag %q (%v), want %q", o.ETag, err, want)
+		}
+		if got := (Origin{Kind: KindURL, URL: "u"}).Follow(d1, etag).ETag; got != want {
+			t.Errorf("Follow records ETag %q, want %q", got, want)
+		}
+	}
+}
+
 func TestArtifactSkillMD(t *testing.T) {
 	zb, o, err := PrepareArtifact(Origin{Kind: KindURL, URL: "u"}, "hello", []byte(md))
 	if err != nil || o.Type != TypeSkillMD || o.Digest != Sum([]byte(md)) {

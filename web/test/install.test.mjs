@@ -867,6 +867,26 @@ test('a download whose skills record several ETags (one updated, another changed
   assert.equal(new Set(assertOk(await reg(page, 'list')).map((m) => m.origin.etag)).size, 3, 'each changed skill keeps the ETag of what it has, gamma follows the server');
 });
 
+test('a server\'s ETag longer than any real one is not recorded by each skill of its download: the check downloads the whole, as from a server without ETags', { timeout: TEST_MS }, async (t) => {
+  // 2 KB (a server may send 200 KB): each of a download's skills kept a
+  // copy, and every list read them all.
+  const etag = `"${'e'.repeat(2048)}"`;
+  const body = Buffer.from(zip({ 'r/a/SKILL.md': skillMD('a', 'A.'), 'r/b/SKILL.md': skillMD('b', 'B.'), 'r/c/SKILL.md': skillMD('c', 'C.') }));
+  const asked = [];
+  const server = createServer((req, res) => {
+    asked.push(req.headers['if-none-match'] ?? '');
+    res.writeHead(200, { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'etag', 'content-type': 'application/zip', etag }).end(body);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  t.after(() => new Promise((ok) => server.close(ok)));
+  const page = await fresh(t);
+  const url = `http://127.0.0.1:${server.address().port}/r.zip`;
+  assert.deepEqual(assertOk(await reg(page, 'installFromUrl', url)).installed.map((m) => [m.id, m.origin.etag ?? '']), [['a', ''], ['b', ''], ['c', '']]);
+  assert.deepEqual(assertOk(await reg(page, 'checkUpdates')).map((u) => [u.id, u.status]), [['a', 'current'], ['b', 'current'], ['c', 'current']]);
+  assert.deepEqual(assertOk(await reg(page, 'list')).map((m) => m.origin.etag ?? ''), ['', '', '']);
+  assert.deepEqual(asked, ['', ''], 'the check asked without an ETag');
+});
+
 test('installed a second time from the same address or index entry, what is installed from there byte for byte is left as it is, said so, not copied', { timeout: TEST_MS }, async (t) => {
   const site = await publisher();
   t.after(site.close);
