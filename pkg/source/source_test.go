@@ -97,6 +97,38 @@ func TestParseIndexV2(t *testing.T) {
 	}
 }
 
+// TestMaxURL: an entry's URL longer than MaxURL, as written or once
+// resolved against the index's, is skipped; an address given that long is
+// refused. One of MaxURL bytes is not.
+func TestMaxURL(t *testing.T) {
+	dir := indexURL[:strings.LastIndex(indexURL, "/")+1]
+	fits := "f.zip?" + strings.Repeat("q", MaxURL-len(dir)-len("f.zip?"))
+	idx, err := ParseIndex(indexURL, indexOf(t, SchemaV2,
+		entry("fits", TypeArchive, fits, d1),
+		entry("long", TypeArchive, "https://cdn.test/l.zip?"+strings.Repeat("q", MaxURL), d1),
+		entry("resolved", TypeArchive, fits+"q", d1),
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(idx.Entries) != 1 || idx.Entries[0].Name != "fits" || len(idx.Entries[0].URL) != MaxURL {
+		t.Errorf("entries = %d, want fits alone", len(idx.Entries))
+	}
+	for _, r := range idx.Skipped {
+		if r.Code != skillerr.InvalidIndex || r.Reason != ReasonBadURL || !strings.Contains(r.Message, fmt.Sprintf("longer than the %d an address to download may be", MaxURL)) {
+			t.Errorf("%s skipped as %s/%s: %s", r.Name, r.Code, r.Reason, r.Message)
+		}
+	}
+	if len(idx.Skipped) != 2 {
+		t.Errorf("skipped = %+v", idx.Skipped)
+	}
+	long := "https://a.test/s.zip?" + strings.Repeat("q", MaxURL)
+	_, err = ForURL(long, "")
+	skillerrtest.Want(t, "an address given", err, skillerr.InvalidArgument, ReasonBadURL)
+	_, err = ParseIndex(long, indexOf(t, SchemaV2))
+	skillerrtest.Want(t, "an index's address", err, skillerr.InvalidArgument, ReasonBadURL)
+}
+
 func TestParseIndexRefused(t *testing.T) {
 	_, err := ParseIndex(indexURL, indexOf(t, "https://schemas.agentskills.io/discovery/9.0.0/schema.json", entry("a", TypeArchive, "a.zip", d1)))
 	skillerrtest.Want(t, "unknown schema", err, skillerr.InvalidIndex, ReasonUnknownSchema)

@@ -537,6 +537,22 @@ test('a skill whose SKILL.md names another skill than its index entry or MCP lis
   assert.deepEqual(assertOk(await reg(page, 'list')), before);
 });
 
+test('an index entry whose URL is longer than an address may be is skipped, not recorded by each skill of its archive', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t);
+  const { site, archive, publish } = await indexSite(t);
+  archive('pack', { 'pack/a/SKILL.md': skillMD('a', 'A.'), 'pack/b/SKILL.md': skillMD('b', 'B.') });
+  // The site serves it whatever its query: each skill recorded the 9 KB
+  // address twice (origin, source); a 1 MB one made 20 skills 40 MB.
+  const index = publish();
+  const body = JSON.parse(site.files.get('/.well-known/agent-skills/index.json').body);
+  body.skills[0].url += `?${'q'.repeat(9000)}`;
+  site.files.set('/.well-known/agent-skills/index.json', { body: JSON.stringify(body), type: 'application/json' });
+  const r = assertOk(await reg(page, 'installFromIndex', index));
+  assert.deepEqual([r.installed, codes(r.warnings)], [[], { pack: 'InvalidIndex/bad-url' }]);
+  assert.match(r.warnings[0].message, /longer than the 8192 an address to download may be/);
+  assert.deepEqual(await ids(page), []);
+});
+
 test('an MCP server whose skills/list comes in pages: every page followed, or refused whole past the page limit', { timeout: TEST_MS * 2 }, async (t) => {
   // 55 skills: 11 pages of 5, or 55 pages of 1, more than js/mcp.ts's MAX_PAGES (50).
   const skills = new Map(Array.from({ length: 55 }, (_, i) => {
