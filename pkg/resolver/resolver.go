@@ -146,7 +146,7 @@ func (r *Resolver) Close() error {
 	for _, s := range sessions {
 		s.shut()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), verifyTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), holdTimeout)
 	defer cancel()
 	r.release(ctx) // bounded: a tab that closes must not wait on another's lock
 	return r.audit.close(context.Background())
@@ -283,7 +283,7 @@ func (r *Resolver) register(s *Session) error {
 	if evicted != nil {
 		evicted.shut()
 		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), verifyTimeout)
+			ctx, cancel := context.WithTimeout(context.Background(), holdTimeout)
 			defer cancel()
 			r.release(ctx)
 		}()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
+	"time"
 
 	"github.com/skillfs/skillfs/pkg/skillerr"
 	"github.com/skillfs/skillfs/pkg/vfs"
@@ -16,6 +17,10 @@ import (
 // sessions read (registry.Hold) and lets go of them once none does
 // (registry.Release); a version past the registry's bounds is collected
 // all the same, and reads of it fail with Conflict, ReasonCollected.
+
+// holdTimeout bounds a hold or a release of versions, which run in the
+// background or as the resolver closes.
+const holdTimeout = 10 * time.Second
 
 // hold holds the retained versions digests for this context's sessions,
 // in the background: it runs as a change is heard, and a version nobody
@@ -36,7 +41,7 @@ func (r *Resolver) hold(digests []string) {
 	r.holding.Add(1)
 	go func() {
 		defer r.holding.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), verifyTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), holdTimeout)
 		defer cancel()
 		_ = r.reg.Hold(ctx, r.holder, fresh) // on failure the version lives its grace, then reads say it is gone
 	}()

@@ -1,12 +1,9 @@
 package resolver
 
 import (
-	"context"
 	"slices"
-	"time"
 
 	"github.com/skillfs/skillfs/pkg/registry"
-	"github.com/skillfs/skillfs/pkg/skillerr"
 )
 
 // The kinds of Event.
@@ -75,91 +72,43 @@ func (s *Session) replay(sn *snapshot, missed []registry.Change, complete bool) 
 // touches a visible skill, or adds one the session would show, makes the
 // session stale.
 //
-// A change no newer than the snapshot's revision may or may not be in
-// what the snapshot listed: the registry's list is dropped when a change
-// is heard, which for another context's change comes a little after the
-// commit. Such a change is checked against the registry's records
-// instead, in the background.
+// A change no newer than the snapshot's revision is in it already, however
+// late it is heard (another context's comes a little after its commit):
+// the snapshot's list was read at that revision or later, since a list
+// reads the stored revision first (docs/architecture.md, Snapshots).
 func (s *Session) noteChange(c registry.Change) {
 	s.mu.Lock()
-	if s.closed {
+	if s.closed || c.Revision <= s.snap.revision {
 		s.mu.Unlock()
 		return
 	}
 	sn := s.snap
 	adds := c.Kind == registry.KindImport || c.Kind == registry.KindReplace || c.Kind == registry.KindEnable
-	var visible, others []string
+	var visible []string
+	touched := false
 	for _, id := range c.IDs {
 		switch {
 		case sn.metas[id] != nil:
 			visible = append(visible, id)
+			touched = true
 		case sn.wanted[id], sn.all && adds:
-			others = append(others, id)
+			touched = true
 		}
 	}
-	switch {
-	case len(visible)+len(others) == 0:
-		s.mu.Unlock()
-	case c.Revision <= sn.revision:
-		s.mu.Unlock()
-		go s.verify(sn, visible, others, c.Revision)
-	default:
-		readable := c.Kind == registry.KindReplace || c.Kind == registry.KindEdit || c.Kind == registry.KindDependencies
-		fresh := s.markLocked(visible, readable)
-		var held []string
-		if readable {
-			for _, id := range visible {
-				held = append(held, sn.metas[id].Digest)
-			}
-		}
-		s.announce(true, fresh, c.Revision)
-		s.r.hold(held)
-	}
-}
-
-// verify compares the records of the skills a change names with the
-// snapshot sn: a visible skill removed, disabled, of another version or
-// with other dependencies, or a skill the session would now show, makes
-// the session stale.
-func (s *Session) verify(sn *snapshot, visible, others []string, rev int64) {
-	ctx, cancel := context.WithTimeout(context.Background(), verifyTimeout)
-	defer cancel()
-	var gone, differ, held []string
-	for _, id := range visible {
-		m, err := s.r.reg.Get(ctx, id)
-		old := sn.metas[id]
-		switch {
-		case skillerr.CodeOf(err) == skillerr.SkillNotFound:
-			gone = append(gone, id)
-		case err != nil: // cannot tell; a read will, by the generation
-		case !m.Enabled:
-			gone = append(gone, id)
-		case m.Digest != old.Digest || !sameDependencies(m.Dependencies, old.Dependencies):
-			differ = append(differ, id)
-			held = append(held, old.Digest)
-		}
-	}
-	added := false
-	for _, id := range others {
-		if m, err := s.r.reg.Get(ctx, id); err == nil && m.Enabled {
-			added = true
-		}
-	}
-	s.mu.Lock()
-	if s.closed || s.snap != sn {
+	if !touched {
 		s.mu.Unlock()
 		return
 	}
-	fresh := append(s.markLocked(gone, false), s.markLocked(differ, true)...)
-	s.announce(added || len(gone)+len(differ) > 0, fresh, rev)
+	readable := c.Kind == registry.KindReplace || c.Kind == registry.KindEdit || c.Kind == registry.KindDependencies
+	fresh := s.markLocked(visible, readable)
+	var held []string
+	if readable {
+		for _, id := range visible {
+			held = append(held, sn.metas[id].Digest)
+		}
+	}
+	s.announce(true, fresh, c.Revision)
 	s.r.hold(held)
-}
-
-// verifyTimeout bounds a background check of a change.
-const verifyTimeout = 10 * time.Second
-
-func sameDependencies(a, b registry.Dependencies) bool {
-	return slices.Equal(a.Tools, b.Tools) && slices.Equal(a.MCP, b.MCP) && slices.Equal(a.Skills, b.Skills)
 }
 
 // markLocked records the visible skills ids as changed — outdated when

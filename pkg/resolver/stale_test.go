@@ -289,16 +289,50 @@ func (b *delayedBus) Subscribe(fn func(registry.Change)) func() {
 }
 
 // deliver hands the waiting messages to the subscribers.
-func (b *delayedBus) deliver() {
+func (b *delayedBus) deliver() { b.deliverFirst(-1) }
+
+// deliverFirst hands the first n waiting messages to the subscribers, all
+// of them when n is -1.
+func (b *delayedBus) deliverFirst(n int) {
 	b.mu.Lock()
-	msgs, subs := b.pending, slices.Clone(b.subs)
-	b.pending = nil
+	if n < 0 || n > len(b.pending) {
+		n = len(b.pending)
+	}
+	msgs, subs := b.pending[:n:n], slices.Clone(b.subs)
+	b.pending = b.pending[n:]
 	b.mu.Unlock()
 	for _, c := range msgs {
 		for _, fn := range subs {
 			fn(c)
 		}
 	}
+}
+
+// lateEnv is an env whose registry hears the changes of another
+// context's registry, other, when here delivers them, with pdf and docx
+// installed and the registry's list cached.
+func lateEnv(t *testing.T, bc backendCase) (e *env, other *registry.Registry, here *delayedBus) {
+	db := bc.open(t)
+	here, there := &delayedBus{}, &delayedBus{}
+	here.peers, there.peers = []*delayedBus{there}, []*delayedBus{here}
+	ctx := context.Background()
+	e = &env{db: newCountingDB(db)}
+	var err error
+	if e.reg, err = registry.Open(ctx, db, registry.Options{Bus: here}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.reg.Close() })
+	if e.res, err = New(ctx, e.reg, db, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.res.Close() })
+	if other, err = registry.Open(ctx, db, registry.Options{Bus: there}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	e.installSkills(t, "pdf", "docx")
+	e.open(t, SessionOptions{}) // the registry's list is cached now
+	return e, other, here
 }
 
 // TestStaleLateChange: another tab's change committed before a session
@@ -308,28 +342,8 @@ func (b *delayedBus) deliver() {
 // news.
 func TestStaleLateChange(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bc backendCase) {
-		db := bc.open(t)
-		here, there := &delayedBus{}, &delayedBus{}
-		here.peers, there.peers = []*delayedBus{there}, []*delayedBus{here}
+		e, other, here := lateEnv(t, bc)
 		ctx := context.Background()
-		e := &env{db: newCountingDB(db)}
-		var err error
-		if e.reg, err = registry.Open(ctx, db, registry.Options{Bus: here}); err != nil {
-			t.Fatal(err)
-		}
-		defer e.reg.Close()
-		if e.res, err = New(ctx, e.reg, db, Options{}); err != nil {
-			t.Fatal(err)
-		}
-		defer e.res.Close()
-		other, err := registry.Open(ctx, db, registry.Options{Bus: there})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer other.Close()
-		e.installSkills(t, "pdf", "docx")
-		e.open(t, SessionOptions{}) // the registry's list is cached now
-
 		for _, c := range []struct {
 			name   string
 			change func() error
@@ -366,6 +380,49 @@ func TestStaleLateChange(t *testing.T) {
 			if st, err := s.Refresh(ctx); err != nil || st.Stale || st.Revision != rev {
 				t.Errorf("%s: after Refresh %+v, %v", c.name, st, err)
 			}
+		}
+	})
+}
+
+// TestStaleLateChangeThenNewer: a change the session holds, heard late,
+// is no news even when a newer change to the same skill, not heard yet,
+// is in the registry's records: the newer one's own notice makes the
+// session stale, under its revision. (A check of the late one against
+// the records found the newer one and told of it under the older
+// revision, below the snapshot's.)
+func TestStaleLateChangeThenNewer(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bc backendCase) {
+		e, other, here := lateEnv(t, bc)
+		ctx := context.Background()
+		edit := func(text string) int64 {
+			if _, err := other.WriteFile(ctx, "pdf", "x.md", text); err != nil {
+				t.Fatal(err)
+			}
+			rev, err := other.Revision(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rev
+		}
+		edit("1")
+		s := e.open(t, SessionOptions{}) // holds the first edit, not heard yet
+		ev := watch(s)
+		newer := edit("2")
+		if _, err := e.reg.List(ctx); err != nil { // reads the newer edit
+			t.Fatal(err)
+		}
+		here.deliverFirst(1)
+		// A host lists on a notice (the side panel does): in the browser
+		// the read waits for IndexedDB, and other goroutines run.
+		if _, err := e.reg.List(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if st := s.Status(); st.Stale || len(ev.list()) != 0 {
+			t.Errorf("after the first edit's notice: %+v, events %+v; want no news", st, ev.list())
+		}
+		here.deliver()
+		if got := ev.list(); len(got) != 1 || !slices.Equal(got[0].Skills, []string{"pdf"}) || got[0].Revision != newer {
+			t.Errorf("after the newer edit's notice: events %+v, want one for pdf at revision %d", got, newer)
 		}
 	})
 }
