@@ -521,6 +521,62 @@ test('remove deletes a skill for good; get then fails with SkillNotFound', { tim
   assert.equal(r.revision, 3);
 });
 
+// A skill installed under older rules, whose id today's refuse (an
+// invisible Hangul filler, refused since 2026-11-23), is removed as the
+// side panel removes one: a removal writes no name.
+test('remove takes an id older rules allowed', { timeout: TEST_MS }, async (t) => {
+  const page = await fresh(t, 'legacy-id');
+  const legacy = 'alpha\u3164';
+  // alpha's records moved to the legacy id, as a version that allowed it
+  // stored them, with a new revision.
+  await ev(page, async (legacy) => {
+    const db = await new Promise((ok, fail) => {
+      const r = indexedDB.open(window.dbName);
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => fail(r.error);
+    });
+    const tx = db.transaction(['files', 'blobs', 'meta', 'state'], 'readwrite');
+    const all = (st) => new Promise((ok) => {
+      const keys = st.getAllKeys();
+      const values = st.getAll();
+      values.onsuccess = () => ok(keys.result.map((k, i) => [k, values.result[i]]));
+    });
+    for (const name of ['files', 'blobs']) {
+      const st = tx.objectStore(name);
+      for (const [k, v] of await all(st)) {
+        if (k === '//alpha' || k.startsWith('alpha/')) {
+          st.delete(k);
+          st.put(v, k === '//alpha' ? `//${legacy}` : legacy + k.slice('alpha'.length));
+        }
+      }
+    }
+    const meta = tx.objectStore('meta');
+    const m = JSON.parse(new TextDecoder().decode((await all(meta)).find(([k]) => k === 'alpha')[1]));
+    Object.assign(m, { id: legacy, location: `/skills/${legacy}/SKILL.md`, baseDir: `/skills/${legacy}/` });
+    meta.delete('alpha');
+    meta.put(new TextEncoder().encode(JSON.stringify(m)), legacy);
+    tx.objectStore('state').put(new TextEncoder().encode('2'), 'revision');
+    await new Promise((ok, fail) => { tx.oncomplete = ok; tx.onerror = () => fail(tx.error); });
+    db.close();
+  }, legacy);
+  assert.deepEqual((await ok(page, 'list')).map((s) => s.id), [legacy, 'beta']);
+  assert.equal(await ok(page, 'remove', legacy), undefined);
+  assert.deepEqual((await ok(page, 'list')).map((s) => s.id), ['beta']);
+  const left = await ev(page, async () => {
+    const db = await new Promise((ok, fail) => {
+      const r = indexedDB.open(window.dbName);
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => fail(r.error);
+    });
+    const keys = await Promise.all(['files', 'blobs', 'meta'].map((name) => new Promise((ok) => {
+      db.transaction(name).objectStore(name).getAllKeys().onsuccess = (e) => ok(e.target.result);
+    })));
+    db.close();
+    return keys.flat().filter((k) => !k.includes('beta'));
+  });
+  assert.deepEqual(left, [], 'records of the removed skill');
+});
+
 // ---- 2. Error codes. ----
 
 test('InvalidArchive: not a zip, and a zip without SKILL.md', { timeout: TEST_MS }, async (t) => {
