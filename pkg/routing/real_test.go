@@ -40,7 +40,7 @@ func TestRouteRealRequests(t *testing.T) {
 			}
 		}
 	}
-	// "failing" meets systematic-debugging's "test failure" (dropUre):
+	// "failing" meets systematic-debugging's "test failure" (ureNouns):
 	// among the three best, eighth before; "why", a question word, no
 	// longer puts wycheproof first. Still no pick: test-driven-development
 	// fits about as well, and no description has "know".

@@ -587,18 +587,22 @@ func (c *recalled) uncapped() float64 {
 }
 
 // leadsUncapped reports whether the best candidate, within margin of the
-// next by score, is named by the message and leads every other by margin
-// once Intent is uncapped: the cap made the tie, and what it threw away
-// breaks it. A lead in relevance alone is not enough: on the tuning sets
-// (eval_test.go) it picked skills that mention the request's words more
-// often than the one it needs.
+// next by score, is the only one of those the message names and leads
+// every other by margin once Intent is uncapped: the cap made the tie,
+// and what it threw away breaks it. A lead in relevance alone is not
+// enough: on the tuning sets (eval_test.go) it picked skills that mention
+// the request's words more often than the one it needs; nor is a name
+// when the message names another of the tied ("review the test
+// coverage": review and test).
 func (r *router) leadsUncapped(margin float64) bool {
-	if !r.recalled[0].named {
+	best := &r.recalled[0]
+	if !best.named {
 		return false
 	}
-	lead := r.recalled[0].uncapped()
+	lead := best.uncapped()
 	for i := 1; i < len(r.recalled); i++ {
-		if round4(lead-r.recalled[i].uncapped()) < margin {
+		c := &r.recalled[i]
+		if round4(lead-c.uncapped()) < margin || c.named && round4(best.Score-c.Score) < margin {
 			return false
 		}
 	}

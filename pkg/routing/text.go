@@ -172,20 +172,22 @@ func stem(w string) string {
 	return dropUre(st)
 }
 
-// minUreRoot is the shortest root dropUre leaves: "secur" and "natur"
-// keep their "ur", which would leave "sec" and "nat".
-const minUreRoot = 4
+// ureNouns are the Snowball stems of "-ure" nouns that name their verb's
+// act, by the stem of the verb: Snowball keeps the suffix ("failure" is
+// "failur", "failing" "fail"), so the noun would not meet its verb. A
+// table, not a rule: most "-ure" words are not their root's act
+// ("posture" is no "post", "texture" no "text", "feature" no "feat").
+var ureNouns = map[string]string{
+	"failur": "fail", "pressur": "press", "exposur": "expos", "closur": "close", "disclosur": "disclos",
+	"enclosur": "enclos", "departur": "depart", "seizur": "seiz", "erasur": "eras", "configur": "config",
+}
 
-// dropUre takes the noun suffix "-ure" off a Snowball stem, which keeps
-// it ("failure" is "failur", "failing" "fail"; "pressure" and
-// "pressing", "configure" and "config"), so that the noun meets its verb.
-// "-our" and "-eur" ("behaviour", "amateur") are not that suffix.
+// dropUre gives an "-ure" noun of ureNouns its verb's stem.
 func dropUre(st string) string {
-	n := len(st) - len("ur")
-	if n < minUreRoot || st[n:] != "ur" || strings.IndexByte("aeiouy", st[n-1]) >= 0 {
-		return st
+	if v, ok := ureNouns[st]; ok {
+		return v
 	}
-	return st[:n]
+	return st
 }
 
 // stopWords say nothing about which skill a message needs. They are

@@ -37,7 +37,7 @@ func TestTerms(t *testing.T) {
 	}
 	// What the English stemmer is for: one stem for a word's forms.
 	for _, forms := range [][]string{{"merge", "merges", "merging", "merged"}, {"test", "tests", "testing"}, {"deploy", "deploying", "deployment"},
-		// And its "-ure" noun (dropUre).
+		// And an "-ure" noun that names its verb's act (ureNouns).
 		{"fail", "failing", "failed", "failure", "failures"}, {"press", "pressure"}, {"configure", "configuring", "configuration"}} {
 		for _, f := range forms[1:] {
 			if stem(f) != stem(forms[0]) {
@@ -45,8 +45,9 @@ func TestTerms(t *testing.T) {
 			}
 		}
 	}
-	// Not that suffix, or too short a root to stand alone.
-	for w, want := range map[string]string{"behaviour": "behaviour", "amateur": "amateur", "secure": "secur", "nature": "natur"} {
+	// Not its root's act ("posture" is no "post"), or not that suffix.
+	for w, want := range map[string]string{"behaviour": "behaviour", "amateur": "amateur", "secure": "secur", "nature": "natur",
+		"posture": "postur", "texture": "textur", "feature": "featur", "picture": "pictur", "measure": "measur"} {
 		if got := stem(w); got != want {
 			t.Errorf("stem(%q) = %q, want %q", w, got, want)
 		}
