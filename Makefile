@@ -112,13 +112,14 @@ WASM_GCFLAGS := -gcflags=all=-l $(foreach p,runtime internal/... sync/... syscal
   $(SKILLFS_PKG)/zipguard $(SKILLFS_PKG)/registry $(SKILLFS_PKG)/vfs $(SKILLFS_PKG)/digest $(SKILLFS_PKG)/pace $(SKILLFS_PKG)/external,-gcflags=$(p)=)
 WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS)
 
-$(DIST)/skillfs.wasm: $(GO_SRC) $(TEST_GOROOT)/VERSION $(WASMDATA_SRC) $(NODE_DEPS)
+$(DIST)/skillfs.wasm: $(GO_SRC) $(GO_STAMP) $(WASMDATA_SRC) $(NODE_DEPS)
 	$(WASM_BUILD) -ldflags='-s -w' -o $@.tmp ./wasm
 	$(call shrink,$@.tmp,$@)
 
-# The Go that builds the module (TEST_GOROOT, from web/test/test.mk): a
-# new Go rebuilds the module and copies its wasm_exec.js, which must match.
-$(DIST)/wasm_exec.js: $(TEST_GOROOT)/lib/wasm/wasm_exec.js
+# The Go that builds the module (TEST_GOROOT and GO_STAMP, from
+# web/test/test.mk): a new Go rebuilds the module and copies its
+# wasm_exec.js, which must match.
+$(DIST)/wasm_exec.js: $(TEST_GOROOT)/lib/wasm/wasm_exec.js $(GO_STAMP)
 	@mkdir -p $(DIST)
 	cp $< $@
 

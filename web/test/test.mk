@@ -21,6 +21,13 @@ NODE_DEPS ?= node_modules/.installed
 
 TEST_DIST   := $(BIN)/test-dist
 TEST_GOROOT := $(shell $(GO) env GOROOT)
+# The Go that builds the modules, by version, in a file written again only
+# when it changes: an upgraded Go's files keep its release's dates, which
+# may be older than a module built before the upgrade, so their times
+# cannot tell that the module and its wasm_exec.js must be made again.
+GO_VERSION ?= $(shell $(GO) env GOVERSION)
+GO_STAMP   := $(BIN)/go-version
+$(shell mkdir -p $(BIN) && { [ "$$(cat $(GO_STAMP) 2>/dev/null)" = "$(GO_VERSION)" ] || echo "$(GO_VERSION)" > $(GO_STAMP); })
 TEST_GO_SRC := go.mod go.sum $(shell find pkg wasm -name '*.go' ! -name '*_test.go')
 
 # The WASI programs web/test/execute.test.mjs runs as skills' modules,
@@ -36,12 +43,12 @@ test-browser: $(NODE_DEPS) $(CHROMIUM) $(TEST_DIST)/skillfs.wasm $(TEST_DIST)/wa
 	  $(NODE) --test --test-concurrency=1 --test-reporter=spec web/test/
 
 # Rebuilt when a Go source or the Go toolchain changes.
-$(TEST_DIST)/skillfs.wasm: $(TEST_GO_SRC) $(TEST_GOROOT)/VERSION $(WASMDATA_SRC) $(NODE_DEPS)
+$(TEST_DIST)/skillfs.wasm: $(TEST_GO_SRC) $(GO_STAMP) $(WASMDATA_SRC) $(NODE_DEPS)
 	@mkdir -p $(@D)
 	$(WASM_BUILD) -tags skillfs_testhooks -ldflags='-s -w' -o $@.tmp ./wasm
 	$(call shrink,$@.tmp,$@)
 
-$(TEST_DIST)/wasm_exec.js: $(TEST_GOROOT)/lib/wasm/wasm_exec.js
+$(TEST_DIST)/wasm_exec.js: $(TEST_GOROOT)/lib/wasm/wasm_exec.js $(GO_STAMP)
 	@mkdir -p $(@D)
 	cp $< $@
 
@@ -52,11 +59,11 @@ $(TEST_DIST)/wasi-worker.js: $(wildcard js/*.ts) $(NODE_DEPS)
 	node_modules/.bin/esbuild js/wasi-worker.ts --bundle --format=esm --target=es2022 --log-level=warning --outfile=$@
 
 # A Go module that is not skillfs: it ends without answering the bridge.
-$(TEST_DIST)/hello.wasm: internal/benchpack/hello/main.go $(TEST_GOROOT)/VERSION
+$(TEST_DIST)/hello.wasm: internal/benchpack/hello/main.go $(GO_STAMP)
 	@mkdir -p $(@D)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./internal/benchpack/hello
 
-$(TEST_DIST)/wasi/%.wasm: internal/wasitest/%/main.go $(TEST_GOROOT)/VERSION
+$(TEST_DIST)/wasi/%.wasm: internal/wasitest/%/main.go $(GO_STAMP)
 	@mkdir -p $(@D)
 	GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -o $@ ./internal/wasitest/$*
 
