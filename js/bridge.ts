@@ -1800,7 +1800,8 @@ function checkAgentCall(method: unknown, args: unknown, bytes: unknown): void {
     if (typeof v === "string") {
       const n = utf8Length(v);
       if (n > agentLimits.string) throw tooLarge(`a string is longer than ${agentLimits.string} bytes`, name);
-      budget -= n + 2;
+      // As the module counts the call: its JSON text, escapes and all.
+      budget -= utf8Length(JSON.stringify(v)) + 1;
     } else if (Array.isArray(v)) {
       if (v.length > agentLimits.list) throw tooLarge(`a list has more than ${agentLimits.list} items`, name);
       budget -= 2;
@@ -1810,12 +1811,12 @@ function checkAgentCall(method: unknown, args: unknown, bytes: unknown): void {
       for (const k in v) {
         const n = utf8Length(k);
         if (n > agentLimits.string) throw tooLarge(`a key is longer than ${agentLimits.string} bytes`, name);
-        budget -= n + 3;
+        budget -= utf8Length(JSON.stringify(k)) + 2;
         walk((v as Record<string, unknown>)[k], depth + 1);
         if (budget < 0) break;
       }
     } else {
-      budget -= 8;
+      budget -= String(v).length + 1;
     }
     if (budget < 0) throw tooLarge(`the arguments are larger than ${agentLimits.bytes} bytes`, name);
   };

@@ -75,6 +75,10 @@ test('an agent\'s call beyond the limits is refused by the host, a flood beyond 
       list: await call('resolver.openSession', { contextId: 'x', availableTools: many }),
       string: await call('session.invoke', { session: s.id, text: '/skill:alpha ' + 'a'.repeat(20000) }),
       deep: await call('session.route', { session: s.id, query: 'q', history: [[[[[[[[['deep']]]]]]]]] }),
+      // Under 256 KiB as text, over it as JSON, which the module counts:
+      // escapes take six bytes a character, numbers as many as they print.
+      escaped: await call('session.route', { session: s.id, query: 'q', history: Array(3).fill('\u0001'.repeat(16000)) }),
+      numbers: await call('session.route', { session: s.id, query: 'q', history: Array.from({ length: 12 }, () => Array(1000).fill(1.2345678901234567e-300)) }),
       bytes: await call('session.status', { session: s.id }, new Uint8Array(4)),
       // The module's own check, behind the host's: a key it does not know.
       longS: await call('session.status', { session: s.id, ſession: H.mine.id }),
@@ -88,6 +92,8 @@ test('an agent\'s call beyond the limits is refused by the host, a flood beyond 
   assertRejected(out.list, { code: 'TooLarge', reason: 'limit', subject: 'resolver.openSession' }, '1,001 tools');
   assertRejected(out.string, { code: 'TooLarge', reason: 'limit', subject: 'session.invoke' }, 'a 20,000-character text');
   assertRejected(out.deep, { code: 'TooLarge', reason: 'limit', subject: 'session.route' }, 'nine levels deep');
+  assertRejected(out.escaped, { code: 'TooLarge', reason: 'limit', subject: 'session.route' }, '48,000 control characters, 288 KB as JSON');
+  assertRejected(out.numbers, { code: 'TooLarge', reason: 'limit', subject: 'session.route' }, '12,000 long numbers, 288 KB as JSON');
   assertRejected(out.bytes, { code: 'InvalidArgument', reason: '', subject: 'session.status' }, 'bytes from an agent');
   assertRejected(out.longS, { code: 'InvalidArgument', reason: 'unknown-key', subject: 'ſession' }, 'ſession (U+017F)');
   // 64 wait; one may have started before the last arrived.
