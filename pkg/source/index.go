@@ -305,6 +305,12 @@ func httpURL(s string) (*url.URL, error) {
 		return nil, err
 	}
 	u, err := url.Parse(s)
+	if escape := url.EscapeError(""); errors.As(err, &escape) {
+		// The browser would send it as it is; Go's parser, and so every
+		// check of the address after it, cannot read it.
+		return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonBadURL, Subject: skillerr.Clip(s),
+			Msg: fmt.Sprintf("the address holds %q, a %% not followed by two hexadecimal digits: write the %% as %%25", string(escape))}
+	}
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, &skillerr.Error{Code: skillerr.InvalidArgument, Reason: ReasonBadURL, Subject: skillerr.Clip(s), Err: err,
 			Msg: "this is not an absolute http or https URL"}

@@ -751,6 +751,12 @@ func TestForURL(t *testing.T) {
 			t.Errorf("ForURL(%q) = %v, want InvalidArgument/bad-url naming it", bad, err)
 		}
 	}
+	// A lone % is said in words, with what to write instead, not in Go's.
+	const lone = "https://a.test/skills/100%.zip"
+	if _, err := ForURL(lone, ""); skillerr.ReasonOf(err) != ReasonBadURL ||
+		err.Error() != lone+`: the address holds "%.z", a % not followed by two hexadecimal digits: write the % as %25` {
+		t.Errorf("ForURL(%q) = %v", lone, err)
+	}
 }
 
 // TestLeftAsTheyAre: each skill of a download left as it is says so, in
